@@ -1,0 +1,249 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every environment variable the server reads, parsed and validated once.
+ * Nothing else in the project reads process.env: callers pass the environment in.
+ */
+
+/** The production asset host: the last resort when required manifests are missing locally. */
+export const PRODUCTION_CDN_URL = "https://assets.hyperscape.club";
+
+const bool = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return false;
+      const s = v.trim().toLowerCase();
+      if (["1", "true", "yes", "on"].includes(s)) return true;
+      if (["0", "false", "no", "off"].includes(s)) return false;
+      ctx.addIssue({ code: "custom", message: `${name} must be true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+const url = (name: string, protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      let parsed: URL;
+      try {
+        parsed = new URL(v.trim());
+      } catch {
+        ctx.addIssue({ code: "custom", message: `${name} must be a URL (${protocols.join(" or ")}), got "${v}"` });
+        return z.NEVER;
+      }
+      if (!protocols.includes(parsed.protocol.replace(/:$/, ""))) {
+        ctx.addIssue({ code: "custom", message: `${name} must use ${protocols.join(" or ")}, got "${v}"` });
+        return z.NEVER;
+      }
+      return v.trim().replace(/\/+$/, "");
+    });
+
+const text = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const intIn = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const n = Number(v.trim());
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `${name} must be a whole number from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const EnvSchema = z.object({
+  PORT: intIn("PORT", 0, 65535, 5555),
+  NODE_ENV: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v === undefined || v === "" ? "development" : v;
+      if (s === "development" || s === "production" || s === "test") return s;
+      ctx.addIssue({ code: "custom", message: `NODE_ENV must be development, production or test, got "${v}"` });
+      return z.NEVER;
+    }),
+  WORLD: text(),
+  DATA_DIR: text(),
+  LOG_LEVEL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return undefined;
+      const levels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+      if (levels.includes(v)) return v;
+      ctx.addIssue({ code: "custom", message: `LOG_LEVEL must be one of ${levels.join(", ")}, got "${v}"` });
+      return z.NEVER;
+    }),
+  DATABASE_URL: url("DATABASE_URL", ["postgres", "postgresql"]),
+  USE_LOCAL_POSTGRES: bool("USE_LOCAL_POSTGRES"),
+  JWT_SECRET: text(),
+  ADMIN_CODE: text(),
+  PUBLIC_IDP_APP_ID: text(),
+  IDP_APP_SECRET: text(),
+  PUBLIC_CDN_URL: url("PUBLIC_CDN_URL", ["http", "https"]),
+  PUBLIC_API_URL: url("PUBLIC_API_URL", ["http", "https"]),
+  PUBLIC_WS_URL: url("PUBLIC_WS_URL", ["ws", "wss"]),
+  PUBLIC_APP_URL: url("PUBLIC_APP_URL", ["http", "https"]),
+  CLIENT_URL: url("CLIENT_URL", ["http", "https"]),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return [];
+      const list = v.split(",").map((s) => s.trim()).filter(Boolean);
+      for (const o of list) {
+        let ok = false;
+        try {
+          const u = new URL(o);
+          ok = (u.protocol === "http:" || u.protocol === "https:") && u.origin === o.replace(/\/+$/, "");
+        } catch {
+          ok = false;
+        }
+        if (!ok) {
+          ctx.addIssue({ code: "custom", message: `CORS_ORIGINS must be a comma-separated list of origins like https://game.example, got "${o}"` });
+          return z.NEVER;
+        }
+      }
+      return list.map((o) => o.replace(/\/+$/, ""));
+    }),
+  SKIP_MANIFESTS: bool("SKIP_MANIFESTS"),
+  SKIP_ASSETS: bool("SKIP_ASSETS"),
+  CI: bool("CI"),
+  SAVE_INTERVAL: intIn("SAVE_INTERVAL", 1, 3600, 60),
+  DISABLE_RATE_LIMIT: bool("DISABLE_RATE_LIMIT"),
+  VOICE_API_KEY: text(),
+  VOICE_API_SECRET: text(),
+  VOICE_URL: url("VOICE_URL", ["http", "https", "ws", "wss"]),
+  AGENT_API_URL: url("AGENT_API_URL", ["http", "https"]),
+  REDIS_URL: url("REDIS_URL", ["redis", "rediss"]),
+});
+
+export type NodeEnv = "development" | "production" | "test";
+
+export interface Config {
+  port: number;
+  nodeEnv: NodeEnv;
+  /** The world directory: manifests live in `${world}/manifests`. */
+  world: string;
+  /** Where the embedded database (and a local PostgreSQL cluster) keep their files. */
+  dataDir: string;
+  logLevel: string;
+  databaseUrl?: string;
+  useLocalPostgres: boolean;
+  jwtSecret: string;
+  /** True when JWT_SECRET was not set and a random one was made for this process. */
+  jwtSecretGenerated: boolean;
+  adminCode?: string;
+  idpAppId?: string;
+  idpAppSecret?: string;
+  publicCdnUrl: string;
+  publicApiUrl: string;
+  publicWsUrl: string;
+  publicAppUrl?: string;
+  clientUrl?: string;
+  corsOrigins: string[];
+  skipManifests: boolean;
+  skipAssets: boolean;
+  ci: boolean;
+  /** Seconds between saves of dirty characters. */
+  saveInterval: number;
+  /** DISABLE_RATE_LIMIT, honoured in development only. */
+  rateLimitDisabled: boolean;
+  voice: { apiKey?: string; apiSecret?: string; url?: string };
+  agentApiUrl: string;
+  redisUrl?: string;
+  version: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parse and validate the environment. Throws ConfigError with one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; cwd?: string } = {}): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0] ?? "environment");
+    const message = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    throw new ConfigError(`Invalid configuration: ${message}`);
+  }
+  const e = parsed.data;
+  const cwd = options.cwd ?? process.cwd();
+  const nodeEnv = e.NODE_ENV as NodeEnv;
+
+  if (nodeEnv === "production") {
+    if (!e.DATABASE_URL) throw new ConfigError("Invalid configuration: DATABASE_URL is required in production (postgres://user:pass@host:5432/db)");
+    if (!e.JWT_SECRET) throw new ConfigError("Invalid configuration: JWT_SECRET is required in production (at least 32 characters)");
+    if (e.USE_LOCAL_POSTGRES) throw new ConfigError("Invalid configuration: USE_LOCAL_POSTGRES is for development only; set DATABASE_URL in production");
+  }
+  if (e.JWT_SECRET !== undefined && e.JWT_SECRET.length < 32) {
+    throw new ConfigError("Invalid configuration: JWT_SECRET must be at least 32 characters");
+  }
+  if (e.USE_LOCAL_POSTGRES && e.DATABASE_URL) {
+    throw new ConfigError("Invalid configuration: USE_LOCAL_POSTGRES and DATABASE_URL are exclusive; set one");
+  }
+
+  const port = e.PORT;
+  const publicApiUrl = e.PUBLIC_API_URL ?? `http://localhost:${port}`;
+  const publicWsUrl = e.PUBLIC_WS_URL ?? publicApiUrl.replace(/^http/, "ws") + "/ws";
+
+  return {
+    port,
+    nodeEnv,
+    world: path.resolve(cwd, e.WORLD ?? "world"),
+    dataDir: path.resolve(cwd, e.DATA_DIR ?? ".data"),
+    logLevel: e.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
+    databaseUrl: e.DATABASE_URL,
+    useLocalPostgres: e.USE_LOCAL_POSTGRES,
+    jwtSecret: e.JWT_SECRET ?? randomBytes(48).toString("base64url"),
+    jwtSecretGenerated: e.JWT_SECRET === undefined,
+    adminCode: e.ADMIN_CODE,
+    idpAppId: e.PUBLIC_IDP_APP_ID,
+    idpAppSecret: e.IDP_APP_SECRET,
+    publicCdnUrl: e.PUBLIC_CDN_URL ?? PRODUCTION_CDN_URL,
+    publicApiUrl,
+    publicWsUrl,
+    publicAppUrl: e.PUBLIC_APP_URL,
+    clientUrl: e.CLIENT_URL,
+    corsOrigins: e.CORS_ORIGINS,
+    skipManifests: e.SKIP_MANIFESTS,
+    skipAssets: e.SKIP_ASSETS || e.CI,
+    ci: e.CI,
+    saveInterval: e.SAVE_INTERVAL,
+    rateLimitDisabled: e.DISABLE_RATE_LIMIT && nodeEnv === "development",
+    voice: { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL },
+    agentApiUrl: e.AGENT_API_URL ?? "http://localhost:4001",
+    redisUrl: e.REDIS_URL,
+    version: options.version ?? "0.0.0",
+  };
+}
+
+/** The settings a browser may see: served by /env.js. Never add a secret here. */
+export function publicSettings(config: Config): Record<string, string> {
+  const out: Record<string, string> = {
+    PUBLIC_API_URL: config.publicApiUrl,
+    PUBLIC_WS_URL: config.publicWsUrl,
+    PUBLIC_CDN_URL: config.publicCdnUrl,
+    API_URL: config.publicApiUrl,
+    WS_URL: config.publicWsUrl,
+  };
+  if (config.idpAppId) out.PUBLIC_IDP_APP_ID = config.idpAppId;
+  if (config.publicAppUrl) out.PUBLIC_APP_URL = config.publicAppUrl;
+  return out;
+}

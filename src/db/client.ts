@@ -1,0 +1,89 @@
+import path from "node:path";
+import { PrismaClient } from "@prisma/client";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import { startLocalPostgres } from "./localPostgres.js";
+import { applyMigrations } from "./migrate.js";
+import { openPglite } from "./pglite.js";
+import { openPostgres } from "./postgres.js";
+import type { SqlRunner } from "./sql.js";
+
+export type DatabaseKind = "pglite" | "postgres" | "local-postgres";
+
+export interface Database {
+  kind: DatabaseKind;
+  prisma: PrismaClient;
+  sql: SqlRunner;
+  /** Round trip to the database; throws when it is down. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres://... : PostgreSQL through @prisma/adapter-pg. */
+  databaseUrl?: string;
+  /** Start a PostgreSQL server from the installed binaries under `${dataDir}/postgres`. */
+  useLocalPostgres?: boolean;
+  /** Where the embedded database keeps its files; undefined with neither option above = in memory. */
+  dataDir?: string;
+  logger: Logger;
+  /** Apply prisma/migrations at open (default true). */
+  migrate?: boolean;
+}
+
+export function databaseOptionsFrom(config: Config, logger: Logger): OpenDatabaseOptions {
+  return { databaseUrl: config.databaseUrl, useLocalPostgres: config.useLocalPostgres, dataDir: config.dataDir, logger };
+}
+
+/** Open the configured database, migrate it, and hand back Prisma plus the raw SQL channel. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const { logger } = options;
+  let kind: DatabaseKind;
+  let opened: Awaited<ReturnType<typeof openPglite>>;
+  let stopServer: (() => Promise<void>) | undefined;
+
+  if (options.databaseUrl) {
+    kind = "postgres";
+    opened = await openPostgres(options.databaseUrl);
+  } else if (options.useLocalPostgres) {
+    kind = "local-postgres";
+    const local = await startLocalPostgres({ dataDir: path.join(options.dataDir ?? ".data", "postgres"), logger });
+    stopServer = local.stop;
+    try {
+      opened = await openPostgres(local.url);
+    } catch (err) {
+      await local.stop();
+      throw err;
+    }
+  } else {
+    kind = "pglite";
+    opened = await openPglite(options.dataDir ? path.join(options.dataDir, "pglite") : undefined);
+  }
+
+  try {
+    if (options.migrate !== false) await applyMigrations(opened.sql, logger);
+  } catch (err) {
+    await opened.close().catch(() => {});
+    await stopServer?.();
+    throw err;
+  }
+
+  const prisma = new PrismaClient({ adapter: opened.adapter });
+  logger.info({ database: kind }, "database ready");
+  let closed = false;
+  return {
+    kind,
+    prisma,
+    sql: opened.sql,
+    ping: async () => {
+      await opened.sql.query("SELECT 1");
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect().catch(() => {});
+      await opened.close().catch(() => {});
+      await stopServer?.();
+    },
+  };
+}

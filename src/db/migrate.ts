@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "pino";
+import type { SqlRunner } from "./sql.js";
+
+export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
+
+/** An arbitrary, fixed advisory-lock key: one migrating process at a time per database. */
+const MIGRATION_LOCK_KEY = 5_555_001;
+
+export interface MigrationResult {
+  applied: string[];
+  alreadyApplied: string[];
+}
+
+export class MigrationError extends Error {}
+
+/**
+ * Apply prisma/migrations/<name>/migration.sql in name order, each once, each in its own
+ * transaction, recording it in _arena_migrations with a checksum. A recorded migration whose
+ * file changed afterwards stops start-up: history must not be rewritten under a live database.
+ */
+export async function applyMigrations(sql: SqlRunner, logger: Logger, dir: string = MIGRATIONS_DIR): Promise<MigrationResult> {
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+
+  await sql.exec(`CREATE TABLE IF NOT EXISTS "_arena_migrations" (
+    "name" TEXT PRIMARY KEY,
+    "checksum" TEXT NOT NULL,
+    "appliedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP
+  )`);
+
+  const result: MigrationResult = { applied: [], alreadyApplied: [] };
+  for (const name of names) {
+    const text = await readFile(path.join(dir, name, "migration.sql"), "utf8");
+    const checksum = createHash("sha256").update(text).digest("hex");
+    await sql.transaction(async (tx) => {
+      // Serialise concurrent starters (several processes on one PostgreSQL); released at commit.
+      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+      const rows = await tx.query<{ checksum: string }>(`SELECT "checksum" FROM "_arena_migrations" WHERE "name" = $1`, [name]);
+      if (rows.length > 0) {
+        if (rows[0].checksum !== checksum) {
+          throw new MigrationError(`Migration ${name} was changed after it was applied (checksum differs); add a new migration instead`);
+        }
+        result.alreadyApplied.push(name);
+        return;
+      }
+      await tx.exec(text);
+      await tx.query(`INSERT INTO "_arena_migrations" ("name", "checksum") VALUES ($1, $2)`, [name, checksum]);
+      result.applied.push(name);
+      logger.info({ migration: name }, "migration applied");
+    });
+  }
+  if (result.applied.length === 0) logger.debug({ count: result.alreadyApplied.length }, "database schema up to date");
+  return result;
+}
