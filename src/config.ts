@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_WORLD_DIR, ROOT } from "./paths.js";
 
 /**
  * Every environment variable the server reads, parsed and validated once.
@@ -206,8 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
   return {
     port,
     nodeEnv,
-    world: path.resolve(cwd, e.WORLD ?? "world"),
-    dataDir: path.resolve(cwd, e.DATA_DIR ?? ".data"),
+    world: e.WORLD ? path.resolve(cwd, e.WORLD) : DEFAULT_WORLD_DIR,
+    dataDir: e.DATA_DIR ? path.resolve(cwd, e.DATA_DIR) : path.join(ROOT, ".data"),
     logLevel: e.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
     databaseUrl: e.DATABASE_URL,
     useLocalPostgres: e.USE_LOCAL_POSTGRES,

@@ -6,7 +6,7 @@ import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
-import type { SqlRunner } from "./sql.js";
+import type { OpenedDriver, SqlRunner } from "./sql.js";
 
 export type DatabaseKind = "pglite" | "postgres" | "local-postgres";
 
@@ -39,7 +39,7 @@ export function databaseOptionsFrom(config: Config, logger: Logger): OpenDatabas
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const { logger } = options;
   let kind: DatabaseKind;
-  let opened: Awaited<ReturnType<typeof openPglite>>;
+  let opened: OpenedDriver;
   let stopServer: (() => Promise<void>) | undefined;
 
   if (options.databaseUrl) {
@@ -68,7 +68,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     throw err;
   }
 
-  const prisma = new PrismaClient({ adapter: opened.adapter });
+  const prisma = new PrismaClient({ adapter: opened.adapter as never });
   logger.info({ database: kind }, "database ready");
   let closed = false;
   return {

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
+import { MIGRATIONS_DIR } from "../paths.js";
 import type { SqlRunner } from "./sql.js";
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
 
 /** An arbitrary, fixed advisory-lock key: one migrating process at a time per database. */
 const MIGRATION_LOCK_KEY = 5_555_001;
@@ -27,18 +27,21 @@ export async function applyMigrations(sql: SqlRunner, logger: Logger, dir: strin
     .map((d) => d.name)
     .sort();
 
-  await sql.exec(`CREATE TABLE IF NOT EXISTS "_arena_migrations" (
-    "name" TEXT PRIMARY KEY,
-    "checksum" TEXT NOT NULL,
-    "appliedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP
-  )`);
+  await sql.transaction(async (tx) => {
+    // Serialise concurrent starters (several processes on one PostgreSQL); released at commit.
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS "_arena_migrations" (
+      "name" TEXT PRIMARY KEY,
+      "checksum" TEXT NOT NULL,
+      "appliedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP
+    )`);
+  });
 
   const result: MigrationResult = { applied: [], alreadyApplied: [] };
   for (const name of names) {
     const text = await readFile(path.join(dir, name, "migration.sql"), "utf8");
     const checksum = createHash("sha256").update(text).digest("hex");
     await sql.transaction(async (tx) => {
-      // Serialise concurrent starters (several processes on one PostgreSQL); released at commit.
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
       const rows = await tx.query<{ checksum: string }>(`SELECT "checksum" FROM "_arena_migrations" WHERE "name" = $1`, [name]);
       if (rows.length > 0) {

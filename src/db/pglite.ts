@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import type { SqlRunner } from "./sql.js";
+import type { OpenedDriver, SqlRunner } from "./sql.js";
 
 /** The embedded database: PGlite with its files under `dir` (or in memory when dir is undefined). */
-export async function openPglite(dir: string | undefined) {
+export async function openPglite(dir: string | undefined): Promise<OpenedDriver> {
   if (dir) mkdirSync(dir, { recursive: true });
   const pg = dir ? new PGlite(dir) : new PGlite();
   await pg.waitReady;

@@ -1,9 +1,9 @@
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlRunner } from "./sql.js";
+import type { OpenedDriver, SqlRunner } from "./sql.js";
 
 /** A PostgreSQL server reached by URL, through one shared pool. */
-export async function openPostgres(url: string, options: { max?: number } = {}) {
+export async function openPostgres(url: string, options: { max?: number } = {}): Promise<OpenedDriver> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});

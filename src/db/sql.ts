@@ -10,3 +10,12 @@ export interface SqlRunner {
   /** Run fn inside one transaction on one connection; rolled back if it throws. */
   transaction<T>(fn: (tx: Omit<SqlRunner, "transaction">) => Promise<T>): Promise<T>;
 }
+
+/** What each driver module hands back: Prisma's adapter, the raw channel and a closer. */
+export interface OpenedDriver {
+  // Typed loosely: pglite-prisma-adapter is built against an older copy of Prisma's adapter
+  // types that differs only in fields it never reads; openDatabase checks both at run time.
+  adapter: unknown;
+  sql: SqlRunner;
+  close(): Promise<void>;
+}

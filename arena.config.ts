@@ -1,0 +1,79 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { defineRoom, defineServer, matchMaker, type Server } from "@colyseus/core";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import { WorldRoom } from "./rooms/WorldRoom.js";
+import type { ServerContext } from "./src/context.js";
+import { mountHttp } from "./src/http/app.js";
+import { installCorsPolicy } from "./src/http/cors.js";
+import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
+
+/**
+ * The one place the server is assembled: the Express app, the Colyseus transport and the /ws
+ * endpoint share one http server; the rooms get the server context.
+ */
+export interface Arena {
+  gameServer: Server;
+  httpServer: http.Server;
+  /** Listen on `port` (0 = any free port); resolves with the port bound. */
+  listen(port: number): Promise<number>;
+  /** Stop accepting, dispose the rooms, close every socket and the http server. */
+  shutdown(): Promise<void>;
+}
+
+/** A room class with the server context bound, so every instance the matchmaker makes has it. */
+function bindContext<T extends new (...args: any[]) => { ctx?: ServerContext }>(RoomClass: T, ctx: ServerContext): T {
+  return class extends RoomClass {
+    constructor(...args: any[]) {
+      super(...args);
+      (this as { ctx?: ServerContext }).ctx = ctx;
+    }
+  };
+}
+
+export function createArena(ctx: ServerContext, options: { publicDir?: string } = {}): Arena {
+  const httpServer = http.createServer();
+  httpServer.keepAliveTimeout = 65_000;
+
+  const transport = new WebSocketTransport({ noServer: true });
+  transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
+
+  // Reserved for the plain JSON protocol: until it is served, a /ws client is told so and closed.
+  const ws = attachWsEndpoint(httpServer, (socket) => {
+    socket.send(JSON.stringify({ type: "error", data: { code: "UNAVAILABLE", message: "The /ws protocol is not served yet" } }));
+    socket.close(1013, "not available");
+  });
+
+  installCorsPolicy(ctx.config);
+
+  const gameServer = defineServer({
+    rooms: {
+      world: defineRoom(bindContext(WorldRoom as any, ctx) as typeof WorldRoom),
+    },
+    transport,
+    greet: false,
+    gracefullyShutdown: false,
+    express: (app) => mountHttp(app, ctx, options),
+  });
+
+  let shuttingDown: Promise<void> | undefined;
+  return {
+    gameServer,
+    httpServer,
+    listen: async (port) => {
+      await gameServer.listen(port);
+      const bound = (httpServer.address() as AddressInfo).port;
+      // @colyseus/testing reads the port from here.
+      (gameServer as unknown as { port: number }).port = bound;
+      await matchMaker.createRoom("world", {});
+      return bound;
+    },
+    shutdown: () =>
+      (shuttingDown ??= (async () => {
+        httpServer.close();
+        await gameServer.gracefullyShutdown(false);
+        await ws.close(1001);
+        httpServer.closeAllConnections();
+      })()),
+  };
+}

@@ -1,0 +1,72 @@
+import jwt from "jsonwebtoken";
+
+export type Role = "player" | "admin" | "agent";
+
+export interface TokenClaims {
+  /** The account id. */
+  sub: string;
+  role: Role;
+  /** Set on guest tokens. */
+  guest?: boolean;
+  /** Set on agent tokens: the character this token may drive. */
+  characterId?: string;
+  exp: number;
+  iat: number;
+}
+
+export class TokenError extends Error {
+  constructor(
+    public readonly code: "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED",
+    message: string,
+  ) {
+    super(message);
+    this.name = "TokenError";
+  }
+}
+
+/** Server tokens are HS256 only: a token naming any other algorithm (or none) is refused. */
+const ALGORITHM = "HS256" as const;
+export const DEFAULT_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+export const GUEST_TOKEN_TTL_SECONDS = 24 * 3600;
+
+export function signToken(
+  claims: { sub: string; role?: Role; guest?: boolean; characterId?: string },
+  secret: string,
+  expiresInSeconds: number = DEFAULT_TOKEN_TTL_SECONDS,
+): string {
+  const payload: Record<string, unknown> = { role: claims.role ?? "player" };
+  if (claims.guest) payload.guest = true;
+  if (claims.characterId) payload.characterId = claims.characterId;
+  return jwt.sign(payload, secret, { algorithm: ALGORITHM, subject: claims.sub, expiresIn: expiresInSeconds });
+}
+
+export function verifyToken(token: string | undefined | null, secret: string): TokenClaims {
+  if (!token) throw new TokenError("TOKEN_MISSING", "An authentication token is required");
+  let decoded: string | jwt.JwtPayload;
+  try {
+    decoded = jwt.verify(token, secret, { algorithms: [ALGORITHM] });
+  } catch (err) {
+    if (err instanceof jwt.TokenExpiredError) throw new TokenError("TOKEN_EXPIRED", "The token has expired");
+    throw new TokenError("TOKEN_INVALID", "The token is invalid");
+  }
+  if (typeof decoded === "string" || typeof decoded.sub !== "string" || typeof decoded.exp !== "number") {
+    throw new TokenError("TOKEN_INVALID", "The token is invalid");
+  }
+  const role = decoded.role;
+  if (role !== "player" && role !== "admin" && role !== "agent") throw new TokenError("TOKEN_INVALID", "The token is invalid");
+  return {
+    sub: decoded.sub,
+    role,
+    guest: decoded.guest === true ? true : undefined,
+    characterId: typeof decoded.characterId === "string" ? decoded.characterId : undefined,
+    exp: decoded.exp,
+    iat: typeof decoded.iat === "number" ? decoded.iat : 0,
+  };
+}
+
+/** The token from an `Authorization: Bearer <token>` header, if any. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : undefined;
+}

@@ -1,0 +1,58 @@
+import type { SqlRunner } from "./sql.js";
+
+export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
+export type EquipmentSlot = (typeof EQUIPMENT_SLOTS)[number];
+
+export interface ItemRow {
+  id: string;
+  name: string;
+  type: string;
+  stackable: boolean;
+  value: number;
+  tradeable: boolean;
+  equipSlot?: string;
+}
+
+/** Map the manifests' slot names onto the equipment table's slot types. */
+export function equipmentSlotOf(slot: string | undefined): EquipmentSlot | null {
+  if (!slot) return null;
+  const s = slot.toLowerCase();
+  const aliases: Record<string, EquipmentSlot> = { head: "helmet", helm: "helmet", chest: "body", torso: "body", feet: "boots", hands: "gloves", neck: "amulet", ammo: "arrows", ammunition: "arrows", offhand: "shield", "off-hand": "shield", "2h": "weapon", twohanded: "weapon" };
+  if ((EQUIPMENT_SLOTS as readonly string[]).includes(s)) return s as EquipmentSlot;
+  return aliases[s] ?? null;
+}
+
+/**
+ * Bring the items table in line with the manifests in one statement: insert new definitions,
+ * update changed ones, mark the ones no longer defined inactive (never delete: inventories,
+ * banks and trade history may still hold them).
+ */
+export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promise<{ active: number; deactivated: number }> {
+  const rows = [...items].map((i) => ({
+    id: i.id,
+    name: i.name,
+    type: i.type,
+    stackable: i.stackable,
+    value: Math.max(0, Math.min(2_147_483_647, Math.floor(i.value))),
+    tradeable: i.tradeable,
+    equipSlot: equipmentSlotOf(i.equipSlot),
+  }));
+  return sql.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO "items" ("id", "name", "type", "stackable", "value", "tradeable", "equipSlot", "active", "updatedAt")
+       SELECT r."id", r."name", r."type", r."stackable", r."value", r."tradeable", r."equipSlot"::"EquipmentSlot", true, CURRENT_TIMESTAMP
+       FROM jsonb_to_recordset($1::jsonb) AS r("id" text, "name" text, "type" text, "stackable" boolean, "value" int, "tradeable" boolean, "equipSlot" text)
+       ON CONFLICT ("id") DO UPDATE SET
+         "name" = EXCLUDED."name", "type" = EXCLUDED."type", "stackable" = EXCLUDED."stackable",
+         "value" = EXCLUDED."value", "tradeable" = EXCLUDED."tradeable", "equipSlot" = EXCLUDED."equipSlot",
+         "active" = true, "updatedAt" = CURRENT_TIMESTAMP`,
+      [JSON.stringify(rows)],
+    );
+    const gone = await tx.query<{ id: string }>(
+      `UPDATE "items" SET "active" = false, "updatedAt" = CURRENT_TIMESTAMP
+       WHERE "active" AND NOT ("id" = ANY($1::text[])) RETURNING "id"`,
+      [rows.map((r) => r.id)],
+    );
+    return { active: rows.length, deactivated: gone.length };
+  });
+}

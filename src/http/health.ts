@@ -1,0 +1,57 @@
+import { matchMaker } from "@colyseus/core";
+import { Router } from "express";
+import type { Database } from "../db/client.js";
+import { VERSION } from "../version.js";
+
+/** How long /health waits for the database before it answers "degraded". */
+export const HEALTH_DB_TIMEOUT_MS = 2000;
+
+type Ping = { status: "ok" | "down" | "timeout"; latencyMs: number };
+
+async function pingDatabase(db: Pick<Database, "ping">, timeoutMs: number): Promise<Ping> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  try {
+    const outcome = await Promise.race([db.ping().then(() => "ok" as const), timeout]);
+    return { status: outcome, latencyMs: Math.round(performance.now() - started) };
+  } catch {
+    return { status: "down", latencyMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** GET /health (deep: database round trip) and GET /status (shallow, for the hosting platform). */
+export function healthRoutes(deps: { db: Pick<Database, "ping">; startedAt: number; dbTimeoutMs?: number }) {
+  const router = Router();
+  const uptime = () => Math.round((Date.now() - deps.startedAt) / 1000);
+
+  router.get("/health", async (_req, res) => {
+    const database = await pingDatabase(deps.db, deps.dbTimeoutMs ?? HEALTH_DB_TIMEOUT_MS);
+    const ok = database.status === "ok";
+    res
+      .status(ok ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({
+        status: ok ? "ok" : "degraded",
+        timestamp: new Date().toISOString(),
+        version: VERSION,
+        uptime: uptime(),
+        database,
+      });
+  });
+
+  router.get("/status", (_req, res) => {
+    res.set("Cache-Control", "no-store").json({
+      status: "ok",
+      uptime: uptime(),
+      version: VERSION,
+      connectedPlayers: matchMaker.stats.local.ccu,
+      rooms: matchMaker.stats.local.roomCount,
+    });
+  });
+  return router;
+}

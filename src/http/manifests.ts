@@ -1,0 +1,42 @@
+import path from "node:path";
+import express, { Router } from "express";
+import { sendError } from "./errors.js";
+
+export const MANIFEST_CACHE_CONTROL = "public, max-age=300, must-revalidate";
+
+/**
+ * GET /manifests/<file> (subfolders too) from the world's manifest folder, with an ETag,
+ * 304 on If-None-Match and a short revalidating cache. Nothing outside the folder is reachable:
+ * `..` segments (plain or percent-encoded) and dotfiles answer 404.
+ */
+export function manifestRoutes(manifestDir: string) {
+  const root = path.resolve(manifestDir);
+  const router = Router();
+  router.use(
+    "/manifests",
+    (req, res, next) => {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(req.path);
+      } catch {
+        return sendError(res, 400, "BAD_PATH", "The path is not valid");
+      }
+      const target = path.resolve(root, "." + path.posix.normalize("/" + decoded));
+      const inside = target === root || target.startsWith(root + path.sep);
+      if (!inside || decoded.includes("\0") || decoded.split("/").some((seg) => seg === ".." || seg.startsWith("."))) {
+        return sendError(res, 404, "NOT_FOUND", "No such manifest");
+      }
+      next();
+    },
+    express.static(root, {
+      index: false,
+      dotfiles: "deny",
+      redirect: false,
+      etag: true,
+      lastModified: true,
+      setHeaders: (res) => res.setHeader("Cache-Control", MANIFEST_CACHE_CONTROL),
+    }),
+    (_req, res) => sendError(res, 404, "NOT_FOUND", "No such manifest"),
+  );
+  return router;
+}

@@ -1,0 +1,14 @@
+import { Router } from "express";
+
+export type SkillUnlockType = "item" | "ability" | "area" | "quest" | "activity";
+export type SkillUnlocks = Record<string, Array<{ level: number; description: string; type: SkillUnlockType }>>;
+
+/** GET /api/data/skill-unlocks: public game data, no token needed. */
+export function skillUnlockRoutes(unlocks: SkillUnlocks) {
+  const router = Router();
+  const body = JSON.stringify(unlocks);
+  router.get("/api/data/skill-unlocks", (_req, res) => {
+    res.type("application/json").set("Cache-Control", "public, max-age=300").send(body);
+  });
+  return router;
+}
