@@ -26,6 +26,10 @@ export function manifestRoutes(manifestDir: string) {
       if (!inside || decoded.includes("\0") || decoded.split("/").some((seg) => seg === ".." || seg.startsWith("."))) {
         return sendError(res, 404, "NOT_FOUND", "No such manifest");
       }
+      // The origin answers a conditional request by its validators alone: a request's no-cache
+      // is addressed to caches on the way (and Node's fetch adds it to every If-None-Match).
+      delete req.headers["cache-control"];
+      delete req.headers.pragma;
       next();
     },
     express.static(root, {

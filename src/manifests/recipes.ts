@@ -1,0 +1,139 @@
+/**
+ * Recipes: one file per kind under recipes/ (cooking, firemaking, smelting, smithing, crafting,
+ * fletching, runecrafting, tanning; any other file is read generically), each recipe brought to
+ * one shape: inputs, outputs, tools, level, xp.
+ */
+import type { LoadContext } from "./context.js";
+import { labelOf, rawOf } from "./context.js";
+import type { ItemQuantity, Recipe } from "./gameData.js";
+import { recipeSchemas, recipesFileSchema, type RecipeInputRecord, type RecipeKind } from "./schemasMisc.js";
+import { describeIssues } from "./schemas.js";
+import { def } from "./util.js";
+
+const SKILL_OF: Record<string, string> = {
+  cooking: "cooking",
+  firemaking: "firemaking",
+  smelting: "smithing",
+  smithing: "smithing",
+  crafting: "crafting",
+  fletching: "fletching",
+  runecrafting: "runecrafting",
+  tanning: "crafting",
+};
+
+function qty(list: RecipeInputRecord[] | null | undefined): ItemQuantity[] {
+  return (list ?? []).map((i) => ({ itemId: (i.item ?? i.itemId)!, quantity: i.amount ?? i.quantity ?? 1 }));
+}
+
+type Base = Omit<Recipe, "kind" | "raw" | "itemRefs">;
+
+/** Bring one validated recipe of a known kind to the common shape. */
+function normalize(kind: RecipeKind, fileKind: string, value: unknown): Base | { error: string } {
+  const parsed = recipeSchemas[kind].safeParse(value);
+  if (!parsed.success) return { error: describeIssues(parsed.error) };
+  const skill = SKILL_OF[fileKind] ?? fileKind;
+  switch (kind) {
+    case "cooking": {
+      const r = recipeSchemas.cooking.parse(value);
+      return {
+        id: r.cooked, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
+        inputs: [{ itemId: r.raw, quantity: 1 }], outputs: [{ itemId: r.cooked, quantity: 1 }],
+        failure: def(r.burnt), tools: [],
+      };
+    }
+    case "firemaking": {
+      const r = recipeSchemas.firemaking.parse(value);
+      return { id: r.log, skill, level: r.level, xp: r.xp, ticks: def(r.ticks), inputs: [{ itemId: r.log, quantity: 1 }], outputs: [], tools: [] };
+    }
+    case "smelting": {
+      const r = recipeSchemas.smelting.parse(value);
+      return {
+        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
+        inputs: qty(r.inputs), outputs: [{ itemId: r.output, quantity: 1 }], tools: [], station: "furnace",
+      };
+    }
+    case "smithing": {
+      const r = recipeSchemas.smithing.parse(value);
+      return {
+        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
+        inputs: [{ itemId: r.bar, quantity: r.barsRequired ?? 1 }],
+        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }], tools: [], station: "anvil",
+      };
+    }
+    case "crafting": {
+      const r = recipeSchemas.crafting.parse(value);
+      const station = r.station && r.station !== "none" ? r.station : undefined;
+      return {
+        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
+        inputs: [...qty(r.inputs), ...qty(r.consumables)], outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+        tools: [...(r.tools ?? [])], station,
+      };
+    }
+    case "fletching": {
+      const r = recipeSchemas.fletching.parse(value);
+      return {
+        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
+        inputs: qty(r.inputs), outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+        tools: [...(r.tools ?? [])],
+      };
+    }
+    case "runecrafting": {
+      const r = recipeSchemas.runecrafting.parse(value);
+      return {
+        id: r.runeItemId, skill, level: r.levelRequired, xp: r.xpPerEssence,
+        inputs: [{ itemId: r.essenceTypes[0]!, quantity: 1 }], outputs: [{ itemId: r.runeItemId, quantity: 1 }],
+        tools: [], station: "runecrafting_altar",
+      };
+    }
+    case "tanning": {
+      const r = recipeSchemas.tanning.parse(value);
+      return { id: r.output, skill, level: 1, xp: 0, inputs: [{ itemId: r.input, quantity: 1 }], outputs: [{ itemId: r.output, quantity: 1 }], tools: [] };
+    }
+    case "other": {
+      const r = recipeSchemas.other.parse(value);
+      const outputs = r.output ? [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }] : [];
+      const inputs = qty(r.inputs);
+      const id = r.output ?? inputs[0]?.itemId ?? "";
+      return { id, skill: r.skill ?? skill, level: r.level ?? 1, xp: r.xp ?? 0, ticks: def(r.ticks), inputs, outputs, tools: [...(r.tools ?? [])] };
+    }
+  }
+}
+
+/** Every item id a recipe names, including alternatives (e.g. other essence types). */
+function itemRefsOf(base: Base, value: Record<string, unknown>): string[] {
+  const refs = new Set<string>();
+  for (const q of [...base.inputs, ...base.outputs]) refs.add(q.itemId);
+  for (const t of base.tools) refs.add(t);
+  if (base.failure) refs.add(base.failure);
+  const essences = value.essenceTypes;
+  if (Array.isArray(essences)) for (const e of essences) if (typeof e === "string") refs.add(e);
+  return [...refs];
+}
+
+function kindOf(fileKind: string): RecipeKind {
+  return fileKind in recipeSchemas && fileKind !== "other" ? (fileKind as RecipeKind) : "other";
+}
+
+/** Read one recipes/<kind>.json file into `recipes[kind]`. */
+export function readRecipeFile(ctx: LoadContext, recipes: Record<string, Recipe[]>, file: string, json: unknown): void {
+  const fileKind = file.replace(/^recipes\//, "").replace(/\.json$/, "");
+  const top = ctx.topLevel(recipesFileSchema, json, file, false);
+  if (!top) return;
+  const kind = kindOf(fileKind);
+  const out: Recipe[] = [];
+  top.recipes.forEach((value, i) => {
+    const label = `recipe ${labelOf(value, i, ["output", "cooked", "log", "runeItemId", "id"])}`;
+    if (!value || typeof value !== "object" || Array.isArray(value)) {
+      ctx.warn(file, `${label} is not an object; skipped`);
+      return;
+    }
+    const base = normalize(kind, fileKind, value);
+    if ("error" in base) {
+      ctx.warn(file, `${label} is invalid (${base.error}); skipped`);
+      return;
+    }
+    const raw = rawOf(value);
+    out.push({ ...base, kind: fileKind, itemRefs: itemRefsOf(base, raw), raw });
+  });
+  recipes[fileKind] = out;
+}

@@ -1,0 +1,55 @@
+import path from "node:path";
+import { createArena, type Arena } from "../../arena.config.js";
+import { loadConfig, type Config } from "../../src/config.js";
+import type { ServerContext } from "../../src/context.js";
+import { openDatabase, type Database } from "../../src/db/client.js";
+import { syncItems } from "../../src/db/itemSync.js";
+import { silentLogger } from "../../src/logger.js";
+import { loadGameData, type GameData } from "../../src/manifests/index.js";
+import { ROOT } from "../../src/paths.js";
+
+export const TEST_SECRET = "test-secret-".padEnd(48, "x");
+
+let defaultWorld: Promise<GameData> | undefined;
+/** The shipped default world, loaded once per test run. */
+export function defaultGameData(): Promise<GameData> {
+  defaultWorld ??= loadGameData(path.join(ROOT, "world", "manifests"), silentLogger);
+  return defaultWorld;
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  arena: Arena;
+  ctx: ServerContext;
+  config: Config;
+  /** Shut the server down; the database too unless it was passed in. */
+  close(): Promise<void>;
+}
+
+/**
+ * A real server on a free loopback port: real HTTP, real WebSockets, a real (embedded, in-memory)
+ * database unless one is given.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string>; db?: Database; gameData?: GameData; publicDir?: string } = {},
+): Promise<TestServer> {
+  const config = loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_SECRET, ...options.env });
+  const gameData = options.gameData ?? (await defaultGameData());
+  const db = options.db ?? (await openDatabase({ logger: silentLogger }));
+  await syncItems(db.sql, gameData.items.values());
+  const ctx: ServerContext = { config, logger: silentLogger, db, gameData, startedAt: Date.now() };
+  const arena = createArena(ctx, { publicDir: options.publicDir });
+  const port = await arena.listen(0);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    arena,
+    ctx,
+    config,
+    close: async () => {
+      await arena.shutdown();
+      if (!options.db) await db.close();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
+
+describe("admin monitor", function () {
+  this.timeout(30_000);
+
+  describe("with ADMIN_CODE set", () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ env: { ADMIN_CODE: "let-me-in-42" } });
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    it("answers 401 with a Basic challenge without credentials", async () => {
+      const res = await fetch(`${server.url}/colyseus/`);
+      assert.equal(res.status, 401);
+      assert.match(res.headers.get("www-authenticate") ?? "", /^Basic /);
+    });
+
+    it("answers 401 with a wrong code", async () => {
+      const res = await fetch(`${server.url}/colyseus/`, { headers: { authorization: basic("admin", "let-me-in-43") } });
+      assert.equal(res.status, 401);
+    });
+
+    it("serves the monitor and its API with the code", async () => {
+      const page = await fetch(`${server.url}/colyseus/`, { headers: { authorization: basic("admin", "let-me-in-42") } });
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /<html|<!doctype/i);
+      const api = await fetch(`${server.url}/colyseus/api`, { headers: { authorization: basic("anyone", "let-me-in-42") } });
+      assert.equal(api.status, 200);
+      const body = await api.json();
+      assert.ok(Array.isArray(body.rooms));
+      assert.ok(body.rooms.some((r: { name: string }) => r.name === "world"));
+    });
+  });
+
+  describe("without ADMIN_CODE", () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer();
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    it("is not served", async () => {
+      const res = await fetch(`${server.url}/colyseus/api`, { headers: { authorization: basic("admin", "") } });
+      assert.notEqual(res.status, 200);
+    });
+  });
+});

@@ -1,0 +1,157 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+describe("public endpoints", function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  let publicDir: string;
+  const SECRETS = {
+    JWT_SECRET: "jwt-secret-value-that-is-long-enough-000",
+    ADMIN_CODE: "admin-code-secret-111",
+    IDP_APP_SECRET: "idp-app-secret-222",
+    VOICE_API_KEY: "voice-key-333",
+    VOICE_API_SECRET: "voice-secret-444",
+  };
+
+  before(async () => {
+    publicDir = await mkdtemp(path.join(os.tmpdir(), "arena-public-"));
+    await writeFile(path.join(publicDir, "index.html"), "<!doctype html><title>world</title>");
+    server = await startTestServer({
+      env: { ...SECRETS, PUBLIC_IDP_APP_ID: "app-id-public", PUBLIC_CDN_URL: "https://cdn.game.example", PUBLIC_APP_URL: "https://play.game.example" },
+      publicDir,
+    });
+  });
+  after(async () => {
+    await server?.close();
+    await rm(publicDir, { recursive: true, force: true });
+  });
+
+  it("GET /health reports ok with version, uptime and database latency", async () => {
+    const res = await fetch(`${server.url}/health`);
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.equal(body.status, "ok");
+    assert.ok(!Number.isNaN(Date.parse(body.timestamp)) && body.timestamp === new Date(body.timestamp).toISOString());
+    assert.match(body.version, /^\d+\.\d+\.\d+/);
+    assert.equal(typeof body.uptime, "number");
+    assert.equal(body.database.status, "ok");
+    assert.equal(typeof body.database.latencyMs, "number");
+  });
+
+  it("GET /status answers fast with players and rooms", async () => {
+    const res = await fetch(`${server.url}/status`);
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body).sort(), ["connectedPlayers", "rooms", "status", "uptime", "version"]);
+    assert.equal(body.status, "ok");
+    assert.equal(body.rooms, 1, "the world room is open");
+    assert.equal(body.connectedPlayers, 0);
+  });
+
+  it("GET /env.js sets the public settings and no secret", async () => {
+    const res = await fetch(`${server.url}/env.js`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /javascript/);
+    const text = await res.text();
+    for (const secret of Object.values(SECRETS)) assert.ok(!text.includes(secret), `leaks ${secret}`);
+    const window: { env?: Record<string, string> } = {};
+    new Function("window", text)(window);
+    assert.equal(window.env?.PUBLIC_IDP_APP_ID, "app-id-public");
+    assert.equal(window.env?.PUBLIC_CDN_URL, "https://cdn.game.example");
+    assert.equal(window.env?.PUBLIC_APP_URL, "https://play.game.example");
+    assert.equal(window.env?.PUBLIC_API_URL, `http://localhost:${server.config.port}`);
+    assert.match(window.env?.PUBLIC_WS_URL ?? "", /^ws:\/\/.*\/ws$/);
+  });
+
+  it("GET /api/data/skill-unlocks lists unlocks by skill, sorted by level, no token needed", async () => {
+    const res = await fetch(`${server.url}/api/data/skill-unlocks`);
+    assert.equal(res.status, 200);
+    const body: Record<string, Array<{ level: number; description: string; type: string }>> = await res.json();
+    assert.ok(Object.keys(body).length >= 5);
+    for (const [skill, unlocks] of Object.entries(body)) {
+      assert.ok(unlocks.length > 0, skill);
+      for (const u of unlocks) {
+        assert.ok(Number.isInteger(u.level) && u.level >= 1 && u.level <= 99);
+        assert.equal(typeof u.description, "string");
+        assert.ok(["item", "ability", "area", "quest", "activity"].includes(u.type), u.type);
+      }
+      assert.deepEqual(unlocks.map((u) => u.level), [...unlocks.map((u) => u.level)].sort((a, b) => a - b), skill);
+    }
+    assert.ok(body.woodcutting?.length, "woodcutting unlocks");
+  });
+
+  it("serves public/ at /", async () => {
+    const res = await fetch(`${server.url}/`);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /<title>world<\/title>/);
+  });
+
+  it("unknown /api routes answer 404 with the error body", async () => {
+    const res = await fetch(`${server.url}/api/no/such/thing`);
+    assert.equal(res.status, 404);
+    const body = await res.json();
+    assert.equal(body.success, false);
+    assert.equal(body.error.code, "NOT_FOUND");
+    assert.equal(typeof body.error.message, "string");
+  });
+
+  it("malformed JSON answers 400 with the error body and no stack trace", async () => {
+    const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"broken": ' });
+    assert.equal(res.status, 400);
+    const text = await res.text();
+    assert.deepEqual(JSON.parse(text), { success: false, error: { code: "BAD_JSON", message: "The request body is not valid JSON" } });
+    assert.ok(!/at .*\.ts:\d+/.test(text));
+  });
+
+  it("an oversized body answers 400 and changes nothing", async () => {
+    const before = await server.ctx.db.prisma.user.count();
+    const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pad: "x".repeat(100_000) }) });
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).error.code, "PAYLOAD_TOO_LARGE");
+    assert.equal(await server.ctx.db.prisma.user.count(), before);
+  });
+});
+
+describe("health when the database hangs", function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  let hang = false;
+
+  before(async () => {
+    server = await startTestServer();
+    const realPing = server.ctx.db.ping;
+    server.ctx.db.ping = () => (hang ? new Promise<void>(() => {}) : realPing());
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("answers 503 degraded within 3 s", async () => {
+    hang = true;
+    const started = performance.now();
+    const res = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(3000) });
+    const elapsed = performance.now() - started;
+    assert.equal(res.status, 503);
+    const body = await res.json();
+    assert.equal(body.status, "degraded");
+    assert.equal(body.database.status, "timeout");
+    assert.ok(elapsed < 3000, `${elapsed} ms`);
+    hang = false;
+    assert.equal((await fetch(`${server.url}/health`)).status, 200);
+  });
+
+  it("answers 503 when the database is down", async () => {
+    const realPing = server.ctx.db.ping;
+    server.ctx.db.ping = () => Promise.reject(new Error("connection refused"));
+    try {
+      const res = await fetch(`${server.url}/health`);
+      assert.equal(res.status, 503);
+      assert.equal((await res.json()).database.status, "down");
+    } finally {
+      server.ctx.db.ping = realPing;
+    }
+  });
+});
