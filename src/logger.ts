@@ -16,7 +16,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   if (options.pretty) {
     return pino({
       level,
-      transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss" } },
+      transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss", singleLine: true } },
     });
   }
   return pino({ level });

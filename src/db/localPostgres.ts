@@ -17,14 +17,20 @@ export interface LocalPostgres {
   stop(): Promise<void>;
 }
 
-/** Find initdb and pg_ctl: on PATH, or in Debian's /usr/lib/postgresql/<version>/bin. */
-export function findPostgresBinaries(): { initdb: string; pgCtl: string } | undefined {
+/** Where PostgreSQL's binaries may be: the search PATH, then Debian's /usr/lib/postgresql/<version>/bin. */
+export function postgresSearchDirs(): string[] {
+  // PATH is the operating system's search path, not a setting of this server.
   const dirs = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
   const debian = "/usr/lib/postgresql";
   if (existsSync(debian)) {
     const versions = readdirSync(debian).sort((a, b) => Number(b) - Number(a));
     for (const v of versions) dirs.push(path.join(debian, v, "bin"));
   }
+  return dirs;
+}
+
+/** Find initdb and pg_ctl in the given folders. */
+export function findPostgresBinaries(dirs: string[] = postgresSearchDirs()): { initdb: string; pgCtl: string } | undefined {
   for (const dir of dirs) {
     const initdb = path.join(dir, "initdb");
     const pgCtl = path.join(dir, "pg_ctl");
@@ -70,8 +76,8 @@ function runAs(user: { uid: number; gid: number } | undefined, file: string, arg
  * Start a PostgreSQL server from the installed binaries: initdb once into dataDir, then
  * pg_ctl start on a free loopback port (trust authentication, loopback only).
  */
-export async function startLocalPostgres(options: { dataDir: string; port?: number; logger?: Logger }): Promise<LocalPostgres> {
-  const bins = findPostgresBinaries();
+export async function startLocalPostgres(options: { dataDir: string; port?: number; logger?: Logger; searchDirs?: string[] }): Promise<LocalPostgres> {
+  const bins = findPostgresBinaries(options.searchDirs);
   if (!bins) {
     throw new LocalPostgresError(
       "USE_LOCAL_POSTGRES needs PostgreSQL's initdb and pg_ctl; install them (Debian/Ubuntu: sudo apt-get install postgresql, macOS: brew install postgresql) or unset USE_LOCAL_POSTGRES to use the embedded database",

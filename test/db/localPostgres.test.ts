@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "../../src/db/client.js";
+import { LocalPostgresError, startLocalPostgres } from "../../src/db/localPostgres.js";
+import { silentLogger } from "../../src/logger.js";
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, "127.0.0.1");
+    s.on("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on("error", () => resolve(false));
+  });
+}
+
+describe("USE_LOCAL_POSTGRES", function () {
+  this.timeout(60_000);
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "arena-localpg-"));
+    await chmod(dir, 0o755);
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("initialises a cluster once, serves the database, and stops the server on close", async () => {
+    const first = await openDatabase({ useLocalPostgres: true, dataDir: dir, logger: silentLogger });
+    assert.equal(first.kind, "local-postgres");
+    await first.prisma.user.create({ data: { id: "local-1" } });
+    const [{ port }] = await first.sql.query<{ port: string }>("SELECT current_setting('port') AS port");
+    assert.equal(await portOpen(Number(port)), true);
+    await first.close();
+    assert.equal(await portOpen(Number(port)), false, "server stopped on close");
+
+    const second = await openDatabase({ useLocalPostgres: true, dataDir: dir, logger: silentLogger });
+    assert.equal((await second.prisma.user.findUnique({ where: { id: "local-1" } }))?.id, "local-1", "same cluster reused");
+    await second.close();
+  });
+
+  it("says how to install PostgreSQL when its binaries are missing", async () => {
+    await assert.rejects(startLocalPostgres({ dataDir: path.join(dir, "pg"), searchDirs: [dir] }), (err: Error) => {
+      assert.ok(err instanceof LocalPostgresError);
+      assert.match(err.message, /apt-get install postgresql/);
+      assert.match(err.message, /brew install postgresql/);
+      return true;
+    });
+  });
+});
