@@ -101,4 +101,15 @@ describe("the server process", function () {
       first.child.kill("SIGKILL");
     }
   });
+
+  it("stops with exit code 1 and a message naming the file when a required manifest is missing everywhere", async () => {
+    const deadPort = await freePort();
+    const p = await startServerProcess({ DATA_DIR: dataDir, NODE_ENV: "development", WORLD: dataDir, PUBLIC_CDN_URL: `http://127.0.0.1:${deadPort}` });
+    try {
+      assert.equal(await p.exited, 1);
+      assert.match(p.output(), /npcs\.json/);
+    } finally {
+      p.child.kill("SIGKILL");
+    }
+  });
 });

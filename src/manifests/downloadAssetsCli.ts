@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
+import { PUBLIC_DIR } from "../paths.js";
 import { downloadAssets, type DownloadReport } from "./assets.js";
 import { manifestDirOf } from "./files.js";
 
@@ -36,7 +37,7 @@ export interface CliArgs {
 }
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { publicDir: "public", skip: false };
+  const args: CliArgs = { publicDir: PUBLIC_DIR, skip: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
