@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import type { CharacterSnapshot } from "../game/world/entities.js";
+import { EQUIPMENT_SLOTS, INVENTORY_SIZE, SKILLS, type Bank, type Equipment, type Inventory, type ItemStack, type SkillName, type SkillXp, type Tile } from "../game/types.js";
+import { combatLevel, defaultSkillXp, levelForXp, maxHealth, skillLevels, xpForLevel } from "../game/skills.js";
+
+type Tx = Prisma.TransactionClient;
+type Db = PrismaClient | Tx;
+
+/** The column pair of each skill in the characters table. */
+const levelColumn = (s: SkillName) => `${s}Level` as const;
+const xpColumn = (s: SkillName) => `${s}Xp` as const;
+
+export class CharacterAccessError extends Error {
+  constructor(
+    public readonly code: "CHARACTER_NOT_FOUND" | "NOT_YOUR_CHARACTER",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Character names: 1-12 letters, digits and single spaces; unique ignoring case (database index). */
+export const CHARACTER_NAME = /^(?=.{1,12}$)[A-Za-z0-9]+( [A-Za-z0-9]+)*$/;
+
+export interface NewCharacter {
+  accountId: string;
+  name?: string;
+  isAgent?: boolean;
+  spawn: Tile;
+  items: ItemStack[];
+  /** Skill levels that differ from the defaults (a character template). */
+  levels?: Partial<Record<SkillName, number>>;
+}
+
+function rowToSnapshot(row: Prisma.CharacterGetPayload<{ include: { inventory: true; equipment: true; bank: true } }>): CharacterSnapshot {
+  const xp = {} as SkillXp;
+  for (const s of SKILLS) xp[s] = (row as unknown as Record<string, number>)[xpColumn(s)] ?? 0;
+  const inventory: Inventory = new Array(INVENTORY_SIZE).fill(null);
+  for (const r of row.inventory) if (r.slot >= 0 && r.slot < INVENTORY_SIZE) inventory[r.slot] = { itemId: r.itemId, quantity: r.quantity };
+  const equipment: Equipment = {};
+  for (const r of row.equipment) equipment[r.slot] = { itemId: r.itemId, quantity: r.quantity };
+  const bank: Bank = [...row.bank].sort((a, b) => a.slot - b.slot).map((r) => ({ itemId: r.itemId, quantity: r.quantity }));
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    name: row.name,
+    isAgent: row.isAgent,
+    tile: { x: Math.round(row.positionX), z: Math.round(row.positionZ) },
+    xp,
+    health: row.health,
+    inventory,
+    equipment,
+    bank,
+  };
+}
+
+const withItems = { inventory: true, equipment: true, bank: true } as const;
+
+export async function loadCharacter(db: Db, characterId: string): Promise<CharacterSnapshot | null> {
+  const row = await db.character.findUnique({ where: { id: characterId }, include: withItems });
+  return row ? rowToSnapshot(row) : null;
+}
+
+/**
+ * The account's character: the one asked for (it must be the account's), else its oldest, else
+ * a new one made by `create`.
+ */
+export async function loadOrCreateCharacter(
+  prisma: PrismaClient,
+  accountId: string,
+  characterId: string | undefined,
+  create: () => NewCharacter,
+): Promise<CharacterSnapshot> {
+  if (characterId) {
+    const row = await prisma.character.findUnique({ where: { id: characterId }, include: withItems });
+    if (!row) throw new CharacterAccessError("CHARACTER_NOT_FOUND", "No such character");
+    if (row.accountId !== accountId) throw new CharacterAccessError("NOT_YOUR_CHARACTER", "That character belongs to another account");
+    return rowToSnapshot(row);
+  }
+  const first = await prisma.character.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" }, include: withItems });
+  if (first) return rowToSnapshot(first);
+  return createCharacter(prisma, create());
+}
+
+/** A new character with its starting items, in one transaction; a generated name when none is given. */
+export async function createCharacter(prisma: PrismaClient, spec: NewCharacter): Promise<CharacterSnapshot> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const name = spec.name ?? `Adventurer${Math.floor(1000 + Math.random() * 9000)}`;
+    const id = `c_${randomUUID()}`;
+    const xp = defaultSkillXp();
+    for (const [skill, level] of Object.entries(spec.levels ?? {}) as [SkillName, number][]) xp[skill] = xpForLevel(level);
+    const inventory: Inventory = new Array(INVENTORY_SIZE).fill(null);
+    spec.items.slice(0, INVENTORY_SIZE).forEach((stack, slot) => (inventory[slot] = { ...stack }));
+    const snap: CharacterSnapshot = {
+      id,
+      accountId: spec.accountId,
+      name,
+      isAgent: spec.isAgent ?? false,
+      tile: { ...spec.spawn },
+      xp,
+      health: maxHealth(levelForXp(xp.constitution)),
+      inventory,
+      equipment: {},
+      bank: [],
+    };
+    try {
+      await prisma.$transaction(async (tx) => {
+        await tx.character.create({ data: { id, accountId: spec.accountId, name, isAgent: snap.isAgent } });
+        await writeSnapshot(tx, snap);
+      });
+    } catch (err) {
+      // Another character took the generated name first: try another.
+      if (!spec.name && isUniqueViolation(err)) continue;
+      throw err;
+    }
+    return snap;
+  }
+  throw new Error("could not find a free character name");
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
+  return e?.code === "P2002" || /unique constraint|duplicate key/i.test(String(e?.message ?? "")) || e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
+}
+
+/**
+ * Write a character's whole state: skills, position, health, inventory, equipment, bank.
+ * Called inside a transaction so a save is all or nothing.
+ */
+export async function writeSnapshot(tx: Tx, snap: CharacterSnapshot): Promise<void> {
+  const levels = skillLevels(snap.xp);
+  const columns: Record<string, number> = {};
+  for (const s of SKILLS) {
+    columns[levelColumn(s)] = levels[s];
+    columns[xpColumn(s)] = Math.floor(snap.xp[s]);
+  }
+  await tx.character.update({
+    where: { id: snap.id },
+    data: {
+      ...columns,
+      combatLevel: combatLevel(levels),
+      health: Math.max(0, Math.floor(snap.health)),
+      positionX: snap.tile.x,
+      positionZ: snap.tile.z,
+    },
+  });
+  await tx.inventoryItem.deleteMany({ where: { characterId: snap.id } });
+  const inv = snap.inventory.flatMap((s, slot) => (s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : []));
+  if (inv.length) await tx.inventoryItem.createMany({ data: inv });
+  await tx.equipmentItem.deleteMany({ where: { characterId: snap.id } });
+  const eq = EQUIPMENT_SLOTS.flatMap((slot) => {
+    const s = snap.equipment[slot];
+    return s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : [];
+  });
+  if (eq.length) await tx.equipmentItem.createMany({ data: eq });
+  await tx.bankItem.deleteMany({ where: { characterId: snap.id } });
+  const bank = snap.bank.map((s, slot) => ({ characterId: snap.id, itemId: s.itemId, quantity: s.quantity, slot }));
+  if (bank.length) await tx.bankItem.createMany({ data: bank });
+}

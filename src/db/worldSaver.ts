@@ -1,0 +1,107 @@
+import type { PrismaClient } from "@prisma/client";
+import type { Logger } from "pino";
+import type { CharacterSnapshot, PendingDeath, PlayerEntity } from "../game/world/entities.js";
+import { snapshotOf } from "../game/world/players.js";
+import { chunkData } from "../game/world/setup.js";
+import type { World } from "../game/world/World.js";
+import { writeSnapshot } from "./characterRepo.js";
+import { addNpcKills, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
+
+/** One character's state and the ledger entries that must be written with it. */
+interface CapturedCharacter {
+  snap: CharacterSnapshot;
+  deaths: PendingDeath[];
+  reclaims: string[];
+  kills: Map<string, number>;
+}
+
+export class ReclaimConflictError extends Error {}
+
+/**
+ * Writes the world to the database. A save is captured synchronously (a consistent picture of
+ * the characters asked for, the characters whose items went to or came from the ground, and the
+ * changed chunks) and written in one transaction; saves are written one after another, in the
+ * order they were captured, so an older picture never overwrites a newer one.
+ */
+export class WorldSaver {
+  private chain: Promise<void> = Promise.resolve();
+  /** Saves written and failed, for status and tests. */
+  readonly stats = { saves: 0, failures: 0, characters: 0 };
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly worldName: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Every changed character and chunk (the periodic save). */
+  saveDirty(world: World): Promise<void> {
+    return this.save(world, [...world.players.values()].filter((p) => p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size));
+  }
+
+  /** These characters (plus what the ground ties to them) now. */
+  save(world: World, players: PlayerEntity[]): Promise<void> {
+    const wanted = new Map(players.map((p) => [p.id, p]));
+    for (const id of world.groundLinked) {
+      const p = world.players.get(id);
+      if (p) wanted.set(id, p);
+    }
+    world.groundLinked.clear();
+    const captured = [...wanted.values()].map((p) => capture(p));
+    const chunkKeys = [...world.dirtyChunks];
+    world.dirtyChunks.clear();
+    const chunks: ChunkRecord[] = chunkKeys.map((key) => {
+      const [cx, cz] = key.split(",").map(Number);
+      return { chunkX: cx, chunkZ: cz, data: chunkData(world, key) };
+    });
+    if (captured.length === 0 && chunks.length === 0) return this.chain;
+
+    const write = async () => {
+      await this.prisma.$transaction(async (tx) => {
+        for (const c of captured) {
+          for (const d of c.deaths) await recordDeath(tx, { id: d.id, characterId: c.snap.id, at: d.at, items: d.items, killedBy: d.killedBy });
+          for (const deathId of c.reclaims) {
+            if (!(await resolveDeath(tx, deathId, c.snap.id, "reclaimed"))) throw new ReclaimConflictError(`death ${deathId} was already resolved`);
+          }
+          await writeSnapshot(tx, c.snap);
+          if (c.kills.size) await addNpcKills(tx, c.snap.id, c.kills);
+        }
+        await writeChunks(tx, this.worldName, chunks);
+      });
+      this.stats.saves++;
+      this.stats.characters += captured.length;
+    };
+    const done = this.chain.then(write).catch((err) => {
+      this.stats.failures++;
+      this.logger.error({ err, characters: captured.length, chunks: chunks.length }, "world save failed; will retry");
+      // Put back what was not written so the next save tries again.
+      for (const c of captured) {
+        const p = world.players.get(c.snap.id);
+        if (!p) continue;
+        p.dirty = true;
+        p.pendingDeaths.unshift(...c.deaths);
+        p.pendingReclaims.unshift(...c.reclaims);
+        for (const [npc, n] of c.kills) p.pendingKills.set(npc, (p.pendingKills.get(npc) ?? 0) + n);
+        world.groundLinked.add(p.id);
+      }
+      for (const key of chunkKeys) world.dirtyChunks.add(key);
+      throw err;
+    });
+    this.chain = done.catch(() => {});
+    return done;
+  }
+
+  /** Wait for every save captured so far. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}
+
+function capture(p: PlayerEntity): CapturedCharacter {
+  const c: CapturedCharacter = { snap: snapshotOf(p), deaths: p.pendingDeaths, reclaims: p.pendingReclaims, kills: p.pendingKills };
+  p.pendingDeaths = [];
+  p.pendingReclaims = [];
+  p.pendingKills = new Map();
+  p.dirty = false;
+  return c;
+}

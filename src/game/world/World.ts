@@ -1,0 +1,111 @@
+import type { GameData } from "../../manifests/index.js";
+import { SpatialGrid } from "../spatialGrid.js";
+import { buildTileMap, type TileMap } from "../tileMap.js";
+import type { Rng, Tile } from "../types.js";
+import type { EntityKind, GroundItemEntity, NpcEntity, PlayerEntity, ResourceEntity } from "./entities.js";
+import { EventSink } from "./events.js";
+
+/** Tiles per side of a persistence chunk (world_chunks). */
+export const CHUNK_SIZE = 32;
+
+export const chunkKey = (tile: Tile) => `${Math.floor(tile.x / CHUNK_SIZE)},${Math.floor(tile.z / CHUNK_SIZE)}`;
+
+export interface WorldOptions {
+  rng: Rng;
+  /** Unique ids for ground items and deaths. */
+  newId: () => string;
+}
+
+/**
+ * The whole simulated world of one shard: entities, the tile map, the spatial index and the
+ * bookkeeping the room reads after each tick (what changed, what was removed, what to save).
+ * The rules that move it live beside it (setup, commands, systems); the world itself only holds.
+ */
+export class World {
+  readonly data: GameData;
+  readonly map: TileMap;
+  readonly rng: Rng;
+  readonly newId: () => string;
+  tick = 0;
+
+  readonly players = new Map<string, PlayerEntity>();
+  readonly npcs = new Map<string, NpcEntity>();
+  readonly resources = new Map<string, ResourceEntity>();
+  readonly groundItems = new Map<string, GroundItemEntity>();
+
+  readonly grids: Record<EntityKind, SpatialGrid<string>> = {
+    player: new SpatialGrid(16),
+    npc: new SpatialGrid(16),
+    resource: new SpatialGrid(16),
+    groundItem: new SpatialGrid(16),
+  };
+
+  /** Entities whose public state changed since the room last synchronised. */
+  readonly changed: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
+  /** Entities that left the world since the room last synchronised. */
+  readonly removed: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
+  /** Chunks whose persistent state (ground items, depleted nodes) changed since the last save. */
+  readonly dirtyChunks = new Set<string>();
+  /** Players whose inventories exchanged items with the ground since the last save: saved with the chunks. */
+  readonly groundLinked = new Set<string>();
+
+  readonly events = new EventSink();
+
+  /** Where new and dead players appear. */
+  spawnTile: Tile = { x: 0, z: 0 };
+  /** Tiles a player must be near to use a bank. */
+  bankTiles: Tile[] = [];
+  /** Tiles of cooking ranges. */
+  rangeTiles: Tile[] = [];
+
+  constructor(data: GameData, options: WorldOptions) {
+    this.data = data;
+    this.rng = options.rng;
+    this.newId = options.newId;
+    this.map = buildTileMap(data);
+  }
+
+  markChanged(kind: EntityKind, id: string) {
+    this.changed[kind].add(id);
+  }
+
+  /** Place or move an entity in the spatial index and mark it changed. */
+  place(kind: EntityKind, id: string, tile: Tile) {
+    const grid = this.grids[kind];
+    if (grid.has(id)) grid.move(id, tile.x, tile.z);
+    else grid.insert(id, tile.x, tile.z);
+    this.changed[kind].add(id);
+  }
+
+  unplace(kind: EntityKind, id: string) {
+    this.grids[kind].remove(id);
+    this.changed[kind].delete(id);
+    this.removed[kind].add(id);
+  }
+
+  addGroundItem(item: GroundItemEntity) {
+    this.groundItems.set(item.id, item);
+    this.place("groundItem", item.id, item.tile);
+    if (!item.deathId) this.dirtyChunks.add(chunkKey(item.tile));
+  }
+
+  removeGroundItem(id: string) {
+    const item = this.groundItems.get(id);
+    if (!item) return;
+    this.groundItems.delete(id);
+    this.unplace("groundItem", id);
+    if (!item.deathId) this.dirtyChunks.add(chunkKey(item.tile));
+  }
+
+  /** A player's state changed: save it, sync it to its owner. */
+  touchPlayer(p: PlayerEntity, publicToo = false) {
+    p.dirty = true;
+    p.privateDirty = true;
+    if (publicToo) this.changed.player.add(p.id);
+  }
+
+  /** Ids of the entities of one kind within `radius` tiles of a tile. */
+  near(kind: EntityKind, tile: Tile, radius: number): Iterable<string> {
+    return this.grids[kind].queryRadius(tile.x, tile.z, radius);
+  }
+}

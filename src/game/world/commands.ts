@@ -1,0 +1,160 @@
+import { deposit, withdraw } from "../bank.js";
+import { canGather } from "../gathering.js";
+import { addItemAll, assertQuantity, assertSlot, removeFromSlot } from "../inventory.js";
+import { validateMoveTarget } from "../movement.js";
+import { findPath } from "../pathfinding.js";
+import { GameError, type Tile } from "../types.js";
+import { groundItemVisibleTo } from "../drops.js";
+import type { PlayerEntity } from "./entities.js";
+import { nearBank } from "./players.js";
+import type { World } from "./World.js";
+
+/** The player a command is for; unknown means they already left. */
+export function playerOf(world: World, id: string): PlayerEntity {
+  const p = world.players.get(id);
+  if (!p) throw new GameError("NOT_IN_WORLD", "You are not in the world");
+  if (p.health <= 0) throw new GameError("DEAD", "You are dead");
+  return p;
+}
+
+/** Walk or run to a tile: the path is found now, walked by the tick. */
+export function movePlayer(world: World, id: string, target: { x: unknown; z: unknown }, run = false) {
+  const p = playerOf(world, id);
+  const to = validateMoveTarget(world.map, p.tile, target);
+  const path = findPath(world.map, p.tile, to);
+  if (!path) throw new GameError("NO_PATH", "You can't reach that spot");
+  p.path = path;
+  p.running = run;
+  p.action = null;
+  world.markChanged("player", p.id);
+}
+
+/** Stop walking and whatever the player was doing. */
+export function stopPlayer(world: World, id: string) {
+  const p = playerOf(world, id);
+  p.path = [];
+  p.action = null;
+  world.markChanged("player", p.id);
+  world.touchPlayer(p);
+}
+
+/** Path to a tile next to `target` (or onto it when it is walkable and `onto`). */
+export function walkTowards(world: World, p: PlayerEntity, target: Tile, onto = false) {
+  if (onto ? p.tile.x === target.x && p.tile.z === target.z : adjacent(p.tile, target)) {
+    p.path = [];
+    return;
+  }
+  const path = findPath(world.map, p.tile, target, { allowAdjacentGoal: !onto });
+  if (!path) throw new GameError("NO_PATH", "You can't reach that");
+  p.path = path;
+}
+
+export const adjacent = (a: Tile, b: Tile) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z)) <= 1;
+
+/** Start gathering from a resource node: checked now, worked every cycle by the tick. */
+export function startGather(world: World, id: string, targetId: string) {
+  const p = playerOf(world, id);
+  const node = world.resources.get(targetId);
+  if (!node || node.skill === "firemaking") throw new GameError("UNKNOWN_TARGET", "There is nothing to gather there");
+  if (node.depleted) throw new GameError("DEPLETED", `The ${node.name.toLowerCase()} is depleted`);
+  const def = world.data.gathering[node.skill].get(node.resourceId)!;
+  const check = canGather(def, p.levels[node.skill], p.inventory, world.data.items);
+  if (!check.ok) throw new GameError(check.code, check.message);
+  walkTowards(world, p, node.tile);
+  p.action = { type: "gather", targetId, nextTick: world.tick + def.cycleTicks };
+  world.markChanged("player", p.id);
+}
+
+/** Attack an npc: the tick walks into range and swings at the weapon's speed. */
+export function startAttack(world: World, id: string, targetId: string) {
+  const p = playerOf(world, id);
+  const npc = world.npcs.get(targetId);
+  if (!npc) throw new GameError("UNKNOWN_TARGET", "There is no one to attack there");
+  if (!npc.attackable) throw new GameError("NOT_ATTACKABLE", `You can't attack the ${npc.name.toLowerCase()}`);
+  if (npc.deadUntilTick != null) throw new GameError("TARGET_DEAD", `The ${npc.name.toLowerCase()} is already dead`);
+  walkTowards(world, p, npc.position);
+  p.action = { type: "attack", targetId };
+  world.markChanged("player", p.id);
+}
+
+/** Pick up a ground item the player can see: walk onto its tile, take it there. */
+export function startPickup(world: World, id: string, targetId: string) {
+  const p = playerOf(world, id);
+  const item = world.groundItems.get(targetId);
+  if (!item || !groundItemVisibleTo(item, p.id, world.tick)) throw new GameError("UNKNOWN_TARGET", "There is no such item here");
+  if (item.deathId && item.ownerId !== p.id) throw new GameError("NOT_YOURS", "That is not yours");
+  walkTowards(world, p, item.tile, true);
+  p.action = { type: "pickup", targetId };
+  world.markChanged("player", p.id);
+}
+
+function assertUnlocked(p: PlayerEntity, slot: number) {
+  if (p.lockedSlots.has(slot)) throw new GameError("ITEM_LOCKED", "That item is offered in a trade");
+}
+
+/** Deposit from an inventory slot into the bank (near a bank only). */
+export function bankDeposit(world: World, id: string, slot: unknown, quantity: unknown) {
+  const p = playerOf(world, id);
+  assertSlot(slot as number);
+  assertQuantity(quantity as number);
+  if (!nearBank(world, p)) throw new GameError("NOT_NEAR_BANK", "You need to be at a bank");
+  const itemId = p.inventory[slot as number]?.itemId;
+  // A non-stackable deposit may take the same item from several slots: none of them may be offered.
+  for (const [i, s] of p.inventory.entries()) if (s && s.itemId === itemId) assertUnlocked(p, i);
+  const r = deposit(p.inventory, p.bank, slot as number, quantity as number, world.data.items);
+  p.inventory = r.inventory;
+  p.bank = r.bank;
+  world.touchPlayer(p);
+  return r.moved;
+}
+
+/** Withdraw from the bank into the inventory (near a bank only). */
+export function bankWithdraw(world: World, id: string, itemId: unknown, quantity: unknown) {
+  const p = playerOf(world, id);
+  if (typeof itemId !== "string" || itemId.length === 0) throw new GameError("INVALID_ITEM", "Name an item to withdraw");
+  assertQuantity(quantity as number);
+  if (!nearBank(world, p)) throw new GameError("NOT_NEAR_BANK", "You need to be at a bank");
+  const r = withdraw(p.inventory, p.bank, itemId, quantity as number, world.data.items);
+  p.inventory = r.inventory;
+  p.bank = r.bank;
+  world.touchPlayer(p);
+  return r.moved;
+}
+
+/** Drop (part of) an inventory slot onto the player's tile, seen by the player first. */
+export function dropItem(world: World, id: string, slot: number, quantity?: number) {
+  const p = playerOf(world, id);
+  assertSlot(slot);
+  assertUnlocked(p, slot);
+  const held = p.inventory[slot];
+  if (!held) throw new GameError("EMPTY_SLOT", "That slot is empty");
+  const r = removeFromSlot(p.inventory, slot, quantity ?? held.quantity);
+  p.inventory = r.inventory;
+  world.addGroundItem({ id: world.newId(), itemId: r.removed.itemId, quantity: r.removed.quantity, tile: { ...p.tile }, ownerId: p.id, createdTick: world.tick });
+  world.groundLinked.add(p.id);
+  world.touchPlayer(p);
+}
+
+/** Admin: put a player on a tile at once. */
+export function teleport(world: World, id: string, target: { x: unknown; z: unknown }) {
+  const p = playerOf(world, id);
+  const x = Number(target.x);
+  const z = Number(target.z);
+  if (!Number.isInteger(x) || !Number.isInteger(z)) throw new GameError("INVALID_TARGET", "Give whole tile coordinates");
+  if (!world.map.inBounds(x, z)) throw new GameError("OUT_OF_BOUNDS", "That is outside the world");
+  if (world.map.isBlocked(x, z)) throw new GameError("BLOCKED", "That tile is blocked");
+  p.tile = { x, z };
+  p.path = [];
+  p.action = null;
+  world.place("player", p.id, p.tile);
+  world.touchPlayer(p, true);
+}
+
+/** Admin: create items in a player's inventory (all or nothing). */
+export function giveItem(world: World, id: string, itemId: string, quantity: number) {
+  const p = playerOf(world, id);
+  if (!world.data.items.has(itemId)) throw new GameError("UNKNOWN_ITEM", `No item called ${itemId}`);
+  assertQuantity(quantity);
+  p.inventory = addItemAll(p.inventory, itemId, quantity, world.data.items).inventory;
+  world.touchPlayer(p);
+}

@@ -1,0 +1,113 @@
+import type { NpcInstance } from "../npcBehaviour.js";
+import type { Bank, Equipment, Inventory, ItemStack, SkillName, SkillXp, Tile } from "../types.js";
+
+/** What a player is busy with; advanced by the tick until it ends or is replaced. */
+export type PlayerAction =
+  | { type: "gather"; targetId: string; nextTick: number }
+  | { type: "attack"; targetId: string }
+  | { type: "pickup"; targetId: string }
+  | { type: "bank"; targetId: string };
+
+export type CombatStyle = "accurate" | "aggressive" | "defensive" | "controlled";
+
+/** A character in the world. The id is the character id: stable across logins. */
+export interface PlayerEntity {
+  id: string;
+  accountId: string;
+  name: string;
+  isAgent: boolean;
+  tile: Tile;
+  /** Tiles still to walk, nearest first. */
+  path: Tile[];
+  running: boolean;
+  xp: SkillXp;
+  levels: Record<SkillName, number>;
+  combatLevel: number;
+  health: number;
+  inventory: Inventory;
+  equipment: Equipment;
+  bank: Bank;
+  action: PlayerAction | null;
+  combatStyle: CombatStyle;
+  lastAttackTick: number;
+  /** Who hit this player last, for npc retaliation and kill credit. */
+  lastHitBy: string | null;
+  /** Inventory slots offered in a trade: no drop, use, bank or equip while locked. */
+  lockedSlots: Set<number>;
+  /** Kills not yet written to npc_kills. */
+  pendingKills: Map<string, number>;
+  /**
+   * Deaths and reclaimed death piles not yet written. A save of this character writes them in the
+   * same transaction as its inventory, so no saved inventory ever disagrees with its death locks.
+   */
+  pendingDeaths: PendingDeath[];
+  pendingReclaims: string[];
+  /** Changed since the last save. */
+  dirty: boolean;
+  /** Changed since the last player:sync. */
+  privateDirty: boolean;
+}
+
+export interface PendingDeath {
+  id: string;
+  at: Tile;
+  items: ItemStack[];
+  killedBy: string | null;
+}
+
+/** An npc: the behaviour's instance (position, spawn, target, death timer) plus what the world needs. */
+export interface NpcEntity extends NpcInstance {
+  name: string;
+  level: number;
+  maxHealth: number;
+  /** Townsfolk (bank clerks, shopkeepers) cannot be attacked. */
+  attackable: boolean;
+  services: string[];
+  /** Damage dealt per player since it last spawned, for loot ownership. */
+  damageBy: Map<string, number>;
+}
+
+export interface ResourceEntity {
+  id: string;
+  resourceId: string;
+  skill: "woodcutting" | "mining" | "fishing" | "firemaking";
+  name: string;
+  tile: Tile;
+  depleted: boolean;
+  respawnAtTick: number | null;
+  /** Fires only: the tick the fire burns out. */
+  expiresAtTick?: number;
+}
+
+export interface GroundItemEntity {
+  id: string;
+  itemId: string;
+  quantity: number;
+  tile: Tile;
+  /** Seen only by this player until the private window ends (the dropper or the killer). */
+  ownerId: string | null;
+  createdTick: number;
+  /** Death piles: only the owner may take them, once, through the death lock. */
+  deathId?: string;
+}
+
+export type Entity = PlayerEntity | NpcEntity | ResourceEntity | GroundItemEntity;
+export type EntityKind = "player" | "npc" | "resource" | "groundItem";
+
+/** A character as the database hands it to the world, and as the world hands it back to save. */
+export interface CharacterSnapshot {
+  id: string;
+  accountId: string;
+  name: string;
+  isAgent: boolean;
+  tile: Tile;
+  xp: SkillXp;
+  health: number;
+  inventory: Inventory;
+  equipment: Equipment;
+  bank: Bank;
+}
+
+export function stacksOf(inv: Inventory): ItemStack[] {
+  return inv.filter((s): s is ItemStack => s !== null);
+}

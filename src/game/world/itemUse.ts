@@ -1,0 +1,111 @@
+import { eat } from "../consumables.js";
+import { cook } from "../cooking.js";
+import { equip, unequip } from "../equipment.js";
+import { FIRE_DURATION_TICKS, lightFire } from "../firemaking.js";
+import { assertSlot } from "../inventory.js";
+import { maxHealth } from "../skills.js";
+import { EQUIPMENT_SLOTS, GameError, type EquipmentSlot } from "../types.js";
+import { adjacent, dropItem, playerOf } from "./commands.js";
+import type { PlayerEntity } from "./entities.js";
+import { refreshLevels } from "./players.js";
+import { grantXp } from "./xp.js";
+import type { World } from "./World.js";
+
+export interface UseItem {
+  slot: number;
+  targetSlot?: number;
+  targetId?: string;
+  action?: "use" | "eat" | "equip" | "unequip" | "drop" | "cook" | "light";
+  quantity?: number;
+}
+
+/**
+ * `inventory:use`: eat food, wear or remove equipment, drop, light logs with a tinderbox, cook
+ * raw food on a fire or range. Without an action, the item's own use is chosen (food is eaten,
+ * wearables are worn, an item on another item or on a fire combines).
+ */
+export function useItem(world: World, id: string, u: UseItem) {
+  const p = playerOf(world, id);
+  if (u.action === "unequip") return unequipSlot(world, p, u.targetId);
+  assertSlot(u.slot);
+  if (p.lockedSlots.has(u.slot) || (u.targetSlot !== undefined && p.lockedSlots.has(u.targetSlot))) {
+    throw new GameError("ITEM_LOCKED", "That item is offered in a trade");
+  }
+  const held = p.inventory[u.slot];
+  if (!held) throw new GameError("EMPTY_SLOT", "That slot is empty");
+  const def = world.data.items.get(held.itemId);
+  if (!def) throw new GameError("UNKNOWN_ITEM", "You can't use that");
+
+  const action = u.action && u.action !== "use" ? u.action : u.targetSlot !== undefined ? "light" : u.targetId ? "cook" : def.healAmount ? "eat" : def.equipSlot ? "equip" : undefined;
+  switch (action) {
+    case "eat": {
+      const r = eat(p.inventory, u.slot, p.health, maxHealth(p.levels.constitution), world.data.items);
+      p.inventory = r.inventory;
+      p.health = r.health;
+      world.touchPlayer(p, true);
+      world.events.push({ kind: "notice", playerId: p.id, code: "ATE", message: `You eat the ${def.name.toLowerCase()}. It heals ${r.healed}.` });
+      return;
+    }
+    case "equip": {
+      const r = equip(p.inventory, p.equipment, u.slot, world.data.items, p.levels);
+      p.inventory = r.inventory;
+      p.equipment = r.equipment;
+      world.touchPlayer(p, true);
+      return;
+    }
+    case "drop":
+      return dropItem(world, p.id, u.slot, u.quantity);
+    case "light":
+      return light(world, p, u.slot, u.targetSlot);
+    case "cook":
+      return cookOn(world, p, u.slot, u.targetId);
+    default:
+      throw new GameError("NOTHING_HAPPENS", "Nothing interesting happens");
+  }
+}
+
+function unequipSlot(world: World, p: PlayerEntity, slot: string | undefined) {
+  if (!slot || !(EQUIPMENT_SLOTS as readonly string[]).includes(slot)) throw new GameError("INVALID_SLOT", "Name an equipment slot to remove");
+  const r = unequip(p.inventory, p.equipment, slot as EquipmentSlot, world.data.items);
+  p.inventory = r.inventory;
+  p.equipment = r.equipment;
+  world.touchPlayer(p, true);
+}
+
+function light(world: World, p: PlayerEntity, slot: number, targetSlot: number | undefined) {
+  if (targetSlot === undefined) throw new GameError("NOTHING_HAPPENS", "Use the tinderbox on some logs");
+  assertSlot(targetSlot);
+  for (const r of world.resources.values()) {
+    if (r.tile.x === p.tile.x && r.tile.z === p.tile.z) throw new GameError("CANNOT_LIGHT_HERE", "You can't light a fire here");
+  }
+  const r = lightFire(p.inventory, slot, targetSlot, p.levels.firemaking, world.data.recipes.firemaking ?? [], world.data.items, world.rng);
+  p.inventory = r.inventory;
+  world.touchPlayer(p);
+  if (!r.lit) {
+    world.events.push({ kind: "notice", playerId: p.id, code: "FIRE_FAILED", message: "You fail to light a fire." });
+    return;
+  }
+  const fireId = `fire:${world.newId()}`;
+  world.resources.set(fireId, { id: fireId, resourceId: "fire", skill: "firemaking", name: "Fire", tile: { ...p.tile }, depleted: false, respawnAtTick: null, expiresAtTick: world.tick + FIRE_DURATION_TICKS });
+  world.place("resource", fireId, p.tile);
+  grantXp(world, p, "firemaking", r.xp);
+}
+
+function cookOn(world: World, p: PlayerEntity, slot: number, targetId: string | undefined) {
+  let station: "fire" | "range";
+  if (targetId === "range") {
+    if (!world.rangeTiles.some((t) => adjacent(t, p.tile))) throw new GameError("NOT_NEAR_RANGE", "You need to stand next to a range");
+    station = "range";
+  } else {
+    const fire = targetId ? world.resources.get(targetId) : undefined;
+    if (!fire || fire.skill !== "firemaking") throw new GameError("UNKNOWN_TARGET", "Cook it on a fire or a range");
+    if (!adjacent(fire.tile, p.tile)) throw new GameError("TOO_FAR", "Stand next to the fire");
+    station = "fire";
+  }
+  const r = cook(p.inventory, slot, p.levels.cooking, station, world.data.recipes.cooking ?? [], world.data.items, world.rng);
+  p.inventory = r.inventory;
+  world.touchPlayer(p);
+  if (r.cooked) grantXp(world, p, "cooking", r.xp);
+  else world.events.push({ kind: "notice", playerId: p.id, code: "BURNT", message: "You accidentally burn it." });
+  refreshLevels(p);
+}

@@ -1,0 +1,107 @@
+import { npcAttackStats, rollHit } from "../combat.js";
+import { GROUND_ITEM_DESPAWN_TICKS, rollDrops } from "../drops.js";
+import { equipmentBonuses } from "../equipment.js";
+import { applyNpcAction, decideNpcAction, respawnDue, respawnNpc, respawnTick, type NearbyPlayer } from "../npcBehaviour.js";
+import { maxHealth } from "../skills.js";
+import { INVENTORY_SIZE, type ItemStack } from "../types.js";
+import { stacksOf, type NpcEntity, type PlayerEntity } from "./entities.js";
+import type { World } from "./World.js";
+
+/** How far an npc looks for players to fight (beyond its aggro range it ignores them anyway). */
+const NPC_SIGHT_TILES = 16;
+
+/** One tick of every npc: respawn the dead, let the living decide and act. */
+export function tickNpcs(world: World) {
+  for (const npc of world.npcs.values()) {
+    const def = world.data.npcs.get(npc.defId)!;
+    if (npc.deadUntilTick != null) {
+      if (respawnDue(npc, world.tick)) {
+        respawnNpc(npc, def);
+        npc.damageBy.clear();
+        world.place("npc", npc.id, npc.position);
+      }
+      continue;
+    }
+    if (!npc.attackable && def.movement.type === "stationary") continue;
+    const nearby: NearbyPlayer[] = [];
+    for (const id of world.near("player", npc.position, NPC_SIGHT_TILES)) {
+      const p = world.players.get(id);
+      if (p) nearby.push({ id: p.id, position: p.tile, combatLevel: p.combatLevel, dead: p.health <= 0 });
+    }
+    if (nearby.length === 0 && npc.target == null && !npc.returning && npc.position.x === npc.spawn.x && npc.position.z === npc.spawn.z && !npc.wanderTo) {
+      // Nobody around and nothing to do: skip the decision (most npcs, most ticks).
+      if (def.movement.wanderRadius <= 0) continue;
+    }
+    const before = npc.position;
+    const targetBefore = npc.target;
+    const action = decideNpcAction(npc, def, nearby, world.tick, { map: world.map, rng: world.rng });
+    applyNpcAction(npc, action, world.tick);
+    if (npc.position !== before) world.place("npc", npc.id, npc.position);
+    else if (npc.target !== targetBefore) world.markChanged("npc", npc.id);
+    if (action.type === "attack") {
+      const target = world.players.get(action.targetId);
+      if (target) npcHitsPlayer(world, npc, target);
+    }
+  }
+}
+
+function npcHitsPlayer(world: World, npc: NpcEntity, p: PlayerEntity) {
+  const def = world.data.npcs.get(npc.defId)!;
+  const bonuses = equipmentBonuses(p.equipment, world.data.items);
+  const damage = Math.min(p.health, rollHit(world.rng, npcAttackStats(def).attacker, { defense: p.levels.defense, defenseBonus: bonuses.defense, style: p.combatStyle }));
+  p.health -= damage;
+  p.lastHitBy = npc.id;
+  world.touchPlayer(p, true);
+  world.events.push({ kind: "hit", attackerId: npc.id, targetId: p.id, damage, targetHealth: p.health, at: { ...p.tile } });
+  // Fight back when idle (auto-retaliate).
+  if (!p.action && p.path.length === 0) p.action = { type: "attack", targetId: npc.id };
+  if (p.health <= 0) killPlayer(world, p, npc.id);
+}
+
+/** An npc dies: loot for whoever did the most damage, a kill to their count, a respawn timer. */
+export function killNpc(world: World, npc: NpcEntity, killer: PlayerEntity) {
+  const def = world.data.npcs.get(npc.defId)!;
+  let owner = killer.id;
+  let most = -1;
+  for (const [id, dmg] of npc.damageBy) if (dmg > most && world.players.has(id)) [owner, most] = [id, dmg];
+  for (const drop of rollDrops(world.rng, def.drops)) {
+    if (!world.data.items.has(drop.itemId)) continue;
+    world.addGroundItem({ id: world.newId(), itemId: drop.itemId, quantity: drop.quantity, tile: { ...npc.position }, ownerId: owner, createdTick: world.tick });
+  }
+  const credited = world.players.get(owner) ?? killer;
+  credited.pendingKills.set(def.id, (credited.pendingKills.get(def.id) ?? 0) + 1);
+  world.events.push({ kind: "npcKilled", playerId: credited.id, npcId: def.id, at: { ...npc.position } });
+  npc.deadUntilTick = respawnTick(def, world.tick);
+  npc.target = null;
+  for (const p of world.players.values()) {
+    if (p.action?.type === "attack" && p.action.targetId === npc.id) p.action = null;
+  }
+  world.unplace("npc", npc.id);
+}
+
+/** How long a death pile waits for its owner. */
+export const DEATH_PILE_TICKS = GROUND_ITEM_DESPAWN_TICKS * 5;
+
+/**
+ * A player dies: the inventory becomes a death pile at the spot (only its owner sees it and may
+ * take it back, once), the player wakes at the spawn with full health. Worn equipment is kept.
+ */
+export function killPlayer(world: World, p: PlayerEntity, killedBy: string | null) {
+  const at = { ...p.tile };
+  const items: ItemStack[] = stacksOf(p.inventory).map((s) => ({ ...s }));
+  const deathId = world.newId();
+  items.forEach((stack, i) => {
+    world.addGroundItem({ id: `death:${deathId}:${i}`, itemId: stack.itemId, quantity: stack.quantity, tile: at, ownerId: p.id, createdTick: world.tick, deathId });
+  });
+  p.inventory = new Array(INVENTORY_SIZE).fill(null);
+  p.lockedSlots.clear();
+  p.pendingDeaths.push({ id: deathId, at, items, killedBy });
+  p.health = maxHealth(p.levels.constitution);
+  p.tile = { ...world.spawnTile };
+  p.path = [];
+  p.action = null;
+  world.place("player", p.id, p.tile);
+  world.touchPlayer(p, true);
+  for (const npc of world.npcs.values()) if (npc.target === p.id) npc.target = null;
+  world.events.push({ kind: "death", playerId: p.id, deathId, at, items, killedBy });
+}

@@ -1,0 +1,152 @@
+import { rollHit, combatXpForDamage } from "../combat.js";
+import { groundItemVisibleTo } from "../drops.js";
+import { equipmentBonuses, weaponSpeedTicks } from "../equipment.js";
+import { canGather, gatherCycle } from "../gathering.js";
+import { addItem, addItemAll } from "../inventory.js";
+import { stepAlong, tilesPerTick } from "../movement.js";
+import { findPath } from "../pathfinding.js";
+import { GameError, type SkillName } from "../types.js";
+import { adjacent } from "./commands.js";
+import type { NpcEntity, PlayerEntity } from "./entities.js";
+import { killNpc } from "./npcSystem.js";
+import { reclaimDeathPile } from "./deathPiles.js";
+import { grantXp } from "./xp.js";
+import { chunkKey, type World } from "./World.js";
+
+/** One tick of every player: walk, then carry on with the current action. */
+export function tickPlayers(world: World) {
+  for (const p of world.players.values()) {
+    if (p.health <= 0) continue;
+    if (p.path.length > 0) walk(world, p);
+    if (!p.action) continue;
+    try {
+      if (p.action.type === "gather") gather(world, p);
+      else if (p.action.type === "attack") attack(world, p);
+      else if (p.action.type === "pickup") pickup(world, p);
+    } catch (err) {
+      if (!(err instanceof GameError)) throw err;
+      endAction(world, p, err.code, err.message);
+    }
+  }
+}
+
+function walk(world: World, p: PlayerEntity) {
+  const step = stepAlong(p.path, tilesPerTick(p.running), p.tile);
+  p.tile = step.position;
+  p.path = step.remaining;
+  world.place("player", p.id, p.tile);
+  p.dirty = true;
+}
+
+export function endAction(world: World, p: PlayerEntity, code: string, message: string) {
+  p.action = null;
+  p.path = [];
+  world.markChanged("player", p.id);
+  world.touchPlayer(p);
+  world.events.push({ kind: "actionFailed", playerId: p.id, code, message });
+}
+
+function gather(world: World, p: PlayerEntity) {
+  const action = p.action as Extract<PlayerEntity["action"], { type: "gather" }>;
+  const node = world.resources.get(action.targetId);
+  if (!node || node.depleted) return endAction(world, p, "DEPLETED", "There is nothing left to gather");
+  if (p.path.length > 0) return;
+  if (!adjacent(p.tile, node.tile)) return endAction(world, p, "TOO_FAR", "You can't reach that");
+  if (world.tick < action.nextTick) return;
+  const def = world.data.gathering[node.skill as "woodcutting" | "mining" | "fishing"].get(node.resourceId)!;
+  const check = canGather(def, p.levels[def.skill], p.inventory, world.data.items);
+  if (!check.ok) return endAction(world, p, check.code, check.message);
+  action.nextTick = world.tick + def.cycleTicks;
+  const cycle = gatherCycle(world.rng, def, p.levels[def.skill]);
+  if (!cycle.success || !cycle.yield) return;
+  const got = cycle.yield;
+  p.inventory = addItemAll(p.inventory, got.itemId, got.quantity, world.data.items).inventory;
+  if (def.secondaryRequired) {
+    // One bait per catch.
+    const baitSlot = p.inventory.findIndex((s) => s?.itemId === def.secondaryRequired);
+    if (baitSlot >= 0) {
+      const bait = p.inventory[baitSlot]!;
+      p.inventory[baitSlot] = bait.quantity > 1 ? { ...bait, quantity: bait.quantity - 1 } : null;
+    }
+  }
+  world.touchPlayer(p);
+  grantXp(world, p, def.skill, got.xp);
+  if (cycle.depleted) {
+    node.depleted = true;
+    node.respawnAtTick = world.tick + Math.max(1, def.respawnTicks);
+    world.markChanged("resource", node.id);
+    world.dirtyChunks.add(chunkKey(node.tile));
+    p.action = null;
+    world.markChanged("player", p.id);
+  }
+}
+
+function attack(world: World, p: PlayerEntity) {
+  const action = p.action as Extract<PlayerEntity["action"], { type: "attack" }>;
+  const npc = world.npcs.get(action.targetId);
+  if (!npc || npc.deadUntilTick != null) {
+    p.action = null;
+    world.markChanged("player", p.id);
+    return;
+  }
+  if (!adjacent(p.tile, npc.position)) {
+    // Follow: re-plan when the path no longer ends next to the target.
+    const end = p.path[p.path.length - 1];
+    if (!end || !adjacent(end, npc.position)) {
+      const path = findPath(world.map, p.tile, npc.position, { allowAdjacentGoal: true, maxNodes: 4000 });
+      if (!path) return endAction(world, p, "NO_PATH", `You can't reach the ${npc.name.toLowerCase()}`);
+      p.path = path;
+    }
+    return;
+  }
+  p.path = [];
+  if (world.tick - p.lastAttackTick < weaponSpeedTicks(p.equipment, world.data.items)) return;
+  p.lastAttackTick = world.tick;
+  swingAtNpc(world, p, npc);
+}
+
+function swingAtNpc(world: World, p: PlayerEntity, npc: NpcEntity) {
+  const def = world.data.npcs.get(npc.defId)!;
+  const bonuses = equipmentBonuses(p.equipment, world.data.items);
+  const damage = Math.min(
+    npc.health,
+    rollHit(world.rng, { attack: p.levels.attack, strength: p.levels.strength, attackBonus: bonuses.attack, strengthBonus: bonuses.strength, style: p.combatStyle }, { defense: def.stats.defense, defenseBonus: def.stats.defenseBonus }),
+  );
+  npc.health -= damage;
+  npc.damageBy.set(p.id, (npc.damageBy.get(p.id) ?? 0) + damage);
+  npc.lastAttackerId = p.id;
+  world.markChanged("npc", npc.id);
+  world.events.push({ kind: "hit", attackerId: p.id, targetId: npc.id, damage, targetHealth: npc.health, at: { ...npc.position } });
+  for (const [skill, amount] of Object.entries(combatXpForDamage(damage, p.combatStyle))) grantXp(world, p, skill as SkillName, amount!);
+  if (npc.health <= 0) {
+    killNpc(world, npc, p);
+    p.action = null;
+    world.markChanged("player", p.id);
+  }
+}
+
+function pickup(world: World, p: PlayerEntity) {
+  const action = p.action as Extract<PlayerEntity["action"], { type: "pickup" }>;
+  const item = world.groundItems.get(action.targetId);
+  if (!item || !groundItemVisibleTo(item, p.id, world.tick)) return endAction(world, p, "GONE", "The item is gone");
+  if (p.path.length > 0) return;
+  if (p.tile.x !== item.tile.x || p.tile.z !== item.tile.z) return endAction(world, p, "TOO_FAR", "You can't reach that");
+  p.action = null;
+  world.markChanged("player", p.id);
+  if (item.deathId) {
+    reclaimDeathPile(world, p, item.deathId);
+    return;
+  }
+  const r = addItem(p.inventory, item.itemId, item.quantity, world.data.items);
+  if (r.added === 0) return endAction(world, p, "INVENTORY_FULL", "Your inventory is full");
+  p.inventory = r.inventory;
+  if (r.added < item.quantity) {
+    item.quantity -= r.added;
+    world.markChanged("groundItem", item.id);
+    world.dirtyChunks.add(chunkKey(item.tile));
+  } else {
+    world.removeGroundItem(item.id);
+  }
+  world.groundLinked.add(p.id);
+  world.touchPlayer(p);
+}

@@ -1,0 +1,93 @@
+import { combatLevel, maxHealth, skillLevels } from "../skills.js";
+import type { CharacterSnapshot, PlayerEntity } from "./entities.js";
+import type { World } from "./World.js";
+
+/** Bring a loaded character into the world. */
+export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
+  const levels = skillLevels(snap.xp);
+  const tile = world.map.inBounds(snap.tile.x, snap.tile.z) && !world.map.isBlocked(snap.tile.x, snap.tile.z) ? { ...snap.tile } : { ...world.spawnTile };
+  const p: PlayerEntity = {
+    id: snap.id,
+    accountId: snap.accountId,
+    name: snap.name,
+    isAgent: snap.isAgent,
+    tile,
+    path: [],
+    running: false,
+    xp: { ...snap.xp },
+    levels,
+    combatLevel: combatLevel(levels),
+    health: Math.min(Math.max(1, snap.health), maxHealth(levels.constitution)),
+    inventory: snap.inventory.map((s) => (s ? { ...s } : null)),
+    equipment: Object.fromEntries(Object.entries(snap.equipment).map(([k, v]) => [k, { ...v! }])),
+    bank: snap.bank.map((s) => ({ ...s })),
+    action: null,
+    combatStyle: "accurate",
+    lastAttackTick: -1000,
+    lastHitBy: null,
+    lockedSlots: new Set(),
+    pendingKills: new Map(),
+    pendingDeaths: [],
+    pendingReclaims: [],
+    dirty: false,
+    privateDirty: true,
+  };
+  world.players.set(p.id, p);
+  world.place("player", p.id, p.tile);
+  return p;
+}
+
+/** Take a player out of the world, handing back what must be saved. */
+export function removePlayer(world: World, id: string): CharacterSnapshot | null {
+  const p = world.players.get(id);
+  if (!p) return null;
+  world.players.delete(id);
+  world.unplace("player", id);
+  for (const npc of world.npcs.values()) if (npc.target === id) npc.target = null;
+  return snapshotOf(p);
+}
+
+export function snapshotOf(p: PlayerEntity): CharacterSnapshot {
+  return {
+    id: p.id,
+    accountId: p.accountId,
+    name: p.name,
+    isAgent: p.isAgent,
+    tile: { ...p.tile },
+    xp: { ...p.xp },
+    health: p.health,
+    inventory: p.inventory.map((s) => (s ? { ...s } : null)),
+    equipment: Object.fromEntries(Object.entries(p.equipment).map(([k, v]) => [k, { ...v! }])),
+    bank: p.bank.map((s) => ({ ...s })),
+  };
+}
+
+/** The private state its owner receives as player:sync. */
+export function privateStateOf(world: World, p: PlayerEntity) {
+  return {
+    id: p.id,
+    name: p.name,
+    position: { x: p.tile.x, y: 0, z: p.tile.z },
+    health: p.health,
+    maxHealth: maxHealth(p.levels.constitution),
+    combatLevel: p.combatLevel,
+    combatStyle: p.combatStyle,
+    skills: Object.fromEntries(Object.entries(p.levels).map(([s, level]) => [s, { level, xp: Math.floor(p.xp[s as keyof typeof p.xp]) }])),
+    inventory: p.inventory.map((s, slot) => (s ? { slot, itemId: s.itemId, quantity: s.quantity, locked: p.lockedSlots.has(slot) } : null)).filter(Boolean),
+    equipment: p.equipment,
+    bank: nearBank(world, p) ? p.bank : null,
+    action: p.action?.type ?? null,
+  };
+}
+
+export const BANK_RANGE_TILES = 3;
+
+export function nearBank(world: World, p: PlayerEntity): boolean {
+  return world.bankTiles.some((t) => Math.max(Math.abs(t.x - p.tile.x), Math.abs(t.z - p.tile.z)) <= BANK_RANGE_TILES);
+}
+
+/** Recompute levels and combat level after xp changed. */
+export function refreshLevels(p: PlayerEntity) {
+  p.levels = skillLevels(p.xp);
+  p.combatLevel = combatLevel(p.levels);
+}

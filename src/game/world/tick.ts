@@ -1,0 +1,42 @@
+import { groundItemExpired } from "../drops.js";
+import { expireDeathPile } from "./deathPiles.js";
+import { DEATH_PILE_TICKS, tickNpcs } from "./npcSystem.js";
+import { tickPlayers } from "./playerSystem.js";
+import { chunkKey, type World } from "./World.js";
+
+/** Advance the world by one game tick (600 ms). */
+export function tickWorld(world: World) {
+  world.tick++;
+  tickPlayers(world);
+  tickNpcs(world);
+  tickResources(world);
+  tickGroundItems(world);
+}
+
+function tickResources(world: World) {
+  for (const r of world.resources.values()) {
+    if (r.expiresAtTick !== undefined && world.tick >= r.expiresAtTick) {
+      world.resources.delete(r.id);
+      world.unplace("resource", r.id);
+      continue;
+    }
+    if (r.depleted && r.respawnAtTick !== null && world.tick >= r.respawnAtTick) {
+      r.depleted = false;
+      r.respawnAtTick = null;
+      world.markChanged("resource", r.id);
+      world.dirtyChunks.add(chunkKey(r.tile));
+    }
+  }
+}
+
+function tickGroundItems(world: World) {
+  const expiredDeaths = new Set<string>();
+  for (const g of world.groundItems.values()) {
+    if (g.deathId) {
+      if (world.tick - g.createdTick >= DEATH_PILE_TICKS) expiredDeaths.add(g.deathId);
+    } else if (groundItemExpired(g, world.tick)) {
+      world.removeGroundItem(g.id);
+    }
+  }
+  for (const deathId of expiredDeaths) expireDeathPile(world, deathId);
+}
