@@ -1,24 +1,77 @@
 import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
-import { PlayerState, WorldState } from "../schema/WorldState.js";
+import { CharacterAccessError, CHARACTER_NAME, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import { WorldSaver } from "../src/db/worldSaver.js";
+import { endSession, startSession } from "../src/db/worldRepo.js";
+import { AdminGate } from "../src/game/chat.js";
+import { AOI_RADIUS } from "../src/game/spatialGrid.js";
+import { GameError } from "../src/game/types.js";
+import { bankDeposit, bankWithdraw, movePlayer, playerOf, startAttack, startGather, startPickup, stopPlayer } from "../src/game/world/commands.js";
+import type { WorldEvent } from "../src/game/world/events.js";
+import { useItem } from "../src/game/world/itemUse.js";
+import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/players.js";
+import { tickWorld } from "../src/game/world/tick.js";
+import type { World } from "../src/game/world/World.js";
+import { WorldState } from "../schema/WorldState.js";
+import { TickLoop } from "./tickLoop.js";
+import { handleChat, type ChatSession } from "./worldChat.js";
+import { ClientMessages, describeZodError, JoinOptions, type ClientMessage, type ClientMessageType } from "./worldMessages.js";
+import { createWorld, restoreWorld, WORLD_NAME } from "./worldSetup.js";
+import { WorldSync } from "./worldSync.js";
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;
 
+/** Close codes the world uses beyond Colyseus's own. */
+export const CLOSE_REPLACED = 4100;
+export const CLOSE_KICKED = 4101;
+
+interface Session extends ChatSession {
+  accountId: string;
+  dbSessionId: string;
+  /** Set when another login took this character over: its leave must not save or remove. */
+  replaced: boolean;
+}
+
+type WorldClient = Client<{ auth: TokenClaims; userData: Session }>;
+
 /**
- * One world shard. Thin: it authenticates, keeps the synchronised state and drives the tick;
- * the rules live in src/game.
+ * One world shard. Thin: it authenticates, loads and saves characters, validates messages and
+ * hands them to the world's rules (src/game), runs the tick and mirrors the world to clients.
  */
-export class WorldRoom extends Room<{ state: WorldState; client: Client<{ auth: TokenClaims }> }> {
+export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> {
   /** Set by arena.config.ts on the class it registers (see bindContext). */
   protected ctx!: ServerContext;
 
   state = new WorldState();
+  maxMessagesPerSecond = 60;
 
-  onCreate() {
+  world!: World;
+  sync!: WorldSync;
+  saver!: WorldSaver;
+  loop!: TickLoop;
+  /** Online sessions by character id. */
+  readonly sessions = new Map<string, Session>();
+  private saveEveryTicks = 100;
+
+  async onCreate() {
     this.autoDispose = false;
-    this.setSimulationInterval(() => this.tick(), TICK_MS);
+    this.patchRate = null;
+    this.world = createWorld(this.ctx.gameData);
+    this.saver = new WorldSaver(this.ctx.db.prisma, WORLD_NAME, this.ctx.logger);
+    await restoreWorld(this.world, this.ctx.db.prisma, this.ctx.logger);
+    this.sync = new WorldSync(this.world, this.state);
+    this.sync.syncState();
+    this.saveEveryTicks = Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS));
+    for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
+      this.onMessage(type, (client: WorldClient, payload: unknown) => this.receive(client, type, payload));
+    }
+    this.onMessage("*", (client: WorldClient, type: string | number) => {
+      client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
+    });
+    this.loop = new TickLoop(TICK_MS, () => this.tick());
+    this.loop.begin();
   }
 
   onAuth(_client: Client, _options: unknown, context: AuthContext): TokenClaims {
@@ -30,20 +83,226 @@ export class WorldRoom extends Room<{ state: WorldState; client: Client<{ auth: 
     }
   }
 
-  onJoin(client: Client<{ auth: TokenClaims }>) {
-    const player = new PlayerState();
-    player.id = client.sessionId;
-    player.name = client.auth?.sub ?? "";
-    player.x = 0;
-    player.z = 0;
-    this.state.players.set(client.sessionId, player);
+  async onJoin(client: WorldClient, rawOptions: unknown) {
+    const parsed = JoinOptions.safeParse(rawOptions ?? {});
+    if (!parsed.success) throw new ServerError(400, `Invalid join options: ${describeZodError(parsed.error)}`);
+    const options = parsed.data;
+    const auth = client.auth!;
+    if (options.name !== undefined && !CHARACTER_NAME.test(options.name)) {
+      throw new ServerError(400, "name: 1-12 letters, digits and single spaces");
+    }
+    const account = await this.ctx.db.prisma.user.findUnique({ where: { id: auth.sub } });
+    if (!account) throw new ServerError(401, "The token's account does not exist");
+    // An agent token may drive only its own character.
+    const characterId = auth.characterId ?? options.characterId;
+    if (auth.characterId && options.characterId && options.characterId !== auth.characterId) {
+      throw new ServerError(403, "This token drives another character");
+    }
+
+    let snap;
+    try {
+      snap = await loadOrCreateCharacter(this.ctx.db.prisma, auth.sub, characterId, () => ({
+        accountId: auth.sub,
+        name: options.name,
+        spawn: this.world.spawnTile,
+        items: this.ctx.gameData.starterKit,
+      }));
+    } catch (err) {
+      if (err instanceof CharacterAccessError) throw new ServerError(err.code === "CHARACTER_NOT_FOUND" ? 404 : 403, err.message);
+      throw err;
+    }
+
+    // A character is live in one place: a second login takes over from the first.
+    const previous = this.sessions.get(snap.id);
+    if (previous) {
+      snap = await this.takeOver(previous);
+    }
+    if (!this.clients.includes(client)) return; // left while loading
+
+    const player = addPlayer(this.world, snap);
+    const dbSessionId = await startSession(this.ctx.db.prisma, snap.id, auth.sub, options.clientType ?? "colyseus");
+    const session: Session = { playerId: player.id, client, accountId: auth.sub, dbSessionId, admin: new AdminGate(), replaced: false };
+    client.userData = session;
+    this.sessions.set(player.id, session);
+
+    const viewer = this.sync.attach(player.id, options.worldUpdates === true);
+    client.view = viewer.view;
+    this.sync.syncState();
+    const first = this.sync.refreshViewer(viewer);
+    client.send("player:sync", privateStateOf(this.world, player));
+    player.privateDirty = false;
+    if (first) client.send("world:update", first);
   }
 
-  onLeave(client: Client) {
-    this.state.players.delete(client.sessionId);
+  /** Save and remove the character's current session so a new login can continue from it. */
+  private async takeOver(previous: Session) {
+    previous.replaced = true;
+    this.sessions.delete(previous.playerId);
+    const entity = this.world.players.get(previous.playerId);
+    const snap = removePlayer(this.world, previous.playerId)!;
+    this.sync.detach(previous.playerId);
+    previous.client.send("session:replaced", { message: "You logged in somewhere else" });
+    previous.client.leave(CLOSE_REPLACED, "replaced by a new login");
+    if (entity) await this.saver.save(this.world, [entity]);
+    await endSession(this.ctx.db.prisma, previous.dbSessionId, "replaced");
+    return snap;
   }
 
+  async onLeave(client: WorldClient) {
+    const session = client.userData;
+    if (!session || session.replaced) return;
+    this.sessions.delete(session.playerId);
+    this.sync.detach(session.playerId);
+    const entity = this.world.players.get(session.playerId);
+    removePlayer(this.world, session.playerId);
+    try {
+      if (entity) await this.saver.save(this.world, [entity]);
+    } finally {
+      await endSession(this.ctx.db.prisma, session.dbSessionId, "logout").catch((err) => this.ctx.logger.error({ err }, "could not end session"));
+    }
+  }
+
+  async onDispose() {
+    this.loop?.stop();
+    if (!this.world) return;
+    await this.saver.saveDirty(this.world).catch(() => {});
+    await this.saver.flush();
+  }
+
+  /** Validate a client message, run it, answer a refusal with `error`. */
+  private receive(client: WorldClient, type: ClientMessageType, payload: unknown) {
+    const session = client.userData;
+    if (!session) return client.send("error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+    const parsed = ClientMessages[type].safeParse(payload);
+    if (!parsed.success) return client.send("error", { code: "INVALID_PAYLOAD", message: `${type}: ${describeZodError(parsed.error)}` });
+    try {
+      this.handle(session, type, parsed.data as never);
+    } catch (err) {
+      if (!(err instanceof GameError)) {
+        this.ctx.logger.error({ err, type }, "message handler failed");
+        return client.send("error", { code: "INTERNAL", message: "Something went wrong" });
+      }
+      client.send("error", { code: err.code, message: err.message });
+    }
+  }
+
+  private handle<T extends ClientMessageType>(session: Session, type: T, data: ClientMessage<T>) {
+    const id = session.playerId;
+    const w = this.world;
+    switch (type) {
+      case "player:move": {
+        const m = data as ClientMessage<"player:move">;
+        return movePlayer(w, id, { x: m.x, z: m.z }, m.run === true);
+      }
+      case "player:action": {
+        const m = data as ClientMessage<"player:action">;
+        if (m.action === "stop") return stopPlayer(w, id);
+        if (m.action === "style") {
+          if (!m.style) throw new GameError("INVALID_PAYLOAD", "style: required");
+          playerOf(w, id).combatStyle = m.style;
+          return;
+        }
+        if (!m.targetId) throw new GameError("INVALID_PAYLOAD", "targetId: required");
+        if (m.action === "gather") return startGather(w, id, m.targetId);
+        if (m.action === "attack") return startAttack(w, id, m.targetId);
+        return startPickup(w, id, m.targetId);
+      }
+      case "player:chat": {
+        const m = data as ClientMessage<"player:chat">;
+        return handleChat(
+          { world: w, adminCode: this.ctx.config.adminCode, sessions: this.sessions, kick: (pid, by) => this.kick(pid, by) },
+          session,
+          m.message,
+          m.channel,
+        );
+      }
+      case "inventory:use":
+        return useItem(w, id, data as ClientMessage<"inventory:use">);
+      case "bank:deposit": {
+        const m = data as ClientMessage<"bank:deposit">;
+        bankDeposit(w, id, m.slot, m.quantity);
+        return this.saveNow(id);
+      }
+      case "bank:withdraw": {
+        const m = data as ClientMessage<"bank:withdraw">;
+        bankWithdraw(w, id, m.itemId, m.quantity);
+        return this.saveNow(id);
+      }
+    }
+  }
+
+  /** Items that moved through the bank are written at once, not at the next periodic save. */
+  private saveNow(playerId: string) {
+    const p = this.world.players.get(playerId);
+    if (p) this.saver.save(this.world, [p]).catch(() => {});
+  }
+
+  private kick(playerId: string, by: string) {
+    const s = this.sessions.get(playerId);
+    if (!s) return;
+    s.client.send("notice", { code: "KICKED", message: `You were removed from the world by ${by}` });
+    s.client.leave(CLOSE_KICKED, "kicked");
+  }
+
+  /** One game tick: rules, then state to clients, then (every SAVE_INTERVAL) a save. */
   private tick() {
-    this.state.tick += 1;
+    const w = this.world;
+    tickWorld(w);
+    this.dispatch(w.events.drain());
+    this.sync.syncState();
+    const updates = this.sync.updateViews();
+    for (const [playerId, update] of updates) this.sessions.get(playerId)?.client.send("world:update", update);
+    for (const s of this.sessions.values()) {
+      const p = w.players.get(s.playerId);
+      if (p?.privateDirty) {
+        s.client.send("player:sync", privateStateOf(w, p));
+        p.privateDirty = false;
+      }
+    }
+    this.broadcastPatch();
+    if (w.tick % this.saveEveryTicks === 0) this.saver.saveDirty(w).catch(() => {});
   }
+
+  private dispatch(events: WorldEvent[]) {
+    for (const e of events) {
+      switch (e.kind) {
+        case "xp":
+          this.toPlayer(e.playerId, "skill:xp", { skill: e.skill, xp: e.xp, level: e.level, gained: e.gained });
+          break;
+        case "levelUp":
+          this.toPlayer(e.playerId, "skill:levelup", { skill: e.skill, level: e.level });
+          break;
+        case "hit":
+          for (const id of this.world.near("player", e.at, AOI_RADIUS)) {
+            this.toPlayer(id, "combat:hit", { attackerId: e.attackerId, targetId: e.targetId, damage: e.damage, targetHealth: e.targetHealth });
+          }
+          break;
+        case "notice":
+          this.toPlayer(e.playerId, "notice", { code: e.code, message: e.message });
+          break;
+        case "actionFailed":
+          this.toPlayer(e.playerId, "error", { code: e.code, message: e.message });
+          break;
+        case "npcKilled":
+          this.toPlayer(e.playerId, "npc:killed", { npcId: e.npcId, position: { x: e.at.x, y: 0, z: e.at.z } });
+          break;
+        case "death": {
+          this.toPlayer(e.playerId, "player:death", { deathId: e.deathId, position: { x: e.at.x, y: 0, z: e.at.z }, items: e.items, killedBy: e.killedBy });
+          // The death lock and the emptied inventory are written together, now.
+          const p = this.world.players.get(e.playerId);
+          if (p) this.saver.save(this.world, [p]).catch(() => {});
+          break;
+        }
+        case "deathExpired":
+          this.saver.expireDeath(e.deathId).catch(() => {});
+          break;
+      }
+    }
+  }
+
+  private toPlayer(playerId: string, type: string, payload: unknown) {
+    this.sessions.get(playerId)?.client.send(type, payload);
+  }
+
 }
+

@@ -91,6 +91,15 @@ export class WorldSaver {
     return done;
   }
 
+  /** A death pile expired: resolve its lock (in order with the saves, so after it was recorded). */
+  expireDeath(deathId: string): Promise<void> {
+    const done = this.chain.then(async () => {
+      await this.prisma.playerDeath.updateMany({ where: { id: deathId, resolvedAt: null }, data: { resolvedAt: new Date(), resolution: "expired" } });
+    });
+    this.chain = done.catch((err) => this.logger.error({ err, deathId }, "could not expire a death lock"));
+    return done;
+  }
+
   /** Wait for every save captured so far. */
   flush(): Promise<void> {
     return this.chain;

@@ -19,8 +19,9 @@ describe("one port: HTTP, Colyseus and the reserved /ws path", function () {
   });
 
   it("a Colyseus client with a server token joins the world room", async () => {
+    const guest = await (await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).json();
     const sdk = new Client(server.url);
-    sdk.auth.token = signToken({ sub: "acc_join" }, TEST_SECRET);
+    sdk.auth.token = guest.token;
     const room = await sdk.joinOrCreate("world");
     await room.waitForInitialState?.();
     assert.equal(room.name, "world");
@@ -34,6 +35,8 @@ describe("one port: HTTP, Colyseus and the reserved /ws path", function () {
     await assert.rejects(sdk.joinOrCreate("world"));
     sdk.auth.token = signToken({ sub: "x" }, "wrong-secret-".padEnd(40, "z"));
     await assert.rejects(sdk.joinOrCreate("world"));
+    sdk.auth.token = signToken({ sub: "no-such-account" }, TEST_SECRET);
+    await assert.rejects(sdk.joinOrCreate("world"), /account does not exist/);
   });
 
   it("an upgrade at /ws does not reach Colyseus and does not crash the process", async () => {

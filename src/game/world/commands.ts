@@ -44,7 +44,7 @@ export function walkTowards(world: World, p: PlayerEntity, target: Tile, onto = 
     p.path = [];
     return;
   }
-  const path = findPath(world.map, p.tile, target, { allowAdjacentGoal: !onto });
+  const path = findPath(world.map, p.tile, target, { adjacent: !onto });
   if (!path) throw new GameError("NO_PATH", "You can't reach that");
   p.path = path;
 }
@@ -128,7 +128,8 @@ export function dropItem(world: World, id: string, slot: number, quantity?: numb
   assertUnlocked(p, slot);
   const held = p.inventory[slot];
   if (!held) throw new GameError("EMPTY_SLOT", "That slot is empty");
-  const r = removeFromSlot(p.inventory, slot, quantity ?? held.quantity);
+  // Dropping more than the slot holds drops the whole slot.
+  const r = removeFromSlot(p.inventory, slot, Math.min(quantity ?? held.quantity, held.quantity));
   p.inventory = r.inventory;
   world.addGroundItem({ id: world.newId(), itemId: r.removed.itemId, quantity: r.removed.quantity, tile: { ...p.tile }, ownerId: p.id, createdTick: world.tick });
   world.groundLinked.add(p.id);

@@ -2,7 +2,7 @@ import { npcAttackStats, rollHit } from "../combat.js";
 import { GROUND_ITEM_DESPAWN_TICKS, rollDrops } from "../drops.js";
 import { equipmentBonuses } from "../equipment.js";
 import { applyNpcAction, decideNpcAction, respawnDue, respawnNpc, respawnTick, type NearbyPlayer } from "../npcBehaviour.js";
-import { maxHealth } from "../skills.js";
+import { HEALTH_PER_LEVEL, maxHealth } from "../skills.js";
 import { INVENTORY_SIZE, type ItemStack } from "../types.js";
 import { stacksOf, type NpcEntity, type PlayerEntity } from "./entities.js";
 import type { World } from "./World.js";
@@ -48,7 +48,9 @@ export function tickNpcs(world: World) {
 function npcHitsPlayer(world: World, npc: NpcEntity, p: PlayerEntity) {
   const def = world.data.npcs.get(npc.defId)!;
   const bonuses = equipmentBonuses(p.equipment, world.data.items);
-  const damage = Math.min(p.health, rollHit(world.rng, npcAttackStats(def).attacker, { defense: p.levels.defense, defenseBonus: bonuses.defense, style: p.combatStyle }));
+  // The npc's hit is in hitpoints; a player's health is in life points.
+  const hit = rollHit(world.rng, npcAttackStats(def).attacker, { defense: p.levels.defense, defenseBonus: bonuses.defense, style: p.combatStyle });
+  const damage = Math.min(p.health, hit * HEALTH_PER_LEVEL);
   p.health -= damage;
   p.lastHitBy = npc.id;
   world.touchPlayer(p, true);

@@ -93,7 +93,7 @@ function attack(world: World, p: PlayerEntity) {
     // Follow: re-plan when the path no longer ends next to the target.
     const end = p.path[p.path.length - 1];
     if (!end || !adjacent(end, npc.position)) {
-      const path = findPath(world.map, p.tile, npc.position, { allowAdjacentGoal: true, maxNodes: 4000 });
+      const path = findPath(world.map, p.tile, npc.position, { adjacent: true, maxNodes: 4000 });
       if (!path) return endAction(world, p, "NO_PATH", `You can't reach the ${npc.name.toLowerCase()}`);
       p.path = path;
     }

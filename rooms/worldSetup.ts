@@ -1,0 +1,29 @@
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "@prisma/client";
+import type { Logger } from "pino";
+import type { GameData } from "../src/manifests/index.js";
+import { closeDanglingSessions, loadChunks, openDeaths } from "../src/db/worldRepo.js";
+import { populateWorld, restoreChunk, restoreDeathPile, type ChunkData } from "../src/game/world/setup.js";
+import { World } from "../src/game/world/World.js";
+
+/** The shard name world_chunks rows are kept under. */
+export const WORLD_NAME = "main";
+
+export function createWorld(data: GameData, rng: () => number = Math.random): World {
+  const world = new World(data, { rng, newId: randomUUID });
+  populateWorld(world);
+  return world;
+}
+
+/**
+ * Put back what the database remembers of the world: ground items and depleted nodes per chunk,
+ * and the piles of open death locks; close sessions a crashed process left open.
+ */
+export async function restoreWorld(world: World, prisma: PrismaClient, logger: Logger) {
+  const chunks = await loadChunks(prisma, WORLD_NAME);
+  for (const c of chunks) restoreChunk(world, c.data as ChunkData);
+  const deaths = await openDeaths(prisma);
+  for (const d of deaths) restoreDeathPile(world, d);
+  const closed = await closeDanglingSessions(prisma);
+  logger.info({ chunks: chunks.length, deathPiles: deaths.length, closedSessions: closed }, "world restored");
+}

@@ -1,0 +1,198 @@
+import { StateView } from "@colyseus/schema";
+import { groundItemVisibleTo } from "../src/game/drops.js";
+import { AOI_RADIUS } from "../src/game/spatialGrid.js";
+import { maxHealth } from "../src/game/skills.js";
+import type { EntityKind } from "../src/game/world/entities.js";
+import type { World } from "../src/game/world/World.js";
+import { GroundItemState, NpcState, PlayerState, ResourceState, type WorldState } from "../schema/WorldState.js";
+
+type AnyState = PlayerState | NpcState | ResourceState | GroundItemState;
+const KINDS: EntityKind[] = ["player", "npc", "resource", "groundItem"];
+const COLLECTION = { player: "players", npc: "npcs", resource: "resources", groundItem: "groundItems" } as const;
+
+/** One client's window on the world: its StateView and what it currently sees. */
+export interface Viewer {
+  playerId: string;
+  view: StateView;
+  /** Entity ids in view, by kind. */
+  visible: Record<EntityKind, Set<string>>;
+  /** Wants `world:update` JSON deltas (clients of the plain /ws protocol). */
+  json: boolean;
+}
+
+/** A viewer's delta for one tick, as `world:update` carries it. */
+export interface WorldUpdate {
+  tick: number;
+  players: object[];
+  npcs: object[];
+  resources: object[];
+  groundItems: object[];
+  removed: string[];
+}
+
+/**
+ * Mirrors the world into the Colyseus schema and decides, per client, which entities it sees:
+ * those within AOI_RADIUS tiles (ground items: only those it may see yet). Entities enter and
+ * leave each client's StateView as they come in and out of range.
+ */
+export class WorldSync {
+  readonly viewers = new Map<string, Viewer>();
+
+  constructor(
+    private readonly world: World,
+    private readonly state: WorldState,
+  ) {}
+
+  /** Copy every changed entity into the schema and drop removed ones (call once per tick). */
+  syncState() {
+    const w = this.world;
+    this.state.tick = w.tick;
+    for (const kind of KINDS) {
+      const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
+      for (const id of w.removed[kind]) {
+        if (!this.entity(kind, id)) collection.delete(id);
+      }
+      for (const id of w.changed[kind]) {
+        const e = this.entity(kind, id);
+        if (!e) continue;
+        let s = collection.get(id);
+        if (!s) {
+          s = this.create(kind);
+          collection.set(id, s);
+        }
+        this.write(kind, id, s);
+      }
+    }
+  }
+
+  private entity(kind: EntityKind, id: string) {
+    const w = this.world;
+    return kind === "player" ? w.players.get(id) : kind === "npc" ? w.npcs.get(id) : kind === "resource" ? w.resources.get(id) : w.groundItems.get(id);
+  }
+
+  private create(kind: EntityKind): AnyState {
+    return kind === "player" ? new PlayerState() : kind === "npc" ? new NpcState() : kind === "resource" ? new ResourceState() : new GroundItemState();
+  }
+
+  private write(kind: EntityKind, id: string, s: AnyState) {
+    const w = this.world;
+    if (kind === "player") {
+      const p = w.players.get(id)!;
+      const t = s as PlayerState;
+      t.id = p.id;
+      t.name = p.name;
+      t.x = p.tile.x;
+      t.z = p.tile.z;
+      t.wx = p.tile.x + 0.5;
+      t.wy = 0;
+      t.wz = p.tile.z + 0.5;
+      t.health = p.health;
+      t.maxHealth = maxHealth(p.levels.constitution);
+      t.combatLevel = p.combatLevel;
+      t.action = p.action ? (p.action.type === "gather" ? (w.resources.get(p.action.targetId)?.skill ?? "gather") : p.action.type === "attack" ? "combat" : p.action.type) : "";
+      t.moving = p.path.length > 0;
+      t.running = p.running;
+      t.isAgent = p.isAgent;
+    } else if (kind === "npc") {
+      const n = w.npcs.get(id)!;
+      const t = s as NpcState;
+      t.id = n.id;
+      t.npcId = n.defId;
+      t.name = n.name;
+      t.x = n.position.x;
+      t.z = n.position.z;
+      t.health = n.health;
+      t.maxHealth = n.maxHealth;
+      t.level = n.level;
+      t.state = n.deadUntilTick != null ? "dead" : n.target ? "combat" : n.returning || n.wanderTo ? "moving" : "idle";
+      t.targetId = n.target ?? "";
+    } else if (kind === "resource") {
+      const r = w.resources.get(id)!;
+      const t = s as ResourceState;
+      t.id = r.id;
+      t.resourceId = r.resourceId;
+      t.skill = r.skill;
+      t.name = r.name;
+      t.x = r.tile.x;
+      t.z = r.tile.z;
+      t.depleted = r.depleted;
+    } else {
+      const g = w.groundItems.get(id)!;
+      const t = s as GroundItemState;
+      t.id = g.id;
+      t.itemId = g.itemId;
+      t.quantity = g.quantity;
+      t.x = g.tile.x;
+      t.z = g.tile.z;
+    }
+  }
+
+  attach(playerId: string, json: boolean): Viewer {
+    const viewer: Viewer = { playerId, view: new StateView(), visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() }, json };
+    this.viewers.set(playerId, viewer);
+    return viewer;
+  }
+
+  detach(playerId: string) {
+    const v = this.viewers.get(playerId);
+    if (!v) return;
+    this.viewers.delete(playerId);
+    v.view.dispose();
+  }
+
+  /**
+   * Bring every viewer's StateView up to date with what is in range now; returns the JSON
+   * deltas for the viewers that asked for them (call after syncState).
+   */
+  updateViews(): Map<string, WorldUpdate> {
+    const out = new Map<string, WorldUpdate>();
+    for (const v of this.viewers.values()) {
+      const update = this.updateViewer(v);
+      if (update) out.set(v.playerId, update);
+    }
+    for (const kind of KINDS) {
+      this.world.changed[kind].clear();
+      this.world.removed[kind].clear();
+    }
+    return out;
+  }
+
+  /** Bring one viewer up to date now (on join): its first delta is everything in range. */
+  refreshViewer(v: Viewer): WorldUpdate | undefined {
+    return this.updateViewer(v);
+  }
+
+  private updateViewer(v: Viewer): WorldUpdate | undefined {
+    const w = this.world;
+    const me = w.players.get(v.playerId);
+    if (!me) return undefined;
+    const update: WorldUpdate | undefined = v.json ? { tick: w.tick, players: [], npcs: [], resources: [], groundItems: [], removed: [] } : undefined;
+    for (const kind of KINDS) {
+      const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
+      const now = new Set<string>();
+      for (const id of w.near(kind, me.tile, AOI_RADIUS)) {
+        if (kind === "groundItem") {
+          const g = w.groundItems.get(id);
+          if (!g || !groundItemVisibleTo(g, me.id, w.tick)) continue;
+        }
+        if (collection.has(id)) now.add(id);
+      }
+      const seen = v.visible[kind];
+      for (const id of seen) {
+        if (now.has(id)) continue;
+        const s = collection.get(id);
+        if (s) v.view.remove(s);
+        update?.removed.push(id);
+      }
+      const list = update ? (update[COLLECTION[kind]] as object[]) : undefined;
+      for (const id of now) {
+        const s = collection.get(id)!;
+        const entered = !seen.has(id);
+        if (entered) v.view.add(s);
+        if (list && (entered || w.changed[kind].has(id))) list.push(s.toJSON());
+      }
+      v.visible[kind] = now;
+    }
+    return update;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Melee combat, with the formulas the RuneScape community documents for the old-school game:
+ *
+ *   effective level  = level + 8 + style bonus            (no prayers or potions yet)
+ *   max hit          = floor(0.5 + effStr * (strengthBonus + 64) / 640)
+ *   attack roll      = effAtt * (attackBonus + 64)
+ *   defence roll     = effDef * (defenseBonus + 64)
+ *   hit chance       = att > def ? 1 - (def + 2) / (2 * (att + 1))
+ *                                : att / (2 * (def + 1))
+ *   damage on a hit  = uniform integer in 0..maxHit (a successful roll may still deal 0)
+ *
+ * Style bonuses (the "invisible" levels of the attack style): accurate +3 attack, aggressive +3
+ * strength, defensive +3 defence, controlled +1 to each.
+ *
+ * Units: damage is applied as is, with no scaling, to both sides. Npcs have `stats.health` hit
+ * points; a player's hit points are stored by the database as constitution level x 10 (100 at level
+ * 10). The formulas above produce old-school sized hits (a level-1 fighter hits at most 1), so fights
+ * against players last longer than against npcs of the same level: that is a balance choice of the
+ * data, not a conversion here.
+ */
+import type { NpcDef } from "../manifests/gameData.js";
+import type { Rng, SkillName } from "./types.js";
+
+export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled"] as const;
+export type CombatStyle = (typeof COMBAT_STYLES)[number];
+
+/** Invisible level bonus each style gives to attack, strength and defence. */
+export const STYLE_BONUS: Readonly<Record<CombatStyle, { attack: number; strength: number; defense: number }>> = {
+  accurate: { attack: 3, strength: 0, defense: 0 },
+  aggressive: { attack: 0, strength: 3, defense: 0 },
+  defensive: { attack: 0, strength: 0, defense: 3 },
+  controlled: { attack: 1, strength: 1, defense: 1 },
+};
+
+export function isCombatStyle(value: unknown): value is CombatStyle {
+  return typeof value === "string" && (COMBAT_STYLES as readonly string[]).includes(value);
+}
+
+export interface AttackerStats {
+  attack: number;
+  strength: number;
+  /** Equipment attack bonus (melee). */
+  attackBonus: number;
+  /** Equipment strength bonus. */
+  strengthBonus: number;
+  /** The attack style in use; adds its invisible bonus when given. */
+  style?: CombatStyle;
+}
+
+export interface DefenderStats {
+  defense: number;
+  /** Equipment defence bonus against the incoming attack. */
+  defenseBonus: number;
+  style?: CombatStyle;
+}
+
+/** level + 8 + style bonus. */
+export function effectiveLevel(level: number, styleBonus = 0): number {
+  return level + 8 + styleBonus;
+}
+
+/** The largest hit: floor(0.5 + effStr * (strengthBonus + 64) / 640), effStr = strength + 8 + style bonus. */
+export function maxHit(strengthLevel: number, strengthBonus: number, styleBonus = 0): number {
+  return Math.max(0, Math.floor(0.5 + (effectiveLevel(strengthLevel, styleBonus) * (strengthBonus + 64)) / 640));
+}
+
+/** effAtt * (attackBonus + 64). */
+export function attackRoll(attackLevel: number, attackBonus: number, styleBonus = 0): number {
+  return Math.max(0, effectiveLevel(attackLevel, styleBonus) * (attackBonus + 64));
+}
+
+/** effDef * (defenseBonus + 64). */
+export function defenceRoll(defenseLevel: number, defenseBonus: number, styleBonus = 0): number {
+  return Math.max(0, effectiveLevel(defenseLevel, styleBonus) * (defenseBonus + 64));
+}
+
+/** The chance an attack roll beats a defence roll. */
+export function hitChance(attRoll: number, defRoll: number): number {
+  if (attRoll > defRoll) return 1 - (defRoll + 2) / (2 * (attRoll + 1));
+  return attRoll / (2 * (defRoll + 1));
+}
+
+/** The max hit and hit chance of one attacker against one defender, style bonuses included. */
+export function meleeOdds(attacker: AttackerStats, defender: DefenderStats): { maxHit: number; chance: number } {
+  const a = attacker.style ? STYLE_BONUS[attacker.style] : undefined;
+  const d = defender.style ? STYLE_BONUS[defender.style] : undefined;
+  const att = attackRoll(attacker.attack, attacker.attackBonus, a?.attack ?? 0);
+  const def = defenceRoll(defender.defense, defender.defenseBonus, d?.defense ?? 0);
+  return { maxHit: maxHit(attacker.strength, attacker.strengthBonus, a?.strength ?? 0), chance: hitChance(att, def) };
+}
+
+/**
+ * One melee swing: the damage dealt, 0 on a miss. Draws one number to decide the hit and, on a hit,
+ * one more for the damage, uniform over 0..maxHit.
+ */
+export function rollHit(rng: Rng, attacker: AttackerStats, defender: DefenderStats): number {
+  const { maxHit: max, chance } = meleeOdds(attacker, defender);
+  if (rng() >= chance) return 0;
+  return Math.min(max, Math.floor(rng() * (max + 1)));
+}
+
+/** Experience per point of damage to the style's skill (4), and to constitution (4/3). */
+export const XP_PER_DAMAGE = 4;
+export const CONSTITUTION_XP_PER_DAMAGE = 4 / 3;
+
+/** Round experience to tenths, the precision RuneScape keeps. */
+function tenths(xp: number): number {
+  return Math.round(xp * 10) / 10;
+}
+
+/**
+ * Experience earned for `damage` dealt with a melee style: 4 per damage to attack (accurate),
+ * strength (aggressive) or defence (defensive); controlled splits it, 1.33 (4/3) each to all three.
+ * Constitution always gets 1.33 (4/3) per damage. Values are rounded to tenths; nothing for 0 damage.
+ */
+export function combatXpForDamage(damage: number, style: CombatStyle): Partial<Record<SkillName, number>> {
+  if (!(damage > 0)) return {};
+  const out: Partial<Record<SkillName, number>> = {};
+  switch (style) {
+    case "accurate":
+      out.attack = tenths(damage * XP_PER_DAMAGE);
+      break;
+    case "aggressive":
+      out.strength = tenths(damage * XP_PER_DAMAGE);
+      break;
+    case "defensive":
+      out.defense = tenths(damage * XP_PER_DAMAGE);
+      break;
+    case "controlled": {
+      const share = tenths((damage * XP_PER_DAMAGE) / 3);
+      out.attack = share;
+      out.strength = share;
+      out.defense = share;
+      break;
+    }
+  }
+  out.constitution = tenths(damage * CONSTITUTION_XP_PER_DAMAGE);
+  return out;
+}
+
+/** An npc's stats in the attacker and defender shapes (npcs wear nothing: no attack or strength bonus). */
+export function npcAttackStats(npc: Pick<NpcDef, "stats">): { attacker: AttackerStats; defender: DefenderStats } {
+  const s = npc.stats;
+  return {
+    attacker: { attack: s.attack, strength: s.strength, attackBonus: 0, strengthBonus: 0 },
+    defender: { defense: s.defense, defenseBonus: s.defenseBonus },
+  };
+}

@@ -1,0 +1,85 @@
+import { Client, type Room } from "@colyseus/sdk";
+import type { TestServer } from "./server.js";
+
+export interface Received {
+  type: string;
+  data: any;
+}
+
+/** A real @colyseus/sdk player in the world room, recording every message it receives. */
+export interface WorldPlayer {
+  room: Room<any>;
+  token: string;
+  accountId: string;
+  /** The character id (also the player's entity id). */
+  id: string;
+  received: Received[];
+  /** Resolve with the first message of `type` (already received after `since`, or still to come) matching `pred`. */
+  next(type: string, pred?: (data: any) => boolean, options?: { timeoutMs?: number; since?: number }): Promise<any>;
+  /** The latest player:sync. */
+  sync(): any;
+  send(type: string, data: unknown): void;
+  leave(): Promise<void>;
+  /** Index of the next message to be received (for `since`). */
+  mark(): number;
+}
+
+const MESSAGE_TYPES = ["player:sync", "world:update", "skill:xp", "skill:levelup", "combat:hit", "chat:message", "error", "notice", "npc:killed", "player:death", "session:replaced"];
+
+export async function guestToken(server: TestServer): Promise<{ token: string; accountId: string }> {
+  const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
+  if (res.status !== 201) throw new Error(`guest: ${res.status}`);
+  return res.json();
+}
+
+export async function joinWorld(server: TestServer, options: Record<string, unknown> = {}, identity?: { token: string; accountId: string }): Promise<WorldPlayer> {
+  const who = identity ?? (await guestToken(server));
+  const sdk = new Client(server.url);
+  sdk.auth.token = who.token;
+  const received: Received[] = [];
+  const waiters: Array<() => void> = [];
+  const room = await sdk.joinOrCreate("world", options);
+  const record = (type: string) => (data: unknown) => {
+    received.push({ type, data });
+    for (const w of waiters.splice(0)) w();
+  };
+  for (const t of MESSAGE_TYPES) room.onMessage(t, record(t));
+  const first = await new Promise<any>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no player:sync after join")), 10_000);
+    const check = () => {
+      const m = received.find((r) => r.type === "player:sync");
+      if (m) {
+        clearTimeout(timer);
+        resolve(m.data);
+      } else waiters.push(check);
+    };
+    check();
+  });
+  const player: WorldPlayer = {
+    room,
+    token: who.token,
+    accountId: who.accountId,
+    id: first.id,
+    received,
+    mark: () => received.length,
+    next: (type, pred = () => true, opts = {}) =>
+      new Promise((resolve, reject) => {
+        const since = opts.since ?? 0;
+        const timer = setTimeout(() => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${received.slice(since).map((r) => r.type).join(", ")}`)), opts.timeoutMs ?? 15_000);
+        const check = () => {
+          const m = received.slice(since).find((r) => r.type === type && pred(r.data));
+          if (m) {
+            clearTimeout(timer);
+            resolve(m.data);
+          } else waiters.push(check);
+        };
+        check();
+      }),
+    sync: () => [...received].reverse().find((r) => r.type === "player:sync")?.data,
+    send: (type, data) => room.send(type, data),
+    leave: async () => {
+      await room.leave();
+    },
+  };
+  return player;
+}
