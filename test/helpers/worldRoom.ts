@@ -1,0 +1,45 @@
+import { matchMaker } from "@colyseus/core";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import type { Rng, Tile } from "../../src/game/types.js";
+import type { WorldPlayer } from "./worldClient.js";
+
+/** The server-side room a client is in (for setting up a scene and checking the world's truth). */
+export function worldRoomOf(player: WorldPlayer): WorldRoom {
+  return matchMaker.getLocalRoomById(player.room.roomId) as unknown as WorldRoom;
+}
+
+/** Replace the world's randomness (a fixed value or a repeating script). */
+export function setRng(room: WorldRoom, values: number | number[]): void {
+  const list = Array.isArray(values) ? values : [values];
+  let i = 0;
+  const rng: Rng = () => list[i++ % list.length];
+  (room.world as unknown as { rng: Rng }).rng = rng;
+}
+
+/** Put a player on a tile at once (scene setup), as the admin teleport does. */
+export function place(room: WorldRoom, playerId: string, tile: Tile) {
+  const p = room.world.players.get(playerId)!;
+  p.tile = { ...tile };
+  p.path = [];
+  p.action = null;
+  room.world.place("player", p.id, p.tile);
+  room.world.touchPlayer(p, true);
+}
+
+/** A walkable tile next to `tile`. */
+export function besideOf(room: WorldRoom, tile: Tile): Tile {
+  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
+    const t = { x: tile.x + dx, z: tile.z + dz };
+    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
+  }
+  throw new Error(`no free tile next to ${tile.x},${tile.z}`);
+}
+
+/** Resolve after `n` more ticks of the room (waits for the ticks, not for time). */
+export function ticks(room: WorldRoom, n: number): Promise<void> {
+  const target = room.world.tick + n;
+  return new Promise((resolve) => {
+    const check = () => (room.world.tick >= target ? resolve() : setTimeout(check, 20));
+    check();
+  });
+}
