@@ -1,10 +1,11 @@
 import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
-import { CharacterAccessError, CHARACTER_NAME, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, loadOrCreateCharacter } from "../src/db/characterRepo.js";
 import { WorldSaver } from "../src/db/worldSaver.js";
 import { endSession, startSession } from "../src/db/worldRepo.js";
 import { AdminGate } from "../src/game/chat.js";
+import { startingInventory } from "../src/game/inventory.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
 import { GameError } from "../src/game/types.js";
 import { bankDeposit, bankWithdraw, movePlayer, playerOf, startAttack, startGather, startPickup, stopPlayer } from "../src/game/world/commands.js";
@@ -105,10 +106,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
         accountId: auth.sub,
         name: options.name,
         spawn: this.world.spawnTile,
-        items: this.ctx.gameData.starterKit,
+        inventory: startingInventory(this.ctx.gameData.starterKit, this.ctx.gameData.items),
       }));
     } catch (err) {
       if (err instanceof CharacterAccessError) throw new ServerError(err.code === "CHARACTER_NOT_FOUND" ? 404 : 403, err.message);
+      if (isUniqueViolation(err)) throw new ServerError(400, "name: that name is taken");
       throw err;
     }
 
@@ -199,7 +201,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
         if (m.action === "stop") return stopPlayer(w, id);
         if (m.action === "style") {
           if (!m.style) throw new GameError("INVALID_PAYLOAD", "style: required");
-          playerOf(w, id).combatStyle = m.style;
+          const p = playerOf(w, id);
+          p.combatStyle = m.style;
+          w.touchPlayer(p);
           return;
         }
         if (!m.targetId) throw new GameError("INVALID_PAYLOAD", "targetId: required");

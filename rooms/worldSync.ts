@@ -1,5 +1,5 @@
 import { StateView } from "@colyseus/schema";
-import { groundItemVisibleTo } from "../src/game/drops.js";
+import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
 import { maxHealth } from "../src/game/skills.js";
 import type { EntityKind } from "../src/game/world/entities.js";
@@ -173,7 +173,7 @@ export class WorldSync {
       for (const id of w.near(kind, me.tile, AOI_RADIUS)) {
         if (kind === "groundItem") {
           const g = w.groundItems.get(id);
-          if (!g || !groundItemVisibleTo(g, me.id, w.tick)) continue;
+          if (!g || !canSeeGroundItem(g, me.id, w.tick)) continue;
         }
         if (collection.has(id)) now.add(id);
       }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { CharacterSnapshot } from "../game/world/entities.js";
-import { EQUIPMENT_SLOTS, INVENTORY_SIZE, SKILLS, type Bank, type Equipment, type Inventory, type ItemStack, type SkillName, type SkillXp, type Tile } from "../game/types.js";
+import { EQUIPMENT_SLOTS, INVENTORY_SIZE, SKILLS, type Bank, type Equipment, type Inventory, type SkillName, type SkillXp, type Tile } from "../game/types.js";
 import { combatLevel, defaultSkillXp, levelForXp, maxHealth, skillLevels, xpForLevel } from "../game/skills.js";
 
 type Tx = Prisma.TransactionClient;
@@ -28,7 +28,8 @@ export interface NewCharacter {
   name?: string;
   isAgent?: boolean;
   spawn: Tile;
-  items: ItemStack[];
+  /** What the character starts with (see startingInventory). */
+  inventory: Inventory;
   /** Skill levels that differ from the defaults (a character template). */
   levels?: Partial<Record<SkillName, number>>;
 }
@@ -90,8 +91,7 @@ export async function createCharacter(prisma: PrismaClient, spec: NewCharacter):
     const id = `c_${randomUUID()}`;
     const xp = defaultSkillXp();
     for (const [skill, level] of Object.entries(spec.levels ?? {}) as [SkillName, number][]) xp[skill] = xpForLevel(level);
-    const inventory: Inventory = new Array(INVENTORY_SIZE).fill(null);
-    spec.items.slice(0, INVENTORY_SIZE).forEach((stack, slot) => (inventory[slot] = { ...stack }));
+    const inventory: Inventory = spec.inventory.map((s) => (s ? { ...s } : null));
     const snap: CharacterSnapshot = {
       id,
       accountId: spec.accountId,

@@ -181,6 +181,19 @@ export function removeItem(inv: Inventory, itemId: string, quantity: number, pre
 }
 
 /** Swap two slots (either may be empty). */
+/**
+ * A new character's inventory from a starter kit: each entry added by the usual rules (a stack of
+ * 5 non-stackable shrimp takes 5 slots); what does not fit, or names an unknown item, is left out.
+ */
+export function startingInventory(kit: readonly ItemStack[], items: ItemIndex): Inventory {
+  let inv = emptyInventory();
+  for (const s of kit) {
+    if (!items.has(s.itemId) || !(s.quantity > 0)) continue;
+    inv = addItem(inv, s.itemId, s.quantity, items).inventory;
+  }
+  return inv;
+}
+
 export function moveSlot(inv: Inventory, from: number, to: number): Inventory {
   assertSlot(from);
   assertSlot(to);

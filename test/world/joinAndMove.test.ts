@@ -29,10 +29,13 @@ describe("world room: joining, state, movement and interest", function () {
     const spawn = server.ctx.gameData.spawn!.position;
     assert.deepEqual(sync.position, { x: spawn.x, y: 0, z: spawn.z });
     const kit = server.ctx.gameData.starterKit;
-    assert.deepEqual(
-      sync.inventory.map((s: { itemId: string; quantity: number }) => [s.itemId, s.quantity]),
-      kit.map((s) => [s.itemId, s.quantity]),
-    );
+    // Each kit entry by the inventory's rules: stackables in one slot, others one per slot.
+    const held = new Map<string, number>();
+    for (const s of sync.inventory as Array<{ itemId: string; quantity: number }>) held.set(s.itemId, (held.get(s.itemId) ?? 0) + s.quantity);
+    assert.deepEqual(new Map(kit.map((s) => [s.itemId, s.quantity])), held);
+    for (const s of sync.inventory as Array<{ itemId: string; quantity: number }>) {
+      if (!server.ctx.gameData.items.get(s.itemId)!.stackable) assert.equal(s.quantity, 1, s.itemId);
+    }
     for (const tool of ["bronze_hatchet", "bronze_pickaxe", "small_fishing_net", "tinderbox", "coins"]) {
       assert.ok(sync.inventory.some((s: { itemId: string }) => s.itemId === tool), tool);
     }
@@ -41,7 +44,7 @@ describe("world room: joining, state, movement and interest", function () {
     assert.equal(sync.skills.woodcutting.xp, 0);
     const row = await server.ctx.db.prisma.character.findUniqueOrThrow({ where: { id: a.id }, include: { inventory: true } });
     assert.equal(row.accountId, a.accountId);
-    assert.equal(row.inventory.length, kit.length);
+    assert.equal(row.inventory.length, sync.inventory.length);
   });
 
   it("joining again loads the same character; characterId must be the account's own", async () => {

@@ -4,7 +4,7 @@ import { addItemAll, assertQuantity, assertSlot, removeFromSlot } from "../inven
 import { validateMoveTarget } from "../movement.js";
 import { findPath } from "../pathfinding.js";
 import { GameError, type Tile } from "../types.js";
-import { groundItemVisibleTo } from "../drops.js";
+import { canSeeGroundItem } from "./deathPiles.js";
 import type { PlayerEntity } from "./entities.js";
 import { nearBank } from "./players.js";
 import type { World } from "./World.js";
@@ -49,6 +49,11 @@ export function walkTowards(world: World, p: PlayerEntity, target: Tile, onto = 
   p.path = path;
 }
 
+/** What canGather needs beyond the inventory: worn tools count, tools.json ranks them. */
+export function gatherOptions(world: World, p: PlayerEntity) {
+  return { tools: world.data.tools, equipped: Object.values(p.equipment).map((s) => s!.itemId) };
+}
+
 export const adjacent = (a: Tile, b: Tile) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z)) <= 1;
 
 /** Start gathering from a resource node: checked now, worked every cycle by the tick. */
@@ -58,7 +63,7 @@ export function startGather(world: World, id: string, targetId: string) {
   if (!node || node.skill === "firemaking") throw new GameError("UNKNOWN_TARGET", "There is nothing to gather there");
   if (node.depleted) throw new GameError("DEPLETED", `The ${node.name.toLowerCase()} is depleted`);
   const def = world.data.gathering[node.skill].get(node.resourceId)!;
-  const check = canGather(def, p.levels[node.skill], p.inventory, world.data.items);
+  const check = canGather(def, p.levels[node.skill], p.inventory, world.data.items, gatherOptions(world, p));
   if (!check.ok) throw new GameError(check.code, check.message);
   walkTowards(world, p, node.tile);
   p.action = { type: "gather", targetId, nextTick: world.tick + def.cycleTicks };
@@ -81,8 +86,7 @@ export function startAttack(world: World, id: string, targetId: string) {
 export function startPickup(world: World, id: string, targetId: string) {
   const p = playerOf(world, id);
   const item = world.groundItems.get(targetId);
-  if (!item || !groundItemVisibleTo(item, p.id, world.tick)) throw new GameError("UNKNOWN_TARGET", "There is no such item here");
-  if (item.deathId && item.ownerId !== p.id) throw new GameError("NOT_YOURS", "That is not yours");
+  if (!item || !canSeeGroundItem(item, p.id, world.tick)) throw new GameError("UNKNOWN_TARGET", "There is no such item here");
   walkTowards(world, p, item.tile, true);
   p.action = { type: "pickup", targetId };
   world.markChanged("player", p.id);

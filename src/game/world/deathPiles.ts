@@ -1,7 +1,26 @@
+import { groundItemVisibleTo } from "../drops.js";
 import { addItemAll, canAdd } from "../inventory.js";
 import { GameError } from "../types.js";
 import { stacksOf, type PlayerEntity } from "./entities.js";
+import type { GroundItemEntity } from "./entities.js";
 import type { World } from "./World.js";
+
+/** Who sees a ground item: a death pile only its owner, for as long as it lasts; others by the drop rules. */
+export function canSeeGroundItem(g: GroundItemEntity, playerId: string, tick: number): boolean {
+  return g.deathId ? g.ownerId === playerId : groundItemVisibleTo(g, playerId, tick);
+}
+
+/** Remove every death pile a player still has on the ground (a new death replaces the old pile). */
+export function clearDeathPilesOf(world: World, p: PlayerEntity) {
+  const deathIds = new Set<string>();
+  for (const g of world.groundItems.values()) if (g.deathId && g.ownerId === p.id) deathIds.add(g.deathId);
+  for (const id of deathIds) {
+    for (const g of pileOf(world, id)) world.removeGroundItem(g.id);
+    // Not yet written: it simply lapses. Written: the next death's record resolves it as expired.
+    const pending = p.pendingDeaths.findIndex((d) => d.id === id);
+    if (pending >= 0) p.pendingDeaths.splice(pending, 1);
+  }
+}
 
 function pileOf(world: World, deathId: string) {
   return [...world.groundItems.values()].filter((g) => g.deathId === deathId);

@@ -5,8 +5,7 @@ import type { Bank, Equipment, Inventory, ItemStack, SkillName, SkillXp, Tile } 
 export type PlayerAction =
   | { type: "gather"; targetId: string; nextTick: number }
   | { type: "attack"; targetId: string }
-  | { type: "pickup"; targetId: string }
-  | { type: "bank"; targetId: string };
+  | { type: "pickup"; targetId: string };
 
 export type CombatStyle = "accurate" | "aggressive" | "defensive" | "controlled";
 

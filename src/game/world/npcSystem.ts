@@ -5,6 +5,7 @@ import { applyNpcAction, decideNpcAction, respawnDue, respawnNpc, respawnTick, t
 import { HEALTH_PER_LEVEL, maxHealth } from "../skills.js";
 import { INVENTORY_SIZE, type ItemStack } from "../types.js";
 import { stacksOf, type NpcEntity, type PlayerEntity } from "./entities.js";
+import { clearDeathPilesOf } from "./deathPiles.js";
 import type { World } from "./World.js";
 
 /** How far an npc looks for players to fight (beyond its aggro range it ignores them anyway). */
@@ -76,7 +77,10 @@ export function killNpc(world: World, npc: NpcEntity, killer: PlayerEntity) {
   npc.deadUntilTick = respawnTick(def, world.tick);
   npc.target = null;
   for (const p of world.players.values()) {
-    if (p.action?.type === "attack" && p.action.targetId === npc.id) p.action = null;
+    if (p.action?.type === "attack" && p.action.targetId === npc.id) {
+      p.action = null;
+      world.markChanged("player", p.id);
+    }
   }
   world.unplace("npc", npc.id);
 }
@@ -86,10 +90,12 @@ export const DEATH_PILE_TICKS = GROUND_ITEM_DESPAWN_TICKS * 5;
 
 /**
  * A player dies: the inventory becomes a death pile at the spot (only its owner sees it and may
- * take it back, once), the player wakes at the spawn with full health. Worn equipment is kept.
+ * take it back, once; an older pile of the same player is gone), the player wakes at the spawn
+ * with full health. Worn equipment is kept.
  */
 export function killPlayer(world: World, p: PlayerEntity, killedBy: string | null) {
   const at = { ...p.tile };
+  clearDeathPilesOf(world, p);
   const items: ItemStack[] = stacksOf(p.inventory).map((s) => ({ ...s }));
   const deathId = world.newId();
   items.forEach((stack, i) => {

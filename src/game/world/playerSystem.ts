@@ -1,15 +1,14 @@
 import { rollHit, combatXpForDamage } from "../combat.js";
-import { groundItemVisibleTo } from "../drops.js";
 import { equipmentBonuses, weaponSpeedTicks } from "../equipment.js";
 import { canGather, gatherCycle } from "../gathering.js";
 import { addItem, addItemAll } from "../inventory.js";
 import { stepAlong, tilesPerTick } from "../movement.js";
 import { findPath } from "../pathfinding.js";
 import { GameError, type SkillName } from "../types.js";
-import { adjacent } from "./commands.js";
+import { adjacent, gatherOptions } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import { killNpc } from "./npcSystem.js";
-import { reclaimDeathPile } from "./deathPiles.js";
+import { canSeeGroundItem, reclaimDeathPile } from "./deathPiles.js";
 import { grantXp } from "./xp.js";
 import { chunkKey, type World } from "./World.js";
 
@@ -36,6 +35,8 @@ function walk(world: World, p: PlayerEntity) {
   p.path = step.remaining;
   world.place("player", p.id, p.tile);
   p.dirty = true;
+  // Arrived: the owner's private state (position, the bank when in reach) is refreshed once.
+  if (p.path.length === 0) p.privateDirty = true;
 }
 
 export function endAction(world: World, p: PlayerEntity, code: string, message: string) {
@@ -54,7 +55,7 @@ function gather(world: World, p: PlayerEntity) {
   if (!adjacent(p.tile, node.tile)) return endAction(world, p, "TOO_FAR", "You can't reach that");
   if (world.tick < action.nextTick) return;
   const def = world.data.gathering[node.skill as "woodcutting" | "mining" | "fishing"].get(node.resourceId)!;
-  const check = canGather(def, p.levels[def.skill], p.inventory, world.data.items);
+  const check = canGather(def, p.levels[def.skill], p.inventory, world.data.items, gatherOptions(world, p));
   if (!check.ok) return endAction(world, p, check.code, check.message);
   action.nextTick = world.tick + def.cycleTicks;
   const cycle = gatherCycle(world.rng, def, p.levels[def.skill]);
@@ -128,7 +129,7 @@ function swingAtNpc(world: World, p: PlayerEntity, npc: NpcEntity) {
 function pickup(world: World, p: PlayerEntity) {
   const action = p.action as Extract<PlayerEntity["action"], { type: "pickup" }>;
   const item = world.groundItems.get(action.targetId);
-  if (!item || !groundItemVisibleTo(item, p.id, world.tick)) return endAction(world, p, "GONE", "The item is gone");
+  if (!item || !canSeeGroundItem(item, p.id, world.tick)) return endAction(world, p, "GONE", "The item is gone");
   if (p.path.length > 0) return;
   if (p.tile.x !== item.tile.x || p.tile.z !== item.tile.z) return endAction(world, p, "TOO_FAR", "You can't reach that");
   p.action = null;

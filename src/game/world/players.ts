@@ -1,3 +1,4 @@
+import { isNearBank } from "../bank.js";
 import { combatLevel, maxHealth, skillLevels } from "../skills.js";
 import type { CharacterSnapshot, PlayerEntity } from "./entities.js";
 import type { World } from "./World.js";
@@ -80,10 +81,8 @@ export function privateStateOf(world: World, p: PlayerEntity) {
   };
 }
 
-export const BANK_RANGE_TILES = 3;
-
 export function nearBank(world: World, p: PlayerEntity): boolean {
-  return world.bankTiles.some((t) => Math.max(Math.abs(t.x - p.tile.x), Math.abs(t.z - p.tile.z)) <= BANK_RANGE_TILES);
+  return isNearBank(p.tile, world.bankTiles);
 }
 
 /** Recompute levels and combat level after xp changed. */
