@@ -44,6 +44,10 @@ export async function joinWorld(server: TestServer, options: Record<string, unkn
     for (const w of waiters.splice(0)) w();
   };
   for (const t of MESSAGE_TYPES) room.onMessage(t, record(t));
+  let closed = false;
+  room.onLeave(() => {
+    closed = true;
+  });
   const first = await new Promise<any>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("no player:sync after join")), 10_000);
     const check = () => {
@@ -65,7 +69,7 @@ export async function joinWorld(server: TestServer, options: Record<string, unkn
     next: (type, pred = () => true, opts = {}) =>
       new Promise((resolve, reject) => {
         const since = opts.since ?? 0;
-        const timer = setTimeout(() => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${received.slice(since).map((r) => r.type).join(", ")}`)), opts.timeoutMs ?? 15_000);
+        const timer = setTimeout(() => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${JSON.stringify(received.slice(since)).slice(0, 600)}`)), opts.timeoutMs ?? 15_000);
         const check = () => {
           const m = received.slice(since).find((r) => r.type === type && pred(r.data));
           if (m) {
@@ -78,7 +82,7 @@ export async function joinWorld(server: TestServer, options: Record<string, unkn
     sync: () => [...received].reverse().find((r) => r.type === "player:sync")?.data,
     send: (type, data) => room.send(type, data),
     leave: async () => {
-      await room.leave();
+      if (!closed) await room.leave();
     },
   };
   return player;

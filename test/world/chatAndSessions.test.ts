@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { guestToken, joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
+import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+
+describe("world room: chat, admin and sessions", function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  const players: WorldPlayer[] = [];
+  const join = async (options: Record<string, unknown> = {}, who?: { token: string; accountId: string }) => {
+    const p = await joinWorld(server, options, who);
+    players.push(p);
+    return p;
+  };
+
+  before(async () => {
+    server = await startTestServer({ env: { ADMIN_CODE: "open-sesame-77" } });
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((p) => p.leave().catch(() => {})));
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("local chat reaches nearby players, not far ones; /world reaches everyone", async () => {
+    const a = await join();
+    const near = await join();
+    const far = await join();
+    const room = worldRoomOf(a);
+    const spawn = room.world.spawnTile;
+    place(room, near.id, { x: spawn.x + 2, z: spawn.z });
+    place(room, far.id, { x: spawn.x + 60, z: spawn.z });
+    await ticks(room, 1);
+    const sNear = near.mark();
+    const sFar = far.mark();
+    a.send("player:chat", { message: "  hello\u0007 there  " });
+    const heard = await near.next("chat:message", () => true, { since: sNear });
+    assert.deepEqual([heard.fromId, heard.fromName, heard.message, heard.channel], [a.id, a.sync().name, "hello there", "local"]);
+    assert.ok(!Number.isNaN(Date.parse(heard.timestamp)));
+    a.send("player:chat", { message: "/world anyone out there?" });
+    const shout = await far.next("chat:message", () => true, { since: sFar });
+    assert.deepEqual([shout.message, shout.channel], ["anyone out there?", "world"]);
+    assert.equal(far.received.slice(sFar).filter((m) => m.type === "chat:message").length, 1, "the far player did not hear the local message");
+  });
+
+  it("chat limits: too long, empty, wrong types are refused", async () => {
+    const a = await join();
+    for (const [payload, code] of [
+      [{ message: "x".repeat(201) }, "MESSAGE_TOO_LONG"],
+      [{ message: "   " }, "EMPTY_MESSAGE"],
+      [{ message: 42 }, "INVALID_PAYLOAD"],
+      [{ message: "x".repeat(1500) }, "INVALID_PAYLOAD"],
+      [{}, "INVALID_PAYLOAD"],
+      [{ message: "/dance" }, "UNKNOWN_COMMAND"],
+    ] as const) {
+      const since = a.mark();
+      a.send("player:chat", payload);
+      assert.equal((await a.next("error", () => true, { since })).code, code, JSON.stringify(payload).slice(0, 40));
+    }
+  });
+
+  it("admin commands are refused until /admin with the right code; wrong codes say so and lock after 3", async () => {
+    const a = await join();
+    const b = await join();
+    const room = worldRoomOf(a);
+    let since = a.mark();
+    a.send("player:chat", { message: "/give logs 5" });
+    assert.equal((await a.next("error", () => true, { since })).code, "FORBIDDEN");
+    since = a.mark();
+    a.send("player:chat", { message: "/admin nope" });
+    const wrong = await a.next("error", () => true, { since });
+    assert.equal(wrong.code, "ADMIN_WRONG_CODE");
+    assert.match(wrong.message, /2 attempts left/);
+    since = a.mark();
+    a.send("player:chat", { message: "/admin open-sesame-77" });
+    assert.equal((await a.next("notice", () => true, { since })).code, "ADMIN_GRANTED");
+
+    // give
+    since = a.mark();
+    a.send("player:chat", { message: "/give logs 3" });
+    await a.next("notice", (n) => n.code === "GIVEN", { since });
+    assert.equal(room.world.players.get(a.id)!.inventory.filter((s) => s?.itemId === "logs").length, 3);
+    since = a.mark();
+    a.send("player:chat", { message: "/give no_such_item 1" });
+    assert.equal((await a.next("error", () => true, { since })).code, "UNKNOWN_ITEM");
+    since = a.mark();
+    a.send("player:chat", { message: "/give logs -4" });
+    assert.equal((await a.next("error", () => true, { since })).code, "INVALID_QUANTITY");
+    // teleport
+    const dest = { x: room.world.spawnTile.x + 10, z: room.world.spawnTile.z + 3 };
+    since = a.mark();
+    a.send("player:chat", { message: `/tp ${dest.x} ${dest.z}` });
+    await a.next("notice", (n) => n.code === "TELEPORTED", { since });
+    assert.deepEqual(room.world.players.get(a.id)!.tile, dest);
+    since = a.mark();
+    a.send("player:chat", { message: "/tp 99999 5" });
+    assert.equal((await a.next("error", () => true, { since })).code, "OUT_OF_BOUNDS");
+    // kick
+    const closed = new Promise<number>((resolve) => b.room.onLeave((code: number) => resolve(code)));
+    a.send("player:chat", { message: `/kick ${b.sync().name}` });
+    assert.equal(await closed, 4101);
+
+    // b's admin is its own session: never granted, and locks after three wrong codes.
+    const c = await join();
+    // The third wrong code locks the gate: then even the right code is refused.
+    for (const [code, expected] of [["guess", "ADMIN_WRONG_CODE"], ["guess", "ADMIN_WRONG_CODE"], ["guess", "ADMIN_LOCKED"], ["open-sesame-77", "ADMIN_LOCKED"]]) {
+      since = c.mark();
+      c.send("player:chat", { message: `/admin ${code}` });
+      assert.equal((await c.next("error", () => true, { since })).code, expected);
+    }
+    since = c.mark();
+    c.send("player:chat", { message: "/tp 100 100" });
+    assert.equal((await c.next("error", () => true, { since })).code, "FORBIDDEN");
+  });
+
+  it("a second login of the same character replaces the first", async () => {
+    const who = await guestToken(server);
+    const first = await join({}, who);
+    const room = worldRoomOf(first);
+    // Progress made in the first session carries over.
+    const p = room.world.players.get(first.id)!;
+    p.inventory[20] = { itemId: "logs", quantity: 1 };
+    room.world.touchPlayer(p);
+    const told = first.next("session:replaced");
+    const closed = new Promise<number>((resolve) => first.room.onLeave((code: number) => resolve(code)));
+    const second = await join({}, who);
+    assert.equal(second.id, first.id);
+    await told;
+    assert.equal(await closed, 4100);
+    assert.equal(room.sessions.size, players.filter((x) => x !== first).length);
+    assert.deepEqual(second.sync().inventory.find((s: { slot: number }) => s.slot === 20), { slot: 20, itemId: "logs", quantity: 1, locked: false });
+    assert.equal([...room.world.players.keys()].filter((id) => id === first.id).length, 1);
+    const sessions = await server.ctx.db.prisma.playerSession.findMany({ where: { characterId: first.id }, orderBy: { startedAt: "asc" } });
+    assert.equal(sessions.length, 2);
+    assert.equal(sessions[0].endReason, "replaced");
+    assert.equal(sessions[1].endedAt, null);
+  });
+});
