@@ -100,6 +100,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       throw new ServerError(403, "This token drives another character");
     }
 
+    // A character that just left may still be saving: load it only once that save is written.
+    await this.settled();
     let snap;
     try {
       snap = await loadOrCreateCharacter(this.ctx.db.prisma, auth.sub, characterId, () => ({
@@ -150,7 +152,22 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     return snap;
   }
 
-  async onLeave(client: WorldClient) {
+  /** Leaves still saving; `settled()` waits for them. */
+  private readonly leaving = new Set<Promise<void>>();
+
+  onLeave(client: WorldClient) {
+    const done = this.leave(client).finally(() => this.leaving.delete(done));
+    this.leaving.add(done);
+    return done;
+  }
+
+  /** Resolves once every leave so far is saved and recorded, and every save captured is written. */
+  async settled() {
+    await Promise.allSettled([...this.leaving]);
+    await this.saver.flush();
+  }
+
+  private async leave(client: WorldClient) {
     const session = client.userData;
     if (!session || session.replaced) return;
     this.sessions.delete(session.playerId);

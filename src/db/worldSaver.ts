@@ -25,6 +25,8 @@ export class ReclaimConflictError extends Error {}
  */
 export class WorldSaver {
   private chain: Promise<void> = Promise.resolve();
+  /** Characters that left while their save failed: written with the next save (unless back online). */
+  private orphans: CapturedCharacter[] = [];
   /** Saves written and failed, for status and tests. */
   readonly stats = { saves: 0, failures: 0, characters: 0 };
 
@@ -47,7 +49,8 @@ export class WorldSaver {
       if (p) wanted.set(id, p);
     }
     world.groundLinked.clear();
-    const captured = [...wanted.values()].map((p) => capture(p));
+    const captured = [...this.orphans.filter((o) => !wanted.has(o.snap.id) && !world.players.has(o.snap.id)), ...[...wanted.values()].map((p) => capture(p))];
+    this.orphans = [];
     const chunkKeys = [...world.dirtyChunks];
     world.dirtyChunks.clear();
     const chunks: ChunkRecord[] = chunkKeys.map((key) => {
@@ -77,7 +80,10 @@ export class WorldSaver {
       // Put back what was not written so the next save tries again.
       for (const c of captured) {
         const p = world.players.get(c.snap.id);
-        if (!p) continue;
+        if (!p) {
+          this.orphans.push(c);
+          continue;
+        }
         p.dirty = true;
         p.pendingDeaths.unshift(...c.deaths);
         p.pendingReclaims.unshift(...c.reclaims);

@@ -26,6 +26,14 @@ export function place(room: WorldRoom, playerId: string, tile: Tile) {
   room.world.touchPlayer(p, true);
 }
 
+/** Leave and wait until the room has saved the character and closed its session. */
+export async function leaveAndSettle(player: WorldPlayer): Promise<void> {
+  const room = worldRoomOf(player);
+  await player.leave();
+  while (room.sessions.has(player.id)) await new Promise((r) => setImmediate(r));
+  await room.settled();
+}
+
 /** A walkable tile next to `tile`. */
 export function besideOf(room: WorldRoom, tile: Tile): Tile {
   for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {

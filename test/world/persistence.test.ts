@@ -1,0 +1,170 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "../../src/db/client.js";
+import { silentLogger } from "../../src/logger.js";
+import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { guestToken, joinWorld } from "../helpers/worldClient.js";
+import { besideOf, leaveAndSettle, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+
+for (const kind of DATABASE_KINDS) {
+  describe(`world persistence on ${kind}`, function () {
+    this.timeout(60_000);
+    let t: TestDb;
+    let server: TestServer | undefined;
+
+    beforeEach(async () => {
+      t = await openTestDb(kind);
+    });
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+      await t.cleanup();
+    });
+
+    it("saves on leave and reloads on join: position, skills, inventory, equipment, bank, health; sessions recorded", async () => {
+      server = await startTestServer({ db: t.db });
+      const who = await guestToken(server);
+      const a = await joinWorld(server, {}, who);
+      const room = worldRoomOf(a);
+      const p = room.world.players.get(a.id)!;
+      const dest = { x: room.world.spawnTile.x + 4, z: room.world.spawnTile.z + 2 };
+      place(room, a.id, dest);
+      p.xp.woodcutting = 1_000;
+      p.health = 55;
+      p.inventory[27] = { itemId: "logs", quantity: 1 };
+      p.equipment.weapon = { itemId: "bronze_shortsword", quantity: 1 };
+      p.bank = [{ itemId: "coins", quantity: 500 }];
+      room.world.touchPlayer(p);
+      await leaveAndSettle(a);
+
+      const row = await t.db.prisma.character.findUniqueOrThrow({ where: { id: a.id }, include: { inventory: true, equipment: true, bank: true } });
+      assert.deepEqual([row.positionX, row.positionZ, row.health, row.woodcuttingXp, row.woodcuttingLevel], [dest.x, dest.z, 55, 1000, 9]);
+      assert.ok(row.inventory.some((r) => r.slot === 27 && r.itemId === "logs"));
+      assert.deepEqual(row.equipment.map((e) => [e.slot, e.itemId]), [["weapon", "bronze_shortsword"]]);
+      assert.deepEqual(row.bank.map((b) => [b.itemId, b.quantity]), [["coins", 500]]);
+      const sessions = await t.db.prisma.playerSession.findMany({ where: { characterId: a.id } });
+      assert.equal(sessions.length, 1);
+      assert.equal(sessions[0].endReason, "logout");
+      assert.ok(sessions[0].endedAt);
+
+      const again = await joinWorld(server, {}, who);
+      const sync = again.sync();
+      assert.equal(again.id, a.id);
+      assert.deepEqual(sync.position, { x: dest.x, y: 0, z: dest.z });
+      assert.equal(sync.health, 55);
+      assert.deepEqual(sync.skills.woodcutting, { level: 9, xp: 1000 });
+      assert.deepEqual(sync.equipment.weapon, { itemId: "bronze_shortsword", quantity: 1 });
+      assert.ok(sync.inventory.some((s: { slot: number; itemId: string }) => s.slot === 27 && s.itemId === "logs"));
+      await again.leave();
+    });
+
+    it("saves changed characters every SAVE_INTERVAL while they play", async () => {
+      server = await startTestServer({ db: t.db, env: { SAVE_INTERVAL: "1" } });
+      const a = await joinWorld(server);
+      const room = worldRoomOf(a);
+      const p = room.world.players.get(a.id)!;
+      p.xp.mining = 4_470;
+      room.world.touchPlayer(p);
+      const savesBefore = room.saver.stats.saves;
+      // A save happens within the next interval (two ticks at 600 ms each), with no leave.
+      while (room.saver.stats.saves === savesBefore) await ticks(room, 1);
+      await room.saver.flush();
+      const row = await t.db.prisma.character.findUniqueOrThrow({ where: { id: a.id } });
+      assert.deepEqual([row.miningXp, row.miningLevel], [4470, 20]);
+      await a.leave();
+    });
+
+    it("world changes survive a restart: ground items, depleted nodes and open death piles", async () => {
+      server = await startTestServer({ db: t.db });
+      const a = await joinWorld(server);
+      const room = worldRoomOf(a);
+      const tree = [...room.world.resources.values()].find((r) => r.resourceId === "tree_normal")!;
+      place(room, a.id, besideOf(room, tree.tile));
+      setRng(room, 0);
+      a.send("player:action", { action: "gather", targetId: tree.id });
+      await a.next("skill:xp", (m) => m.skill === "woodcutting");
+      setRng(room, 0.5);
+      const coinSlot = room.world.players.get(a.id)!.inventory.findIndex((s) => s?.itemId === "coins");
+      a.send("inventory:use", { slot: coinSlot, action: "drop", quantity: 7 });
+      await a.next("player:sync", (s) => s.inventory.find((i: { itemId: string }) => i.itemId === "coins")?.quantity === 18);
+      const dropped = [...room.world.groundItems.values()].find((g) => g.itemId === "coins")!;
+      assert.ok(room.world.resources.get(tree.id)!.depleted);
+      await a.leave();
+      await server.close();
+      server = undefined;
+
+      // A new process on the same database.
+      server = await startTestServer({ db: t.db });
+      const b = await joinWorld(server);
+      const room2 = worldRoomOf(b);
+      const restored = room2.world.groundItems.get(dropped.id);
+      assert.ok(restored, "the dropped coins are back");
+      assert.deepEqual([restored.itemId, restored.quantity, restored.tile], ["coins", 7, dropped.tile]);
+      assert.equal(room2.world.resources.get(tree.id)!.depleted, true, "the felled tree is still felled");
+      await b.leave();
+    });
+
+    it("a death lock holds across a restart: the pile comes back once, and only once", async () => {
+      server = await startTestServer({ db: t.db });
+      const who = await guestToken(server);
+      const a = await joinWorld(server, {}, who);
+      const room = worldRoomOf(a);
+      const troll = [...room.world.npcs.values()].find((n) => n.defId === "bog_troll")!;
+      room.world.players.get(a.id)!.health = 10;
+      setRng(room, 0.3);
+      place(room, a.id, besideOf(room, troll.position));
+      const death = await a.next("player:death");
+      setRng(room, 0.5);
+      await leaveAndSettle(a);
+      await server.close();
+      server = undefined;
+
+      server = await startTestServer({ db: t.db });
+      const again = await joinWorld(server, {}, who);
+      const room2 = worldRoomOf(again);
+      const pile = [...room2.world.groundItems.values()].filter((g) => g.deathId === death.deathId);
+      assert.equal(pile.length, death.items.length, "the pile is back after the restart");
+      assert.equal(again.sync().inventory.length, 0);
+      place(room2, again.id, { x: death.position.x, z: death.position.z });
+      again.send("player:action", { action: "pickup", targetId: pile[0].id });
+      await again.next("player:sync", (s) => s.inventory.length === death.items.length);
+      await leaveAndSettle(again);
+      await server.close();
+      server = undefined;
+
+      // And after another restart it is gone for good: reclaimed once.
+      server = await startTestServer({ db: t.db });
+      const third = await joinWorld(server, {}, who);
+      const room3 = worldRoomOf(third);
+      assert.equal([...room3.world.groundItems.values()].filter((g) => g.deathId === death.deathId).length, 0);
+      assert.equal(third.sync().inventory.length, death.items.length);
+      const lock = await t.db.prisma.playerDeath.findUniqueOrThrow({ where: { id: death.deathId } });
+      assert.equal(lock.resolution, "reclaimed");
+      await third.leave();
+    });
+  });
+}
+
+describe("world persistence on shutdown", function () {
+  this.timeout(60_000);
+  it("a graceful shutdown saves every online player before the database closes", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "arena-shutdown-"));
+    const db = await openDatabase({ dataDir: dir, logger: silentLogger });
+    const server = await startTestServer({ db });
+    const a = await joinWorld(server);
+    const room = worldRoomOf(a);
+    const p = room.world.players.get(a.id)!;
+    p.xp.fishing = 2_411;
+    room.world.touchPlayer(p);
+    await server.close();
+    const row = await db.prisma.character.findUniqueOrThrow({ where: { id: a.id } });
+    assert.equal(row.fishingXp, 2411);
+    const session = await db.prisma.playerSession.findFirstOrThrow({ where: { characterId: a.id } });
+    assert.ok(session.endedAt);
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+});
