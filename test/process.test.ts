@@ -4,7 +4,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@colyseus/sdk";
+import { openDatabase } from "../src/db/client.js";
 import { freePort } from "../src/db/localPostgres.js";
+import { silentLogger } from "../src/logger.js";
 import { ROOT } from "../src/paths.js";
 
 /** The real server process, started the way `npm start` starts it. */
@@ -110,6 +112,44 @@ describe("the server process", function () {
       assert.match(p.output(), /npcs\.json/);
     } finally {
       p.child.kill("SIGKILL");
+    }
+  });
+
+  it("SIGTERM saves every online player before it exits", async () => {
+    const env = { DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "info", JWT_SECRET: "process-test-secret".padEnd(40, "q"), SAVE_INTERVAL: "3600" };
+    const p = await startServerProcess(env);
+    let target = { x: 0, z: 0 };
+    let characterId = "";
+    try {
+      await waitForOutput(p.child, "server listening", p.output, 15_000);
+      const guest = await (await fetch(`http://127.0.0.1:${p.port}/api/auth/guest`, { method: "POST" })).json();
+      const sdk = new Client(`http://127.0.0.1:${p.port}`);
+      sdk.auth.token = guest.token;
+      const room = await sdk.joinOrCreate("world");
+      const sync = await new Promise<any>((resolve) => room.onMessage("player:sync", resolve));
+      characterId = sync.id;
+      target = { x: sync.position.x + 3, z: sync.position.z + 1 };
+      room.send("player:move", target);
+      // Wait for the patch that shows the player standing on the target tile.
+      await new Promise<void>((resolve) => {
+        room.onStateChange((state: any) => {
+          const me = state.players.get(characterId);
+          if (me && me.x === target.x && me.z === target.z) resolve();
+        });
+      });
+      p.child.kill("SIGTERM");
+      assert.equal(await p.exited, 0);
+    } finally {
+      p.child.kill("SIGKILL");
+    }
+    const db = await openDatabase({ dataDir, logger: silentLogger, migrate: false });
+    try {
+      const row = await db.prisma.character.findUniqueOrThrow({ where: { id: characterId } });
+      assert.deepEqual([row.positionX, row.positionZ], [target.x, target.z]);
+      const session = await db.prisma.playerSession.findFirstOrThrow({ where: { characterId } });
+      assert.ok(session.endedAt, "the session was closed");
+    } finally {
+      await db.close();
     }
   });
 });
