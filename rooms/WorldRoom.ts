@@ -15,6 +15,7 @@ import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/playe
 import { tickWorld } from "../src/game/world/tick.js";
 import type { World } from "../src/game/world/World.js";
 import { WorldState } from "../schema/WorldState.js";
+import { onlinePlayers, tickDuration } from "../src/metrics.js";
 import { TickLoop } from "./tickLoop.js";
 import { handleChat, type ChatSession } from "./worldChat.js";
 import { ClientMessages, describeZodError, JoinOptions, type ClientMessage, type ClientMessageType } from "./worldMessages.js";
@@ -71,7 +72,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.onMessage("*", (client: WorldClient, type: string | number) => {
       client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
     });
-    this.loop = new TickLoop(TICK_MS, () => this.tick());
+    this.loop = new TickLoop(TICK_MS, () => this.tick(), 1000, (ms) => {
+      tickDuration.observe(ms / 1000);
+      onlinePlayers.set(this.world.players.size);
+    });
     this.loop.begin();
   }
 

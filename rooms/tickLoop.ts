@@ -17,6 +17,8 @@ export class TickLoop {
     private readonly intervalMs: number,
     private readonly onTick: () => void,
     private readonly window = 1000,
+    /** Told every tick's duration in milliseconds (metrics). */
+    private readonly onDuration?: (ms: number) => void,
   ) {}
 
   begin() {
@@ -56,6 +58,7 @@ export class TickLoop {
       const d = performance.now() - t0;
       if (this.durations.length >= this.window) this.durations.shift();
       this.durations.push(d);
+      this.onDuration?.(d);
       this.schedule();
     }
   }

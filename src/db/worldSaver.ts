@@ -4,6 +4,7 @@ import type { CharacterSnapshot, PendingDeath, PlayerEntity } from "../game/worl
 import { snapshotOf } from "../game/world/players.js";
 import { chunkData } from "../game/world/setup.js";
 import type { World } from "../game/world/World.js";
+import { worldSaves } from "../metrics.js";
 import { writeSnapshot } from "./characterRepo.js";
 import { addNpcKills, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
 
@@ -72,10 +73,12 @@ export class WorldSaver {
         await writeChunks(tx, this.worldName, chunks);
       });
       this.stats.saves++;
+      worldSaves.inc({ outcome: "written" });
       this.stats.characters += captured.length;
     };
     const done = this.chain.then(write).catch((err) => {
       this.stats.failures++;
+      worldSaves.inc({ outcome: "failed" });
       this.logger.error({ err, characters: captured.length, chunks: chunks.length }, "world save failed; will retry");
       // Put back what was not written so the next save tries again.
       for (const c of captured) {

@@ -8,6 +8,7 @@ import { envScriptRoute } from "./envScript.js";
 import { apiNotFound, errorHandler } from "./errors.js";
 import { healthRoutes } from "./health.js";
 import { manifestRoutes } from "./manifests.js";
+import { metricsRoutes } from "./metricsRoute.js";
 import { monitorRoutes } from "./monitor.js";
 import { skillUnlockRoutes } from "./skillUnlocks.js";
 
@@ -35,6 +36,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: { publi
   app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));
   app.use(authRoutes({ config, db: ctx.db }));
   app.use(monitorRoutes(config.adminCode, logger));
+  app.use(metricsRoutes(config.adminCode));
 
   app.use("/api", apiNotFound);
   const publicDir = options.publicDir ?? PUBLIC_DIR;

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { matchMaker } from "@colyseus/core";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ticks } from "../helpers/worldRoom.js";
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 
@@ -38,6 +41,29 @@ describe("admin monitor", function () {
     });
   });
 
+  describe("metrics", () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ env: { ADMIN_CODE: "let-me-in-42" } });
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    it("GET /metrics needs the admin code and reports tick durations", async () => {
+      assert.equal((await fetch(`${server.url}/metrics`)).status, 401);
+      // Let the world tick twice (waiting for the ticks, not for time).
+      const [listing] = await matchMaker.query({ name: "world" });
+      await ticks(matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom, 2);
+      const res = await fetch(`${server.url}/metrics`, { headers: { authorization: basic("admin", "let-me-in-42") } });
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      assert.match(text, /world_tick_duration_seconds_bucket\{le="0.005"\}/);
+      assert.match(text, /world_tick_duration_seconds_count [1-9]/);
+      assert.match(text, /world_online_players \d+/);
+    });
+  });
+
   describe("without ADMIN_CODE", () => {
     let server: TestServer;
     before(async () => {
@@ -47,9 +73,10 @@ describe("admin monitor", function () {
       await server?.close();
     });
 
-    it("is not served", async () => {
+    it("is not served, and neither are the metrics", async () => {
       const res = await fetch(`${server.url}/colyseus/api`, { headers: { authorization: basic("admin", "") } });
       assert.notEqual(res.status, 200);
+      assert.notEqual((await fetch(`${server.url}/metrics`)).status, 200);
     });
   });
 });

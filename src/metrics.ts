@@ -1,0 +1,25 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/** The server's Prometheus metrics, served at /metrics. One registry per process. */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const tickDuration = new Histogram({
+  name: "world_tick_duration_seconds",
+  help: "Time spent running one world tick (rules, state sync, patches)",
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.6],
+  registers: [registry],
+});
+
+export const onlinePlayers = new Gauge({
+  name: "world_online_players",
+  help: "Players in the world",
+  registers: [registry],
+});
+
+export const worldSaves = new Counter({
+  name: "world_saves_total",
+  help: "World saves written, by outcome",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
