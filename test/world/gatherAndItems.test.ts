@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
+import { refreshLevels } from "../../src/game/world/players.js";
 import { besideOf, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 const slotOf = (sync: any, itemId: string) => sync.inventory.find((s: { itemId: string }) => s.itemId === itemId)?.slot;
@@ -30,13 +31,19 @@ describe("world room: gathering, items and the bank", function () {
     const room = worldRoomOf(a);
     const tree = [...room.world.resources.values()].find((r) => r.resourceId === "tree_normal" && !r.depleted)!;
     place(room, a.id, besideOf(room, tree.tile));
+    // 80 xp: the first log (24 xp) takes woodcutting to level 2 (83 xp), which is announced.
+    const p = room.world.players.get(a.id)!;
+    p.xp.woodcutting = 80;
+    refreshLevels(p);
     // Every roll succeeds: the first cycle yields logs and fells the tree.
     setRng(room, 0);
     const since = a.mark();
     a.send("player:action", { action: "gather", targetId: tree.id });
     const xp = await a.next("skill:xp", (m) => m.skill === "woodcutting", { since });
     assert.ok(xp.gained > 0);
-    assert.equal(xp.xp, xp.gained);
+    assert.equal(xp.xp, 80 + xp.gained);
+    assert.equal(xp.level, 2);
+    assert.deepEqual(await a.next("skill:levelup", () => true, { since }), { skill: "woodcutting", level: 2 });
     const sync = await a.next("player:sync", (s) => s.inventory.some((i: { itemId: string }) => i.itemId === "logs"), { since });
     assert.ok(sync.skills.woodcutting.xp > 0);
     await ticks(room, 1);
