@@ -4,10 +4,8 @@ import { countItem, emptyInventory } from "../../src/game/inventory.js";
 import { randomInt, seededRng } from "../../src/game/random.js";
 import type { ItemDef } from "../../src/manifests/gameData.js";
 import { GameError, MAX_STACK, type Bank, type Inventory } from "../../src/game/types.js";
+import { code, inv, item } from "./fixtures.js";
 
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
-const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef =>
-  ({ id, name: id, type: "misc", stackable: false, value: 1, tradeable: true, source: "test", raw: {}, ...extra });
 const ITEMS = new Map<string, ItemDef>([
   ["coins", item("coins", { stackable: true })],
   ["feathers", item("feathers", { stackable: true })],
@@ -17,11 +15,6 @@ const ITEMS = new Map<string, ItemDef>([
 ]);
 const BAD_QUANTITIES = [0, -1, 1.5, NaN, Infinity, MAX_STACK + 1, 1e300];
 
-function inv(entries: Record<number, [string, number]> = {}): Inventory {
-  const out = emptyInventory();
-  for (const [slot, [itemId, quantity]] of Object.entries(entries)) out[Number(slot)] = { itemId, quantity };
-  return out;
-}
 function totals(i: Inventory, b: Bank): Map<string, number> {
   const t = new Map<string, number>();
   for (const s of i) if (s) t.set(s.itemId, (t.get(s.itemId) ?? 0) + s.quantity);

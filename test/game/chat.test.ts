@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { ADMIN_MAX_ATTEMPTS, AdminGate, CHAT_RANGE_TILES, MAX_CHAT_LENGTH, parseChat, sanitizeChat, withinChatRange } from "../../src/game/chat.js";
 import { GameError } from "../../src/game/types.js";
-
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
+import { code } from "./fixtures.js";
 
 describe("game/chat", function () {
   it("constants", function () {

@@ -1,12 +1,8 @@
 import assert from "node:assert/strict";
 import { eat } from "../../src/game/consumables.js";
-import { emptyInventory } from "../../src/game/inventory.js";
 import type { ItemDef } from "../../src/manifests/gameData.js";
-import { GameError, type Inventory } from "../../src/game/types.js";
+import { code, inv, item } from "./fixtures.js";
 
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
-const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef =>
-  ({ id, name: id, type: "misc", stackable: false, value: 1, tradeable: true, source: "test", raw: {}, ...extra });
 const ITEMS = new Map<string, ItemDef>(
   [
     item("shrimp", { type: "consumable", healAmount: 3 }),
@@ -15,12 +11,6 @@ const ITEMS = new Map<string, ItemDef>(
     item("burnt_shrimp", { type: "junk" }),
   ].map((d) => [d.id, d]),
 );
-
-function inv(entries: Record<number, [string, number]> = {}): Inventory {
-  const out = emptyInventory();
-  for (const [slot, [itemId, quantity]] of Object.entries(entries)) out[Number(slot)] = { itemId, quantity };
-  return out;
-}
 
 describe("game/consumables", function () {
   it("eating heals by the food's amount (hitpoints, ten life points each) and uses the food", function () {

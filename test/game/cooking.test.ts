@@ -6,11 +6,9 @@ import { emptyInventory } from "../../src/game/inventory.js";
 import { seededRng } from "../../src/game/random.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import type { ItemDef, Recipe } from "../../src/manifests/gameData.js";
-import { GameError, type Inventory, type Rng } from "../../src/game/types.js";
+import { type Rng } from "../../src/game/types.js";
+import { code, inv, item } from "./fixtures.js";
 
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
-const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef =>
-  ({ id, name: id, type: "misc", stackable: false, value: 1, tradeable: true, source: "test", raw: {}, ...extra });
 const ITEMS = new Map<string, ItemDef>(
   ["raw_shrimp", "shrimp", "burnt_shrimp", "raw_trout", "trout", "raw_eel", "eel", "raw_beef", "cooked_beef", "raw_cake", "cake", "logs"]
     .map((id) => item(id))
@@ -29,12 +27,6 @@ const BAIT = recipe("raw_bait", "bait_paste", 1, 5);
 const RECIPES = [SHRIMP, TROUT, EEL, CAKE, BAIT];
 const cooks: Rng = () => 0.999999;
 const burns: Rng = () => 0;
-
-function inv(entries: Record<number, [string, number]> = {}): Inventory {
-  const out = emptyInventory();
-  for (const [slot, [itemId, quantity]] of Object.entries(entries)) out[Number(slot)] = { itemId, quantity };
-  return out;
-}
 
 describe("game/cooking", function () {
   it("stop-burn levels come from the data per station, a single number, or level + 30", function () {

@@ -7,11 +7,9 @@ import {
 import { emptyInventory } from "../../src/game/inventory.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import type { ItemDef } from "../../src/manifests/gameData.js";
-import { GameError, MAX_STACK, type Equipment, type EquipmentSlot, type Inventory } from "../../src/game/types.js";
+import { MAX_STACK, type Equipment, type EquipmentSlot, type Inventory } from "../../src/game/types.js";
+import { code, inv, item } from "./fixtures.js";
 
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
-const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef =>
-  ({ id, name: id, type: "misc", stackable: false, value: 1, tradeable: true, source: "test", raw: {}, ...extra });
 const ITEMS = new Map<string, ItemDef>(
   [
     item("bronze_sword", { equipSlot: "weapon", attackSpeed: 4, bonuses: { attack: 4, strength: 3, attackSlash: 4 } }),
@@ -33,11 +31,6 @@ const ITEMS = new Map<string, ItemDef>(
 const LOW = { attack: 1, strength: 1, defense: 1 };
 const HIGH = { attack: 60, strength: 60, defense: 60 };
 
-function inv(entries: Record<number, [string, number]> = {}): Inventory {
-  const out = emptyInventory();
-  for (const [slot, [itemId, quantity]] of Object.entries(entries)) out[Number(slot)] = { itemId, quantity };
-  return out;
-}
 const fullOfLogs = (): Inventory => emptyInventory().map(() => ({ itemId: "logs", quantity: 1 }));
 
 describe("game/equipment", function () {

@@ -2,14 +2,11 @@ import assert from "node:assert/strict";
 import {
   FIRE_DURATION_TICKS, firemakingRecipe, isTinderbox, LIGHT_CHANCE_AT_REQUIREMENT, lightChance, lightFire,
 } from "../../src/game/firemaking.js";
-import { emptyInventory } from "../../src/game/inventory.js";
 import { seededRng } from "../../src/game/random.js";
 import type { ItemDef, Recipe } from "../../src/manifests/gameData.js";
-import { GameError, type Inventory, type Rng } from "../../src/game/types.js";
+import { type Rng } from "../../src/game/types.js";
+import { code, inv, item } from "./fixtures.js";
 
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
-const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef =>
-  ({ id, name: id, type: "misc", stackable: false, value: 1, tradeable: true, source: "test", raw: {}, ...extra });
 const ITEMS = new Map<string, ItemDef>(
   [item("tinderbox", { type: "tool", toolSkill: "firemaking" }), item("flint_kit", { type: "tool", toolSkill: "firemaking" }),
     item("logs"), item("oak_logs"), item("willow_logs"), item("shrimp")].map((d) => [d.id, d]),
@@ -20,12 +17,6 @@ const recipe = (log: string, level: number, xp: number): Recipe => ({
 const RECIPES = [recipe("logs", 1, 40), recipe("oak_logs", 15, 60), recipe("willow_logs", 30, 90)];
 const always: Rng = () => 0;
 const never: Rng = () => 0.999999;
-
-function inv(entries: Record<number, [string, number]> = {}): Inventory {
-  const out = emptyInventory();
-  for (const [slot, [itemId, quantity]] of Object.entries(entries)) out[Number(slot)] = { itemId, quantity };
-  return out;
-}
 
 describe("game/firemaking", function () {
   it("a fire burns for FIRE_DURATION_TICKS", function () {

@@ -4,11 +4,9 @@ import {
   isStackable, moveSlot, removeFromSlot, removeItem,
 } from "../../src/game/inventory.js";
 import type { ItemDef } from "../../src/manifests/gameData.js";
-import { GameError, INVENTORY_SIZE, MAX_STACK, type Inventory } from "../../src/game/types.js";
+import { INVENTORY_SIZE, MAX_STACK, type Inventory } from "../../src/game/types.js";
+import { code, inv, item } from "./fixtures.js";
 
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
-const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef =>
-  ({ id, name: id, type: "misc", stackable: false, value: 1, tradeable: true, source: "test", raw: {}, ...extra });
 const ITEMS = new Map<string, ItemDef>([
   ["coins", item("coins", { stackable: true })],
   ["feathers", item("feathers", { stackable: true })],
@@ -16,12 +14,6 @@ const ITEMS = new Map<string, ItemDef>([
   ["bronze_sword", item("bronze_sword", { equipSlot: "weapon" })],
 ]);
 
-/** Inventory with the given slots filled (slot -> [id, qty]). */
-function inv(entries: Record<number, [string, number]> = {}): Inventory {
-  const out = emptyInventory();
-  for (const [slot, [itemId, quantity]] of Object.entries(entries)) out[Number(slot)] = { itemId, quantity };
-  return out;
-}
 function full(itemId = "logs"): Inventory {
   return emptyInventory().map(() => ({ itemId, quantity: 1 }));
 }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { chance, randomInt, seededRng } from "../../src/game/random.js";
-import { GameError, type Rng } from "../../src/game/types.js";
+import { type Rng } from "../../src/game/types.js";
+import { code } from "./fixtures.js";
 
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
 const fixed = (...values: number[]): Rng => {
   let i = 0;
   return () => values[i++ % values.length]!;

@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import {
   addXp, combatLevel, defaultSkillXp, levelForXp, MAX_XP, maxHealth, skillLevels, xpForLevel,
 } from "../../src/game/skills.js";
-import { GameError, SKILLS, type SkillName } from "../../src/game/types.js";
-
-const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
+import { SKILLS, type SkillName } from "../../src/game/types.js";
+import { code } from "./fixtures.js";
 
 describe("game/skills", function () {
   it("xpForLevel matches the RuneScape table", function () {

@@ -1,5 +1,5 @@
 import { Client, type Room } from "@colyseus/sdk";
-import type { TestServer } from "./server.js";
+import { startTestServer, type TestServer } from "./server.js";
 
 export interface Received {
   type: string;
@@ -86,4 +86,35 @@ export async function joinWorld(server: TestServer, options: Record<string, unkn
     },
   };
   return player;
+}
+
+/**
+ * A mocha suite's world: one server for the suite, players joined through `join` and left after
+ * each test. Call inside `describe`.
+ */
+export function worldSuite(options: Parameters<typeof startTestServer>[0] = {}) {
+  let server: TestServer | undefined;
+  const players: WorldPlayer[] = [];
+  before(async () => {
+    server = await startTestServer(options);
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((p) => p.leave().catch(() => {})));
+  });
+  after(async () => {
+    await server?.close();
+  });
+  return {
+    get server(): TestServer {
+      if (!server) throw new Error("the suite's server is not started");
+      return server;
+    },
+    join: async (joinOptions: Record<string, unknown> = {}, identity?: { token: string; accountId: string }) => {
+      const p = await joinWorld(server!, joinOptions, identity);
+      players.push(p);
+      return p;
+    },
+    /** Players joined in this test and still to be left. */
+    players,
+  };
 }

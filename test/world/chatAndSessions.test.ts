@@ -1,27 +1,11 @@
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken, joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
+import { guestToken, joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 describe("world room: chat, admin and sessions", function () {
   this.timeout(30_000);
-  let server: TestServer;
-  const players: WorldPlayer[] = [];
-  const join = async (options: Record<string, unknown> = {}, who?: { token: string; accountId: string }) => {
-    const p = await joinWorld(server, options, who);
-    players.push(p);
-    return p;
-  };
-
-  before(async () => {
-    server = await startTestServer({ env: { ADMIN_CODE: "open-sesame-77" } });
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((p) => p.leave().catch(() => {})));
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const suite = worldSuite({ env: { ADMIN_CODE: "open-sesame-77" } });
+  const join = suite.join;
 
   it("local chat reaches nearby players, not far ones; /world reaches everyone", async () => {
     const a = await join();
@@ -115,7 +99,7 @@ describe("world room: chat, admin and sessions", function () {
   });
 
   it("a second login of the same character replaces the first", async () => {
-    const who = await guestToken(server);
+    const who = await guestToken(suite.server);
     const first = await join({}, who);
     const room = worldRoomOf(first);
     // Progress made in the first session carries over.
@@ -128,10 +112,10 @@ describe("world room: chat, admin and sessions", function () {
     assert.equal(second.id, first.id);
     await told;
     assert.equal(await closed, 4100);
-    assert.equal(room.sessions.size, players.filter((x) => x !== first).length);
+    assert.equal(room.sessions.size, suite.players.filter((x) => x !== first).length);
     assert.deepEqual(second.sync().inventory.find((s: { slot: number }) => s.slot === 20), { slot: 20, itemId: "logs", quantity: 1, locked: false });
     assert.equal([...room.world.players.keys()].filter((id) => id === first.id).length, 1);
-    const sessions = await server.ctx.db.prisma.playerSession.findMany({ where: { characterId: first.id }, orderBy: { startedAt: "asc" } });
+    const sessions = await suite.server.ctx.db.prisma.playerSession.findMany({ where: { characterId: first.id }, orderBy: { startedAt: "asc" } });
     assert.equal(sessions.length, 2);
     assert.equal(sessions[0].endReason, "replaced");
     assert.equal(sessions[1].endedAt, null);

@@ -1,28 +1,12 @@
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
+import { joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { refreshLevels } from "../../src/game/world/players.js";
 import { besideOf, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 describe("world room: combat, loot and death", function () {
   this.timeout(40_000);
-  let server: TestServer;
-  const players: WorldPlayer[] = [];
-  const join = async () => {
-    const p = await joinWorld(server);
-    players.push(p);
-    return p;
-  };
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((p) => p.leave().catch(() => {})));
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const suite = worldSuite();
+  const join = suite.join;
 
   it("kills an npc: hits are announced, combat xp arrives, loot drops for the killer, the kill is counted", async () => {
     const a = await join();
@@ -54,7 +38,7 @@ describe("world room: combat, loot and death", function () {
     a.send("player:action", { action: "pickup", targetId: loot[0].id });
     await a.next("player:sync", (s) => s.inventory.some((i: { itemId: string }) => i.itemId === loot[0].itemId), { since: s2 });
     await room.saver.saveDirty(room.world);
-    const kills = await server.ctx.db.prisma.npcKill.findUnique({ where: { characterId_npcId: { characterId: a.id, npcId: "goblin" } } });
+    const kills = await suite.server.ctx.db.prisma.npcKill.findUnique({ where: { characterId_npcId: { characterId: a.id, npcId: "goblin" } } });
     assert.equal(kills?.count, 1);
     // It comes back after its respawn time.
     goblin.deadUntilTick = room.world.tick + 1;
@@ -95,10 +79,10 @@ describe("world room: combat, loot and death", function () {
     const sync = await a.next("player:sync", (s) => s.health === s.maxHealth && s.inventory.length === 0, { since });
     assert.deepEqual(sync.position, { x: room.world.spawnTile.x, y: 0, z: room.world.spawnTile.z });
     await room.saver.flush();
-    const lock = await server.ctx.db.prisma.playerDeath.findUniqueOrThrow({ where: { id: death.deathId } });
+    const lock = await suite.server.ctx.db.prisma.playerDeath.findUniqueOrThrow({ where: { id: death.deathId } });
     assert.equal(lock.resolvedAt, null);
     assert.deepEqual(lock.items, inventoryBefore);
-    assert.equal(await server.ctx.db.prisma.inventoryItem.count({ where: { characterId: a.id } }), 0, "the saved inventory is empty with the lock open");
+    assert.equal(await suite.server.ctx.db.prisma.inventoryItem.count({ where: { characterId: a.id } }), 0, "the saved inventory is empty with the lock open");
 
     const pile = [...room.world.groundItems.values()].filter((g) => g.deathId === death.deathId);
     assert.equal(pile.length, inventoryBefore.length);
@@ -120,8 +104,8 @@ describe("world room: combat, loot and death", function () {
     assert.equal([...room.world.groundItems.values()].filter((g) => g.deathId === death.deathId).length, 0);
     await room.saver.saveDirty(room.world);
     await room.saver.flush();
-    const resolved = await server.ctx.db.prisma.playerDeath.findUniqueOrThrow({ where: { id: death.deathId } });
+    const resolved = await suite.server.ctx.db.prisma.playerDeath.findUniqueOrThrow({ where: { id: death.deathId } });
     assert.equal(resolved.resolution, "reclaimed");
-    assert.equal(await server.ctx.db.prisma.inventoryItem.count({ where: { characterId: a.id } }), inventoryBefore.length);
+    assert.equal(await suite.server.ctx.db.prisma.inventoryItem.count({ where: { characterId: a.id } }), inventoryBefore.length);
   });
 });

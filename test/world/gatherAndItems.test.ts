@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
+import { joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { refreshLevels } from "../../src/game/world/players.js";
 import { besideOf, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
@@ -8,23 +7,8 @@ const slotOf = (sync: any, itemId: string) => sync.inventory.find((s: { itemId: 
 
 describe("world room: gathering, items and the bank", function () {
   this.timeout(40_000);
-  let server: TestServer;
-  const players: WorldPlayer[] = [];
-  const join = async () => {
-    const p = await joinWorld(server);
-    players.push(p);
-    return p;
-  };
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((p) => p.leave().catch(() => {})));
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const suite = worldSuite();
+  const join = suite.join;
 
   it("woodcutting: cycles until logs and xp arrive; the tree depletes and respawns", async () => {
     const a = await join();
@@ -121,7 +105,7 @@ describe("world room: gathering, items and the bank", function () {
     let since = a.mark();
     a.send("inventory:use", { slot: slotOf(sync0, "shrimp"), action: "eat" });
     const fed = await a.next("player:sync", (s) => s.health > 40, { since });
-    assert.equal(fed.health, 40 + server.ctx.gameData.items.get("shrimp")!.healAmount! * 10);
+    assert.equal(fed.health, 40 + suite.server.ctx.gameData.items.get("shrimp")!.healAmount! * 10);
     assert.equal(fed.inventory.filter((s: { itemId: string }) => s.itemId === "shrimp").length, 4, "one shrimp eaten");
 
     // Wear the hatchet (a weapon here), then take it off.
@@ -247,9 +231,9 @@ describe("world room: gathering, items and the bank", function () {
     assert.deepEqual(afterDeposit.bank.find((b: { itemId: string }) => b.itemId === "coins"), { itemId: "coins", quantity: 20 });
     assert.equal(afterDeposit.inventory.find((s: { itemId: string }) => s.itemId === "coins").quantity, 5);
     await room.saver.flush();
-    const banked = await server.ctx.db.prisma.bankItem.findUnique({ where: { characterId_itemId: { characterId: a.id, itemId: "coins" } } });
+    const banked = await suite.server.ctx.db.prisma.bankItem.findUnique({ where: { characterId_itemId: { characterId: a.id, itemId: "coins" } } });
     assert.equal(banked?.quantity, 20, "saved at once");
-    const invRow = await server.ctx.db.prisma.inventoryItem.findFirst({ where: { characterId: a.id, itemId: "coins" } });
+    const invRow = await suite.server.ctx.db.prisma.inventoryItem.findFirst({ where: { characterId: a.id, itemId: "coins" } });
     assert.equal(invRow?.quantity, 5);
 
     since = a.mark();
@@ -266,8 +250,8 @@ describe("world room: gathering, items and the bank", function () {
     const back = await a.next("player:sync", (s) => s.inventory.find((i: { itemId: string }) => i.itemId === "coins")?.quantity === 25, { since });
     assert.equal(back.bank.some((b: { itemId: string }) => b.itemId === "coins"), false);
     await room.saver.flush();
-    assert.equal(await server.ctx.db.prisma.bankItem.count({ where: { characterId: a.id } }), 0);
-    assert.equal((await server.ctx.db.prisma.inventoryItem.findFirst({ where: { characterId: a.id, itemId: "coins" } }))?.quantity, 25);
+    assert.equal(await suite.server.ctx.db.prisma.bankItem.count({ where: { characterId: a.id } }), 0);
+    assert.equal((await suite.server.ctx.db.prisma.inventoryItem.findFirst({ where: { characterId: a.id, itemId: "coins" } }))?.quantity, 25);
 
     // Withdrawing into a full inventory fails cleanly.
     p.bank = [{ itemId: "logs", quantity: 3 }];

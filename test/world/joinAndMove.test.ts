@@ -1,40 +1,24 @@
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken, joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
+import { guestToken, joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 describe("world room: joining, state, movement and interest", function () {
   this.timeout(30_000);
-  let server: TestServer;
-  const players: WorldPlayer[] = [];
-  const join = async (options: Record<string, unknown> = {}) => {
-    const p = await joinWorld(server, options);
-    players.push(p);
-    return p;
-  };
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((p) => p.leave().catch(() => {})));
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const suite = worldSuite();
+  const join = suite.join;
 
   it("a new account gets a character with the starter kit at the starter town's spawn", async () => {
     const a = await join();
     const sync = a.sync();
-    const spawn = server.ctx.gameData.spawn!.position;
+    const spawn = suite.server.ctx.gameData.spawn!.position;
     assert.deepEqual(sync.position, { x: spawn.x, y: 0, z: spawn.z });
-    const kit = server.ctx.gameData.starterKit;
+    const kit = suite.server.ctx.gameData.starterKit;
     // Each kit entry by the inventory's rules: stackables in one slot, others one per slot.
     const held = new Map<string, number>();
     for (const s of sync.inventory as Array<{ itemId: string; quantity: number }>) held.set(s.itemId, (held.get(s.itemId) ?? 0) + s.quantity);
     assert.deepEqual(new Map(kit.map((s) => [s.itemId, s.quantity])), held);
     for (const s of sync.inventory as Array<{ itemId: string; quantity: number }>) {
-      if (!server.ctx.gameData.items.get(s.itemId)!.stackable) assert.equal(s.quantity, 1, s.itemId);
+      if (!suite.server.ctx.gameData.items.get(s.itemId)!.stackable) assert.equal(s.quantity, 1, s.itemId);
     }
     for (const tool of ["bronze_hatchet", "bronze_pickaxe", "small_fishing_net", "tinderbox", "coins"]) {
       assert.ok(sync.inventory.some((s: { itemId: string }) => s.itemId === tool), tool);
@@ -42,23 +26,23 @@ describe("world room: joining, state, movement and interest", function () {
     assert.deepEqual([sync.health, sync.maxHealth, sync.combatLevel], [100, 100, 3]);
     assert.equal(sync.skills.constitution.level, 10);
     assert.equal(sync.skills.woodcutting.xp, 0);
-    const row = await server.ctx.db.prisma.character.findUniqueOrThrow({ where: { id: a.id }, include: { inventory: true } });
+    const row = await suite.server.ctx.db.prisma.character.findUniqueOrThrow({ where: { id: a.id }, include: { inventory: true } });
     assert.equal(row.accountId, a.accountId);
     assert.equal(row.inventory.length, sync.inventory.length);
   });
 
   it("joining again loads the same character; characterId must be the account's own", async () => {
-    const who = await guestToken(server);
-    const first = await joinWorld(server, {}, who);
+    const who = await guestToken(suite.server);
+    const first = await joinWorld(suite.server, {}, who);
     const id = first.id;
     await first.leave();
-    const again = await joinWorld(server, { characterId: id }, who);
-    players.push(again);
+    const again = await joinWorld(suite.server, { characterId: id }, who);
+    suite.players.push(again);
     assert.equal(again.id, id);
-    const other = await guestToken(server);
-    await assert.rejects(joinWorld(server, { characterId: id }, other), /another account/);
-    await assert.rejects(joinWorld(server, { characterId: "c_nope" }, other), /No such character/);
-    await assert.rejects(joinWorld(server, { name: "x".repeat(40) }), /name/);
+    const other = await guestToken(suite.server);
+    await assert.rejects(joinWorld(suite.server, { characterId: id }, other), /another account/);
+    await assert.rejects(joinWorld(suite.server, { characterId: "c_nope" }, other), /No such character/);
+    await assert.rejects(joinWorld(suite.server, { name: "x".repeat(40) }), /name/);
   });
 
   it("the player appears in the synchronised state, and a move shows in the patches", async () => {
