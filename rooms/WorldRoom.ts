@@ -104,6 +104,22 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       throw new ServerError(403, "This token drives another character");
     }
 
+    // Joins of one account run one at a time, so one character never enters twice at once.
+    const previousJoin = this.joining.get(auth.sub) ?? Promise.resolve();
+    const thisJoin = previousJoin.then(() => this.enter(client, options, auth, characterId));
+    const tail = thisJoin.catch(() => {});
+    this.joining.set(auth.sub, tail);
+    try {
+      await thisJoin;
+    } finally {
+      if (this.joining.get(auth.sub) === tail) this.joining.delete(auth.sub);
+    }
+  }
+
+  /** Joins in progress, by account. */
+  private readonly joining = new Map<string, Promise<void>>();
+
+  private async enter(client: WorldClient, options: { name?: string; worldUpdates?: boolean; clientType?: string }, auth: TokenClaims, characterId: string | undefined) {
     // A character that just left may still be saving: load it only once that save is written.
     await this.settled();
     let snap;
@@ -129,6 +145,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
     const player = addPlayer(this.world, snap);
     const dbSessionId = await startSession(this.ctx.db.prisma, snap.id, auth.sub, options.clientType ?? "colyseus");
+    if (!this.clients.includes(client)) {
+      // Left while the session was being recorded: take the character out again.
+      removePlayer(this.world, player.id);
+      await this.saver.save(this.world, [player]);
+      await endSession(this.ctx.db.prisma, dbSessionId, "logout");
+      return;
+    }
     const session: Session = { playerId: player.id, client, accountId: auth.sub, dbSessionId, admin: new AdminGate(), replaced: false };
     client.userData = session;
     this.sessions.set(player.id, session);

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { matchMaker } from "@colyseus/core";
+import { Client } from "@colyseus/sdk";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { guestToken, joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
@@ -119,5 +122,25 @@ describe("world room: chat, admin and sessions", function () {
     assert.equal(sessions.length, 2);
     assert.equal(sessions[0].endReason, "replaced");
     assert.equal(sessions[1].endedAt, null);
+  });
+
+  it("two logins of one character at the same moment leave exactly one in the world", async () => {
+    const who = await guestToken(suite.server);
+    const connect = () => {
+      const sdk = new Client(suite.server.url);
+      sdk.auth.token = who.token;
+      return sdk.joinOrCreate("world");
+    };
+    const rooms = (await Promise.allSettled([connect(), connect()])).flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    const open = new Set(rooms);
+    for (const r of rooms) r.onLeave(() => open.delete(r));
+    assert.ok(rooms.length >= 1);
+    const room = matchMaker.getLocalRoomById(rooms[0].roomId) as unknown as WorldRoom;
+    await ticks(room, 1);
+    const mine = [...room.sessions.values()].filter((s) => s.accountId === who.accountId);
+    assert.equal(mine.length, 1, "one live session");
+    assert.equal(room.world.players.has(mine[0].playerId), true);
+    assert.equal([...room.world.players.values()].filter((p) => p.accountId === who.accountId).length, 1, "one character in the world");
+    await Promise.all([...open].map((r) => r.leave().catch(() => {})));
   });
 });
