@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { defineRoom, defineServer, matchMaker, type Server } from "@colyseus/core";
+import { Encoder } from "@colyseus/schema";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { WorldRoom } from "./rooms/WorldRoom.js";
 import type { ServerContext } from "./src/context.js";
@@ -30,6 +31,12 @@ function bindContext<T extends new (...args: any[]) => { ctx?: ServerContext }>(
     }
   };
 }
+
+/**
+ * A joining client's full state is encoded into one buffer of this size; the default (16 KiB)
+ * overflows in a busy world, which makes Colyseus encode it twice and log a warning per join.
+ */
+Encoder.BUFFER_SIZE = 256 * 1024;
 
 export function createArena(ctx: ServerContext, options: { publicDir?: string } = {}): Arena {
   const httpServer = http.createServer();

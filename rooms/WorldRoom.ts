@@ -1,7 +1,7 @@
 import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
-import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, loadOrCreateCharacter } from "../src/db/characterRepo.js";
 import { WorldSaver } from "../src/db/worldSaver.js";
 import { endSession, startSession } from "../src/db/worldRepo.js";
 import { AdminGate } from "../src/game/chat.js";
@@ -144,6 +144,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (!this.clients.includes(client)) return; // left while loading
 
     const player = addPlayer(this.world, snap);
+    player.persistedItems = itemsFingerprint(snap);
     const dbSessionId = await startSession(this.ctx.db.prisma, snap.id, auth.sub, options.clientType ?? "colyseus");
     if (!this.clients.includes(client)) {
       // Left while the session was being recorded: take the character out again.

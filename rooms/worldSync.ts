@@ -18,6 +18,8 @@ export interface Viewer {
   visible: Record<EntityKind, Set<string>>;
   /** Wants `world:update` JSON deltas (clients of the plain /ws protocol). */
   json: boolean;
+  /** Where the viewer stood and the world's resource membership when its resources were last found. */
+  resourcesAt?: { x: number; z: number; membership: number };
 }
 
 /** A viewer's delta for one tick, as `world:update` carries it. */
@@ -169,6 +171,17 @@ export class WorldSync {
     const update: WorldUpdate | undefined = v.json ? { tick: w.tick, players: [], npcs: [], resources: [], groundItems: [], removed: [] } : undefined;
     for (const kind of KINDS) {
       const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
+      const seen = v.visible[kind];
+      const list = update ? (update[COLLECTION[kind]] as object[]) : undefined;
+      if (kind === "resource") {
+        // Nodes never move: unless the viewer moved or a node (a fire) came or went, the same ones are in view.
+        const at = v.resourcesAt;
+        if (at && at.x === me.tile.x && at.z === me.tile.z && at.membership === w.membership.resource) {
+          if (list) for (const id of w.changed.resource) if (seen.has(id)) list.push(collection.get(id)!.toJSON());
+          continue;
+        }
+        v.resourcesAt = { x: me.tile.x, z: me.tile.z, membership: w.membership.resource };
+      }
       const now = new Set<string>();
       for (const id of w.near(kind, me.tile, AOI_RADIUS)) {
         if (kind === "groundItem") {
@@ -177,14 +190,12 @@ export class WorldSync {
         }
         if (collection.has(id)) now.add(id);
       }
-      const seen = v.visible[kind];
       for (const id of seen) {
         if (now.has(id)) continue;
         const s = collection.get(id);
         if (s) v.view.remove(s);
         update?.removed.push(id);
       }
-      const list = update ? (update[COLLECTION[kind]] as object[]) : undefined;
       for (const id of now) {
         const s = collection.get(id)!;
         const entered = !seen.has(id);

@@ -129,32 +129,58 @@ export function isUniqueViolation(err: unknown): boolean {
  * Called inside a transaction so a save is all or nothing.
  */
 export async function writeSnapshot(tx: Tx, snap: CharacterSnapshot): Promise<void> {
-  const levels = skillLevels(snap.xp);
-  const columns: Record<string, number> = {};
-  for (const s of SKILLS) {
-    columns[levelColumn(s)] = levels[s];
-    columns[xpColumn(s)] = Math.floor(snap.xp[s]);
-  }
-  await tx.character.update({
-    where: { id: snap.id },
-    data: {
-      ...columns,
-      combatLevel: combatLevel(levels),
-      health: Math.max(0, Math.floor(snap.health)),
-      positionX: snap.tile.x,
-      positionZ: snap.tile.z,
-    },
+  await writeCharacterStats(tx, [snap]);
+  await writeCharacterItems(tx, [snap]);
+}
+
+const STAT_COLUMNS = [...SKILLS.flatMap((s) => [levelColumn(s), xpColumn(s)]), "combatLevel", "health"] as const;
+
+/**
+ * Skills, combat level, health and position of many characters in one statement (the periodic
+ * save writes every changed character at once).
+ */
+export async function writeCharacterStats(tx: Tx, snaps: CharacterSnapshot[]): Promise<void> {
+  if (snaps.length === 0) return;
+  const rows = snaps.map((snap) => {
+    const levels = skillLevels(snap.xp);
+    const row: Record<string, number | string> = { id: snap.id, positionX: snap.tile.x, positionZ: snap.tile.z };
+    for (const s of SKILLS) {
+      row[levelColumn(s)] = levels[s];
+      row[xpColumn(s)] = Math.floor(snap.xp[s]);
+    }
+    row.combatLevel = combatLevel(levels);
+    row.health = Math.max(0, Math.floor(snap.health));
+    return row;
   });
-  await tx.inventoryItem.deleteMany({ where: { characterId: snap.id } });
-  const inv = snap.inventory.flatMap((s, slot) => (s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : []));
+  const set = [...STAT_COLUMNS.map((c) => `"${c}" = r."${c}"`), `"positionX" = r."positionX"`, `"positionZ" = r."positionZ"`, `"updatedAt" = CURRENT_TIMESTAMP`].join(", ");
+  const types = [`"id" text`, ...STAT_COLUMNS.map((c) => `"${c}" int`), `"positionX" float8`, `"positionZ" float8`].join(", ");
+  await tx.$executeRawUnsafe(
+    `UPDATE "characters" AS c SET ${set} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) WHERE c."id" = r."id"`,
+    JSON.stringify(rows),
+  );
+}
+
+/** Replace the inventory, equipment and bank rows of these characters with their snapshots. */
+export async function writeCharacterItems(tx: Tx, snaps: CharacterSnapshot[]): Promise<void> {
+  if (snaps.length === 0) return;
+  const ids = snaps.map((s) => s.id);
+  await tx.inventoryItem.deleteMany({ where: { characterId: { in: ids } } });
+  await tx.equipmentItem.deleteMany({ where: { characterId: { in: ids } } });
+  await tx.bankItem.deleteMany({ where: { characterId: { in: ids } } });
+  const inv = snaps.flatMap((snap) => snap.inventory.flatMap((s, slot) => (s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : [])));
+  const eq = snaps.flatMap((snap) =>
+    EQUIPMENT_SLOTS.flatMap((slot) => {
+      const s = snap.equipment[slot];
+      return s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : [];
+    }),
+  );
+  const bank = snaps.flatMap((snap) => snap.bank.map((s, slot) => ({ characterId: snap.id, itemId: s.itemId, quantity: s.quantity, slot })));
   if (inv.length) await tx.inventoryItem.createMany({ data: inv });
-  await tx.equipmentItem.deleteMany({ where: { characterId: snap.id } });
-  const eq = EQUIPMENT_SLOTS.flatMap((slot) => {
-    const s = snap.equipment[slot];
-    return s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : [];
-  });
   if (eq.length) await tx.equipmentItem.createMany({ data: eq });
-  await tx.bankItem.deleteMany({ where: { characterId: snap.id } });
-  const bank = snap.bank.map((s, slot) => ({ characterId: snap.id, itemId: s.itemId, quantity: s.quantity, slot }));
   if (bank.length) await tx.bankItem.createMany({ data: bank });
+}
+
+/** A fingerprint of a character's items: equal fingerprints need no item rows rewritten. */
+export function itemsFingerprint(snap: Pick<CharacterSnapshot, "inventory" | "equipment" | "bank">): string {
+  return JSON.stringify([snap.inventory, EQUIPMENT_SLOTS.map((slot) => snap.equipment[slot] ?? null), snap.bank]);
 }

@@ -5,12 +5,14 @@ import { snapshotOf } from "../game/world/players.js";
 import { chunkData } from "../game/world/setup.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
-import { writeSnapshot } from "./characterRepo.js";
+import { itemsFingerprint, writeCharacterItems, writeCharacterStats } from "./characterRepo.js";
 import { addNpcKills, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
 
 /** One character's state and the ledger entries that must be written with it. */
 interface CapturedCharacter {
   snap: CharacterSnapshot;
+  /** Its item rows differ from what the database holds. */
+  itemsChanged: boolean;
   deaths: PendingDeath[];
   reclaims: string[];
   kills: Map<string, number>;
@@ -67,9 +69,11 @@ export class WorldSaver {
           for (const deathId of c.reclaims) {
             if (!(await resolveDeath(tx, deathId, c.snap.id, "reclaimed"))) throw new ReclaimConflictError(`death ${deathId} was already resolved`);
           }
-          await writeSnapshot(tx, c.snap);
           if (c.kills.size) await addNpcKills(tx, c.snap.id, c.kills);
         }
+        // Every character's stats in one statement; item rows only where the items changed.
+        await writeCharacterStats(tx, captured.map((c) => c.snap));
+        await writeCharacterItems(tx, captured.filter((c) => c.itemsChanged).map((c) => c.snap));
         await writeChunks(tx, this.worldName, chunks);
       });
       this.stats.saves++;
@@ -88,6 +92,7 @@ export class WorldSaver {
           continue;
         }
         p.dirty = true;
+        p.persistedItems = undefined;
         p.pendingDeaths.unshift(...c.deaths);
         p.pendingReclaims.unshift(...c.reclaims);
         for (const [npc, n] of c.kills) p.pendingKills.set(npc, (p.pendingKills.get(npc) ?? 0) + n);
@@ -116,7 +121,10 @@ export class WorldSaver {
 }
 
 function capture(p: PlayerEntity): CapturedCharacter {
-  const c: CapturedCharacter = { snap: snapshotOf(p), deaths: p.pendingDeaths, reclaims: p.pendingReclaims, kills: p.pendingKills };
+  const snap = snapshotOf(p);
+  const items = itemsFingerprint(snap);
+  const c: CapturedCharacter = { snap, itemsChanged: items !== p.persistedItems, deaths: p.pendingDeaths, reclaims: p.pendingReclaims, kills: p.pendingKills };
+  p.persistedItems = items;
   p.pendingDeaths = [];
   p.pendingReclaims = [];
   p.pendingKills = new Map();

@@ -44,6 +44,8 @@ export class World {
   readonly changed: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
   /** Entities that left the world since the room last synchronised. */
   readonly removed: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
+  /** Bumped whenever an entity of the kind enters or leaves the world (not when it moves). */
+  readonly membership: Record<EntityKind, number> = { player: 0, npc: 0, resource: 0, groundItem: 0 };
   /** Chunks whose persistent state (ground items, depleted nodes) changed since the last save. */
   readonly dirtyChunks = new Set<string>();
   /** Players whose inventories exchanged items with the ground since the last save: saved with the chunks. */
@@ -73,12 +75,15 @@ export class World {
   place(kind: EntityKind, id: string, tile: Tile) {
     const grid = this.grids[kind];
     if (grid.has(id)) grid.move(id, tile.x, tile.z);
-    else grid.insert(id, tile.x, tile.z);
+    else {
+      grid.insert(id, tile.x, tile.z);
+      this.membership[kind]++;
+    }
     this.changed[kind].add(id);
   }
 
   unplace(kind: EntityKind, id: string) {
-    this.grids[kind].remove(id);
+    if (this.grids[kind].remove(id)) this.membership[kind]++;
     this.changed[kind].delete(id);
     this.removed[kind].add(id);
   }

@@ -43,6 +43,8 @@ export interface PlayerEntity {
   pendingReclaims: string[];
   /** Changed since the last save. */
   dirty: boolean;
+  /** Fingerprint of the items the database holds for this character (kept by the saver). */
+  persistedItems?: string;
   /** Changed since the last player:sync. */
   privateDirty: boolean;
 }

@@ -1,0 +1,144 @@
+import { StateView } from "@colyseus/schema";
+import type { WorldRoom } from "../rooms/WorldRoom.js";
+
+/**
+ * Timing taps on a running WorldRoom, installed on the instance (the room's source is untouched):
+ * each tick's start, its wall time, and the time spent in the three sync stages the room calls from
+ * its tick — WorldSync.syncState (world → schema), WorldSync.updateViews (area of interest and
+ * StateView add/remove) and Room.broadcastPatch (schema patch encoding per client view and sending).
+ * It also counts, while updateViews runs, the StateView add/remove calls: how many entities came
+ * into or went out of some client's view. Listeners run right after each tick (setImmediate).
+ */
+export interface TickRecord {
+  tick: number;
+  /** performance.now() when the tick began. */
+  startedAt: number;
+  /** Wall time of the whole tick callback (the same span TickLoop.durations records). */
+  totalMs: number;
+  syncMs: number;
+  viewsMs: number;
+  patchMs: number;
+  /** Entities that came into / went out of some client's view this tick (StateView add / remove). */
+  entered: number;
+  left: number;
+}
+
+type Listener = (tick: number) => void;
+
+export class RoomProbe {
+  readonly records: TickRecord[] = [];
+  private readonly listeners = new Set<Listener>();
+  private current = { syncMs: 0, viewsMs: 0, patchMs: 0, entered: 0, left: 0 };
+  /** Count StateView add/remove calls only while WorldSync.updateViews runs (outermost calls only). */
+  private countingViews = false;
+
+  constructor(readonly room: WorldRoom) {
+    const sync = room.sync;
+    const syncState = sync.syncState.bind(sync);
+    const updateViews = sync.updateViews.bind(sync);
+    const broadcastPatch = room.broadcastPatch.bind(room);
+    sync.syncState = () => {
+      const t = performance.now();
+      syncState();
+      this.current.syncMs += performance.now() - t;
+    };
+    sync.updateViews = () => {
+      const t = performance.now();
+      this.countingViews = true;
+      try {
+        return updateViews();
+      } finally {
+        this.countingViews = false;
+        this.current.viewsMs += performance.now() - t;
+      }
+    };
+    this.countViewChanges();
+    room.broadcastPatch = () => {
+      const t = performance.now();
+      const out = broadcastPatch();
+      this.current.patchMs += performance.now() - t;
+      return out;
+    };
+    // The loop's tick callback: time it whole and hand each finished tick to the listeners.
+    const loop = room.loop as unknown as { onTick: () => void };
+    const onTick = loop.onTick;
+    loop.onTick = () => {
+      this.current = { syncMs: 0, viewsMs: 0, patchMs: 0, entered: 0, left: 0 };
+      const startedAt = performance.now();
+      try {
+        onTick();
+      } finally {
+        const totalMs = performance.now() - startedAt;
+        const tick = room.world.tick;
+        this.records.push({ tick, startedAt, totalMs, ...this.current });
+        setImmediate(() => {
+          for (const l of this.listeners) l(tick);
+        });
+      }
+    };
+  }
+
+  private countViewChanges() {
+    const proto = StateView.prototype as unknown as { add: (...a: unknown[]) => unknown; remove: (...a: unknown[]) => unknown };
+    const add = proto.add;
+    const remove = proto.remove;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const probe = this;
+    let depth = 0;
+    proto.add = function (this: unknown, ...args: unknown[]) {
+      if (probe.countingViews && depth === 0) probe.current.entered++;
+      depth++;
+      try {
+        return add.apply(this, args);
+      } finally {
+        depth--;
+      }
+    };
+    proto.remove = function (this: unknown, ...args: unknown[]) {
+      if (probe.countingViews && depth === 0) probe.current.left++;
+      depth++;
+      try {
+        return remove.apply(this, args);
+      } finally {
+        depth--;
+      }
+    };
+  }
+
+  get tick(): number {
+    return this.room.world.tick;
+  }
+
+  /** Call `fn` after every tick, in registration order. */
+  onTick(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Resolve after the tick `n` ticks from now has run (and its listeners). */
+  waitTicks(n: number, timeoutMs = 60_000): Promise<number> {
+    const target = this.tick + n;
+    return this.waitUntil((tick) => tick >= target, timeoutMs, `tick ${target}`);
+  }
+
+  /** Resolve after the first tick for which `pred` holds. */
+  waitUntil(pred: (tick: number) => boolean, timeoutMs: number, what = "condition"): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      const off = this.onTick((tick) => {
+        if (!pred(tick)) return;
+        off();
+        clearTimeout(timer);
+        resolve(tick);
+      });
+    });
+  }
+
+  /** The records of ticks after `fromTick` up to and including `toTick`. */
+  between(fromTick: number, toTick: number): TickRecord[] {
+    return this.records.filter((r) => r.tick > fromTick && r.tick <= toTick);
+  }
+}

@@ -1,0 +1,287 @@
+import type { ByteCounter } from "./benchClient.js";
+import type { TickRecord } from "./probe.js";
+import { fmt, fmtRatio, kb, mean, median, percentiles, ratio, round, sum, table } from "./stats.js";
+
+/** Counters taken right after one tick. */
+export interface Snapshot {
+  tick: number;
+  at: number;
+  bots: Array<ByteCounter & { twin: boolean }>;
+  sdkServer: Array<{ idx: number; bytes: number; frames: number; rawMs: number; ticksApart: number }>;
+  commandsSent: number;
+  commandMs: number;
+  saves: number;
+  skipped: number;
+  /** TickLoop.durations at that moment. */
+  durations: number[];
+  /** console.warn calls so far (the schema encoder's buffer-overflow warnings). */
+  warnings: number;
+  /** Median over clients of the players in their view. */
+  visiblePlayersMedian: number;
+  /** Size of the schema encoder's shared buffer (each client's patch is encoded into it, one after another). */
+  encoderBufferBytes: number;
+}
+
+export interface TwinCheck {
+  sdkIdx: number;
+  /** Bytes the SDK player's WebSocket delivered over the window. */
+  sdkReceived: number;
+  /** Bytes the room handed that player's WebSocket client (raw()) over the window. */
+  serverSent: number;
+  serverFrames: number;
+  serverRawMs: number;
+  /** Bytes its in-memory twin counted over the same window. */
+  twinCounted: number;
+  /** Window ticks after which the two stood on different tiles (their views may then differ). */
+  ticksApart: number;
+}
+
+export interface PhaseResult {
+  n: number;
+  playersInWorld: number;
+  ticks: number;
+  seconds: number;
+  tick: { median: number; p99: number; max: number; mean: number };
+  /** Medians over the window's ticks of each stage (ms). */
+  stages: { sync: number; views: number; patch: number; rest: number };
+  /** Median per tick of entities entering / leaving some client's view. */
+  viewChanges: { entered: number; left: number };
+  maxTickGapMs: number;
+  skippedTicks: number;
+  saves: number;
+  bytes: { perClientMedian: number; perClientP99: number; perClientMin: number; perClientMax: number; total: number; wirePerClientMedian: number; statePct: number };
+  framesPerClientMedian: number;
+  commandsPerSec: number;
+  commandMsPerSec: number;
+  heapMB: number;
+  joinSeconds: number;
+  twins: TwinCheck[];
+  /** Encoder overflow warnings during the window. */
+  warnings: number;
+  totalFramesPerTick: number;
+  visiblePlayersMedian: number;
+  encoderBufferBytes: number;
+  save?: { characters: number; wallMs: number; skippedTicks: number; maxTickGapMs: number };
+}
+
+export function summarise(n: number, playersInWorld: number, start: Snapshot, end: Snapshot, records: TickRecord[], twins: TwinCheck[], joinSeconds: number): PhaseResult {
+  const ticks = end.tick - start.tick;
+  const seconds = (end.at - start.at) / 1000;
+  const durations = end.durations.slice(-ticks);
+  const p = percentiles(durations);
+  const perClient: number[] = [];
+  const wire: number[] = [];
+  const frames: number[] = [];
+  let stateBytes = 0;
+  let botBytes = 0;
+  let totalFrames = 0;
+  end.bots.forEach((b, i) => {
+    const a = start.bots[i];
+    perClient.push((b.bytes - a.bytes) / seconds);
+    wire.push((b.wireBytes - a.wireBytes) / seconds);
+    frames.push((b.frames - a.frames) / seconds);
+    stateBytes += b.stateBytes - a.stateBytes;
+    botBytes += b.bytes - a.bytes;
+    totalFrames += b.frames - a.frames;
+  });
+  // The real SDK players are in the room too: count what the room handed their sockets.
+  for (const s of end.sdkServer) {
+    const a = start.sdkServer.find((x) => x.idx === s.idx);
+    if (!a) continue;
+    perClient.push((s.bytes - a.bytes) / seconds);
+    totalFrames += s.frames - a.frames;
+  }
+  const pc = percentiles(perClient);
+  const gaps = records.slice(1).map((r, i) => r.startedAt - records[i].startedAt);
+  return {
+    n,
+    playersInWorld,
+    ticks,
+    seconds,
+    tick: { median: p.median, p99: p.p99, max: p.max, mean: mean(durations) },
+    stages: {
+      sync: median(records.map((r) => r.syncMs)),
+      views: median(records.map((r) => r.viewsMs)),
+      patch: median(records.map((r) => r.patchMs)),
+      rest: median(records.map((r) => r.totalMs - r.syncMs - r.viewsMs - r.patchMs)),
+    },
+    viewChanges: { entered: median(records.map((r) => r.entered)), left: median(records.map((r) => r.left)) },
+    maxTickGapMs: gaps.length ? Math.max(...gaps) : 0,
+    skippedTicks: end.skipped - start.skipped,
+    saves: end.saves - start.saves,
+    bytes: {
+      perClientMedian: pc.median,
+      perClientP99: pc.p99,
+      perClientMin: Math.min(...perClient),
+      perClientMax: pc.max,
+      total: sum(perClient),
+      wirePerClientMedian: median(wire),
+      statePct: botBytes > 0 ? (100 * stateBytes) / botBytes : 0,
+    },
+    framesPerClientMedian: median(frames),
+    commandsPerSec: (end.commandsSent - start.commandsSent) / seconds,
+    commandMsPerSec: (end.commandMs - start.commandMs) / seconds,
+    heapMB: process.memoryUsage().heapUsed / 1e6,
+    joinSeconds,
+    twins,
+    warnings: end.warnings - start.warnings,
+    totalFramesPerTick: totalFrames / ticks,
+    visiblePlayersMedian: end.visiblePlayersMedian,
+    encoderBufferBytes: end.encoderBufferBytes,
+  };
+}
+
+const pct = (a: number, b: number) => (b > 0 ? `${(((a - b) / b) * 100).toFixed(2)}%` : "-");
+
+export function printReport(results: PhaseResult[], meta: Record<string, unknown>) {
+  const base = results[0];
+  const out: string[] = [];
+  out.push("");
+  out.push(`WorldRoom benchmark — ${meta.cpus}, node ${meta.node}; one room, default world ${JSON.stringify(meta.worldBounds)}`);
+  out.push(`players walk to a random tile within 20 tiles or gather a node within 20 tiles every 3-6 s; spread=${meta.spread}; window ${meta.windowTicks} ticks after ${meta.warmupTicks} warm-up ticks`);
+  out.push(`clients: ${meta.design}`);
+  out.push(`baseline: N=${base?.n} of this run; x = ratio to it. p99 over ${base?.ticks} ticks is sample floor(0.99·n) of the sorted durations, i.e. the largest one.`);
+  out.push("");
+  out.push(
+    table(
+      ["N", "tick med ms", "tick p99 ms", "x med", "x p99", "B/client/s med", "x", "total KB/s", "x", "players seen med", "players/N"],
+      results.map((r) => [
+        String(r.n),
+        fmt(r.tick.median, 2),
+        fmt(r.tick.p99, 2),
+        fmtRatio(ratio(r.tick.median, base.tick.median)),
+        fmtRatio(ratio(r.tick.p99, base.tick.p99)),
+        fmt(r.bytes.perClientMedian, 0),
+        fmtRatio(ratio(r.bytes.perClientMedian, base.bytes.perClientMedian)),
+        fmt(kb(r.bytes.total), 1),
+        fmtRatio(ratio(r.bytes.total, base.bytes.total)),
+        fmt(r.visiblePlayersMedian, 0),
+        `${r.playersInWorld}/${r.n}`,
+      ]),
+    ),
+  );
+  out.push("");
+  out.push("Where the tick goes (medians, ms; rules+msgs = tickWorld, events, world:update, player:sync) and the rest of the picture:");
+  out.push(
+    table(
+      ["N", "syncState", "updateViews", "broadcastPatch", "rules+msgs", "tick max", "max gap ms", "skipped", "view in/out per tick", "B/client/s p99", "frames/tick", "state %", "cmds/s", "cmd ms/s", "warn", "enc buf MB", "heap MB", "join s"],
+      results.map((r) => [
+        String(r.n),
+        fmt(r.stages.sync, 2),
+        fmt(r.stages.views, 2),
+        fmt(r.stages.patch, 2),
+        fmt(r.stages.rest, 2),
+        fmt(r.tick.max, 1),
+        fmt(r.maxTickGapMs, 0),
+        String(r.skippedTicks),
+        `${fmt(r.viewChanges.entered, 0)}/${fmt(r.viewChanges.left, 0)}`,
+        fmt(r.bytes.perClientP99, 0),
+        fmt(r.totalFramesPerTick, 0),
+        fmt(r.bytes.statePct, 1),
+        fmt(r.commandsPerSec, 0),
+        fmt(r.commandMsPerSec, 1),
+        String(r.warnings),
+        fmt(r.encoderBufferBytes / 1e6, 1),
+        fmt(r.heapMB, 0),
+        fmt(r.joinSeconds, 1),
+      ]),
+    ),
+  );
+  const sendCost = meta.sendCost as { usPerFrame: number } | undefined;
+  if (sendCost) {
+    out.push(
+      `Not in the tick above: the socket write. A real WebSocket send measured ${fmt(sendCost.usPerFrame, 1)} us per frame here ` +
+        `(loopback, reader in another process), i.e. about ` +
+        results.map((r) => `+${fmt((r.totalFramesPerTick * sendCost.usPerFrame) / 1000, 1)} ms at N=${r.n}`).join(", ") +
+        " per tick with real sockets.",
+    );
+  }
+  const saves = results.filter((r) => r.save);
+  if (saves.length) {
+    out.push(
+      `Periodic save (WorldSaver.saveDirty, kept out of the windows with SAVE_INTERVAL=${meta.saveIntervalS}s, run after each window): ` +
+        saves.map((r) => `N=${r.n}: ${r.save!.characters} chars in ${fmt(r.save!.wallMs / 1000, 2)} s, ${r.save!.skippedTicks} ticks skipped, longest tick gap ${fmt(r.save!.maxTickGapMs, 0)} ms`).join("; "),
+    );
+  }
+  const checks = results.flatMap((r) => r.twins.map((t) => ({ n: r.n, ...t })));
+  if (checks.length) {
+    out.push("");
+    out.push("Counting check over each window: a real SDK player (WebSocket over loopback) vs the bytes the room handed its socket vs its in-memory twin:");
+    out.push(
+      table(
+        ["N", "sdk", "SDK received B", "room sent B", "diff", "in-memory twin B", "diff", "ticks apart"],
+        checks.map((c) => [
+          String(c.n),
+          String(c.sdkIdx),
+          String(c.sdkReceived),
+          String(c.serverSent),
+          pct(c.sdkReceived, c.serverSent),
+          String(c.twinCounted),
+          pct(c.twinCounted, c.sdkReceived),
+          String(c.ticksApart),
+        ]),
+      ),
+    );
+  }
+  const profile = meta.profile as { file: string; totalMs: number; self: Array<[string, number]>; inclusive: Array<[string, number]> } | undefined;
+  if (profile) {
+    const share = (ms: number) => `${fmt(ms, 0).padStart(7)} ms ${fmt((100 * ms) / profile.totalMs, 1).padStart(5)}%`;
+    out.push("");
+    out.push(`CPU profile of the N=${results[results.length - 1].n} window (${profile.file}, ${fmt(profile.totalMs, 0)} ms of busy CPU sampled, shares of that):`);
+    out.push("  heaviest by self time:");
+    for (const [name, ms] of profile.self) out.push(`    ${share(ms)}  ${name}`);
+    out.push("  heaviest by total time:");
+    for (const [name, ms] of profile.inclusive) out.push(`    ${share(ms)}  ${name}`);
+  }
+  const warnings = meta.warnings as Record<string, number>;
+  if (Object.keys(warnings).length) {
+    out.push("");
+    for (const [w, count] of Object.entries(warnings)) out.push(`console.warn x${count}: ${w}`);
+  }
+  if (meta.joinFailures) out.push(`join failures: ${meta.joinFailures}`);
+  out.push(`elapsed ${fmt(meta.elapsedS as number, 0)} s`);
+  out.push("");
+  console.log(out.join("\n"));
+
+  const json = {
+    bench: "world",
+    meta: { ...meta, profile: undefined, profileFile: (meta.profile as { file?: string } | undefined)?.file },
+    baselineN: base?.n,
+    results: results.map((r) => ({
+      n: r.n,
+      playersInWorld: r.playersInWorld,
+      windowTicks: r.ticks,
+      windowSeconds: round(r.seconds, 2),
+      tickMs: { median: round(r.tick.median, 3), p99: round(r.tick.p99, 3), max: round(r.tick.max, 3), mean: round(r.tick.mean, 3) },
+      stagesMedianMs: { syncState: round(r.stages.sync, 3), updateViews: round(r.stages.views, 3), broadcastPatch: round(r.stages.patch, 3), rulesAndMessages: round(r.stages.rest, 3) },
+      bytesPerClientPerSec: { median: round(r.bytes.perClientMedian, 1), p99: round(r.bytes.perClientP99, 1), min: round(r.bytes.perClientMin, 1), max: round(r.bytes.perClientMax, 1), wireMedian: round(r.bytes.wirePerClientMedian, 1) },
+      totalBytesPerSec: round(r.bytes.total, 0),
+      statePct: round(r.bytes.statePct, 1),
+      framesPerClientPerSec: round(r.framesPerClientMedian, 2),
+      ratios: {
+        tickMedian: nullableRound(ratio(r.tick.median, base.tick.median)),
+        tickP99: nullableRound(ratio(r.tick.p99, base.tick.p99)),
+        bytesPerClientMedian: nullableRound(ratio(r.bytes.perClientMedian, base.bytes.perClientMedian)),
+        totalBytes: nullableRound(ratio(r.bytes.total, base.bytes.total)),
+        players: round(r.n / base.n, 2),
+      },
+      viewChangesPerTickMedian: r.viewChanges,
+      maxTickGapMs: round(r.maxTickGapMs, 1),
+      skippedTicks: r.skippedTicks,
+      saves: r.saves,
+      commandsPerSec: round(r.commandsPerSec, 1),
+      commandMsPerSec: round(r.commandMsPerSec, 2),
+      heapMB: round(r.heapMB, 0),
+      joinSeconds: round(r.joinSeconds, 1),
+      framesPerTick: round(r.totalFramesPerTick, 1),
+      visiblePlayersMedian: r.visiblePlayersMedian,
+      encoderSharedBufferBytes: r.encoderBufferBytes,
+      encoderWarnings: r.warnings,
+      save: r.save && { ...r.save, wallMs: round(r.save.wallMs, 1), maxTickGapMs: round(r.save.maxTickGapMs, 1) },
+      twins: r.twins.map((t) => ({ ...t, serverRawMs: round(t.serverRawMs, 3) })),
+    })),
+  };
+  console.log(JSON.stringify(json));
+}
+
+const nullableRound = (v: number | null) => (v === null ? null : round(v, 3));

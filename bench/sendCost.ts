@@ -1,0 +1,42 @@
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import WebSocket, { WebSocketServer } from "ws";
+import { median } from "./stats.js";
+
+/**
+ * What the in-memory clients leave out: the cost of handing a frame to a real WebSocket.
+ * Opens `sockets` loopback connections (the reading side in a child process, as a remote client
+ * would be), then, like a patch broadcast, sends one frame of `frameBytes` to every socket per
+ * round, `rounds` rounds apart; returns the median over rounds of microseconds per send.
+ */
+export async function measureSendCost(sockets: number, frameBytes: number, rounds = 6): Promise<{ usPerFrame: number; rounds: number[] }> {
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
+  await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
+  const port = (wss.address() as { port: number }).port;
+  const conns: WebSocket[] = [];
+  wss.on("connection", (ws) => conns.push(ws));
+  const child = fork(fileURLToPath(new URL("./wsSink.ts", import.meta.url)), [String(port), String(sockets)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("ws sink did not connect")), 30_000);
+      child.once("message", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    const frame = Buffer.alloc(frameBytes, 0x2a);
+    frame[0] = 15; // a state patch, as far as anyone reading would care
+    const perRound: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const t = performance.now();
+      for (const ws of conns) ws.send(frame, { binary: true });
+      perRound.push(((performance.now() - t) * 1000) / conns.length);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return { usPerFrame: median(perRound), rounds: perRound };
+  } finally {
+    child.kill();
+    for (const ws of conns) ws.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+}

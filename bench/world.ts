@@ -1,0 +1,255 @@
+/**
+ * WorldRoom load benchmark: N simulated players (100, 500, 1000, 2000 by default) in ONE WorldRoom,
+ * walking and gathering. Per N it measures, over a steady window of ticks after everyone joined:
+ *   - the tick duration (median, p99): the whole tick, rules + world→schema sync + area of interest
+ *     + per-client patch encoding and sending (Room.broadcastPatch runs inside the tick);
+ *   - the bytes each client is sent per second (median over clients, and the total);
+ * and prints each N's ratio to the N=100 baseline measured in the same run.
+ *
+ * Design: the players are in-memory transport clients (bench/benchClient.ts) joined through the real
+ * matchmaker and the transport's join path; they count the bytes the room hands their socket and
+ * never decode. A few real @colyseus/sdk players in a child process (bench/sdkClients.ts) check the
+ * counting: each is mirrored by an in-memory twin sent the very same commands.
+ *
+ * Usage: npm run bench:world [-- --sizes 100,500,1000,2000 --window 40 --warmup 5 --twins 2
+ *        --spread world|spawn --concurrency 8 --seed 1 --time-limit 300 --profile file.cpuprofile
+ *        --save-interval 3600 --measure-save true --send-cost true]
+ */
+import os from "node:os";
+import { matchMaker } from "@colyseus/core";
+import type { WorldRoom } from "../rooms/WorldRoom.js";
+import { startTestServer } from "../test/helpers/server.js";
+import { CpuProfile, summariseProfile } from "./cpuProfile.js";
+import { Population } from "./population.js";
+import { RoomProbe } from "./probe.js";
+import { printReport, summarise, type PhaseResult, type Snapshot, type TwinCheck } from "./report.js";
+import { SdkPlayers } from "./sdkPlayers.js";
+import { median } from "./stats.js";
+import { measureSendCost } from "./sendCost.js";
+
+interface Options {
+  sizes: number[];
+  window: number;
+  warmup: number;
+  twins: number;
+  spread: "world" | "spawn";
+  concurrency: number;
+  seed: number;
+  timeLimitS: number;
+  /** Write a CPU profile of the last window here (and print where its time went). */
+  profile?: string;
+  /** Save interval of the room (s); the default keeps the periodic save out of the windows. */
+  saveInterval: number;
+  /** Time a save of every character after each window. */
+  measureSave: boolean;
+  /** Calibrate the cost of a real WebSocket send at the end. */
+  sendCost: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const o: Options = { sizes: [100, 500, 1000, 2000], window: 40, warmup: 5, twins: 2, spread: "world", concurrency: 8, seed: 1, timeLimitS: 300, saveInterval: 3600, measureSave: true, sendCost: true };
+  for (let i = 0; i < argv.length; i++) {
+    const [key, inline] = argv[i].replace(/^--/, "").split("=");
+    const value = inline ?? argv[++i];
+    if (key === "sizes") o.sizes = value.split(",").map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+    else if (key === "window") o.window = Math.max(5, Number(value));
+    else if (key === "warmup") o.warmup = Math.max(1, Number(value));
+    else if (key === "twins") o.twins = Math.max(0, Number(value));
+    else if (key === "spread") o.spread = value === "spawn" ? "spawn" : "world";
+    else if (key === "concurrency") o.concurrency = Math.max(1, Number(value));
+    else if (key === "seed") o.seed = Number(value);
+    else if (key === "time-limit") o.timeLimitS = Number(value);
+    else if (key === "profile") o.profile = value;
+    else if (key === "save-interval") o.saveInterval = Number(value);
+    else if (key === "measure-save") o.measureSave = value !== "false";
+    else if (key === "send-cost") o.sendCost = value !== "false";
+    else throw new Error(`unknown option --${key}`);
+  }
+  return o;
+}
+
+const opts = parseOptions(process.argv.slice(2));
+const startedAt = performance.now();
+const deadline = startedAt + opts.timeLimitS * 1000;
+
+// Whatever happens, the benchmark stops by itself.
+const watchdog = setTimeout(() => {
+  console.error(`bench: time limit of ${opts.timeLimitS}s reached, stopping`);
+  process.exit(2);
+}, opts.timeLimitS * 1000 + 45_000);
+watchdog.unref();
+
+// @colyseus/schema warns on stderr each time an encode outgrows its buffer: count instead of flooding.
+const warnings = new Map<string, number>();
+let warningCount = 0;
+console.warn = (...args: unknown[]) => {
+  const key = String(args[0] ?? "").split("\n")[0].slice(0, 160);
+  warnings.set(key, (warnings.get(key) ?? 0) + 1);
+  warningCount++;
+};
+
+const log = (msg: string) => console.error(`[${((performance.now() - startedAt) / 1000).toFixed(1)}s] ${msg}`);
+
+async function main() {
+  const server = await startTestServer({ env: { SAVE_INTERVAL: String(opts.saveInterval) } });
+  let sdk: SdkPlayers | undefined;
+  try {
+    const [listing] = await matchMaker.query({ name: "world" });
+    const room = matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
+    const probe = new RoomProbe(room);
+
+    // Snapshots are taken right after a tick, before any bot reacts to it (first listener).
+    let population: Population;
+    const captures: Array<{ tick: number; resolve: (s: Snapshot) => void }> = [];
+    probe.onTick((tick) => {
+      for (let i = captures.length - 1; i >= 0; i--) {
+        if (tick < captures[i].tick) continue;
+        captures[i].resolve(snapshot(tick));
+        captures.splice(i, 1);
+      }
+    });
+    const snapshot = (tick: number): Snapshot => ({
+      tick,
+      at: performance.now(),
+      bots: population.bots.map((b) => ({ ...b.client.counter, twin: b.twinOf !== undefined })),
+      sdkServer: [...population.sdkServer].map(([idx, c]) => ({ idx, ...c })),
+      commandsSent: population.commandsSent,
+      commandMs: population.commandMs,
+      saves: room.saver.stats.saves,
+      skipped: room.loop.skipped,
+      durations: [...room.loop.durations],
+      warnings: warningCount,
+      visiblePlayersMedian: median([...room.sync.viewers.values()].map((v) => v.visible.player.size)),
+      encoderBufferBytes: (room as unknown as { _serializer?: { encoder?: { sharedBuffer?: Uint8Array } } })._serializer?.encoder?.sharedBuffer?.byteLength ?? 0,
+    });
+    const captureAt = (tick: number) =>
+      new Promise<Snapshot>((resolve, reject) => {
+        captures.push({ tick, resolve });
+        setTimeout(() => reject(new Error(`no tick ${tick}`)), (tick - probe.tick + 20) * 2_000).unref();
+      });
+
+    if (opts.twins > 0) sdk = await SdkPlayers.start();
+    population = new Population(server, room, probe, { seed: opts.seed, scatter: opts.spread === "world", concurrency: opts.concurrency }, sdk);
+
+    // Real SDK players, each with an in-memory twin that gets the same commands at the same time.
+    const twins: Array<{ sdkIdx: number; botIdx: number }> = [];
+    if (sdk) {
+      for (let k = 0; k < opts.twins; k++) {
+        const bot = await population.joinBot("T", k);
+        const [joined] = await sdk.join(server.url, [`S${String(k + 1).padStart(5, "0")}`]);
+        population.tapSdkClient(joined.idx, joined.sessionId, joined.playerId, bot);
+        twins.push({ sdkIdx: joined.idx, botIdx: population.bots.indexOf(bot) });
+      }
+      for (const t of twins) population.start(population.bots[t.botIdx]);
+      log(`${twins.length} SDK players and their in-memory twins joined`);
+    }
+    const sdkCount = twins.length;
+
+    const results: PhaseResult[] = [];
+    let profile: ReturnType<typeof summariseProfile> | undefined;
+    for (const n of opts.sizes) {
+      if (performance.now() > deadline) {
+        log(`skipping N=${n}: time limit`);
+        break;
+      }
+      const joinStart = performance.now();
+      await population.growTo(n - sdkCount, deadline);
+      const joinS = (performance.now() - joinStart) / 1000;
+      log(`N=${n}: ${population.size + sdkCount} players in (${joinS.toFixed(1)}s of joins), spreading out`);
+      // Let the newcomers reach their first destination (bounded), then warm up and measure.
+      const scatterLimit = probe.tick + 15;
+      await probe.waitUntil((t) => population.scattering === 0 || t >= scatterLimit, 120_000, "players to spread out");
+      const profiling = opts.profile && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
+      const start = await captureAt(probe.tick + opts.warmup);
+      await profiling?.start();
+      const end = await captureAt(start.tick + opts.window);
+      if (profiling) profile = summariseProfile(await profiling.stop(opts.profile!));
+      let twinChecks: TwinCheck[] = [];
+      if (sdk) twinChecks = checkTwins(await sdk.report(), twins, start, end);
+      const result = summarise(n, room.world.players.size, start, end, probe.between(start.tick, end.tick), twinChecks, joinS);
+      // The save grows linearly with N (see the report): time it at the smallest and largest N only.
+      if (opts.measureSave && (n === opts.sizes[0] || n === opts.sizes[opts.sizes.length - 1])) result.save = await timeSave(room, probe);
+      results.push(result);
+      log(`N=${n}: tick median ${result.tick.median.toFixed(1)} ms, p99 ${result.tick.p99.toFixed(1)} ms, ${(result.bytes.perClientMedian / 1000).toFixed(1)} KB/s per client`);
+    }
+
+    let sendCost: Awaited<ReturnType<typeof measureSendCost>> | undefined;
+    if (opts.sendCost && results.length && performance.now() < deadline) {
+      const last = results[results.length - 1];
+      const frameBytes = Math.max(16, Math.round(last.bytes.perClientMedian / last.framesPerClientMedian));
+      sendCost = await measureSendCost(Math.min(500, last.playersInWorld), frameBytes).catch((err) => {
+        log(`send cost calibration failed: ${(err as Error).message}`);
+        return undefined;
+      });
+      if (sendCost) log(`a real WebSocket send of ${frameBytes} B: ${sendCost.usPerFrame.toFixed(1)} us`);
+    }
+
+    printReport(results, {
+      design: "in-memory transport clients (counting, never decoding) joined via matchMaker.joinOrCreate + connectClientToRoom; real @colyseus/sdk twins in a child process validate the counts",
+      cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}`,
+      node: process.version,
+      spread: opts.spread,
+      windowTicks: opts.window,
+      warmupTicks: opts.warmup,
+      worldBounds: room.world.map.bounds,
+      joinFailures: population.joinFailures,
+      warnings: Object.fromEntries(warnings),
+      saveIntervalS: opts.saveInterval,
+      sendCost,
+      profile: profile && { file: opts.profile, ...profile },
+      elapsedS: (performance.now() - startedAt) / 1000,
+    });
+  } finally {
+    await sdk?.stop().catch(() => {});
+    await server.close().catch(() => {});
+  }
+
+  /** Each SDK player against its twin and against what the server handed its socket, over the window. */
+  function checkTwins(reports: Awaited<ReturnType<SdkPlayers["report"]>>, pairs: Array<{ sdkIdx: number; botIdx: number }>, start: Snapshot, end: Snapshot): TwinCheck[] {
+    return pairs.map(({ sdkIdx, botIdx }) => {
+      const r = reports.find((x) => x.idx === sdkIdx);
+      const byTick = new Map(r?.byTick ?? []);
+      const at = (tick: number) => {
+        for (let t = tick; t > tick - 5; t--) if (byTick.has(t)) return byTick.get(t)!;
+        return NaN;
+      };
+      const server0 = start.sdkServer.find((s) => s.idx === sdkIdx);
+      const server1 = end.sdkServer.find((s) => s.idx === sdkIdx);
+      return {
+        sdkIdx,
+        sdkReceived: at(end.tick) - at(start.tick),
+        serverSent: (server1?.bytes ?? NaN) - (server0?.bytes ?? NaN),
+        serverFrames: (server1?.frames ?? NaN) - (server0?.frames ?? NaN),
+        serverRawMs: (server1?.rawMs ?? NaN) - (server0?.rawMs ?? NaN),
+        twinCounted: end.bots[botIdx].bytes - start.bots[botIdx].bytes,
+        ticksApart: (server1?.ticksApart ?? 0) - (server0?.ticksApart ?? 0),
+      };
+    });
+  }
+}
+
+/**
+ * The room's periodic save (WorldSaver.saveDirty: every dirty character in one transaction), run now:
+ * its wall time, and how it holds up the tick loop (PGlite runs on this thread).
+ */
+async function timeSave(room: WorldRoom, probe: RoomProbe) {
+  const dirty = [...room.world.players.values()].filter((p) => p.dirty).length;
+  const skipped0 = room.loop.skipped;
+  const firstTick = probe.tick;
+  const t0 = performance.now();
+  await room.saver.saveDirty(room.world);
+  const wallMs = performance.now() - t0;
+  await probe.waitTicks(1);
+  const starts = probe.between(firstTick - 1, probe.tick).map((r) => r.startedAt);
+  const gaps = starts.slice(1).map((t, i) => t - starts[i]);
+  const save = { characters: dirty, wallMs, skippedTicks: room.loop.skipped - skipped0, maxTickGapMs: gaps.length ? Math.max(...gaps) : 0 };
+  log(`save of ${dirty} characters: ${(wallMs / 1000).toFixed(2)} s, ${save.skippedTicks} ticks skipped`);
+  return save;
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((err) => {
+    console.error("bench: failed", err);
+    process.exit(1);
+  });
