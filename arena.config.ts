@@ -38,18 +38,15 @@ function bindContext<T extends new (...args: any[]) => { ctx?: ServerContext }>(
  */
 Encoder.BUFFER_SIZE = 256 * 1024;
 
-export function createArena(ctx: ServerContext, options: { publicDir?: string } = {}): Arena {
+export function createArena(ctx: ServerContext, options: { publicDir?: string; wsHeartbeatMs?: number } = {}): Arena {
   const httpServer = http.createServer();
   httpServer.keepAliveTimeout = 65_000;
 
   const transport = new WebSocketTransport({ noServer: true });
   transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
 
-  // Reserved for the plain JSON protocol: until it is served, a /ws client is told so and closed.
-  const ws = attachWsEndpoint(httpServer, (socket) => {
-    socket.send(JSON.stringify({ type: "error", data: { code: "UNAVAILABLE", message: "The /ws protocol is not served yet" } }));
-    socket.close(1013, "not available");
-  });
+  // The plain JSON protocol: a translator into the same rooms, never a second game.
+  const ws = attachWsEndpoint(httpServer, ctx, { heartbeatMs: options.wsHeartbeatMs });
 
   installCorsPolicy(ctx.config);
 

@@ -1,0 +1,225 @@
+import type { IncomingMessage } from "node:http";
+import { CloseCode, Protocol, ServerError } from "@colyseus/core";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { WebSocket } from "ws";
+import { createGuest } from "../auth/guest.js";
+import { TokenError, verifyToken } from "../auth/tokens.js";
+import type { ServerContext } from "../context.js";
+import { AuthenticateData, Envelope, frame, ROOM_EVENTS, WS_CLOSE, WS_LIMITS } from "./protocol.js";
+import { InMemoryRoomClient, joinInMemory } from "./roomClient.js";
+
+/**
+ * The room's side of a /ws player: what the world room sends it becomes JSON frames on the socket.
+ * Frames are held back until the adapter has told the client it is authenticated.
+ */
+export class WsRoomClient extends InMemoryRoomClient {
+  /** The id of the client frame being handled: replies and errors it causes echo it. */
+  replyTo: string | undefined;
+  private held: string[] | null = [];
+  firstSync: { id?: string } | undefined;
+
+  constructor(
+    sessionId: string,
+    private readonly socket: WebSocket,
+  ) {
+    super(sessionId);
+  }
+
+  send(type: any, message?: any) {
+    if (this.closed) return;
+    if (type === "player:sync" && !this.firstSync) this.firstSync = message;
+    const text = frame(String(type), message ?? {}, this.replyTo);
+    if (this.held) this.held.push(text);
+    else if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+  }
+
+  /** Binary room frames (schema state and patches) are for SDK clients: /ws clients get `world:update`. */
+  protected onRaw(data: Uint8Array | Buffer) {
+    if ((data[0] & 0x1f) === Protocol.ERROR && this.socket.readyState === this.socket.OPEN) {
+      this.socket.send(frame("error", { code: "ROOM_ERROR", message: "The world refused the connection" }));
+    }
+  }
+
+  /** Let the held frames go (after `authenticated`). */
+  release() {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const text of held) if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+  }
+
+  /** The room let this client go: a take-over, a kick, or the server shutting down. */
+  protected onLeave(code?: number) {
+    // On shutdown the adapter closes every socket with 1001 once the rooms have saved.
+    if (code === CloseCode.SERVER_SHUTDOWN) return;
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(code && code >= 4000 ? code : 1000, "left the world");
+  }
+}
+
+/** Flooding is judged per connection: one limiter for all of them, keyed by connection. */
+const limiter = new RateLimiterMemory({ points: WS_LIMITS.messagesPerSecond, duration: 1 });
+let nextConnection = 0;
+
+/** Join failures (the room's ServerError codes) as /ws error codes and close codes. */
+const JOIN_FAILURES: Record<number, { code: string; close: number }> = {
+  400: { code: "INVALID_PAYLOAD", close: 4000 },
+  401: { code: "UNAUTHORIZED", close: WS_CLOSE.UNAUTHORIZED },
+  403: { code: "FORBIDDEN", close: 4003 },
+  404: { code: "NOT_FOUND", close: 4004 },
+};
+
+/**
+ * One /ws socket: authentication (token in the URL, an `authenticate` frame, or a guest identity in
+ * anonymous mode), limits, and translation between JSON frames and the world room's messages.
+ */
+export class WsConnection {
+  private readonly key = `ws${++nextConnection}`;
+  private client: WsRoomClient | undefined;
+  private joining = false;
+  private authTimer: NodeJS.Timeout | undefined;
+  private drops = { second: 0, count: 0 };
+  alive = true;
+
+  constructor(
+    private readonly socket: WebSocket,
+    req: IncomingMessage,
+    private readonly ctx: ServerContext,
+  ) {
+    const url = new URL(req.url ?? "/ws", "ws://server");
+    const token = url.searchParams.get("token") ?? undefined;
+    const characterId = url.searchParams.get("characterId") ?? undefined;
+    socket.on("message", (data, isBinary) => void this.onFrame(data as Buffer, isBinary));
+    socket.on("close", () => this.onClose());
+    socket.on("pong", () => (this.alive = true));
+    socket.on("error", () => {});
+
+    if (token) void this.join(token, characterId, undefined);
+    else if (!ctx.config.idpAppId) void this.joinAsGuest(characterId);
+    else {
+      this.authTimer = setTimeout(() => this.refuse("UNAUTHORIZED", "Send authenticate with a token within 10 seconds"), WS_LIMITS.authenticateWithinMs);
+    }
+  }
+
+  private send(type: string, data: unknown, id?: string) {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(frame(type, data, id));
+  }
+
+  private error(code: string, message: string, id?: string) {
+    this.send("error", { code, message }, id);
+  }
+
+  private refuse(code: string, message: string, close: number = WS_CLOSE.UNAUTHORIZED, id?: string) {
+    this.error(code, message, id);
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(close, code);
+  }
+
+  private async joinAsGuest(characterId: string | undefined) {
+    try {
+      const guest = await createGuest(this.ctx.db.prisma, this.ctx.config.jwtSecret);
+      await this.join(guest.token, characterId, undefined);
+    } catch (err) {
+      this.ctx.logger.error({ err }, "/ws guest identity failed");
+      this.refuse("INTERNAL", "Could not create a guest identity", 1011);
+    }
+  }
+
+  /** Verify the token, join the world room as this socket's player, then say `authenticated`. */
+  private async join(token: string, characterId: string | undefined, replyId: string | undefined) {
+    clearTimeout(this.authTimer);
+    let accountId: string;
+    try {
+      accountId = verifyToken(token, this.ctx.config.jwtSecret).sub;
+    } catch (err) {
+      const message = err instanceof TokenError ? err.message : "The token is invalid";
+      return this.refuse("UNAUTHORIZED", message, WS_CLOSE.UNAUTHORIZED, replyId);
+    }
+    // A new identity replaces the current one: the old player leaves the world first.
+    if (this.client) {
+      this.client.leave(1000);
+      this.client = undefined;
+    }
+    this.joining = true;
+    try {
+      const { client } = await joinInMemory((sessionId) => new WsRoomClient(sessionId, this.socket), token, { characterId, worldUpdates: true, clientType: "ws" }, "world", "ws");
+      if (this.socket.readyState !== this.socket.OPEN) {
+        client.leave(1000);
+        return;
+      }
+      this.client = client;
+      const playerId = client.firstSync?.id ?? "";
+      this.send("authenticated", { accountId, characterId: playerId, playerId }, replyId);
+      client.release();
+    } catch (err) {
+      const status = err instanceof ServerError ? err.code : 0;
+      const failure = JOIN_FAILURES[status];
+      if (failure) return this.refuse(failure.code, (err as Error).message, failure.close, replyId);
+      this.ctx.logger.error({ err }, "/ws join failed");
+      this.refuse("INTERNAL", "Could not join the world", 1011, replyId);
+    } finally {
+      this.joining = false;
+    }
+  }
+
+  /** Per-connection rate limit: over it the frame is dropped; a sustained flood closes the socket. */
+  private async admit(): Promise<boolean> {
+    try {
+      await limiter.consume(this.key);
+      return true;
+    } catch (res) {
+      if (!(res instanceof RateLimiterRes)) throw res;
+      const second = Math.floor(Date.now() / 1000);
+      if (this.drops.second !== second) this.drops = { second, count: 0 };
+      if (++this.drops.count >= WS_LIMITS.floodDropsPerSecond) {
+        this.refuse("FLOOD", "Too many messages: disconnected", WS_CLOSE.FLOOD);
+      }
+      return false;
+    }
+  }
+
+  private async onFrame(data: Buffer, isBinary: boolean) {
+    if (!(await this.admit())) {
+      if (this.socket.readyState === this.socket.OPEN && this.drops.count < WS_LIMITS.floodDropsPerSecond) {
+        this.error("RATE_LIMITED", `At most ${WS_LIMITS.messagesPerSecond} messages per second`);
+      }
+      return;
+    }
+    let parsed: unknown;
+    try {
+      if (isBinary) throw new Error("binary");
+      parsed = JSON.parse(data.toString("utf8"));
+    } catch {
+      return this.error("BAD_JSON", "Frames must be JSON text: {\"type\": \"...\", \"data\": {...}}");
+    }
+    const envelope = Envelope.safeParse(parsed);
+    if (!envelope.success) {
+      const id = typeof (parsed as { id?: unknown })?.id === "string" ? (parsed as { id: string }).id : undefined;
+      const issue = envelope.error.issues[0];
+      return this.error("INVALID_PAYLOAD", `${issue.path.join(".") || "frame"}: ${issue.message}`, id);
+    }
+    const { type, data: payload, id } = envelope.data;
+
+    if (type === "authenticate") {
+      const auth = AuthenticateData.safeParse(payload);
+      if (!auth.success) return this.error("INVALID_PAYLOAD", "authenticate: {token, characterId?}", id);
+      if (this.joining) return this.error("BUSY", "Authentication is already in progress", id);
+      return this.join(auth.data.token, auth.data.characterId, id);
+    }
+    if (type === "ping") return this.send("pong", { time: Date.now() }, id);
+    if (!ROOM_EVENTS.has(type)) return this.error("UNKNOWN_EVENT", `Unknown event ${type}`, id);
+    const client = this.client;
+    if (!client || client.closed) return this.error("NOT_AUTHENTICATED", "Not in the world yet", id);
+    client.replyTo = id;
+    try {
+      client.sendToRoom(type, payload ?? {});
+    } finally {
+      client.replyTo = undefined;
+    }
+  }
+
+  private onClose() {
+    clearTimeout(this.authTimer);
+    limiter.delete(this.key).catch(() => {});
+    // The player leaves the world like any client whose socket closed (the room saves it).
+    this.client?.leave(1000);
+    this.client = undefined;
+  }
+}
