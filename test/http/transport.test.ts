@@ -39,7 +39,7 @@ describe("one port: HTTP, Colyseus and the reserved /ws path", function () {
     await assert.rejects(sdk.joinOrCreate("world"), /account does not exist/);
   });
 
-  it("an upgrade at /ws does not reach Colyseus and does not crash the process", async () => {
+  it("an upgrade at /ws is the JSON protocol's, not Colyseus's, and a bad token there harms nothing", async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=abc`);
     const frames: string[] = [];
     ws.on("message", (d) => frames.push(String(d)));
@@ -47,8 +47,8 @@ describe("one port: HTTP, Colyseus and the reserved /ws path", function () {
       ws.on("close", (code) => resolve({ code }));
       ws.on("error", reject);
     });
-    assert.equal(closed.code, 1013);
-    assert.equal(JSON.parse(frames[0]).type, "error");
+    assert.equal(closed.code, 4001);
+    assert.deepEqual(JSON.parse(frames[0]).data.code, "UNAUTHORIZED");
     assert.equal((await fetch(`${server.url}/health`)).status, 200);
   });
 

@@ -1,0 +1,234 @@
+import assert from "node:assert/strict";
+import { matchMaker } from "@colyseus/core";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import { signToken } from "../../src/auth/tokens.js";
+import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.js";
+import { guestToken, joinWorld } from "../helpers/worldClient.js";
+import { place, ticks } from "../helpers/worldRoom.js";
+import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
+
+async function worldRoom(): Promise<WorldRoom> {
+  const [listing] = await matchMaker.query({ name: "world" });
+  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
+}
+
+describe("/ws: the plain JSON protocol", function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  const open: WsPlayer[] = [];
+  const connect = async (query = "") => {
+    const p = await wsConnect(server.port, query);
+    open.push(p);
+    return p;
+  };
+
+  before(async () => {
+    server = await startTestServer({ wsHeartbeatMs: 300 });
+  });
+  afterEach(() => {
+    for (const p of open.splice(0)) p.close();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("authenticates by token in the URL: authenticated, then player:sync, then a first world:update", async () => {
+    const who = await guestToken(server);
+    const a = await connect(`?token=${who.token}`);
+    const auth = await a.next("authenticated");
+    assert.equal(auth.data.accountId, who.accountId);
+    assert.equal(auth.data.playerId, auth.data.characterId);
+    const types = a.frames.map((f) => f.type);
+    await a.next("world:update");
+    assert.deepEqual(a.frames.slice(0, 3).map((f) => f.type), ["authenticated", "player:sync", "world:update"], JSON.stringify(types));
+    const sync = a.frames[1].data;
+    assert.equal(sync.id, auth.data.playerId);
+    assert.ok(sync.inventory.length > 0);
+    const update = a.frames[2].data;
+    assert.ok(update.players.some((p: { id: string }) => p.id === auth.data.playerId), "everything in view, me included");
+    assert.ok(update.npcs.length + update.resources.length > 0);
+  });
+
+  it("gives a connection with no token a guest identity in anonymous mode", async () => {
+    const a = await connect();
+    const auth = await a.next("authenticated");
+    assert.match(auth.data.accountId, /^guest_/);
+    const user = await server.ctx.db.prisma.user.findUniqueOrThrow({ where: { id: auth.data.accountId } });
+    assert.equal(user.isGuest, true);
+  });
+
+  it("refuses a bad token with UNAUTHORIZED and close 4001", async () => {
+    for (const token of ["garbage", signToken({ sub: "x" }, "other-secret-".padEnd(40, "o")), signToken({ sub: "no-such-account" }, TEST_SECRET)]) {
+      const a = await connect(`?token=${encodeURIComponent(token)}`);
+      const err = await a.next("error");
+      assert.equal(err.data.code, "UNAUTHORIZED");
+      assert.equal((await a.closed).code, 4001);
+    }
+  });
+
+  it("moves are translated into the room and come back in world:update; replies echo the frame id", async () => {
+    const a = await connect();
+    const auth = await a.next("authenticated");
+    const sync = await a.next("player:sync");
+    const target = { x: sync.data.position.x + 2, z: sync.data.position.z };
+    const since = a.mark();
+    a.send("player:move", target, "move-1");
+    const update = await a.next("world:update", (f) => f.data.players.some((p: { id: string; x: number; z: number }) => p.id === auth.data.playerId && p.x === target.x && p.z === target.z), { since });
+    assert.equal(typeof update.data.tick, "number");
+    const room = await worldRoom();
+    assert.deepEqual(room.world.players.get(auth.data.playerId)!.tile, target);
+    // A refusal caused by a frame echoes its id.
+    const s2 = a.mark();
+    a.send("player:move", { x: 1e9, z: 0 }, "move-2");
+    const err = await a.next("error", () => true, { since: s2 });
+    assert.deepEqual([err.data.code, err.id], ["INVALID_PAYLOAD", "move-2"]);
+  });
+
+  it("a /ws player and an @colyseus/sdk player chat with each other, both ways", async () => {
+    const a = await connect();
+    const auth = await a.next("authenticated");
+    const b = await joinWorld(server);
+    const room = await worldRoom();
+    place(room, b.id, room.world.players.get(auth.data.playerId)!.tile);
+    await ticks(room, 1);
+    const sb = b.mark();
+    a.send("player:chat", { message: "hello from /ws" });
+    const heard = await b.next("chat:message", (m) => m.fromId === auth.data.playerId, { since: sb });
+    assert.equal(heard.message, "hello from /ws");
+    const sa = a.mark();
+    b.send("player:chat", { message: "hello from the sdk" });
+    const back = await a.next("chat:message", (f) => f.data.fromId === b.id, { since: sa });
+    assert.equal(back.data.message, "hello from the sdk");
+    // They see each other too.
+    await a.next("world:update", (f) => f.data.players.some((p: { id: string }) => p.id === b.id));
+    assert.ok(b.room.state.players.get(auth.data.playerId));
+    await b.leave();
+  });
+
+  it("answers malformed frames with a code and keeps the socket usable", async () => {
+    const a = await connect();
+    await a.next("authenticated");
+    const cases: Array<[string, string]> = [
+      ["{not json", "BAD_JSON"],
+      ["[1,2,3]", "INVALID_PAYLOAD"],
+      ['"just a string"', "INVALID_PAYLOAD"],
+      [JSON.stringify({ data: {} }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: 5 }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "player:move", data: {}, extra: 1 }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "player:fly", data: {} }), "UNKNOWN_EVENT"],
+      [JSON.stringify({ type: "player:move", data: { x: "1", z: 2 } }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "bank:withdraw", data: { itemId: "coins", quantity: -1 } }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "inventory:use", data: { slot: 99 } }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "authenticate", data: { token: 5 } }), "INVALID_PAYLOAD"],
+    ];
+    for (const [text, code] of cases) {
+      const since = a.mark();
+      a.sendRaw(text);
+      const err = await a.next("error", () => true, { since });
+      assert.equal(err.data.code, code, text);
+    }
+    const since = a.mark();
+    a.send("ping", {}, "still-there");
+    const pong = await a.next("pong", () => true, { since });
+    assert.equal(pong.id, "still-there");
+    assert.equal(a.ws.readyState, a.ws.OPEN);
+  });
+
+  it("drops frames over 60 per second with RATE_LIMITED; a flood closes with 4029", async () => {
+    const a = await connect();
+    await a.next("authenticated");
+    const since = a.mark();
+    for (let i = 0; i < 70; i++) a.send("ping", {});
+    await a.next("error", (f) => f.data.code === "RATE_LIMITED", { since });
+    assert.equal(a.ws.readyState, a.ws.OPEN, "a burst is not a flood");
+    assert.ok(a.frames.slice(since).filter((f) => f.type === "pong").length <= 60);
+
+    const b = await connect();
+    await b.next("authenticated");
+    for (let i = 0; i < 400; i++) b.send("ping", {});
+    const closed = await b.closed;
+    assert.equal(closed.code, 4029);
+  });
+
+  it("closes a frame over 64 KiB with 1009", async () => {
+    const a = await connect();
+    await a.next("authenticated");
+    a.sendRaw(JSON.stringify({ type: "player:chat", data: { message: "x".repeat(70 * 1024) } }));
+    assert.equal((await a.closed).code, 1009);
+  });
+
+  it("drops a dead peer after missed pings; it leaves the world and is saved", async () => {
+    const a = await connect();
+    const auth = await a.next("authenticated");
+    const room = await worldRoom();
+    assert.ok(room.sessions.has(auth.data.playerId));
+    // Stop reading: the peer answers no pings any more (its socket is still open on the wire).
+    (a.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    while (room.sessions.has(auth.data.playerId)) await ticks(room, 1);
+    await room.settled();
+    const session = await server.ctx.db.prisma.playerSession.findFirstOrThrow({ where: { characterId: auth.data.playerId } });
+    assert.ok(session.endedAt, "left the world");
+  });
+
+  it("closing the socket leaves the world and saves the character", async () => {
+    const a = await connect();
+    const auth = await a.next("authenticated");
+    const room = await worldRoom();
+    const p = room.world.players.get(auth.data.playerId)!;
+    const dest = { x: room.world.spawnTile.x + 3, z: room.world.spawnTile.z + 3 };
+    place(room, p.id, dest);
+    a.close();
+    await a.closed;
+    while (room.sessions.has(p.id)) await ticks(room, 1);
+    await room.settled();
+    const row = await server.ctx.db.prisma.character.findUniqueOrThrow({ where: { id: p.id } });
+    assert.deepEqual([row.positionX, row.positionZ], [dest.x, dest.z]);
+  });
+});
+
+describe("/ws with an identity provider configured (no guests)", function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { PUBLIC_IDP_APP_ID: "app-1" } });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("authenticates by message; a bad token in the message closes with 4001", async () => {
+    await server.ctx.db.prisma.user.create({ data: { id: "acc_ws_msg" } });
+    const a = await wsConnect(server.port);
+    a.send("authenticate", { token: signToken({ sub: "acc_ws_msg" }, TEST_SECRET) }, "auth-1");
+    const auth = await a.next("authenticated");
+    assert.deepEqual([auth.data.accountId, auth.id], ["acc_ws_msg", "auth-1"]);
+    await a.next("player:sync");
+    a.close();
+
+    const b = await wsConnect(server.port);
+    const since = b.mark();
+    b.send("player:move", { x: 1, z: 1 });
+    assert.equal((await b.next("error", () => true, { since })).data.code, "NOT_AUTHENTICATED");
+    b.send("authenticate", { token: "not-a-token" });
+    assert.equal((await b.next("error", (f) => f.data.code === "UNAUTHORIZED")).data.code, "UNAUTHORIZED");
+    assert.equal((await b.closed).code, 4001);
+  });
+});
+
+describe("/ws on shutdown", function () {
+  this.timeout(30_000);
+  it("saves the players, then closes every socket with 1001", async () => {
+    const server = await startTestServer();
+    const a = await wsConnect(server.port);
+    const auth = await a.next("authenticated");
+    const room = await worldRoom();
+    const p = room.world.players.get(auth.data.playerId)!;
+    p.xp.cooking = 388;
+    room.world.touchPlayer(p);
+    await server.arena.shutdown();
+    assert.equal((await a.closed).code, 1001);
+    const row = await server.ctx.db.prisma.character.findUniqueOrThrow({ where: { id: p.id } });
+    assert.equal(row.cookingXp, 388);
+    await server.ctx.db.close();
+  });
+});
