@@ -38,7 +38,7 @@ function bindContext<T extends new (...args: any[]) => { ctx?: ServerContext }>(
  */
 Encoder.BUFFER_SIZE = 256 * 1024;
 
-export function createArena(ctx: ServerContext, options: { publicDir?: string; wsHeartbeatMs?: number } = {}): Arena {
+export function createArena(ctx: ServerContext, options: { publicDir?: string; wsHeartbeatMs?: number; wsAuthenticateWithinMs?: number } = {}): Arena {
   const httpServer = http.createServer();
   httpServer.keepAliveTimeout = 65_000;
 
@@ -46,7 +46,7 @@ export function createArena(ctx: ServerContext, options: { publicDir?: string; w
   transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
 
   // The plain JSON protocol: a translator into the same rooms, never a second game.
-  const ws = attachWsEndpoint(httpServer, ctx, { heartbeatMs: options.wsHeartbeatMs });
+  const ws = attachWsEndpoint(httpServer, ctx, { heartbeatMs: options.wsHeartbeatMs, authenticateWithinMs: options.wsAuthenticateWithinMs });
 
   installCorsPolicy(ctx.config);
 

@@ -83,6 +83,7 @@ export class WsConnection {
     private readonly socket: WebSocket,
     req: IncomingMessage,
     private readonly ctx: ServerContext,
+    authenticateWithinMs: number = WS_LIMITS.authenticateWithinMs,
   ) {
     const url = new URL(req.url ?? "/ws", "ws://server");
     const token = url.searchParams.get("token") ?? undefined;
@@ -95,7 +96,10 @@ export class WsConnection {
     if (token) void this.join(token, characterId, undefined);
     else if (!ctx.config.idpAppId) void this.joinAsGuest(characterId);
     else {
-      this.authTimer = setTimeout(() => this.refuse("UNAUTHORIZED", "Send authenticate with a token within 10 seconds"), WS_LIMITS.authenticateWithinMs);
+      this.authTimer = setTimeout(
+        () => this.refuse("UNAUTHORIZED", `Send authenticate with a token within ${Math.round(authenticateWithinMs / 1000)} seconds`),
+        authenticateWithinMs,
+      );
     }
   }
 

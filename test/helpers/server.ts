@@ -32,14 +32,14 @@ export interface TestServer {
  * database unless one is given.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; db?: Database; gameData?: GameData; publicDir?: string; wsHeartbeatMs?: number } = {},
+  options: { env?: Record<string, string>; db?: Database; gameData?: GameData; publicDir?: string; wsHeartbeatMs?: number; wsAuthenticateWithinMs?: number } = {},
 ): Promise<TestServer> {
   const config = loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_SECRET, ...options.env });
   const gameData = options.gameData ?? (await defaultGameData());
   const db = options.db ?? (await openDatabase({ logger: silentLogger }));
   await syncItems(db.sql, gameData.items.values());
   const ctx: ServerContext = { config, logger: silentLogger, db, gameData, startedAt: Date.now() };
-  const arena = createArena(ctx, { publicDir: options.publicDir, wsHeartbeatMs: options.wsHeartbeatMs });
+  const arena = createArena(ctx, { publicDir: options.publicDir, wsHeartbeatMs: options.wsHeartbeatMs, wsAuthenticateWithinMs: options.wsAuthenticateWithinMs });
   const port = await arena.listen(0);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -190,7 +190,8 @@ describe("/ws with an identity provider configured (no guests)", function () {
   this.timeout(30_000);
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ env: { PUBLIC_IDP_APP_ID: "app-1" } });
+    // The window for `authenticate` is 10 s in service; 400 ms here so its expiry can be seen.
+    server = await startTestServer({ env: { PUBLIC_IDP_APP_ID: "app-1" }, wsAuthenticateWithinMs: 400 });
   });
   after(async () => {
     await server?.close();
@@ -212,6 +213,15 @@ describe("/ws with an identity provider configured (no guests)", function () {
     b.send("authenticate", { token: "not-a-token" });
     assert.equal((await b.next("error", (f) => f.data.code === "UNAUTHORIZED")).data.code, "UNAUTHORIZED");
     assert.equal((await b.closed).code, 4001);
+  });
+
+  it("closes with 4001 when no authenticate arrives in time", async () => {
+    const a = await wsConnect(server.port);
+    const closed = await a.closed;
+    assert.equal(closed.code, 4001);
+    const err = a.frames.find((f) => f.type === "error")!;
+    assert.equal(err.data.code, "UNAUTHORIZED");
+    assert.match(err.data.message, /authenticate/);
   });
 });
 
