@@ -58,6 +58,8 @@ export class WsRoomClient extends InMemoryRoomClient {
 /** Flooding is judged per connection: one limiter for all of them, keyed by connection. */
 const limiter = new RateLimiterMemory({ points: WS_LIMITS.messagesPerSecond, duration: 1 });
 let nextConnection = 0;
+/** Room events kept while a player joins (sent right after opening the socket). */
+const MAX_PENDING = 32;
 
 /** Join failures (the room's ServerError codes) as /ws error codes and close codes. */
 const JOIN_FAILURES: Record<number, { code: string; close: number }> = {
@@ -77,6 +79,8 @@ export class WsConnection {
   private joining = false;
   private authTimer: NodeJS.Timeout | undefined;
   private drops = { second: 0, count: 0 };
+  /** Room events that arrived while the player was still joining: run once it is in. */
+  private pending: Array<{ type: string; data: unknown; id?: string }> = [];
   alive = true;
 
   constructor(
@@ -152,6 +156,7 @@ export class WsConnection {
       const playerId = client.firstSync?.id ?? "";
       this.send("authenticated", { accountId, characterId: playerId, playerId }, replyId);
       client.release();
+      for (const f of this.pending.splice(0)) this.dispatch(client, f.type, f.data, f.id);
     } catch (err) {
       const status = err instanceof ServerError ? err.code : 0;
       const failure = JOIN_FAILURES[status];
@@ -160,6 +165,7 @@ export class WsConnection {
       this.refuse("INTERNAL", "Could not join the world", 1011, replyId);
     } finally {
       this.joining = false;
+      for (const f of this.pending.splice(0)) this.error("NOT_AUTHENTICATED", "Not in the world", f.id);
     }
   }
 
@@ -210,7 +216,18 @@ export class WsConnection {
     if (type === "ping") return this.send("pong", { time: Date.now() }, id);
     if (!ROOM_EVENTS.has(type)) return this.error("UNKNOWN_EVENT", `Unknown event ${type}`, id);
     const client = this.client;
-    if (!client || client.closed) return this.error("NOT_AUTHENTICATED", "Not in the world yet", id);
+    if (!client || client.closed) {
+      if (this.joining && this.pending.length < MAX_PENDING) {
+        this.pending.push({ type, data: payload, id });
+        return;
+      }
+      return this.error("NOT_AUTHENTICATED", "Not in the world yet", id);
+    }
+    this.dispatch(client, type, payload, id);
+  }
+
+  /** Hand a room event to the room, as the SDK would send it; whatever it answers echoes `id`. */
+  private dispatch(client: WsRoomClient, type: string, payload: unknown, id: string | undefined) {
     client.replyTo = id;
     try {
       client.sendToRoom(type, payload ?? {});

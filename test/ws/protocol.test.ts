@@ -84,6 +84,17 @@ describe("/ws: the plain JSON protocol", function () {
     assert.deepEqual([err.data.code, err.id], ["INVALID_PAYLOAD", "move-2"]);
   });
 
+  it("room events sent before `authenticated` run once the player is in", async () => {
+    const who = await guestToken(server);
+    const a = await connect(`?token=${who.token}`);
+    // Straight after opening: the join is still in progress.
+    a.send("player:chat", { message: "/world early bird" }, "early");
+    const heard = await a.next("chat:message", (f) => f.data.message === "early bird");
+    assert.equal(heard.data.channel, "world");
+    assert.equal(a.frames.filter((f) => f.type === "error").length, 0);
+    assert.ok(a.frames.findIndex((f) => f.type === "authenticated") < a.frames.indexOf(heard));
+  });
+
   it("a /ws player and an @colyseus/sdk player chat with each other, both ways", async () => {
     const a = await connect();
     const auth = await a.next("authenticated");
