@@ -121,13 +121,18 @@ export class WsConnection {
   }
 
   private async joinAsGuest(characterId: string | undefined) {
+    // Joining starts now: room events sent meanwhile wait for the player.
+    this.joining = true;
+    let token: string;
     try {
-      const guest = await createGuest(this.ctx.db.prisma, this.ctx.config.jwtSecret);
-      await this.join(guest.token, characterId, undefined);
+      token = (await createGuest(this.ctx.db.prisma, this.ctx.config.jwtSecret)).token;
     } catch (err) {
+      this.joining = false;
+      this.pending = [];
       this.ctx.logger.error({ err }, "/ws guest identity failed");
-      this.refuse("INTERNAL", "Could not create a guest identity", 1011);
+      return this.refuse("INTERNAL", "Could not create a guest identity", 1011);
     }
+    await this.join(token, characterId, undefined);
   }
 
   /** Verify the token, join the world room as this socket's player, then say `authenticated`. */
