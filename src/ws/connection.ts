@@ -47,10 +47,17 @@ export class WsRoomClient extends InMemoryRoomClient {
     for (const text of held) if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
   }
 
+  /** Leave the world but keep the socket (the connection switches identity). */
+  detach() {
+    this.detached = true;
+    this.leave(1000);
+  }
+  private detached = false;
+
   /** The room let this client go: a take-over, a kick, or the server shutting down. */
   protected onLeave(code?: number) {
     // On shutdown the adapter closes every socket with 1001 once the rooms have saved.
-    if (code === CloseCode.SERVER_SHUTDOWN) return;
+    if (code === CloseCode.SERVER_SHUTDOWN || this.detached) return;
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(code && code >= 4000 ? code : 1000, "left the world");
   }
 }
@@ -79,6 +86,8 @@ export class WsConnection {
   private joining = false;
   private authTimer: NodeJS.Timeout | undefined;
   private drops = { second: 0, count: 0 };
+  /** Settles when the latest join (URL token, guest or authenticate frame) has finished. */
+  private joinDone: Promise<void> = Promise.resolve();
   /** Room events that arrived while the player was still joining: run once it is in. */
   private pending: Array<{ type: string; data: unknown; id?: string }> = [];
   alive = true;
@@ -97,8 +106,8 @@ export class WsConnection {
     socket.on("pong", () => (this.alive = true));
     socket.on("error", () => {});
 
-    if (token) void this.join(token, characterId, undefined);
-    else if (!ctx.config.idpAppId) void this.joinAsGuest(characterId);
+    if (token) this.joinDone = this.join(token, characterId, undefined);
+    else if (!ctx.config.idpAppId) this.joinDone = this.joinAsGuest(characterId);
     else {
       this.authTimer = setTimeout(
         () => this.refuse("UNAUTHORIZED", `Send authenticate with a token within ${Math.round(authenticateWithinMs / 1000)} seconds`),
@@ -147,7 +156,7 @@ export class WsConnection {
     }
     // A new identity replaces the current one: the old player leaves the world first.
     if (this.client) {
-      this.client.leave(1000);
+      this.client.detach();
       this.client = undefined;
     }
     this.joining = true;
@@ -215,8 +224,10 @@ export class WsConnection {
     if (type === "authenticate") {
       const auth = AuthenticateData.safeParse(payload);
       if (!auth.success) return this.error("INVALID_PAYLOAD", "authenticate: {token, characterId?}", id);
-      if (this.joining) return this.error("BUSY", "Authentication is already in progress", id);
-      return this.join(auth.data.token, auth.data.characterId, id);
+      // After any join in progress (a guest's, in anonymous mode): this identity then replaces it.
+      const previous = this.joinDone;
+      this.joinDone = previous.then(() => this.join(auth.data.token, auth.data.characterId, id));
+      return this.joinDone;
     }
     if (type === "ping") return this.send("pong", { time: Date.now() }, id);
     if (!ROOM_EVENTS.has(type)) return this.error("UNKNOWN_EVENT", `Unknown event ${type}`, id);

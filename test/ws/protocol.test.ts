@@ -57,6 +57,19 @@ describe("/ws: the plain JSON protocol", function () {
     assert.equal(user.isGuest, true);
   });
 
+  it("in anonymous mode an authenticate frame right after connecting replaces the guest identity", async () => {
+    const who = await guestToken(server);
+    const a = await connect();
+    a.send("authenticate", { token: who.token }, "switch");
+    const auth = await a.next("authenticated", (f) => f.id === "switch");
+    assert.equal(auth.data.accountId, who.accountId);
+    const room = await worldRoom();
+    await ticks(room, 1);
+    const guestIds = a.frames.filter((f) => f.type === "authenticated" && f.id !== "switch").map((f) => f.data.playerId);
+    for (const id of guestIds) assert.equal(room.sessions.has(id), false, "the guest player left the world");
+    assert.equal(room.sessions.has(auth.data.playerId), true);
+  });
+
   it("refuses a bad token with UNAUTHORIZED and close 4001", async () => {
     for (const token of ["garbage", signToken({ sub: "x" }, "other-secret-".padEnd(40, "o")), signToken({ sub: "no-such-account" }, TEST_SECRET)]) {
       const a = await connect(`?token=${encodeURIComponent(token)}`);
