@@ -47,7 +47,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   protected ctx!: ServerContext;
 
   state = new WorldState();
-  maxMessagesPerSecond = 60;
+  /**
+   * Flood protection for room clients (over it, Colyseus drops the client with 4002). Twice the
+   * /ws limit (60 per second, counted in its own one-second windows), so a /ws client that keeps
+   * to its limit can never trip the room's count across a window boundary.
+   */
+  maxMessagesPerSecond = 120;
 
   world!: World;
   sync!: WorldSync;
