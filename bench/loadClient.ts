@@ -18,8 +18,10 @@ export class Meter {
   latencies: number[] = [];
   /** Moves written while measuring. */
   sent = 0;
-  /** Moves sent while measuring that a newer move replaced before they showed. */
-  superseded = 0;
+  /** Seconds in which a client sent no move because its previous move had not shown yet. */
+  held = 0;
+  /** Moves sent while measuring that had not shown after MOVE_TIMEOUT_MS (given up, not in the latencies). */
+  timedOut = 0;
   /** Refusals (`error` codes) received while measuring. */
   refused = new Map<string, number>();
   /** Frames received while measuring, by kind (event type, or the Colyseus frame kind). */
@@ -28,7 +30,8 @@ export class Meter {
   reset() {
     this.latencies = [];
     this.sent = 0;
-    this.superseded = 0;
+    this.held = 0;
+    this.timedOut = 0;
     this.refused.clear();
     this.kinds.clear();
   }
@@ -43,6 +46,9 @@ interface Move {
 
 export type ClientKind = "ws" | "sdk";
 
+/** A move not shown after this long is given up (counted, not timed) and the client moves on. */
+export const MOVE_TIMEOUT_MS = 5_000;
+
 export abstract class LoadClient {
   abstract readonly kind: ClientKind;
   playerId = "";
@@ -51,6 +57,8 @@ export abstract class LoadClient {
   pending: Move | undefined;
   /** While spreading out from the spawn: the tile it runs to, the tries so far, and whether the last was refused. */
   scatter: { x: number; z: number; tries: number; refused: boolean } | undefined;
+  /** Its character was made by this connection (a new guest token): it starts on the spawn tile. */
+  fresh = false;
   /** Frames and payload bytes received since the last reset. */
   frames = 0;
   bytes = 0;
@@ -65,10 +73,26 @@ export abstract class LoadClient {
   protected abstract write(type: string, data: unknown): void;
   abstract close(): Promise<void>;
 
+  /**
+   * Whether the client may send its next move: only once the previous one has shown (so every
+   * latency is measured to the end, none cut short by the next move), or after MOVE_TIMEOUT_MS,
+   * when the previous one is given up.
+   */
+  readyToMove(now: number): boolean {
+    const p = this.pending;
+    if (!p) return true;
+    if (now - p.sentAt < MOVE_TIMEOUT_MS) {
+      if (this.meter.measuring) this.meter.held++;
+      return false;
+    }
+    if (p.measured) this.meter.timedOut++;
+    this.pending = undefined;
+    return true;
+  }
+
   /** Walk (or run) to a tile, remembering when, to time how long it takes to show. */
   move(x: number, z: number, run = false) {
     const m = this.meter;
-    if (this.pending?.measured && m.measuring) m.superseded++;
     this.pending = { x, z, sentAt: performance.now(), measured: m.measuring && !run };
     if (this.pending.measured) m.sent++;
     this.write("player:move", run ? { x, z, run: true } : { x, z });

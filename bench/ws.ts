@@ -1,0 +1,239 @@
+/**
+ * /ws vs @colyseus/sdk benchmark: for each N (100, 500, 1000 by default), two phases on the same
+ * server in the same run — N plain /ws clients, then N @colyseus/sdk clients — each client moving
+ * once a second to a walkable tile 1–2 tiles away. Per phase it measures over a window after a
+ * warm-up: the messages per second the clients receive (total and per client) and send, and the
+ * time from sending a move to the first world:update (/ws) or state patch (SDK) that shows the
+ * client's own player on the target tile (median, p99); and prints the /ws figures' ratio to the
+ * SDK's of the same N.
+ *
+ * Design: the server runs in this process (test/helpers/server.ts, a real http server on a free
+ * 127.0.0.1 port, embedded database); the clients run in one child process (bench/loadClients.ts;
+ * --client-procs K shares them among K), real WebSockets over loopback, so their decoding happens
+ * off the server's event loop. On two cores one load process leaves the server a core of its own;
+ * both sides report their CPU, and the clients their event-loop delay, over each window. Client i always uses guest token i, so the two phases of an N
+ * play the same characters (and N=500 reuses N=100's). New characters are spread over the world
+ * first (outside the windows), as players would be. Between phases every client disconnects and
+ * the benchmark waits for the room to be empty and settled() (every leave saved).
+ *
+ * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
+ *        --seed 1 --time-limit 285 --spread-timeout 40 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile]
+ */
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import { matchMaker } from "@colyseus/core";
+import { TICK_MS, type WorldRoom } from "../rooms/WorldRoom.js";
+import { startTestServer } from "../test/helpers/server.js";
+import { CpuProfile, summariseProfile } from "./cpuProfile.js";
+import type { ClientKind } from "./loadClient.js";
+import { LoadFleet } from "./loadFleet.js";
+import { RoomProbe } from "./probe.js";
+import { median, percentiles } from "./stats.js";
+import { mapInfoOf } from "./tiles.js";
+import { printReport, type PhaseResult, type ServerWindow } from "./wsReport.js";
+
+interface Options {
+  sizes: number[];
+  windowS: number;
+  warmupS: number;
+  concurrency: number;
+  seed: number;
+  timeLimitS: number;
+  spreadTimeoutS: number;
+  drainS: number;
+  phases: ClientKind[];
+  /** Load processes the clients are shared among (client i in process i mod K). */
+  clientProcesses: number;
+  /** Write a CPU profile of the server over the largest N's /ws window here. */
+  profile?: string;
+}
+
+function parseOptions(argv: string[]): Options {
+  const o: Options = { sizes: [100, 500, 1000], windowS: 20, warmupS: 3, concurrency: 16, seed: 1, timeLimitS: 285, spreadTimeoutS: 40, drainS: 3, phases: ["ws", "sdk"], clientProcesses: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    const [key, inline] = argv[i].replace(/^--/, "").split("=");
+    const value = inline ?? argv[++i];
+    if (key === "sizes") o.sizes = value.split(",").map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+    else if (key === "window") o.windowS = Math.max(3, Number(value));
+    else if (key === "warmup") o.warmupS = Math.max(1, Number(value));
+    else if (key === "concurrency") o.concurrency = Math.max(1, Number(value));
+    else if (key === "seed") o.seed = Number(value);
+    else if (key === "time-limit") o.timeLimitS = Number(value);
+    else if (key === "spread-timeout") o.spreadTimeoutS = Number(value);
+    else if (key === "drain") o.drainS = Number(value);
+    else if (key === "phases") o.phases = value.split(",").filter((p): p is ClientKind => p === "ws" || p === "sdk");
+    else if (key === "profile") o.profile = value;
+    else if (key === "client-procs") o.clientProcesses = Math.max(1, Math.floor(Number(value)));
+    else throw new Error(`unknown option --${key}`);
+  }
+  return o;
+}
+
+/** After the time limit, the phase in progress gets this long before the benchmark stops anyway. */
+const WATCHDOG_GRACE_S = 12;
+
+/** New characters run to a random tile at most this far from the spawn (the whole default world; moves may go 200). */
+const SPREAD_DISTANCE = 150;
+
+const opts = parseOptions(process.argv.slice(2));
+const startedAt = performance.now();
+const deadline = startedAt + opts.timeLimitS * 1000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (msg: string) => console.error(`[${((performance.now() - startedAt) / 1000).toFixed(1)}s] ${msg}`);
+
+/** What has been measured so far, and how to print it (also from the watchdog). */
+const results: PhaseResult[] = [];
+const skipped: string[] = [];
+let report: (() => void) | undefined;
+
+// Whatever happens, the benchmark stops by itself, printing what it has (its children exit with it).
+const watchdog = setTimeout(() => {
+  console.error(`bench: time limit of ${opts.timeLimitS}s (+${WATCHDOG_GRACE_S}s grace) reached, stopping`);
+  skipped.push("the rest (watchdog)");
+  report?.();
+  process.exit(2);
+}, (opts.timeLimitS + WATCHDOG_GRACE_S) * 1000);
+watchdog.unref();
+
+// @colyseus/schema warns on stderr when an encode outgrows its buffer: count instead of flooding.
+const warnings = new Map<string, number>();
+console.warn = (...args: unknown[]) => {
+  const key = String(args[0] ?? "").split("\n")[0].slice(0, 160);
+  warnings.set(key, (warnings.get(key) ?? 0) + 1);
+};
+
+interface ServerMark {
+  at: number;
+  tick: number;
+  cpu: NodeJS.CpuUsage;
+  elu: ReturnType<typeof performance.eventLoopUtilization>;
+  skipped: number;
+}
+
+async function main() {
+  const server = await startTestServer({ env: { SAVE_INTERVAL: "3600" } });
+  let driver: LoadFleet | undefined;
+  let profile: ReturnType<typeof summariseProfile> | undefined;
+  let profileWindow = "";
+  try {
+    const [listing] = await matchMaker.query({ name: "world" });
+    const room = matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
+    const probe = new RoomProbe(room);
+    const map = mapInfoOf(room.world);
+    driver = await LoadFleet.start(opts.clientProcesses);
+    await driver.setup(server.url, server.port, map, opts.seed);
+
+    const markServer = (): ServerMark => ({ at: performance.now(), tick: probe.tick, cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(), skipped: room.loop.skipped });
+    const serverWindow = (a: ServerMark): ServerWindow => {
+      const seconds = (performance.now() - a.at) / 1000;
+      const cpu = process.cpuUsage(a.cpu);
+      const records = probe.between(a.tick, probe.tick);
+      const p = percentiles(records.map((r) => r.totalMs));
+      const gaps = records.slice(1).map((r, i) => r.startedAt - records[i].startedAt);
+      return {
+        seconds,
+        ticks: records.length,
+        cpuPct: (100 * (cpu.user + cpu.system)) / 1000 / (seconds * 1000),
+        elu: performance.eventLoopUtilization(a.elu).utilization,
+        tick: p,
+        stages: {
+          syncState: median(records.map((r) => r.syncMs)),
+          updateViews: median(records.map((r) => r.viewsMs)),
+          broadcastPatch: median(records.map((r) => r.patchMs)),
+          rest: median(records.map((r) => r.totalMs - r.syncMs - r.viewsMs - r.patchMs)),
+        },
+        maxTickGapMs: gaps.length ? Math.max(...gaps) : 0,
+        skippedTicks: room.loop.skipped - a.skipped,
+        playersInWorld: room.world.players.size,
+        heapMB: process.memoryUsage().heapUsed / 1e6,
+      };
+    };
+
+    /** Wait until every client has left the room and every leave is saved. */
+    const waitEmpty = async (timeoutMs: number) => {
+      const t0 = performance.now();
+      while ((room.clients.length > 0 || room.world.players.size > 0) && performance.now() - t0 < timeoutMs) await sleep(100);
+      if (room.clients.length > 0 || room.world.players.size > 0) log(`room not empty after ${timeoutMs} ms: ${room.clients.length} clients, ${room.world.players.size} players`);
+      await room.settled();
+    };
+
+    const pids = driver.pids;
+    report = () =>
+      printReport(results, {
+        cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}`,
+        node: process.version,
+        serverPid: process.pid,
+        clientPids: pids,
+        worldBounds: map.bounds,
+        spawn: map.spawn,
+        windowS: opts.windowS,
+        warmupS: opts.warmupS,
+        concurrency: opts.concurrency,
+        seed: opts.seed,
+        saveIntervalS: 3600,
+        skipped: skipped.length ? skipped : undefined,
+        warnings: warnings.size ? Object.fromEntries(warnings) : undefined,
+        profile: profile && { file: opts.profile, ...profile },
+        profileWindow,
+        elapsedS: (performance.now() - startedAt) / 1000,
+      });
+
+    for (const n of opts.sizes) {
+      for (const kind of opts.phases) {
+        // What this phase will take: the fixed part, plus joins and leaves scaled from the last phase of
+        // the same kind (they grow with N), plus that phase's spreading (it does not).
+        const prev = [...results].reverse().find((r) => r.kind === kind);
+        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2;
+        const estimateS = fixedS + (prev ? ((prev.connect.seconds + prev.leaveSeconds) * n) / prev.n + prev.spread.seconds : 20);
+        if (performance.now() + estimateS * 1000 > deadline) {
+          skipped.push(`N=${n} ${kind} (time limit: about ${estimateS.toFixed(0)} s needed)`);
+          log(`skipping N=${n} ${kind}: not enough time left (about ${estimateS.toFixed(0)} s needed)`);
+          continue;
+        }
+        const connect = await driver.connect(kind, n, opts.concurrency, SPREAD_DISTANCE, 240_000);
+        log(`N=${n} ${kind}: ${connect.connected} joined in ${connect.seconds.toFixed(1)} s (${connect.failed} failed; tokens ${connect.tokensSeconds.toFixed(1)} s); ${room.world.players.size} in world`);
+        // Those already in place walk at once (the spreading ones join in when they arrive).
+        await driver.walk();
+        const spread = await driver.spread(opts.spreadTimeoutS * 1000, SPREAD_DISTANCE);
+        if (spread.started) log(`N=${n} ${kind}: ${spread.started} new characters spread out in ${spread.seconds.toFixed(1)} s (${spread.stragglers} still walking)`);
+        await sleep(opts.warmupS * 1000);
+        const profiling = opts.profile && kind === "ws" && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
+        await profiling?.start();
+        // The window starts half-way between two ticks and spans a whole number of ticks, so each
+        // client is sent the same number of per-tick frames in every window.
+        await probe.waitTicks(1);
+        await sleep(TICK_MS / 2);
+        const mark = markServer();
+        await driver.mark();
+        await sleep(Math.max(1, Math.round((opts.windowS * 1000) / TICK_MS)) * TICK_MS);
+        const serverW = serverWindow(mark);
+        const clientW = await driver.report(opts.drainS * 1000);
+        if (profiling) {
+          profile = summariseProfile(await profiling.stop(opts.profile!));
+          profileWindow = `N=${n} ${kind}`;
+        }
+        const leaveStart = performance.now();
+        await driver.disconnect();
+        await waitEmpty(60_000);
+        const leaveSeconds = (performance.now() - leaveStart) / 1000;
+        results.push({ n, kind, connect, spread, clients: clientW, server: serverW, leaveSeconds });
+        log(
+          `N=${n} ${kind}: ${clientW.framesPerSec.toFixed(0)} msg/s received, ${clientW.sentPerSec.toFixed(0)} sent, move→shown median ${clientW.latency.median.toFixed(0)} ms p99 ${clientW.latency.p99.toFixed(0)} ms; ` +
+            `tick median ${serverW.tick.median.toFixed(1)} ms; server CPU ${serverW.cpuPct.toFixed(0)}%, clients CPU ${clientW.cpuPct.toFixed(0)}%; left and saved in ${leaveSeconds.toFixed(1)} s`,
+        );
+      }
+    }
+
+    report();
+  } finally {
+    await driver?.stop().catch(() => {});
+    await server.close().catch(() => {});
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((err) => {
+    console.error("bench: failed", err);
+    process.exit(1);
+  });
