@@ -162,8 +162,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     client.userData = session;
     this.sessions.set(player.id, session);
 
-    const viewer = this.sync.attach(player.id, options.worldUpdates === true);
-    client.view = viewer.view;
+    // The /ws adapter's clients take world:update JSON instead of schema patches: no StateView.
+    const viewer = this.sync.attach(player.id, options.worldUpdates === true, options.clientType !== "ws");
+    if (viewer.view) client.view = viewer.view;
     this.sync.syncState();
     const first = this.sync.refreshViewer(viewer);
     client.send("player:sync", privateStateOf(this.world, player));

@@ -13,7 +13,8 @@ const COLLECTION = { player: "players", npc: "npcs", resource: "resources", grou
 /** One client's window on the world: its StateView and what it currently sees. */
 export interface Viewer {
   playerId: string;
-  view: StateView;
+  /** Absent for clients that take no schema patches (the /ws adapter's): they get world:update only. */
+  view?: StateView;
   /** Entity ids in view, by kind. */
   visible: Record<EntityKind, Set<string>>;
   /** Wants `world:update` JSON deltas (clients of the plain /ws protocol). */
@@ -39,6 +40,17 @@ export interface WorldUpdate {
  */
 export class WorldSync {
   readonly viewers = new Map<string, Viewer>();
+  /** Each entity's JSON, made once per update round however many viewers see it. */
+  private readonly json = new Map<string, object>();
+
+  private jsonOf(id: string, s: AnyState): object {
+    let j = this.json.get(id);
+    if (!j) {
+      j = s.toJSON();
+      this.json.set(id, j);
+    }
+    return j;
+  }
 
   constructor(
     private readonly world: World,
@@ -129,8 +141,8 @@ export class WorldSync {
     }
   }
 
-  attach(playerId: string, json: boolean): Viewer {
-    const viewer: Viewer = { playerId, view: new StateView(), visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() }, json };
+  attach(playerId: string, json: boolean, patches = true): Viewer {
+    const viewer: Viewer = { playerId, view: patches ? new StateView() : undefined, visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() }, json };
     this.viewers.set(playerId, viewer);
     return viewer;
   }
@@ -139,7 +151,7 @@ export class WorldSync {
     const v = this.viewers.get(playerId);
     if (!v) return;
     this.viewers.delete(playerId);
-    v.view.dispose();
+    v.view?.dispose();
   }
 
   /**
@@ -148,6 +160,7 @@ export class WorldSync {
    */
   updateViews(): Map<string, WorldUpdate> {
     const out = new Map<string, WorldUpdate>();
+    this.json.clear();
     for (const v of this.viewers.values()) {
       const update = this.updateViewer(v);
       if (update) out.set(v.playerId, update);
@@ -161,6 +174,7 @@ export class WorldSync {
 
   /** Bring one viewer up to date now (on join): its first delta is everything in range. */
   refreshViewer(v: Viewer): WorldUpdate | undefined {
+    this.json.clear();
     return this.updateViewer(v);
   }
 
@@ -177,7 +191,7 @@ export class WorldSync {
         // Nodes never move: unless the viewer moved or a node (a fire) came or went, the same ones are in view.
         const at = v.resourcesAt;
         if (at && at.x === me.tile.x && at.z === me.tile.z && at.membership === w.membership.resource) {
-          if (list) for (const id of w.changed.resource) if (seen.has(id)) list.push(collection.get(id)!.toJSON());
+          if (list) for (const id of w.changed.resource) if (seen.has(id)) list.push(this.jsonOf(id, collection.get(id)!));
           continue;
         }
         v.resourcesAt = { x: me.tile.x, z: me.tile.z, membership: w.membership.resource };
@@ -193,14 +207,14 @@ export class WorldSync {
       for (const id of seen) {
         if (now.has(id)) continue;
         const s = collection.get(id);
-        if (s) v.view.remove(s);
+        if (s) v.view?.remove(s);
         update?.removed.push(id);
       }
       for (const id of now) {
         const s = collection.get(id)!;
         const entered = !seen.has(id);
-        if (entered) v.view.add(s);
-        if (list && (entered || w.changed[kind].has(id))) list.push(s.toJSON());
+        if (entered) v.view?.add(s);
+        if (list && (entered || w.changed[kind].has(id))) list.push(this.jsonOf(id, s));
       }
       v.visible[kind] = now;
     }
