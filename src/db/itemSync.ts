@@ -1,7 +1,5 @@
+import { equipSlotOf } from "../game/equipment.js";
 import type { SqlRunner } from "./sql.js";
-
-export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
-export type EquipmentSlot = (typeof EQUIPMENT_SLOTS)[number];
 
 export interface ItemRow {
   id: string;
@@ -10,16 +8,8 @@ export interface ItemRow {
   stackable: boolean;
   value: number;
   tradeable: boolean;
+  /** The slot as the manifests name it; mapped by the equipment rules' own slot names. */
   equipSlot?: string;
-}
-
-/** Map the manifests' slot names onto the equipment table's slot types. */
-export function equipmentSlotOf(slot: string | undefined): EquipmentSlot | null {
-  if (!slot) return null;
-  const s = slot.toLowerCase();
-  const aliases: Record<string, EquipmentSlot> = { head: "helmet", helm: "helmet", chest: "body", torso: "body", feet: "boots", hands: "gloves", neck: "amulet", ammo: "arrows", ammunition: "arrows", offhand: "shield", "off-hand": "shield", "2h": "weapon", twohanded: "weapon" };
-  if ((EQUIPMENT_SLOTS as readonly string[]).includes(s)) return s as EquipmentSlot;
-  return aliases[s] ?? null;
 }
 
 /**
@@ -35,7 +25,7 @@ export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promi
     stackable: i.stackable,
     value: Math.max(0, Math.min(2_147_483_647, Math.floor(i.value))),
     tradeable: i.tradeable,
-    equipSlot: equipmentSlotOf(i.equipSlot),
+    equipSlot: equipSlotOf(i) ?? null,
   }));
   return sql.transaction(async (tx) => {
     await tx.query(

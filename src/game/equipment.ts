@@ -32,7 +32,7 @@ export function isTwoHanded(def: ItemDef): boolean {
 }
 
 /** The slot an item is worn in, or undefined when it is not wearable. */
-export function equipSlotOf(def: ItemDef): EquipmentSlot | undefined {
+export function equipSlotOf(def: Pick<ItemDef, "equipSlot">): EquipmentSlot | undefined {
   if (typeof def.equipSlot !== "string") return undefined;
   const name = def.equipSlot.trim().toLowerCase();
   return TWO_HANDED.has(name) ? "weapon" : SLOT_ALIASES[name];

@@ -1,7 +1,7 @@
 import { Router } from "express";
+import type { SkillUnlock } from "../manifests/index.js";
 
-export type SkillUnlockType = "item" | "ability" | "area" | "quest" | "activity";
-export type SkillUnlocks = Record<string, Array<{ level: number; description: string; type: SkillUnlockType }>>;
+export type SkillUnlocks = Record<string, SkillUnlock[]>;
 
 /** GET /api/data/skill-unlocks: public game data, no token needed. */
 export function skillUnlockRoutes(unlocks: SkillUnlocks) {

@@ -1,13 +1,12 @@
 import { eat } from "../consumables.js";
 import { cook } from "../cooking.js";
-import { equip, unequip } from "../equipment.js";
+import { equip, isEquipmentSlot, unequip } from "../equipment.js";
 import { FIRE_DURATION_TICKS, lightFire } from "../firemaking.js";
 import { assertSlot } from "../inventory.js";
 import { maxHealth } from "../skills.js";
-import { EQUIPMENT_SLOTS, GameError, type EquipmentSlot } from "../types.js";
+import { GameError } from "../types.js";
 import { adjacent, dropItem, playerOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
-import { refreshLevels } from "./players.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
 
@@ -65,8 +64,8 @@ export function useItem(world: World, id: string, u: UseItem) {
 }
 
 function unequipSlot(world: World, p: PlayerEntity, slot: string | undefined) {
-  if (!slot || !(EQUIPMENT_SLOTS as readonly string[]).includes(slot)) throw new GameError("INVALID_SLOT", "Name an equipment slot to remove");
-  const r = unequip(p.inventory, p.equipment, slot as EquipmentSlot, world.data.items);
+  if (!isEquipmentSlot(slot)) throw new GameError("INVALID_SLOT", "Name an equipment slot to remove");
+  const r = unequip(p.inventory, p.equipment, slot, world.data.items);
   p.inventory = r.inventory;
   p.equipment = r.equipment;
   world.touchPlayer(p, true);
@@ -107,5 +106,4 @@ function cookOn(world: World, p: PlayerEntity, slot: number, targetId: string | 
   world.touchPlayer(p);
   if (r.cooked) grantXp(world, p, "cooking", r.xp);
   else world.events.push({ kind: "notice", playerId: p.id, code: "BURNT", message: "You accidentally burn it." });
-  refreshLevels(p);
 }
