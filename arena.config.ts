@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import { defineRoom, defineServer, matchMaker, type Server } from "@colyseus/core";
 import { Encoder } from "@colyseus/schema";
 import { WebSocketTransport } from "@colyseus/ws-transport";
+import { TradeRoom } from "./rooms/TradeRoom.js";
 import { WorldRoom } from "./rooms/WorldRoom.js";
+import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { mountHttp } from "./src/http/app.js";
 import { installCorsPolicy } from "./src/http/cors.js";
@@ -38,7 +40,15 @@ function bindContext<T extends new (...args: any[]) => { ctx?: ServerContext }>(
  */
 Encoder.BUFFER_SIZE = 256 * 1024;
 
-export function createArena(ctx: ServerContext, options: { publicDir?: string; wsHeartbeatMs?: number; wsAuthenticateWithinMs?: number } = {}): Arena {
+export interface ArenaOptions {
+  publicDir?: string;
+  wsHeartbeatMs?: number;
+  wsAuthenticateWithinMs?: number;
+  /** Trade timeouts and limits other than the documented ones (tests). */
+  tradeLimits?: Partial<TradeLimits>;
+}
+
+export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
   const httpServer = http.createServer();
   httpServer.keepAliveTimeout = 65_000;
 
@@ -52,7 +62,9 @@ export function createArena(ctx: ServerContext, options: { publicDir?: string; w
 
   const gameServer = defineServer({
     rooms: {
-      world: defineRoom(bindContext(WorldRoom as any, ctx) as typeof WorldRoom),
+      // The room's own options win over a client's: no client decides the world's limits.
+      world: defineRoom(bindContext(WorldRoom as any, ctx) as typeof WorldRoom, { tradeLimits: options.tradeLimits ?? {} }),
+      trade: defineRoom(bindContext(TradeRoom as any, ctx) as typeof TradeRoom),
     },
     transport,
     greet: false,

@@ -21,6 +21,9 @@ import { handleChat, type ChatSession } from "./worldChat.js";
 import { ClientMessages, describeZodError, JoinOptions, type ClientMessage, type ClientMessageType } from "./worldMessages.js";
 import { createWorld, restoreWorld, WORLD_NAME } from "./worldSetup.js";
 import { WorldSync } from "./worldSync.js";
+import { TradeMessages, type TradeMessageType } from "./tradeMessages.js";
+import { TradeDesk } from "./worldTrades.js";
+import { TRADE_LIMITS, type TradeLimits } from "../src/game/trade.js";
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;
@@ -58,21 +61,39 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   sync!: WorldSync;
   saver!: WorldSaver;
   loop!: TickLoop;
+  /** Trades between the players of this world. */
+  trades!: TradeDesk;
   /** Online sessions by character id. */
   readonly sessions = new Map<string, Session>();
   private saveEveryTicks = 100;
 
-  async onCreate() {
+  async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
     this.autoDispose = false;
     this.patchRate = null;
     this.world = createWorld(this.ctx.gameData);
     this.saver = new WorldSaver(this.ctx.db.prisma, WORLD_NAME, this.ctx.logger);
     await restoreWorld(this.world, this.ctx.db.prisma, this.ctx.logger);
+    this.trades = new TradeDesk({
+      world: this.world,
+      saver: this.saver,
+      logger: this.ctx.logger,
+      worldRoomId: this.roomId,
+      limits: { ...TRADE_LIMITS, ...options.tradeLimits },
+      send: (playerId, type, data) => this.toPlayer(playerId, type, data),
+      syncPlayer: (playerId) => this.syncPlayer(playerId),
+    });
     this.sync = new WorldSync(this.world, this.state);
     this.sync.syncState();
     this.saveEveryTicks = Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS));
     for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
       this.onMessage(type, (client: WorldClient, payload: unknown) => this.receive(client, type, payload));
+    }
+    for (const type of Object.keys(TradeMessages) as TradeMessageType[]) {
+      this.onMessage(type, (client: WorldClient, payload: unknown) => {
+        const session = client.userData;
+        if (!session) return client.send("tradeError", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+        this.trades.receive(session.playerId, type, payload);
+      });
     }
     this.onMessage("*", (client: WorldClient, type: string | number) => {
       client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
@@ -176,6 +197,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private async takeOver(previous: Session) {
     previous.replaced = true;
     this.sessions.delete(previous.playerId);
+    // Its trade ends; a trade being committed is written first.
+    await this.trades.playerLeaving(previous.playerId);
     const entity = this.world.players.get(previous.playerId);
     const snap = removePlayer(this.world, previous.playerId)!;
     this.sync.detach(previous.playerId);
@@ -206,6 +229,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (!session || session.replaced) return;
     this.sessions.delete(session.playerId);
     this.sync.detach(session.playerId);
+    // Its trade ends; a trade being committed is written first, so the save below includes it.
+    await this.trades.playerLeaving(session.playerId);
     const entity = this.world.players.get(session.playerId);
     removePlayer(this.world, session.playerId);
     try {
@@ -218,6 +243,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   async onDispose() {
     this.loop?.stop();
     if (!this.world) return;
+    await this.trades.shutdown();
     await this.saver.saveDirty(this.world).catch(() => {});
     await this.saver.flush();
   }
@@ -304,6 +330,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const w = this.world;
     tickWorld(w);
     this.dispatch(w.events.drain());
+    this.trades.tick();
     this.sync.syncState();
     const updates = this.sync.updateViews();
     for (const [playerId, update] of updates) this.sessions.get(playerId)?.client.send("world:update", update);
@@ -343,6 +370,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
           break;
         case "death": {
           this.toPlayer(e.playerId, "player:death", { deathId: e.deathId, position: { x: e.at.x, y: 0, z: e.at.z }, items: e.items, killedBy: e.killedBy });
+          this.trades.playerDied(e.playerId);
           // The death lock and the emptied inventory are written together, now.
           const p = this.world.players.get(e.playerId);
           if (p) this.saver.save(this.world, [p]).catch(() => {});
@@ -357,6 +385,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   private toPlayer(playerId: string, type: string, payload: unknown) {
     this.sessions.get(playerId)?.client.send(type, payload);
+  }
+
+  /** A player's private state, now rather than at the next tick. */
+  private syncPlayer(playerId: string) {
+    const p = this.world.players.get(playerId);
+    const s = this.sessions.get(playerId);
+    if (!p || !s) return;
+    s.client.send("player:sync", privateStateOf(this.world, p));
+    p.privateDirty = false;
   }
 
 }

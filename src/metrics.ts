@@ -23,3 +23,17 @@ export const worldSaves = new Counter({
   labelNames: ["outcome"] as const,
   registers: [registry],
 });
+
+export const tradesEnded = new Counter({
+  name: "trades_total",
+  help: "Trades ended, by outcome (completed, or the cancel reason)",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
+export const tradeCommitDuration = new Histogram({
+  name: "trade_commit_duration_seconds",
+  help: "Time from both confirm-screen accepts to the committed swap",
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  registers: [registry],
+});

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
 import type { CharacterSnapshot, PendingDeath, PlayerEntity } from "../game/world/entities.js";
 import { snapshotOf } from "../game/world/players.js";
@@ -6,6 +6,7 @@ import { chunkData } from "../game/world/setup.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
 import { itemsFingerprint, writeCharacterItems, writeCharacterStats } from "./characterRepo.js";
+import { isRetryableTxError, TradeCommitError } from "./tradeRepo.js";
 import { addNpcKills, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
 
 /** One character's state and the ledger entries that must be written with it. */
@@ -39,19 +40,34 @@ export class WorldSaver {
     private readonly logger: Logger,
   ) {}
 
-  /** Every changed character and chunk (the periodic save). */
+  /** Every changed character and chunk (the periodic save); characters in a trade commit wait for it. */
   saveDirty(world: World): Promise<void> {
-    return this.save(world, [...world.players.values()].filter((p) => p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size));
+    return this.save(
+      world,
+      [...world.players.values()].filter((p) => !p.inventoryFrozen && (p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size)),
+    );
   }
 
   /** These characters (plus what the ground ties to them) now. */
   save(world: World, players: PlayerEntity[]): Promise<void> {
+    return this.saveWith(world, players).then(() => undefined);
+  }
+
+  /**
+   * A save with more work in the same transaction: `work(tx, writeSave)` runs inside it and calls
+   * `writeSave()` where the captured characters and chunks are to be written; the save resolves
+   * with what `work` returns. A serialization failure or deadlock runs the transaction again.
+   * A character whose trade is being committed is captured only when asked for by name (by that
+   * commit): the commit changes its rows, so an older picture must not be written after it.
+   */
+  saveWith<T = void>(world: World, players: PlayerEntity[], work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<T>): Promise<T> {
     const wanted = new Map(players.map((p) => [p.id, p]));
-    for (const id of world.groundLinked) {
+    for (const id of [...world.groundLinked]) {
       const p = world.players.get(id);
+      if (p?.inventoryFrozen && !wanted.has(id)) continue;
+      world.groundLinked.delete(id);
       if (p) wanted.set(id, p);
     }
-    world.groundLinked.clear();
     const captured = [...this.orphans.filter((o) => !wanted.has(o.snap.id) && !world.players.has(o.snap.id)), ...[...wanted.values()].map((p) => capture(p))];
     this.orphans = [];
     const chunkKeys = [...world.dirtyChunks];
@@ -60,30 +76,47 @@ export class WorldSaver {
       const [cx, cz] = key.split(",").map(Number);
       return { chunkX: cx, chunkZ: cz, data: chunkData(world, key) };
     });
-    if (captured.length === 0 && chunks.length === 0) return this.chain;
+    if (captured.length === 0 && chunks.length === 0 && !work) return this.chain as Promise<T>;
 
-    const write = async () => {
-      await this.prisma.$transaction(async (tx) => {
-        for (const c of captured) {
-          for (const d of c.deaths) await recordDeath(tx, { id: d.id, characterId: c.snap.id, at: d.at, items: d.items, killedBy: d.killedBy });
-          for (const deathId of c.reclaims) {
-            if (!(await resolveDeath(tx, deathId, c.snap.id, "reclaimed"))) throw new ReclaimConflictError(`death ${deathId} was already resolved`);
-          }
-          if (c.kills.size) await addNpcKills(tx, c.snap.id, c.kills);
+    const writeSave = async (tx: Prisma.TransactionClient) => {
+      for (const c of captured) {
+        for (const d of c.deaths) await recordDeath(tx, { id: d.id, characterId: c.snap.id, at: d.at, items: d.items, killedBy: d.killedBy });
+        for (const deathId of c.reclaims) {
+          if (!(await resolveDeath(tx, deathId, c.snap.id, "reclaimed"))) throw new ReclaimConflictError(`death ${deathId} was already resolved`);
         }
-        // Every character's stats in one statement; item rows only where the items changed.
-        await writeCharacterStats(tx, captured.map((c) => c.snap));
-        await writeCharacterItems(tx, captured.filter((c) => c.itemsChanged).map((c) => c.snap));
-        await writeChunks(tx, this.worldName, chunks);
-      });
+        if (c.kills.size) await addNpcKills(tx, c.snap.id, c.kills);
+      }
+      // Every character's stats in one statement; item rows only where the items changed.
+      await writeCharacterStats(tx, captured.map((c) => c.snap));
+      await writeCharacterItems(tx, captured.filter((c) => c.itemsChanged).map((c) => c.snap));
+      await writeChunks(tx, this.worldName, chunks);
+    };
+    const write = async (): Promise<T> => {
+      const result = await retryTransaction(() =>
+        this.prisma.$transaction(async (tx) => {
+          if (!work) {
+            await writeSave(tx);
+            return undefined as T;
+          }
+          let written = false;
+          const out = await work(tx, async () => {
+            if (!written) await writeSave(tx);
+            written = true;
+          });
+          if (!written) await writeSave(tx);
+          return out;
+        }),
+      );
       this.stats.saves++;
       worldSaves.inc({ outcome: "written" });
       this.stats.characters += captured.length;
+      return result;
     };
     const done = this.chain.then(write).catch((err) => {
       this.stats.failures++;
       worldSaves.inc({ outcome: "failed" });
-      this.logger.error({ err, characters: captured.length, chunks: chunks.length }, "world save failed; will retry");
+      if (err instanceof TradeCommitError) this.logger.warn({ reason: err.reason, message: err.message }, "a trade commit refused the trade; nothing was written");
+      else this.logger.error({ err, characters: captured.length, chunks: chunks.length }, "world save failed; will retry");
       // Put back what was not written so the next save tries again.
       for (const c of captured) {
         const p = world.players.get(c.snap.id);
@@ -101,7 +134,10 @@ export class WorldSaver {
       for (const key of chunkKeys) world.dirtyChunks.add(key);
       throw err;
     });
-    this.chain = done.catch(() => {});
+    this.chain = done.then(
+      () => {},
+      () => {},
+    );
     return done;
   }
 
@@ -130,4 +166,16 @@ function capture(p: PlayerEntity): CapturedCharacter {
   p.pendingKills = new Map();
   p.dirty = false;
   return c;
+}
+
+/** Run a transaction again (up to 5 times, after a short pause) when it hit a serialization failure or deadlock. */
+async function retryTransaction<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 5 || !isRetryableTxError(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
+    }
+  }
 }

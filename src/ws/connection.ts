@@ -6,7 +6,8 @@ import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { AuthenticateData, Envelope, frame, ROOM_EVENTS, WS_CLOSE, WS_LIMITS } from "./protocol.js";
-import { InMemoryRoomClient, joinInMemory } from "./roomClient.js";
+import { TRADE_ROOM_MESSAGES } from "../../rooms/tradeMessages.js";
+import { consumeInMemory, InMemoryRoomClient, inMemoryAuth, joinInMemory } from "./roomClient.js";
 
 /**
  * The room's side of a /ws player: what the world room sends it becomes JSON frames on the socket.
@@ -17,6 +18,8 @@ export class WsRoomClient extends InMemoryRoomClient {
   replyTo: string | undefined;
   private held: string[] | null = [];
   firstSync: { id?: string } | undefined;
+  /** A trade opened: the adapter takes the seat reserved in it (the /ws client never sees the reservation). */
+  onTradeStarted: ((data: { tradeId: string; reservation: { roomId: string; sessionId: string } }) => void) | undefined;
 
   constructor(
     sessionId: string,
@@ -28,6 +31,11 @@ export class WsRoomClient extends InMemoryRoomClient {
   send(type: any, message?: any) {
     if (this.closed) return;
     if (type === "player:sync" && !this.firstSync) this.firstSync = message;
+    if (type === "tradeStarted" && message?.reservation) {
+      const { reservation, ...rest } = message;
+      this.onTradeStarted?.({ tradeId: message.tradeId, reservation });
+      message = rest;
+    }
     const text = frame(String(type), message ?? {}, this.replyTo);
     if (this.held) this.held.push(text);
     else if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
@@ -62,6 +70,11 @@ export class WsRoomClient extends InMemoryRoomClient {
   }
 }
 
+/** The /ws player's seat in a trade's room: it takes the room's state patches and ignores them. */
+class WsTradeClient extends InMemoryRoomClient {
+  send() {}
+}
+
 /** Flooding is judged per connection: one limiter for all of them, keyed by connection. */
 const limiter = new RateLimiterMemory({ points: WS_LIMITS.messagesPerSecond, duration: 1 });
 let nextConnection = 0;
@@ -83,6 +96,10 @@ const JOIN_FAILURES: Record<number, { code: string; close: number }> = {
 export class WsConnection {
   private readonly key = `ws${++nextConnection}`;
   private client: WsRoomClient | undefined;
+  /** The trade room this player sits in, with the trade's id. */
+  private trade: { tradeId: string; client: WsTradeClient } | undefined;
+  /** The token the current player joined with (it also claims trade seats). */
+  private token = "";
   private joining = false;
   private authTimer: NodeJS.Timeout | undefined;
   private drops = { second: 0, count: 0 };
@@ -155,6 +172,7 @@ export class WsConnection {
       return this.refuse("UNAUTHORIZED", message, WS_CLOSE.UNAUTHORIZED, replyId);
     }
     // A new identity replaces the current one: the old player leaves the world first.
+    this.leaveTrade();
     if (this.client) {
       this.client.detach();
       this.client = undefined;
@@ -167,6 +185,8 @@ export class WsConnection {
         return;
       }
       this.client = client;
+      this.token = token;
+      client.onTradeStarted = (started) => void this.joinTrade(client, started.tradeId, started.reservation);
       const playerId = client.firstSync?.id ?? "";
       this.send("authenticated", { accountId, characterId: playerId, playerId }, replyId);
       client.release();
@@ -181,6 +201,24 @@ export class WsConnection {
       this.joining = false;
       for (const f of this.pending.splice(0)) this.error("NOT_AUTHENTICATED", "Not in the world", f.id);
     }
+  }
+
+  /** Take the player's seat in a trade's room, as an SDK client would with the reservation. */
+  private async joinTrade(owner: WsRoomClient, tradeId: string, reservation: { roomId: string; sessionId: string }) {
+    try {
+      const { client } = await consumeInMemory((sessionId) => new WsTradeClient(sessionId), reservation, inMemoryAuth(this.token, "ws"));
+      if (this.client !== owner || owner.closed) return client.leave(1000);
+      this.leaveTrade();
+      this.trade = { tradeId, client };
+    } catch (err) {
+      // The trade goes on through the world room; its room only mirrors it.
+      this.ctx.logger.warn({ err, tradeId }, "/ws player could not take its trade seat");
+    }
+  }
+
+  private leaveTrade() {
+    this.trade?.client.leave(1000);
+    this.trade = undefined;
   }
 
   /** Per-connection rate limit: over it the frame is dropped; a sustained flood closes the socket. */
@@ -242,11 +280,20 @@ export class WsConnection {
     this.dispatch(client, type, payload, id);
   }
 
-  /** Hand a room event to the room, as the SDK would send it; whatever it answers echoes `id`. */
+  /**
+   * Hand a room event to the room, as the SDK would send it; whatever it answers echoes `id`.
+   * Moves in the trade the player sits in go to the trade's room; its answers come through the world.
+   */
   private dispatch(client: WsRoomClient, type: string, payload: unknown, id: string | undefined) {
     client.replyTo = id;
     try {
-      client.sendToRoom(type, payload ?? {});
+      const trade = this.trade;
+      const tradeId = (payload as { tradeId?: unknown } | undefined)?.tradeId;
+      if (trade && !trade.client.closed && tradeId === trade.tradeId && (TRADE_ROOM_MESSAGES as readonly string[]).includes(type)) {
+        trade.client.sendToRoom(type, payload ?? {});
+      } else {
+        client.sendToRoom(type, payload ?? {});
+      }
     } finally {
       client.replyTo = undefined;
     }
@@ -256,6 +303,7 @@ export class WsConnection {
     clearTimeout(this.authTimer);
     limiter.delete(this.key).catch(() => {});
     // The player leaves the world like any client whose socket closed (the room saves it).
+    this.leaveTrade();
     this.client?.leave(1000);
     this.client = undefined;
   }

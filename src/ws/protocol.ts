@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TradeMessages } from "../../rooms/tradeMessages.js";
 import { ClientMessages } from "../../rooms/worldMessages.js";
 
 /**
@@ -22,8 +23,8 @@ export const AuthenticateData = z
   })
   .strict();
 
-/** Events a /ws client may send: the adapter's own, then the world room's, forwarded as they are. */
-export const ROOM_EVENTS = new Set<string>(Object.keys(ClientMessages));
+/** Events a /ws client may send beyond the adapter's own: the world room's and the trades', forwarded as they are. */
+export const ROOM_EVENTS = new Set<string>([...Object.keys(ClientMessages), ...Object.keys(TradeMessages)]);
 
 export const WS_LIMITS = {
   /** Frames a connection may send per second; more are dropped with RATE_LIMITED. */

@@ -120,8 +120,20 @@ export async function joinInMemory<C extends InMemoryRoomClient>(
   roomName = "world",
   remoteAddress = "127.0.0.1",
 ): Promise<{ client: C; room: Room }> {
-  const authContext: AuthContext = createAuthContext({ headers: {}, token, remoteAddress });
+  const authContext = inMemoryAuth(token, remoteAddress);
   const reservation = await matchMaker.joinOrCreate(roomName, options, authContext);
+  return consumeInMemory(make, reservation, authContext);
+}
+
+/**
+ * Take a seat reserved by the server (as a trade's tradeStarted hands out): the transport's
+ * connect step and the handshake, as @colyseus/sdk's consumeSeatReservation does over a socket.
+ */
+export async function consumeInMemory<C extends InMemoryRoomClient>(
+  make: (sessionId: string) => C,
+  reservation: { roomId: string; sessionId: string },
+  authContext: AuthContext,
+): Promise<{ client: C; room: Room }> {
   const room = matchMaker.getLocalRoomById(reservation.roomId);
   if (!room) throw new Error(`room ${reservation.roomId} is not in this process`);
   const client = make(reservation.sessionId);
@@ -130,4 +142,9 @@ export async function joinInMemory<C extends InMemoryRoomClient>(
   await new Promise<void>((resolve) => setImmediate(resolve));
   if ((client.state as number) !== ClientState.JOINED) throw new Error(`client did not join the room (state ${client.state})`);
   return { client, room };
+}
+
+/** The authentication context of an in-memory client presenting `token`. */
+export function inMemoryAuth(token: string, remoteAddress = "127.0.0.1"): AuthContext {
+  return createAuthContext({ headers: {}, token, remoteAddress });
 }

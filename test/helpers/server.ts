@@ -1,5 +1,5 @@
 import path from "node:path";
-import { createArena, type Arena } from "../../arena.config.js";
+import { createArena, type Arena, type ArenaOptions } from "../../arena.config.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { ServerContext } from "../../src/context.js";
 import { openDatabase, type Database } from "../../src/db/client.js";
@@ -32,14 +32,14 @@ export interface TestServer {
  * database unless one is given.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; db?: Database; gameData?: GameData; publicDir?: string; wsHeartbeatMs?: number; wsAuthenticateWithinMs?: number } = {},
+  options: { env?: Record<string, string>; db?: Database; gameData?: GameData } & ArenaOptions = {},
 ): Promise<TestServer> {
   const config = loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_SECRET, ...options.env });
   const gameData = options.gameData ?? (await defaultGameData());
   const db = options.db ?? (await openDatabase({ logger: silentLogger }));
   await syncItems(db.sql, gameData.items.values());
   const ctx: ServerContext = { config, logger: silentLogger, db, gameData, startedAt: Date.now() };
-  const arena = createArena(ctx, { publicDir: options.publicDir, wsHeartbeatMs: options.wsHeartbeatMs, wsAuthenticateWithinMs: options.wsAuthenticateWithinMs });
+  const arena = createArena(ctx, { publicDir: options.publicDir, wsHeartbeatMs: options.wsHeartbeatMs, wsAuthenticateWithinMs: options.wsAuthenticateWithinMs, tradeLimits: options.tradeLimits });
   const port = await arena.listen(0);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -8,6 +8,8 @@ export interface Received {
 
 /** A real @colyseus/sdk player in the world room, recording every message it receives. */
 export interface WorldPlayer {
+  /** The SDK client the player joined with (to take seats the server reserves for it). */
+  sdk: Client;
   room: Room<any>;
   token: string;
   accountId: string;
@@ -24,7 +26,8 @@ export interface WorldPlayer {
   mark(): number;
 }
 
-const MESSAGE_TYPES = ["player:sync", "world:update", "skill:xp", "skill:levelup", "combat:hit", "chat:message", "error", "notice", "npc:killed", "player:death", "session:replaced"];
+export const TRADE_EVENTS = ["tradeRequestSent", "tradeIncoming", "tradeStarted", "tradeUpdated", "tradeConfirmScreen", "tradeCompleted", "tradeCancelled", "tradeError"];
+const MESSAGE_TYPES = ["player:sync", "world:update", "skill:xp", "skill:levelup", "combat:hit", "chat:message", "error", "notice", "npc:killed", "player:death", "session:replaced", ...TRADE_EVENTS];
 
 export async function guestToken(server: TestServer): Promise<{ token: string; accountId: string }> {
   const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
@@ -60,6 +63,7 @@ export async function joinWorld(server: TestServer, options: Record<string, unkn
     check();
   });
   const player: WorldPlayer = {
+    sdk,
     room,
     token: who.token,
     accountId: who.accountId,

@@ -17,6 +17,13 @@ export function playerOf(world: World, id: string): PlayerEntity {
   return p;
 }
 
+/** The player a command that changes items is for: refused while a trade of theirs is being committed. */
+export function itemHolderOf(world: World, id: string): PlayerEntity {
+  const p = playerOf(world, id);
+  if (p.inventoryFrozen) throw new GameError("TRADE_COMPLETING", "Your trade is being completed");
+  return p;
+}
+
 /** Walk or run to a tile: the path is found now, walked by the tick. */
 export function movePlayer(world: World, id: string, target: { x: unknown; z: unknown }, run = false) {
   const p = playerOf(world, id);
@@ -98,7 +105,7 @@ function assertUnlocked(p: PlayerEntity, slot: number) {
 
 /** Deposit from an inventory slot into the bank (near a bank only). */
 export function bankDeposit(world: World, id: string, slot: unknown, quantity: unknown) {
-  const p = playerOf(world, id);
+  const p = itemHolderOf(world, id);
   assertSlot(slot as number);
   assertQuantity(quantity as number);
   if (!nearBank(world, p)) throw new GameError("NOT_NEAR_BANK", "You need to be at a bank");
@@ -114,7 +121,7 @@ export function bankDeposit(world: World, id: string, slot: unknown, quantity: u
 
 /** Withdraw from the bank into the inventory (near a bank only). */
 export function bankWithdraw(world: World, id: string, itemId: unknown, quantity: unknown) {
-  const p = playerOf(world, id);
+  const p = itemHolderOf(world, id);
   if (typeof itemId !== "string" || itemId.length === 0) throw new GameError("INVALID_ITEM", "Name an item to withdraw");
   assertQuantity(quantity as number);
   if (!nearBank(world, p)) throw new GameError("NOT_NEAR_BANK", "You need to be at a bank");
@@ -127,7 +134,7 @@ export function bankWithdraw(world: World, id: string, itemId: unknown, quantity
 
 /** Drop (part of) an inventory slot onto the player's tile, seen by the player first. */
 export function dropItem(world: World, id: string, slot: number, quantity?: number) {
-  const p = playerOf(world, id);
+  const p = itemHolderOf(world, id);
   assertSlot(slot);
   assertUnlocked(p, slot);
   const held = p.inventory[slot];
@@ -157,7 +164,7 @@ export function teleport(world: World, id: string, target: { x: unknown; z: unkn
 
 /** Admin: create items in a player's inventory (all or nothing). */
 export function giveItem(world: World, id: string, itemId: string, quantity: number) {
-  const p = playerOf(world, id);
+  const p = itemHolderOf(world, id);
   if (!world.data.items.has(itemId)) throw new GameError("UNKNOWN_ITEM", `No item called ${itemId}`);
   assertQuantity(quantity);
   p.inventory = addItemAll(p.inventory, itemId, quantity, world.data.items).inventory;

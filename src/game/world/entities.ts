@@ -33,6 +33,12 @@ export interface PlayerEntity {
   lastHitBy: string | null;
   /** Inventory slots offered in a trade: no drop, use, bank or equip while locked. */
   lockedSlots: Set<number>;
+  /**
+   * A trade of this player is being committed: until the transaction is done nothing else may
+   * change the inventory (commands are refused, the tick leaves the player's action and npcs'
+   * blows waiting) and no other save captures the character.
+   */
+  inventoryFrozen: boolean;
   /** Kills not yet written to npc_kills. */
   pendingKills: Map<string, number>;
   /**

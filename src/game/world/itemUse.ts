@@ -5,7 +5,7 @@ import { FIRE_DURATION_TICKS, lightFire } from "../firemaking.js";
 import { assertSlot } from "../inventory.js";
 import { maxHealth } from "../skills.js";
 import { GameError } from "../types.js";
-import { adjacent, dropItem, playerOf } from "./commands.js";
+import { adjacent, dropItem, itemHolderOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
@@ -24,7 +24,7 @@ export interface UseItem {
  * wearables are worn, an item on another item or on a fire combines).
  */
 export function useItem(world: World, id: string, u: UseItem) {
-  const p = playerOf(world, id);
+  const p = itemHolderOf(world, id);
   if (u.action === "unequip") return unequipSlot(world, p, u.targetId);
   assertSlot(u.slot);
   if (p.lockedSlots.has(u.slot) || (u.targetSlot !== undefined && p.lockedSlots.has(u.targetSlot))) {

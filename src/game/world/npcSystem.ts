@@ -41,7 +41,8 @@ export function tickNpcs(world: World) {
     else if (npc.target !== targetBefore) world.markChanged("npc", npc.id);
     if (action.type === "attack") {
       const target = world.players.get(action.targetId);
-      if (target) npcHitsPlayer(world, npc, target);
+      // A player whose trade is being committed is not hit until it is done (a death would empty the inventory).
+      if (target && !target.inventoryFrozen) npcHitsPlayer(world, npc, target);
     }
   }
 }

@@ -17,7 +17,8 @@ export function tickPlayers(world: World) {
   for (const p of world.players.values()) {
     if (p.health <= 0) continue;
     if (p.path.length > 0) walk(world, p);
-    if (!p.action) continue;
+    // A trade being committed freezes the inventory: the action carries on once it is done.
+    if (!p.action || p.inventoryFrozen) continue;
     try {
       if (p.action.type === "gather") gather(world, p);
       else if (p.action.type === "attack") attack(world, p);
@@ -57,18 +58,17 @@ function gather(world: World, p: PlayerEntity) {
   const def = world.data.gathering[node.skill as "woodcutting" | "mining" | "fishing"].get(node.resourceId)!;
   const check = canGather(def, p.levels[def.skill], p.inventory, world.data.items, gatherOptions(world, p));
   if (!check.ok) return endAction(world, p, check.code, check.message);
+  const baitSlot = def.secondaryRequired ? p.inventory.findIndex((s, i) => s?.itemId === def.secondaryRequired && !p.lockedSlots.has(i)) : -1;
+  if (def.secondaryRequired && baitSlot < 0) return endAction(world, p, "ITEM_LOCKED", "Your bait is offered in a trade");
   action.nextTick = world.tick + def.cycleTicks;
   const cycle = gatherCycle(world.rng, def, p.levels[def.skill]);
   if (!cycle.success || !cycle.yield) return;
   const got = cycle.yield;
   p.inventory = addItemAll(p.inventory, got.itemId, got.quantity, world.data.items).inventory;
-  if (def.secondaryRequired) {
-    // One bait per catch.
-    const baitSlot = p.inventory.findIndex((s) => s?.itemId === def.secondaryRequired);
-    if (baitSlot >= 0) {
-      const bait = p.inventory[baitSlot]!;
-      p.inventory[baitSlot] = bait.quantity > 1 ? { ...bait, quantity: bait.quantity - 1 } : null;
-    }
+  if (baitSlot >= 0) {
+    // One bait per catch, never from a slot offered in a trade.
+    const bait = p.inventory[baitSlot]!;
+    p.inventory[baitSlot] = bait.quantity > 1 ? { ...bait, quantity: bait.quantity - 1 } : null;
   }
   world.touchPlayer(p);
   grantXp(world, p, def.skill, got.xp);

@@ -27,6 +27,7 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
     lastAttackTick: -1000,
     lastHitBy: null,
     lockedSlots: new Set(),
+    inventoryFrozen: false,
     pendingKills: new Map(),
     pendingDeaths: [],
     pendingReclaims: [],

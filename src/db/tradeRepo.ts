@@ -1,0 +1,127 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+import type { ItemIndex } from "../game/inventory.js";
+import { NoRoomError, planSwap, type OfferItem, type Swap } from "../game/trade.js";
+import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
+import { isUniqueViolation } from "./characterRepo.js";
+
+type Tx = Prisma.TransactionClient;
+
+export interface TradeParty {
+  characterId: string;
+  name: string;
+  offer: OfferItem[];
+  value: number;
+}
+
+export interface TradeRecord {
+  id: string;
+  /** The player who asked. */
+  initiator: TradeParty;
+  recipient: TradeParty;
+}
+
+/** The commit refused the trade; nothing was written. `reason` is the tradeCancelled reason. */
+export class TradeCommitError extends Error {
+  constructor(
+    readonly reason: "inventory_full" | "offer_changed" | "error",
+    message: string,
+    /** For inventory_full: whose inventory. */
+    readonly side?: "initiator" | "recipient",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Lock both traders' character rows (in id order, so two trades sharing a trader never deadlock).
+ * Every write to a character's items happens under this lock or in a save of the same process.
+ */
+export async function lockTraders(tx: Tx, trade: TradeRecord): Promise<void> {
+  const ids = [trade.initiator.characterId, trade.recipient.characterId].sort();
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "characters" WHERE "id" IN ($1, $2) ORDER BY "id" FOR UPDATE`, ids[0], ids[1]);
+  if (rows.length !== 2) throw new TradeCommitError("error", "A trader's character no longer exists");
+}
+
+/**
+ * The swap inside the commit transaction: re-read both inventories (rows locked), re-validate every
+ * offered stack against them (same slot, same item, enough of it, still tradeable by the items
+ * table), move the items, write both inventories and the history row. The history row's id is the
+ * trade's id, so one trade can never be written twice.
+ */
+export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<{ initiator: Inventory; recipient: Inventory; swap: Swap }> {
+  const ids = [trade.initiator.characterId, trade.recipient.characterId];
+  const rows = await tx.$queryRawUnsafe<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(
+    `SELECT "characterId", "slot", "itemId", "quantity" FROM "inventory" WHERE "characterId" IN ($1, $2) FOR UPDATE`,
+    ids[0],
+    ids[1],
+  );
+  const inventories = new Map(ids.map((id) => [id, new Array(INVENTORY_SIZE).fill(null) as Inventory]));
+  for (const r of rows) inventories.get(r.characterId)![r.slot] = { itemId: r.itemId, quantity: Number(r.quantity) };
+
+  // The items table has the last word on what may be traded.
+  const offered = [...new Set([...trade.initiator.offer, ...trade.recipient.offer].map((o) => o.itemId))];
+  const tradeable = new Map<string, boolean>();
+  if (offered.length) {
+    const found = await tx.item.findMany({ where: { id: { in: offered } }, select: { id: true, tradeable: true, active: true } });
+    for (const f of found) tradeable.set(f.id, f.tradeable && f.active);
+  }
+  const lookup = new Map(items);
+  for (const id of offered) {
+    const def = items.get(id);
+    if (def) lookup.set(id, { ...def, tradeable: def.tradeable && tradeable.get(id) === true });
+  }
+
+  let swap: Swap;
+  try {
+    swap = planSwap(inventories.get(ids[0])!, trade.initiator.offer, inventories.get(ids[1])!, trade.recipient.offer, lookup);
+  } catch (err) {
+    if (err instanceof NoRoomError) {
+      const side = err.side === "a" ? "initiator" : "recipient";
+      throw new TradeCommitError("inventory_full", `${trade[side].name}'s inventory does not have enough space`, side);
+    }
+    if (err instanceof GameError) throw new TradeCommitError("offer_changed", err.message);
+    throw err;
+  }
+
+  await tx.inventoryItem.deleteMany({ where: { characterId: { in: ids } } });
+  const data = [
+    ...swap.a.flatMap((s, slot) => (s ? [{ characterId: ids[0], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
+    ...swap.b.flatMap((s, slot) => (s ? [{ characterId: ids[1], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
+  ];
+  if (data.length) await tx.inventoryItem.createMany({ data });
+  try {
+    await tx.trade.create({
+      data: {
+        id: trade.id,
+        initiatorId: ids[0],
+        recipientId: ids[1],
+        initiatorName: trade.initiator.name,
+        recipientName: trade.recipient.name,
+        initiatorOffer: trade.initiator.offer as unknown as Prisma.InputJsonValue,
+        recipientOffer: trade.recipient.offer as unknown as Prisma.InputJsonValue,
+        initiatorValue: BigInt(Math.round(trade.initiator.value)),
+        recipientValue: BigInt(Math.round(trade.recipient.value)),
+      },
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
+    throw err;
+  }
+  return { initiator: swap.a, recipient: swap.b, swap };
+}
+
+/** Serialization failures and deadlocks: the transaction may simply be run again. */
+export function isRetryableTxError(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } };
+  const original = e?.meta?.driverAdapterError?.cause?.originalCode;
+  return e?.code === "P2034" || original === "40001" || original === "40P01" || /could not serialize|deadlock detected|write conflict/i.test(String(e?.message ?? ""));
+}
+
+/** A character's completed trades, newest first (the trade history). */
+export function tradeHistory(prisma: PrismaClient, characterId: string, take = 50) {
+  return prisma.trade.findMany({
+    where: { OR: [{ initiatorId: characterId }, { recipientId: characterId }] },
+    orderBy: { completedAt: "desc" },
+    take,
+  });
+}

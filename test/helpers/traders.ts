@@ -1,0 +1,108 @@
+import type { Room } from "@colyseus/sdk";
+import { matchMaker } from "@colyseus/core";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import type { TestServer } from "./server.js";
+import { guestToken, joinWorld, type WorldPlayer } from "./worldClient.js";
+import { wsConnect, type WsPlayer } from "./wsClient.js";
+
+export type TraderKind = "sdk" | "ws";
+
+/**
+ * A player who trades, over either protocol, with one interface: the tests of a flow run the same
+ * steps over @colyseus/sdk, over /ws, and with one of each.
+ */
+export interface Trader {
+  kind: TraderKind;
+  id: string;
+  token: string;
+  /** Send an event: trade moves go to the trade's room once the SDK player sits in it. */
+  send(type: string, data: unknown): void;
+  /** The first event of `type` (after `since`) whose data matches. */
+  next(type: string, pred?: (data: any) => boolean, options?: { since?: number; timeoutMs?: number }): Promise<any>;
+  /** Every event of `type` received so far (after `since`). */
+  all(type: string, since?: number): any[];
+  mark(): number;
+  /** The latest player:sync. */
+  sync(): any;
+  /** The SDK player's seat in the current trade's room. */
+  tradeRoom(): Room<any> | undefined;
+  close(): Promise<void>;
+}
+
+const TRADE_ROOM_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
+
+export async function sdkTrader(server: TestServer, identity?: { token: string; accountId: string }): Promise<Trader> {
+  const p: WorldPlayer = await joinWorld(server, {}, identity);
+  let seat: { tradeId: string; room: Room<any> } | undefined;
+  let seating: Promise<void> = Promise.resolve();
+  // Take the seat the server reserved, as a game client would.
+  const watch = (from: number) => {
+    p.next("tradeStarted", (d) => d.reservation, { since: from, timeoutMs: 600_000 })
+      .then((d) => {
+        const at = p.mark();
+        seating = p.sdk.consumeSeatReservation(d.reservation).then((room) => {
+          seat = { tradeId: d.tradeId, room };
+        });
+        watch(at);
+      })
+      .catch(() => {});
+  };
+  watch(0);
+  const trader: Trader = {
+    kind: "sdk",
+    id: p.id,
+    token: p.token,
+    send: (type, data) => {
+      const tradeId = (data as { tradeId?: unknown })?.tradeId;
+      if (seat && seat.tradeId === tradeId && TRADE_ROOM_EVENTS.has(type) && seat.room.connection.isOpen) seat.room.send(type, data);
+      else p.room.send(type, data);
+    },
+    next: (type, pred, options) => p.next(type, pred, options),
+    all: (type, since = 0) => p.received.slice(since).filter((r) => r.type === type).map((r) => r.data),
+    mark: () => p.mark(),
+    sync: () => p.sync(),
+    tradeRoom: () => seat?.room,
+    close: async () => {
+      await seating.catch(() => {});
+      await seat?.room.leave().catch(() => {});
+      await p.leave();
+    },
+  };
+  return trader;
+}
+
+export async function wsTrader(server: TestServer, identity?: { token: string; accountId: string }): Promise<Trader> {
+  const who = identity ?? (await guestToken(server));
+  const ws: WsPlayer = await wsConnect(server.port, `?token=${encodeURIComponent(who.token)}`);
+  const auth = await ws.next("authenticated");
+  await ws.next("player:sync");
+  const trader: Trader = {
+    kind: "ws",
+    id: auth.data.playerId,
+    token: who.token,
+    send: (type, data) => ws.send(type, data),
+    next: async (type, pred = () => true, options) => (await ws.next(type, (f) => pred(f.data), options)).data,
+    all: (type, since = 0) => ws.frames.slice(since).filter((f) => f.type === type).map((f) => f.data),
+    mark: () => ws.mark(),
+    sync: () => [...ws.frames].reverse().find((f) => f.type === "player:sync")?.data,
+    tradeRoom: () => undefined,
+    close: async () => {
+      if (ws.ws.readyState === ws.ws.OPEN) {
+        ws.close();
+        await ws.closed;
+      }
+    },
+  };
+  return trader;
+}
+
+export function makeTrader(kind: TraderKind, server: TestServer, identity?: { token: string; accountId: string }): Promise<Trader> {
+  return kind === "sdk" ? sdkTrader(server, identity) : wsTrader(server, identity);
+}
+
+/** The test server's world room (there is one per process). */
+export async function theWorld(): Promise<WorldRoom> {
+  const [listing] = await matchMaker.query({ name: "world" });
+  if (!listing) throw new Error("no world room");
+  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
+}
