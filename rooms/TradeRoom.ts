@@ -23,6 +23,8 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
   maxMessagesPerSecond = 60;
   private desk!: TradeDesk;
   private tradeId = "";
+  /** The trade is over: no more seats are taken. */
+  private ended = false;
 
   onCreate(options: { tradeId?: unknown; worldRoomId?: unknown }) {
     this.autoDispose = false;
@@ -45,6 +47,7 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
   onAuth(client: TradeClient, _options: unknown, context: AuthContext): TradeSeat {
     const seat = client.auth;
     if (!seat || seat.tradeId !== this.tradeId) throw new ServerError(403, "This seat is not for this trade");
+    if (this.ended) throw new ServerError(410, "The trade is over");
     try {
       if (verifyToken(context.token, this.ctx.config.jwtSecret).sub !== seat.accountId) throw new ServerError(403, "This seat belongs to another player");
     } catch (err) {
@@ -62,8 +65,16 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
   }
 
   close() {
+    this.ended = true;
     this.state.screen = "closed";
-    this.disconnect().catch(() => {});
+    // Seats not taken yet are withdrawn: a seat taken into a closing room would keep it open.
+    const seats = this as unknown as { _reservedSeats: Record<string, unknown>; _reservedSeatTimeouts: Record<string, NodeJS.Timeout> };
+    for (const sessionId of Object.keys(seats._reservedSeats)) {
+      clearTimeout(seats._reservedSeatTimeouts[sessionId]);
+      delete seats._reservedSeatTimeouts[sessionId];
+      delete seats._reservedSeats[sessionId];
+    }
+    this.disconnect().catch((err) => this.ctx.logger.warn({ err, tradeId: this.tradeId }, "trade room did not close cleanly"));
   }
 }
 

@@ -10,8 +10,8 @@ const tradeId = z.string().min(1).max(128);
 export const TradeMessages = {
   tradeRequest: z.object({ targetPlayerId: z.string().min(1).max(128) }).strict(),
   tradeRequestRespond: z.object({ tradeId, accept: z.boolean() }).strict(),
-  tradeAddItem: z.object({ tradeId, inventorySlot: z.unknown(), quantity: z.unknown() }).strict(),
-  tradeRemoveItem: z.object({ tradeId, inventorySlot: z.unknown(), quantity: z.unknown().optional() }).strict(),
+  tradeAddItem: z.object({ tradeId, inventorySlot: z.unknown().optional(), quantity: z.unknown().optional() }).strict(),
+  tradeRemoveItem: z.object({ tradeId, inventorySlot: z.unknown().optional(), quantity: z.unknown().optional() }).strict(),
   tradeAccept: z.object({ tradeId }).strict(),
   tradeCancel: z.object({ tradeId }).strict(),
 } as const;

@@ -48,6 +48,17 @@ export async function sdkTrader(server: TestServer, identity?: { token: string; 
       .catch(() => {});
   };
   watch(0);
+  // Once the trade is over its room is gone: later messages about it go to the world, as a game client's would.
+  const ended = (from: number) => {
+    Promise.race([p.next("tradeCompleted", () => true, { since: from, timeoutMs: 600_000 }), p.next("tradeCancelled", () => true, { since: from, timeoutMs: 600_000 })])
+      .then((d) => {
+        const at = p.mark();
+        if (seat?.tradeId === d.tradeId) seat = undefined;
+        ended(at);
+      })
+      .catch(() => {});
+  };
+  ended(0);
   const trader: Trader = {
     kind: "sdk",
     id: p.id,
@@ -64,7 +75,8 @@ export async function sdkTrader(server: TestServer, identity?: { token: string; 
     tradeRoom: () => seat?.room,
     close: async () => {
       await seating.catch(() => {});
-      await seat?.room.leave().catch(() => {});
+      // A trade room the server already closed has nothing to leave.
+      if (seat?.room.connection.isOpen) await seat.room.leave().catch(() => {});
       await p.leave();
     },
   };
