@@ -20,7 +20,8 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
 
   state = new TradeState();
   maxClients = 2;
-  maxMessagesPerSecond = 60;
+  /** The world room's flood limit. */
+  maxMessagesPerSecond = 120;
   private desk!: TradeDesk;
   private tradeId = "";
   /** The trade is over: no more seats are taken. */

@@ -21,6 +21,8 @@ export interface Trader {
   next(type: string, pred?: (data: any) => boolean, options?: { since?: number; timeoutMs?: number }): Promise<any>;
   /** Every event of `type` received so far (after `since`). */
   all(type: string, since?: number): any[];
+  /** Every event received so far (after `since`), with its type. */
+  events(since?: number): Array<{ type: string; data: any }>;
   mark(): number;
   /** The latest player:sync. */
   sync(): any;
@@ -40,9 +42,13 @@ export async function sdkTrader(server: TestServer, identity?: { token: string; 
     p.next("tradeStarted", (d) => d.reservation, { since: from, timeoutMs: 600_000 })
       .then((d) => {
         const at = p.mark();
-        seating = p.sdk.consumeSeatReservation(d.reservation).then((room) => {
-          seat = { tradeId: d.tradeId, room };
-        });
+        // A trade that ended before its seat was taken leaves nothing to sit in.
+        seating = p.sdk
+          .consumeSeatReservation(d.reservation)
+          .then((room) => {
+            seat = { tradeId: d.tradeId, room };
+          })
+          .catch(() => {});
         watch(at);
       })
       .catch(() => {});
@@ -70,6 +76,7 @@ export async function sdkTrader(server: TestServer, identity?: { token: string; 
     },
     next: (type, pred, options) => p.next(type, pred, options),
     all: (type, since = 0) => p.received.slice(since).filter((r) => r.type === type).map((r) => r.data),
+    events: (since = 0) => p.received.slice(since),
     mark: () => p.mark(),
     sync: () => p.sync(),
     tradeRoom: () => seat?.room,
@@ -95,6 +102,7 @@ export async function wsTrader(server: TestServer, identity?: { token: string; a
     send: (type, data) => ws.send(type, data),
     next: async (type, pred = () => true, options) => (await ws.next(type, (f) => pred(f.data), options)).data,
     all: (type, since = 0) => ws.frames.slice(since).filter((f) => f.type === type).map((f) => f.data),
+    events: (since = 0) => ws.frames.slice(since).map((f) => ({ type: f.type, data: f.data })),
     mark: () => ws.mark(),
     sync: () => [...ws.frames].reverse().find((f) => f.type === "player:sync")?.data,
     tradeRoom: () => undefined,

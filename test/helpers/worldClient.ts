@@ -16,7 +16,7 @@ export interface WorldPlayer {
   /** The character id (also the player's entity id). */
   id: string;
   received: Received[];
-  /** Resolve with the first message of `type` (already received after `since`, or still to come) matching `pred`. */
+  /** Resolve with the first message of `type` ("*": any type) (already received after `since`, or still to come) matching `pred`. */
   next(type: string, pred?: (data: any) => boolean, options?: { timeoutMs?: number; since?: number }): Promise<any>;
   /** The latest player:sync. */
   sync(): any;
@@ -75,7 +75,7 @@ export async function joinWorld(server: TestServer, options: Record<string, unkn
         const since = opts.since ?? 0;
         const timer = setTimeout(() => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${JSON.stringify(received.slice(since)).slice(0, 600)}`)), opts.timeoutMs ?? 15_000);
         const check = () => {
-          const m = received.slice(since).find((r) => r.type === type && pred(r.data));
+          const m = received.slice(since).find((r) => (type === "*" || r.type === type) && pred(r.data));
           if (m) {
             clearTimeout(timer);
             resolve(m.data);

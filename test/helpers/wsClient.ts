@@ -40,7 +40,7 @@ export function wsConnect(port: number, query = ""): Promise<WsPlayer> {
         const since = opts.since ?? 0;
         const timer = setTimeout(() => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${JSON.stringify(frames.slice(since)).slice(0, 500)}`)), opts.timeoutMs ?? 15_000);
         const check = () => {
-          const f = frames.slice(since).find((x) => x.type === type && pred(x));
+          const f = frames.slice(since).find((x) => (type === "*" || x.type === type) && pred(x));
           if (f) {
             clearTimeout(timer);
             resolve(f);

@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "../../src/db/client.js";
+import { silentLogger } from "../../src/logger.js";
+import { DATABASE_KINDS } from "../helpers/database.js";
+import { addTo, plain, readLedger, type Bag, type Ledger } from "../helpers/itemLedger.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/postgres.js";
+import { killServerProcesses, startServerProcess, type ServerProcess } from "../helpers/serverProcess.js";
+import { TradeStorm, waitFirst, type OfferItem, type StormPlayer, type Watch } from "../helpers/tradeStorm.js";
+import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
+
+/**
+ * The server process is SIGKILLed in the middle of a trade storm, then restarted on the same
+ * database. Nothing a trade moved may be lost or duplicated (every item id's total over all
+ * inventories, banks, equipment and the ground is what it was before the storm), the trade history
+ * must explain every character's items (starting items + received - given over its `trades` rows),
+ * and every tradeCompleted a client was told about must have its row (a completed trade is durable).
+ *
+ * Both database kinds: PostgreSQL, and the embedded PGlite, whose files survive a SIGKILL (it runs
+ * PostgreSQL in single-user mode writing straight to DATA_DIR through Node's file system: a commit's
+ * WAL is written before the commit returns and crash recovery replays it at the next open; what the
+ * kernel has been handed survives the death of the process, though not a power cut, since PGlite
+ * runs with fsync off).
+ *
+ * The database is read directly, not through the server: before the storm after a first run that
+ * made the characters and was stopped with SIGTERM, and at the end after the restarted server was
+ * stopped with SIGTERM. Then nothing writes while it is read (the picture is consistent), and PGlite
+ * can only be opened by one process at a time.
+ */
+
+const SECRET = "trade-crash-test-secret-".padEnd(48, "k");
+const PLAYERS = 14;
+/** The storm is well under way once this many trades have completed... */
+const COMPLETED_BEFORE_KILL = 10;
+/** ...then this many trades wait at their last accept, and go together; the kill follows the first to end. */
+const PARKED_AT_RELEASE = 3;
+
+interface Guest {
+  token: string;
+  accountId: string;
+}
+
+type Joined = StormPlayer & { sync: any };
+
+async function join(port: number, guest: Guest, sockets: WsPlayer[]): Promise<Joined> {
+  const ws = await wsConnect(port, `?token=${encodeURIComponent(guest.token)}`);
+  sockets.push(ws);
+  const auth = await ws.next("authenticated");
+  const sync = await ws.next("player:sync");
+  return { id: auth.data.playerId, token: guest.token, ws, sync: sync.data };
+}
+
+const slots = (inventory: Array<{ slot: number; itemId: string; quantity: number }>) => inventory.map((s) => `${s.slot}:${s.itemId}x${s.quantity}`).sort();
+
+/** What the history says each character holds: its starting items, plus what it received, minus what it gave. */
+function replayHistory(start: Ledger, rows: Array<{ id: string; initiatorId: string | null; recipientId: string | null; initiatorOffer: unknown; recipientOffer: unknown }>): Map<string, Bag> {
+  const expected = new Map([...start.characters].map(([id, bag]) => [id, new Map(bag)]));
+  for (const row of rows) {
+    const a = expected.get(row.initiatorId ?? "");
+    const b = expected.get(row.recipientId ?? "");
+    assert.ok(a && b, `trade ${row.id} is between characters that did not exist before the storm`);
+    for (const o of row.initiatorOffer as OfferItem[]) {
+      addTo(a, o.itemId, -o.quantity);
+      addTo(b, o.itemId, o.quantity);
+    }
+    for (const o of row.recipientOffer as OfferItem[]) {
+      addTo(b, o.itemId, -o.quantity);
+      addTo(a, o.itemId, o.quantity);
+    }
+  }
+  return expected;
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe(`trades survive a SIGKILL of the server (${kind})`, function () {
+    this.timeout(120_000);
+    let dataDir = "";
+    let pg: TestDatabase | undefined;
+    let storm: TradeStorm | undefined;
+    const sockets: WsPlayer[] = [];
+
+    const env = (): Record<string, string> => ({
+      DATA_DIR: dataDir,
+      JWT_SECRET: SECRET,
+      // Periodic saves every second: they interleave with the trade commits.
+      SAVE_INTERVAL: "1",
+      LOG_LEVEL: "warn",
+      ...(pg ? { DATABASE_URL: pg.url } : {}),
+    });
+    const readDatabase = async () => {
+      const db = await openDatabase(pg ? { databaseUrl: pg.url, logger: silentLogger, migrate: false } : { dataDir, logger: silentLogger, migrate: false });
+      try {
+        return { ledger: await readLedger(db), trades: await db.prisma.trade.findMany() };
+      } finally {
+        await db.close();
+      }
+    };
+    const stopGracefully = async (server: ServerProcess) => {
+      server.child.kill("SIGTERM");
+      assert.deepEqual(await server.exited, { code: 0, signal: null }, `the server did not stop cleanly:\n${server.output()}`);
+    };
+
+    before(async () => {
+      dataDir = await mkdtemp(path.join(os.tmpdir(), "arena-trade-crash-"));
+      if (kind === "postgres") pg = await createTestDatabase();
+    });
+
+    after(async () => {
+      await killServerProcesses();
+      for (const s of sockets.splice(0)) s.ws.terminate();
+      await storm?.stop();
+      await pg?.drop().catch(() => {});
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it("loses and duplicates no item, and keeps every completed trade in the history", async () => {
+      // 1. The characters, made by a first run stopped with SIGTERM; their starting items read from the database.
+      let server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      const guests: Guest[] = await Promise.all(
+        Array.from({ length: PLAYERS }, async () => {
+          const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
+          assert.ok(res.ok, `POST /api/auth/guest: ${res.status}`);
+          return res.json();
+        }),
+      );
+      const made = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      await stopGracefully(server);
+      const start = (await readDatabase()).ledger;
+      assert.deepEqual([...start.characters.keys()].sort(), made.map((p) => p.id).sort());
+      assert.ok(start.total.get("coins")! > 0, "the characters start with coins");
+
+      // 2. The storm, on a second run; SIGKILL once it is well under way, with commits in flight.
+      server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      const players = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      assert.deepEqual(
+        players.map((p) => p.id),
+        made.map((p) => p.id),
+        "the same characters come back",
+      );
+      for (const p of players) assert.deepEqual(slots(p.sync.inventory), slots(start.inventories.get(p.id)!), `${p.id} starts with what the database holds`);
+
+      storm = new TradeStorm(players, { completedBeforeStop: COMPLETED_BEFORE_KILL, parkedAtRelease: PARKED_AT_RELEASE });
+      storm.start();
+      let stalled: NodeJS.Timeout | undefined;
+      const released = await Promise.race([
+        storm.released,
+        new Promise<never>((_, reject) => {
+          stalled = setTimeout(() => reject(new Error(`the storm did not get under way: ${JSON.stringify(storm!.stats)} ${storm!.anomalies.join("; ")}`)), 40_000);
+        }),
+      ]).finally(() => clearTimeout(stalled));
+      // The released trades' last accepts are on their way: kill as soon as the first of them ends,
+      // while the others' commits are in flight (the commits are written one after another).
+      await waitFirst(
+        "the end of a released trade",
+        players.map((p): Watch => [p, 0, (f) => (f.type === "tradeCompleted" || f.type === "tradeCancelled") && released.has(f.data.tradeId)]),
+        15_000,
+      );
+      const stopped = storm.stop(); // nothing new starts from here on
+      server.child.kill("SIGKILL");
+      assert.equal((await server.exited).signal, "SIGKILL");
+      await stopped;
+      const completedSeen = new Set(players.flatMap((p) => p.ws.frames.filter((f) => f.type === "tradeCompleted").map((f) => f.data.tradeId as string)));
+      assert.ok(completedSeen.size >= COMPLETED_BEFORE_KILL, `${completedSeen.size} trades completed before the kill`);
+      assert.deepEqual(storm.anomalies, [], "the storm ran without a step left unanswered");
+
+      // 3. Restart on the same database; every player comes back with what the database holds; stop gracefully.
+      server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      const back = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      await stopGracefully(server);
+      const end = await readDatabase();
+      const rows = end.trades;
+      const rowIds = new Set(rows.map((r) => r.id));
+
+      if (process.env.TRADE_CRASH_REPORT) {
+        const releasedRows = [...released].filter((id) => rowIds.has(id)).length;
+        const releasedAcked = [...released].filter((id) => completedSeen.has(id)).length;
+        process.stdout.write(
+          `      [${kind}] ${JSON.stringify(storm.stats)}; rows ${rows.length}, completed seen ${completedSeen.size}; ` +
+            `released ${released.size}: ${releasedRows} committed, ${releasedAcked} acknowledged before the kill\n`,
+        );
+      }
+
+      // Conservation: every item id's total over all owners is what it was before the storm.
+      assert.deepEqual(plain(end.ledger.total), plain(start.total), "item totals before the storm and after the crash and restart");
+      assert.deepEqual(plain(end.ledger.ground), {}, "nothing went to the ground");
+
+      // Durability: every trade a client was told had completed has its history row.
+      const missing = [...completedSeen].filter((id) => !rowIds.has(id));
+      assert.deepEqual(missing, [], `completed trades missing from the history (${missing.length} of ${completedSeen.size})`);
+
+      // Every row is a trade both sides confirmed, with the offers they confirmed.
+      for (const row of rows) {
+        const confirmed = storm.confirmed.get(row.id);
+        assert.ok(confirmed, `trade ${row.id} is in the history but its last accept was never sent`);
+        assert.deepEqual(
+          { initiatorId: row.initiatorId, recipientId: row.recipientId, initiatorOffer: row.initiatorOffer, recipientOffer: row.recipientOffer },
+          { initiatorId: confirmed.initiatorId, recipientId: confirmed.recipientId, initiatorOffer: confirmed.initiatorOffer, recipientOffer: confirmed.recipientOffer },
+          `trade ${row.id} as written and as both confirmed it`,
+        );
+      }
+
+      // History: starting items + received - given over each character's rows = what it holds now.
+      const expected = replayHistory(start, rows);
+      const wrong = [...expected]
+        .filter(([id, bag]) => JSON.stringify(plain(bag)) !== JSON.stringify(plain(end.ledger.characters.get(id) ?? new Map())))
+        .map(([id, bag]) => `${id}: history says ${JSON.stringify(plain(bag))}, holds ${JSON.stringify(plain(end.ledger.characters.get(id) ?? new Map()))}`);
+      assert.deepEqual(wrong, [], "characters whose items the trade history does not explain");
+
+      // The restarted server gave each player what the database holds.
+      for (const p of back) assert.deepEqual(slots(p.sync.inventory), slots(end.ledger.inventories.get(p.id)!), `${p.id} after the restart`);
+    });
+  });
+}
