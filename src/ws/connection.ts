@@ -212,7 +212,7 @@ export class WsConnection {
       this.trade = { tradeId, client };
     } catch (err) {
       // The trade goes on through the world room; its room only mirrors it.
-      this.ctx.logger.warn({ err, tradeId }, "/ws player could not take its trade seat");
+      this.ctx.logger.debug({ err, tradeId }, "/ws player could not take its trade seat");
     }
   }
 
