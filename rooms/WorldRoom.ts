@@ -243,6 +243,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   async onDispose() {
     this.loop?.stop();
     if (!this.world) return;
+    // Leaves still saving finish first (the database closes after the rooms).
+    await Promise.allSettled([...this.leaving]);
     await this.trades.shutdown();
     await this.saver.saveDirty(this.world).catch(() => {});
     await this.saver.flush();

@@ -93,6 +93,11 @@ const EnvSchema = z.object({
   ADMIN_CODE: text(),
   PUBLIC_IDP_APP_ID: text(),
   IDP_APP_SECRET: text(),
+  IDP_JWKS_URL: url("IDP_JWKS_URL", ["http", "https"]),
+  IDP_VERIFICATION_KEY: text(),
+  IDP_ISSUER: text(),
+  GUEST_IDLE_HOURS: intIn("GUEST_IDLE_HOURS", 1, 24 * 365, 72),
+  MAX_CHARACTERS_PER_ACCOUNT: intIn("MAX_CHARACTERS_PER_ACCOUNT", 1, 100, 3),
   PUBLIC_CDN_URL: url("PUBLIC_CDN_URL", ["http", "https"]),
   PUBLIC_API_URL: url("PUBLIC_API_URL", ["http", "https"]),
   PUBLIC_WS_URL: url("PUBLIC_WS_URL", ["ws", "wss"]),
@@ -149,6 +154,16 @@ export interface Config {
   adminCode?: string;
   idpAppId?: string;
   idpAppSecret?: string;
+  /** Where the provider's public signing keys are published (JWKS). */
+  idpJwksUrl?: string;
+  /** Or the provider's public verification key as PEM. */
+  idpVerificationKey?: string;
+  /** The `iss` the provider's tokens carry. */
+  idpIssuer: string;
+  /** Guest accounts (and their characters) idle this long are removed. */
+  guestIdleHours: number;
+  /** Characters one account may have. */
+  maxCharactersPerAccount: number;
   publicCdnUrl: string;
   publicApiUrl: string;
   publicWsUrl: string;
@@ -196,6 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
   if (e.JWT_SECRET !== undefined && e.JWT_SECRET.length < 32) {
     throw new ConfigError("Invalid configuration: JWT_SECRET must be at least 32 characters");
   }
+  if (e.PUBLIC_IDP_APP_ID && !e.IDP_JWKS_URL && !e.IDP_VERIFICATION_KEY) {
+    throw new ConfigError("Invalid configuration: PUBLIC_IDP_APP_ID needs the provider's keys: set IDP_JWKS_URL or IDP_VERIFICATION_KEY (PEM)");
+  }
   if (e.USE_LOCAL_POSTGRES && e.DATABASE_URL) {
     throw new ConfigError("Invalid configuration: USE_LOCAL_POSTGRES and DATABASE_URL are exclusive; set one");
   }
@@ -217,6 +235,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     adminCode: e.ADMIN_CODE,
     idpAppId: e.PUBLIC_IDP_APP_ID,
     idpAppSecret: e.IDP_APP_SECRET,
+    idpJwksUrl: e.IDP_JWKS_URL,
+    // A PEM given on one line with \n escapes (as environment files often carry it) is unescaped.
+    idpVerificationKey: e.IDP_VERIFICATION_KEY?.replace(/\\n/g, "\n"),
+    idpIssuer: e.IDP_ISSUER ?? "privy.io",
+    guestIdleHours: e.GUEST_IDLE_HOURS,
+    maxCharactersPerAccount: e.MAX_CHARACTERS_PER_ACCOUNT,
     publicCdnUrl: e.PUBLIC_CDN_URL ?? PRODUCTION_CDN_URL,
     publicApiUrl,
     publicWsUrl,
