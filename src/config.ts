@@ -211,8 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
   if (e.JWT_SECRET !== undefined && e.JWT_SECRET.length < 32) {
     throw new ConfigError("Invalid configuration: JWT_SECRET must be at least 32 characters");
   }
-  if (e.PUBLIC_IDP_APP_ID && !e.IDP_JWKS_URL && !e.IDP_VERIFICATION_KEY) {
-    throw new ConfigError("Invalid configuration: PUBLIC_IDP_APP_ID needs the provider's keys: set IDP_JWKS_URL or IDP_VERIFICATION_KEY (PEM)");
+  if (nodeEnv === "production" && e.PUBLIC_IDP_APP_ID && !e.IDP_JWKS_URL && !e.IDP_VERIFICATION_KEY) {
+    throw new ConfigError("Invalid configuration: PUBLIC_IDP_APP_ID needs the provider's keys in production: set IDP_JWKS_URL or IDP_VERIFICATION_KEY (PEM)");
   }
   if (e.USE_LOCAL_POSTGRES && e.DATABASE_URL) {
     throw new ConfigError("Invalid configuration: USE_LOCAL_POSTGRES and DATABASE_URL are exclusive; set one");
