@@ -7,7 +7,8 @@ import { TradeRoom } from "./rooms/TradeRoom.js";
 import { WorldRoom } from "./rooms/WorldRoom.js";
 import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
-import { mountHttp } from "./src/http/app.js";
+import { mountHttp, type HttpOptions } from "./src/http/app.js";
+import { Redis } from "ioredis";
 import { installCorsPolicy } from "./src/http/cors.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
 
@@ -46,6 +47,8 @@ export interface ArenaOptions {
   wsAuthenticateWithinMs?: number;
   /** Trade timeouts and limits other than the documented ones (tests). */
   tradeLimits?: Partial<TradeLimits>;
+  /** REST rate limits other than the documented ones (tests). */
+  rateLimits?: HttpOptions["rateLimits"];
 }
 
 export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
@@ -60,6 +63,10 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
 
   installCorsPolicy(ctx.config);
 
+  // Shared counters (rate limits) across server processes when Redis is configured.
+  const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  redis?.on("error", (err) => ctx.logger.warn({ err: err.message }, "redis connection error (rate limits fall back to this process's memory)"));
+
   const gameServer = defineServer({
     rooms: {
       // The room's own options win over a client's: no client decides the world's limits.
@@ -69,7 +76,7 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
     transport,
     greet: false,
     gracefullyShutdown: false,
-    express: (app) => mountHttp(app, ctx, options),
+    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, rateLimits: options.rateLimits, redis }),
   });
 
   let shuttingDown: Promise<void> | undefined;
@@ -90,6 +97,7 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
         await gameServer.gracefullyShutdown(false);
         await ws.close(1001);
         httpServer.closeAllConnections();
+        redis?.disconnect();
       })()),
   };
 }

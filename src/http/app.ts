@@ -11,9 +11,22 @@ import { manifestRoutes } from "./manifests.js";
 import { metricsRoutes } from "./metricsRoute.js";
 import { monitorRoutes } from "./monitor.js";
 import { skillUnlockRoutes } from "./skillUnlocks.js";
+import { characterStatsRoutes } from "./api/characterStats.js";
+import { playerRoutes } from "./api/player.js";
+import { worldRoutes } from "./api/world.js";
+import { addressKey, clientKey, createLimiter, rateLimit, RATE_LIMITS, type RateLimitRule } from "./rateLimit.js";
+import type { Redis } from "ioredis";
+
+export interface HttpOptions {
+  publicDir?: string;
+  /** Limits other than the documented ones (the test suites raise them; the rate-limit suite does not). */
+  rateLimits?: Partial<typeof RATE_LIMITS>;
+  /** With a Redis connection the rate-limit counters are shared by every server process. */
+  redis?: Redis;
+}
 
 /** Mount every HTTP route on the Express app the Colyseus transport serves. */
-export function mountHttp(app: Application, ctx: ServerContext, options: { publicDir?: string } = {}) {
+export function mountHttp(app: Application, ctx: ServerContext, options: HttpOptions = {}) {
   const { config, logger } = ctx;
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback, linklocal, uniquelocal");
@@ -34,7 +47,19 @@ export function mountHttp(app: Application, ctx: ServerContext, options: { publi
   app.use(envScriptRoute(config));
   app.use(manifestRoutes(ctx.gameData.dir));
   app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));
+  // Rate limits: authentication attempts per address; every other /api request per client.
+  if (!config.rateLimitDisabled) {
+    const rules: { auth: RateLimitRule; rest: RateLimitRule } = { ...RATE_LIMITS, ...options.rateLimits };
+    const authLimiter = createLimiter("auth", rules.auth, options.redis);
+    const restLimiter = createLimiter("rest", rules.rest, options.redis);
+    app.use("/api/auth", rateLimit(authLimiter, addressKey));
+    const perClient = rateLimit(restLimiter, clientKey(config.jwtSecret));
+    app.use("/api", (req, res, next) => (req.path.startsWith("/auth/") ? next() : perClient(req, res, next)));
+  }
   app.use(authRoutes({ config, db: ctx.db }));
+  app.use(playerRoutes(ctx));
+  app.use(worldRoutes(ctx));
+  app.use(characterStatsRoutes(ctx));
   app.use(monitorRoutes(config.adminCode, logger));
   app.use(metricsRoutes(config.adminCode));
 

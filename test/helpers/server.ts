@@ -39,7 +39,14 @@ export async function startTestServer(
   const db = options.db ?? (await openDatabase({ logger: silentLogger }));
   await syncItems(db.sql, gameData.items.values());
   const ctx: ServerContext = { config, logger: silentLogger, db, gameData, startedAt: Date.now() };
-  const arena = createArena(ctx, { publicDir: options.publicDir, wsHeartbeatMs: options.wsHeartbeatMs, wsAuthenticateWithinMs: options.wsAuthenticateWithinMs, tradeLimits: options.tradeLimits });
+  const arena = createArena(ctx, {
+    publicDir: options.publicDir,
+    wsHeartbeatMs: options.wsHeartbeatMs,
+    wsAuthenticateWithinMs: options.wsAuthenticateWithinMs,
+    tradeLimits: options.tradeLimits,
+    // Suites make many guests and calls from one address: the limits are the rate-limit suite's subject.
+    rateLimits: options.rateLimits ?? { auth: { points: 1_000_000, durationS: 60 }, rest: { points: 1_000_000, durationS: 60 } },
+  });
   const port = await arena.listen(0);
   return {
     url: `http://127.0.0.1:${port}`,

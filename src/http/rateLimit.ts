@@ -1,0 +1,74 @@
+import type { Request, RequestHandler } from "express";
+import type { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { bearerToken, verifyToken } from "../auth/tokens.js";
+import { sendError } from "./errors.js";
+
+/** A fixed window: `points` requests per `durationS` seconds; over it, refused until the window ends. */
+export interface RateLimitRule {
+  points: number;
+  durationS: number;
+}
+
+/** The documented limits: authentication attempts per address, REST requests per client. */
+export const RATE_LIMITS: { auth: RateLimitRule; rest: RateLimitRule } = {
+  auth: { points: 10, durationS: 60 },
+  rest: { points: 100, durationS: 60 },
+};
+
+/**
+ * A limiter for one rule: in this process's memory, or in Redis (shared by every server process)
+ * when a Redis connection is given. A Redis outage falls back to the memory limiter rather than
+ * refusing or waving through every request.
+ */
+export function createLimiter(name: string, rule: RateLimitRule, redis?: Redis): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({ keyPrefix: `rl:${name}`, points: rule.points, duration: rule.durationS });
+  if (!redis) return memory;
+  return new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, points: rule.points, duration: rule.durationS, insuranceLimiter: memory });
+}
+
+/** Counted per account when the request carries a valid server token, else per address. */
+export function clientKey(secret: string): (req: Request) => string {
+  return (req) => {
+    const header = req.get("authorization");
+    if (header) {
+      try {
+        return `account:${verifyToken(bearerToken(header), secret).sub}`;
+      } catch {
+        // An invalid token is counted by address (and answered 401 by the route).
+      }
+    }
+    return `ip:${req.ip ?? "unknown"}`;
+  };
+}
+
+export const addressKey = (req: Request) => `ip:${req.ip ?? "unknown"}`;
+
+/**
+ * Count the request against `limiter`. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining`
+ * and `RateLimit-Reset` (seconds until the window ends); over the limit it is 429 `RATE_LIMITED`
+ * with `Retry-After`, and the client stays refused for the rest of the window.
+ */
+export function rateLimit(limiter: RateLimiterAbstract, keyOf: (req: Request) => string): RequestHandler {
+  return (req, res, next) => {
+    const limit = limiter.points;
+    const headers = (r: RateLimiterRes) => {
+      res.set("RateLimit-Limit", String(limit));
+      res.set("RateLimit-Remaining", String(Math.max(0, r.remainingPoints)));
+      res.set("RateLimit-Reset", String(Math.max(1, Math.ceil(r.msBeforeNext / 1000))));
+    };
+    limiter.consume(keyOf(req)).then(
+      (r) => {
+        headers(r);
+        next();
+      },
+      (r: unknown) => {
+        if (!(r instanceof RateLimiterRes)) return next(r);
+        headers(r);
+        const retry = Math.max(1, Math.ceil(r.msBeforeNext / 1000));
+        res.set("Retry-After", String(retry));
+        sendError(res, 429, "RATE_LIMITED", `Too many requests: at most ${limit} per ${limiter.duration} s; try again in ${retry} s`);
+      },
+    );
+  };
+}
