@@ -8,6 +8,7 @@ import { WorldRoom } from "./rooms/WorldRoom.js";
 import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { mountHttp, type HttpOptions } from "./src/http/app.js";
+import { AgentRuntime } from "./src/agents/runtime.js";
 import { Redis } from "ioredis";
 import { installCorsPolicy } from "./src/http/cors.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
@@ -18,6 +19,8 @@ import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
  */
 export interface Arena {
   gameServer: Server;
+  /** The built-in agent runtime. */
+  agents: AgentRuntime;
   httpServer: http.Server;
   /** Listen on `port` (0 = any free port); resolves with the port bound. */
   listen(port: number): Promise<number>;
@@ -49,6 +52,8 @@ export interface ArenaOptions {
   tradeLimits?: Partial<TradeLimits>;
   /** REST rate limits other than the documented ones (tests). */
   rateLimits?: HttpOptions["rateLimits"];
+  /** Start the agents marked running when the server starts (default true). */
+  startAgents?: boolean;
 }
 
 export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
@@ -63,6 +68,8 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
 
   installCorsPolicy(ctx.config);
 
+  const agents = new AgentRuntime(ctx);
+
   // Shared counters (rate limits) across server processes when Redis is configured.
   const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on("error", (err) => ctx.logger.warn({ err: err.message }, "redis connection error (rate limits fall back to this process's memory)"));
@@ -76,24 +83,41 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
     transport,
     greet: false,
     gracefullyShutdown: false,
-    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, rateLimits: options.rateLimits, redis }),
+    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, rateLimits: options.rateLimits, redis, agents }),
   });
 
   let shuttingDown: Promise<void> | undefined;
   return {
     gameServer,
+    agents,
     httpServer,
     listen: async (port) => {
+      // Shared counters from the first request on: wait (a little) for Redis before accepting any.
+      if (redis && redis.status !== "ready") {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            ctx.logger.warn("redis is not reachable yet: rate limits count in this process until it is");
+            resolve();
+          }, 5_000);
+          redis.once("ready", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
       await gameServer.listen(port);
       const bound = (httpServer.address() as AddressInfo).port;
       // @colyseus/testing reads the port from here.
       (gameServer as unknown as { port: number }).port = bound;
       await matchMaker.createRoom("world", {});
+      if (options.startAgents !== false) await agents.startAll();
       return bound;
     },
     shutdown: () =>
       (shuttingDown ??= (async () => {
         httpServer.close();
+        // Agents leave first, like any player (the world saves them).
+        await agents.shutdown();
         await gameServer.gracefullyShutdown(false);
         await ws.close(1001);
         httpServer.closeAllConnections();

@@ -4,6 +4,7 @@ import type { ServerContext } from "../src/context.js";
 import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, loadOrCreateCharacter } from "../src/db/characterRepo.js";
 import { WorldSaver } from "../src/db/worldSaver.js";
 import { endSession, startSession } from "../src/db/worldRepo.js";
+import { IgnoreLists } from "../src/db/socialRepo.js";
 import { AdminGate } from "../src/game/chat.js";
 import { startingInventory } from "../src/game/inventory.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
@@ -65,6 +66,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   trades!: TradeDesk;
   /** Online sessions by character id. */
   readonly sessions = new Map<string, Session>();
+  /** The ignore lists of the accounts online here (chat and trade requests are filtered by them). */
+  ignores!: IgnoreLists;
   private saveEveryTicks = 100;
 
   async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
@@ -73,6 +76,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.world = createWorld(this.ctx.gameData);
     this.saver = new WorldSaver(this.ctx.db.prisma, WORLD_NAME, this.ctx.logger);
     await restoreWorld(this.world, this.ctx.db.prisma, this.ctx.logger);
+    this.ignores = new IgnoreLists(this.ctx.db.prisma, this.ctx.logger);
     this.trades = new TradeDesk({
       world: this.world,
       saver: this.saver,
@@ -80,6 +84,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       worldRoomId: this.roomId,
       limits: { ...TRADE_LIMITS, ...options.tradeLimits },
       send: (playerId, type, data) => this.toPlayer(playerId, type, data),
+      ignoring: (playerId, fromId) => this.isIgnoring(playerId, fromId),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
     });
     this.sync = new WorldSync(this.world, this.state);
@@ -132,13 +137,18 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
     // Joins of one account run one at a time, so one character never enters twice at once.
     const previousJoin = this.joining.get(auth.sub) ?? Promise.resolve();
-    const thisJoin = previousJoin.then(() => this.enter(client, options, auth, characterId));
+    // The account's ignore list is loaded before its player appears; each session holds it until it leaves.
+    const thisJoin = previousJoin.then(async () => {
+      await this.ignores.hold(auth.sub);
+      await this.enter(client, options, auth, characterId);
+    });
     const tail = thisJoin.catch(() => {});
     this.joining.set(auth.sub, tail);
     try {
       await thisJoin;
     } finally {
       if (this.joining.get(auth.sub) === tail) this.joining.delete(auth.sub);
+      if (!client.userData) this.ignores.release(auth.sub); // no session was made
     }
   }
 
@@ -197,6 +207,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private async takeOver(previous: Session) {
     previous.replaced = true;
     this.sessions.delete(previous.playerId);
+    this.ignores.release(previous.accountId);
     // Its trade ends; a trade being committed is written first.
     await this.trades.playerLeaving(previous.playerId);
     const entity = this.world.players.get(previous.playerId);
@@ -228,6 +239,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const session = client.userData;
     if (!session || session.replaced) return;
     this.sessions.delete(session.playerId);
+    this.ignores.release(session.accountId);
     this.sync.detach(session.playerId);
     // Its trade ends; a trade being committed is written first, so the save below includes it.
     await this.trades.playerLeaving(session.playerId);
@@ -293,7 +305,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       case "player:chat": {
         const m = data as ClientMessage<"player:chat">;
         return handleChat(
-          { world: w, adminCode: this.ctx.config.adminCode, sessions: this.sessions, kick: (pid, by) => this.kick(pid, by) },
+          { world: w, adminCode: this.ctx.config.adminCode, sessions: this.sessions, ignores: this.ignores, kick: (pid, by) => this.kick(pid, by) },
           session,
           m.message,
           m.channel,
@@ -383,6 +395,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
           break;
       }
     }
+  }
+
+  /** Does the account playing `playerId` ignore `fromId`? */
+  private isIgnoring(playerId: string, fromId: string): boolean {
+    const s = this.sessions.get(playerId);
+    return s !== undefined && this.ignores.ignores(s.accountId, fromId);
   }
 
   private toPlayer(playerId: string, type: string, payload: unknown) {

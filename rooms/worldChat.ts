@@ -6,6 +6,7 @@ import type { World } from "../src/game/world/World.js";
 
 export interface ChatSession {
   playerId: string;
+  accountId: string;
   client: Client;
   admin: AdminGate;
 }
@@ -14,6 +15,8 @@ export interface ChatContext {
   world: World;
   adminCode: string | undefined;
   sessions: Map<string, ChatSession>;
+  /** Accounts' ignore lists: an ignored player's messages are not delivered to the ignoring account. */
+  ignores: { ignores(accountId: string, characterId: string): boolean };
   /** Close a session at an admin's request. */
   kick(playerId: string, by: string): void;
 }
@@ -23,7 +26,8 @@ const ADMIN_COMMANDS = new Set(["tp", "teleport", "give", "kick"]);
 
 /**
  * `player:chat`: local chat to players within CHAT_RANGE_TILES, `/world <text>` to everyone,
- * `/admin <code>` to become admin for this session, and the admin commands.
+ * `/admin <code>` to become admin for this session, and the admin commands. Players whose account
+ * ignores the speaker do not receive the message.
  */
 export function handleChat(ctx: ChatContext, session: ChatSession, text: string, channel: "local" | "world" = "local") {
   const { world } = ctx;
@@ -81,5 +85,8 @@ function deliver(ctx: ChatContext, fromId: string, message: string, channel: "lo
   const from = ctx.world.players.get(fromId)!;
   const payload = { fromId, fromName: from.name, message, channel, timestamp: new Date().toISOString() };
   const to = channel === "world" ? ctx.sessions.keys() : ctx.world.near("player", from.tile, CHAT_RANGE_TILES);
-  for (const id of to) ctx.sessions.get(id)?.client.send("chat:message", payload);
+  for (const id of to) {
+    const listener = ctx.sessions.get(id);
+    if (listener && !ctx.ignores.ignores(listener.accountId, fromId)) listener.client.send("chat:message", payload);
+  }
 }

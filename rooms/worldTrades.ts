@@ -39,6 +39,8 @@ export interface TradeDeskOptions {
   send(playerId: string, type: string, data: unknown): void;
   /** Send a player's private state now. */
   syncPlayer(playerId: string): void;
+  /** Does the player `playerId` ignore `fromId`? Their trade requests are not shown to them. */
+  ignoring?(playerId: string, fromId: string): boolean;
   /** Test hook: milliseconds since the epoch. */
   now?: () => number;
 }
@@ -62,7 +64,7 @@ export class TradeDesk {
   private readonly now: () => number;
 
   constructor(private readonly o: TradeDeskOptions) {
-    this.book = new TradeBook(o.world, () => `t_${randomUUID()}`, o.limits);
+    this.book = new TradeBook(o.world, () => `t_${randomUUID()}`, o.limits, (playerId, fromId) => o.ignoring?.(playerId, fromId) ?? false);
     this.now = o.now ?? Date.now;
   }
 
@@ -165,7 +167,7 @@ export class TradeDesk {
     switch (e.kind) {
       case "requested":
         this.to(trade, trade.a.playerId, "tradeRequestSent", { tradeId: trade.id, targetPlayerId: trade.b.playerId, targetName: trade.b.name });
-        this.to(trade, trade.b.playerId, "tradeIncoming", { tradeId: trade.id, fromPlayerId: trade.a.playerId, fromPlayerName: trade.a.name });
+        if (!trade.hiddenFromTarget) this.to(trade, trade.b.playerId, "tradeIncoming", { tradeId: trade.id, fromPlayerId: trade.a.playerId, fromPlayerName: trade.a.name });
         return;
       case "started":
         this.open(trade);
@@ -197,7 +199,9 @@ export class TradeDesk {
         return;
       case "cancelled":
         tradesEnded.inc({ outcome: e.reason });
-        this.toBoth(trade, "tradeCancelled", () => ({ reason: e.reason, message: e.message }));
+        // A request hidden from an ignoring player ends for the asker alone.
+        if (trade.hiddenFromTarget && trade.screen === "requested") this.to(trade, trade.a.playerId, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message });
+        else this.toBoth(trade, "tradeCancelled", () => ({ reason: e.reason, message: e.message }));
         this.closeRoom(trade.id);
         return;
     }

@@ -11,9 +11,14 @@ import { manifestRoutes } from "./manifests.js";
 import { metricsRoutes } from "./metricsRoute.js";
 import { monitorRoutes } from "./monitor.js";
 import { skillUnlockRoutes } from "./skillUnlocks.js";
+import { characterRoutes } from "./api/characters.js";
 import { characterStatsRoutes } from "./api/characterStats.js";
 import { playerRoutes } from "./api/player.js";
+import { socialRoutes } from "./api/social.js";
+import { templateRoutes } from "./api/templates.js";
 import { worldRoutes } from "./api/world.js";
+import { agentRoutes } from "./api/agents.js";
+import type { AgentRuntime } from "../agents/runtime.js";
 import { addressKey, clientKey, createLimiter, rateLimit, RATE_LIMITS, type RateLimitRule } from "./rateLimit.js";
 import type { Redis } from "ioredis";
 
@@ -23,6 +28,8 @@ export interface HttpOptions {
   rateLimits?: Partial<typeof RATE_LIMITS>;
   /** With a Redis connection the rate-limit counters are shared by every server process. */
   redis?: Redis;
+  /** The built-in agent runtime the agent endpoints steer. */
+  agents?: AgentRuntime;
 }
 
 /** Mount every HTTP route on the Express app the Colyseus transport serves. */
@@ -60,6 +67,10 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(playerRoutes(ctx));
   app.use(worldRoutes(ctx));
   app.use(characterStatsRoutes(ctx));
+  app.use(characterRoutes(ctx));
+  app.use(templateRoutes(ctx));
+  app.use(socialRoutes(ctx));
+  if (options.agents) app.use(agentRoutes(ctx, options.agents));
   app.use(monitorRoutes(config.adminCode, logger));
   app.use(metricsRoutes(config.adminCode));
 

@@ -41,6 +41,12 @@ export interface TradeSession {
   b: TradeSide;
   createdAt: number;
   lastActivityAt: number;
+  /**
+   * The asked player ignores the asker: the request is not shown to them (no tradeIncoming, no
+   * tradeCancelled); the asker sees an ordinary request that times out, unless the asked player
+   * asks back, which opens the trade as for any mutual request.
+   */
+  hiddenFromTarget?: boolean;
 }
 
 export type TradeEvent =
@@ -77,6 +83,8 @@ export class TradeBook {
     private readonly world: World,
     private readonly newId: () => string,
     readonly limits: TradeLimits = TRADE_LIMITS,
+    /** Does the player `playerId` ignore `fromId` (their trade requests are hidden from them)? */
+    private readonly ignoring: (playerId: string, fromId: string) => boolean = () => false,
   ) {}
 
   drain(): TradeEvent[] {
@@ -125,6 +133,7 @@ export class TradeBook {
       b: { playerId: target.id, name: target.name, items: [], accepted: false },
       createdAt: now,
       lastActivityAt: now,
+      ...(this.ignoring(target.id, from.id) ? { hiddenFromTarget: true } : {}),
     };
     this.sessions.set(trade.id, trade);
     this.busy.set(from.id, trade.id);

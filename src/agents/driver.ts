@@ -1,0 +1,75 @@
+import { InMemoryRoomClient } from "../ws/roomClient.js";
+import { newMind, step, type Mind } from "./brain.js";
+import type { Goal } from "./goals.js";
+import type { WorldKnowledge } from "./knowledge.js";
+import { AgentView } from "./view.js";
+
+/**
+ * One agent in the built-in runtime: a room client like any other (it joined through the
+ * matchmaker with its own token), which reads what the room sends it into its view and, after
+ * every world tick, sends the orders its mind decides on.
+ */
+export class AgentDriver extends InMemoryRoomClient {
+  /** What the agent knows of the world (not `view`: that is the room's StateView slot on every client). */
+  readonly sight = new AgentView();
+  readonly mind: Mind = newMind();
+  /** Called when the room let the agent go (another login took the character, a kick, shutdown). */
+  onGone: ((code?: number) => void) | undefined;
+  /** Called whenever the goal changed (to record it). */
+  onGoalChange: ((goal: Goal | null, previous: Goal | null) => void) | undefined;
+  private scheduled = false;
+
+  constructor(
+    sessionId: string,
+    readonly agentId: string,
+    private readonly knowledge: WorldKnowledge,
+  ) {
+    super(sessionId);
+  }
+
+  send(type: any, message?: any) {
+    if (this.closed) return;
+    switch (type) {
+      case "player:sync":
+        this.sight.sync(message);
+        break;
+      case "world:update":
+        this.sight.update(message);
+        this.schedule();
+        break;
+      case "error":
+        this.mind.lastError = message?.code ?? "ERROR";
+        break;
+      case "skill:xp": {
+        const g = this.mind.goal;
+        if (g && g.type === message?.skill && message.gained > 0) g.progress.gathered++;
+        break;
+      }
+      case "npc:killed":
+        if (this.mind.goal?.type === "combat") this.mind.goal.progress.kills++;
+        break;
+    }
+  }
+
+  /** Decide after the tick that sent the update (never inside the room's own loop). */
+  private schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.closed) this.act();
+    });
+  }
+
+  /** One step: decide, then send the orders as the room's messages. */
+  act() {
+    const before = this.mind.goal;
+    const orders = step(this.mind, this.sight, this.knowledge);
+    if (this.mind.goal !== before) this.onGoalChange?.(this.mind.goal, before);
+    for (const o of orders) this.sendToRoom(o.type, o.data);
+  }
+
+  protected onLeave(code?: number) {
+    this.onGone?.(code);
+  }
+}

@@ -1,0 +1,61 @@
+import type { GameData } from "../manifests/index.js";
+import type { Tile } from "../game/types.js";
+import type { World } from "../game/world/World.js";
+
+/**
+ * The map as every client knows it from the world data: where the banks, the resource spots and
+ * the npcs' spawns are, the named areas, and which tiles can be walked on. Static: made once.
+ */
+export interface WorldKnowledge {
+  data: GameData;
+  banks: Tile[];
+  /** Spots of each gathering resource (by resource id), with their skill. */
+  resourceSpots: Map<string, { skill: string; tiles: Tile[] }>;
+  /** Spawn tiles of each attackable npc kind (by npc definition id), with its level. */
+  npcSpawns: Map<string, { name: string; level: number; tiles: Tile[] }>;
+  areas: Array<{ id: string; name: string; centre: Tile }>;
+  walkable(x: number, z: number): boolean;
+}
+
+export function knowledgeOf(world: World): WorldKnowledge {
+  const resourceSpots = new Map<string, { skill: string; tiles: Tile[] }>();
+  for (const r of world.resources.values()) {
+    if (r.skill === "firemaking") continue;
+    const spot = resourceSpots.get(r.resourceId) ?? { skill: r.skill, tiles: [] };
+    spot.tiles.push({ ...r.tile });
+    resourceSpots.set(r.resourceId, spot);
+  }
+  const npcSpawns = new Map<string, { name: string; level: number; tiles: Tile[] }>();
+  for (const n of world.npcs.values()) {
+    if (!n.attackable) continue;
+    const spawns = npcSpawns.get(n.defId) ?? { name: n.name, level: n.level, tiles: [] };
+    spawns.tiles.push({ ...n.spawn });
+    npcSpawns.set(n.defId, spawns);
+  }
+  const areas = [...world.data.worldAreas.values()].map((a) => ({
+    id: a.id,
+    name: a.name,
+    centre: { x: Math.round((a.bounds.minX + a.bounds.maxX) / 2), z: Math.round((a.bounds.minZ + a.bounds.maxZ) / 2) },
+  }));
+  return {
+    data: world.data,
+    banks: world.bankTiles.map((t) => ({ ...t })),
+    resourceSpots,
+    npcSpawns,
+    areas,
+    walkable: (x, z) => world.map.inBounds(x, z) && !world.map.isBlocked(x, z),
+  };
+}
+
+/** A walkable tile at most `radius` tiles from `t` (nearest first), or undefined. */
+export function walkableNear(k: WorldKnowledge, t: Tile, radius = 3): Tile | undefined {
+  for (let r = 0; r <= radius; r++) {
+    for (let dx = -r; dx <= r; dx++) {
+      for (let dz = -r; dz <= r; dz++) {
+        if (Math.max(Math.abs(dx), Math.abs(dz)) !== r) continue;
+        if (k.walkable(t.x + dx, t.z + dz)) return { x: t.x + dx, z: t.z + dz };
+      }
+    }
+  }
+  return undefined;
+}

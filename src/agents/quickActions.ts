@@ -1,0 +1,46 @@
+import { availableGoals, hasBankable } from "./goals.js";
+import type { WorldKnowledge } from "./knowledge.js";
+import { distance, nearest, type AgentView } from "./view.js";
+
+/**
+ * The quick commands an owner can give (each with whether the agent can do it now, and why not),
+ * the places near it with their distances, and what it carries.
+ */
+export function quickActions(view: AgentView, k: WorldKnowledge) {
+  const self = view.self;
+  const goals = availableGoals(view, k);
+  const any = (type: string) => goals.filter((g) => g.type === type);
+  const first = (type: string) => any(type).find((g) => g.available) ?? any(type)[0];
+  const state = (type: string, none: string) => {
+    const g = first(type);
+    return g ? { available: g.available, ...(g.available ? {} : { reason: g.reason }) } : { available: false, reason: none };
+  };
+  const seenItems = [...view.groundItems.values()].filter((g) => self && distance(self.tile, g) <= 16);
+  const actions = [
+    { id: "woodcutting", command: "chop trees", label: "Chop trees", ...state("woodcutting", "No trees known nearby") },
+    { id: "mining", command: "mine", label: "Mine", ...state("mining", "No rocks known nearby") },
+    { id: "fishing", command: "fish", label: "Fish", ...state("fishing", "No fishing spots known nearby") },
+    { id: "combat", command: `attack ${first("combat")?.target?.replace(/_/g, " ") ?? "goblin"}`, label: "Fight", ...state("combat", "Nothing to fight nearby") },
+    { id: "pickup", command: "pick up", label: "Pick up items", available: seenItems.length > 0, ...(seenItems.length ? {} : { reason: "Nothing on the ground nearby" }) },
+    { id: "bank", command: "go to bank", label: "Bank", available: self ? hasBankable(k, self) : false, ...(self && hasBankable(k, self) ? {} : { reason: "Nothing to bank" }) },
+    { id: "stop", command: "stop", label: "Stop", available: true },
+    { id: "idle", command: "idle", label: "Idle", available: true },
+  ];
+  const here = self?.tile ?? { x: 0, z: 0 };
+  const places = [
+    ...k.areas.map((a) => ({ id: a.id, name: a.name, type: "area", distance: distance(here, a.centre) })),
+    ...(nearest(here, k.banks) ? [{ id: "bank", name: "Bank", type: "bank", distance: distance(here, nearest(here, k.banks)!) }] : []),
+    ...[...k.resourceSpots].map(([id, s]) => ({ id, name: k.data.gathering[s.skill as "woodcutting"]?.get(id)?.name ?? id, type: s.skill, distance: distance(here, nearest(here, s.tiles)!) })),
+  ].sort((a, b) => a.distance - b.distance);
+  const counts = new Map<string, number>();
+  for (const s of self?.inventory ?? []) counts.set(s.itemId, (counts.get(s.itemId) ?? 0) + s.quantity);
+  return {
+    actions,
+    nearbyLocations: places.slice(0, 12),
+    inventory: {
+      usedSlots: self?.inventory.length ?? 0,
+      freeSlots: view.freeSlots(),
+      items: [...counts].map(([itemId, quantity]) => ({ itemId, name: k.data.items.get(itemId)?.name ?? itemId, quantity })),
+    },
+  };
+}

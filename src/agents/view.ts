@@ -1,0 +1,130 @@
+import type { Tile } from "../game/types.js";
+
+/**
+ * What an agent knows of the world: exactly what a client is told. Its own private state comes
+ * from `player:sync`; everything in view from the per-tick `world:update` deltas.
+ */
+
+export interface SeenPlayer {
+  id: string;
+  name: string;
+  x: number;
+  z: number;
+  moving: boolean;
+  action: string;
+}
+export interface SeenNpc {
+  id: string;
+  npcId: string;
+  name: string;
+  x: number;
+  z: number;
+  health: number;
+  state: string;
+}
+export interface SeenResource {
+  id: string;
+  resourceId: string;
+  skill: string;
+  x: number;
+  z: number;
+  depleted: boolean;
+}
+export interface SeenGroundItem {
+  id: string;
+  itemId: string;
+  quantity: number;
+  x: number;
+  z: number;
+}
+
+export interface SelfState {
+  id: string;
+  name: string;
+  tile: Tile;
+  health: number;
+  maxHealth: number;
+  combatLevel: number;
+  skills: Record<string, { level: number; xp: number }>;
+  inventory: Array<{ slot: number; itemId: string; quantity: number; locked?: boolean }>;
+  equipment: Record<string, { itemId: string; quantity: number } | undefined>;
+  /** Present only while standing at a bank. */
+  bank: Array<{ itemId: string; quantity: number }> | null;
+  /** "gather" | "attack" | "pickup" | null (from player:sync) */
+  action: string | null;
+  /** What others see it do (world:update): "", "woodcutting", "mining", "fishing", "combat", "pickup". */
+  doing: string;
+  moving: boolean;
+}
+
+export class AgentView {
+  self: SelfState | null = null;
+  tick = 0;
+  readonly players = new Map<string, SeenPlayer>();
+  readonly npcs = new Map<string, SeenNpc>();
+  readonly resources = new Map<string, SeenResource>();
+  readonly groundItems = new Map<string, SeenGroundItem>();
+
+  /** Apply a `player:sync`. */
+  sync(s: any) {
+    this.self = {
+      id: s.id,
+      name: s.name,
+      tile: { x: s.position.x, z: s.position.z },
+      health: s.health,
+      maxHealth: s.maxHealth,
+      combatLevel: s.combatLevel,
+      skills: s.skills,
+      inventory: s.inventory,
+      equipment: s.equipment ?? {},
+      bank: s.bank ?? null,
+      action: s.action ?? null,
+      doing: this.self?.doing ?? "",
+      moving: this.self?.moving ?? false,
+    };
+  }
+
+  /** Apply a `world:update` delta. */
+  update(u: any) {
+    this.tick = u.tick ?? this.tick;
+    for (const p of u.players ?? []) {
+      this.players.set(p.id, p);
+      if (this.self && p.id === this.self.id) {
+        this.self.tile = { x: p.x, z: p.z };
+        this.self.moving = p.moving;
+        this.self.health = p.health;
+        this.self.doing = p.action ?? "";
+      }
+    }
+    for (const n of u.npcs ?? []) this.npcs.set(n.id, n);
+    for (const r of u.resources ?? []) this.resources.set(r.id, r);
+    for (const g of u.groundItems ?? []) this.groundItems.set(g.id, g);
+    for (const id of u.removed ?? []) {
+      this.players.delete(id);
+      this.npcs.delete(id);
+      this.resources.delete(id);
+      this.groundItems.delete(id);
+    }
+  }
+
+  freeSlots(): number {
+    return 28 - (this.self?.inventory.length ?? 0);
+  }
+
+  count(itemId: string): number {
+    return (this.self?.inventory ?? []).filter((s) => s.itemId === itemId).reduce((n, s) => n + s.quantity, 0);
+  }
+}
+
+export const distance = (a: Tile, b: { x: number; z: number }) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
+
+/** The nearest of `things` to `from`, or undefined. */
+export function nearest<T extends { x: number; z: number }>(from: Tile, things: Iterable<T>): T | undefined {
+  let best: T | undefined;
+  let bestD = Infinity;
+  for (const t of things) {
+    const d = distance(from, t);
+    if (d < bestD) [best, bestD] = [t, d];
+  }
+  return best;
+}

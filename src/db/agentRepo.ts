@@ -1,0 +1,46 @@
+import type { AgentMapping, Prisma, PrismaClient } from "@prisma/client";
+import type { Goal } from "../agents/goals.js";
+
+/** Agents: the mapping to their character and owner, their running state, and their goal history. */
+
+export function agentById(prisma: PrismaClient, agentId: string): Promise<AgentMapping | null> {
+  return prisma.agentMapping.findUnique({ where: { agentId } });
+}
+
+export function agentsOf(prisma: PrismaClient, ownerAccountId: string): Promise<AgentMapping[]> {
+  return prisma.agentMapping.findMany({ where: { ownerAccountId }, orderBy: { createdAt: "asc" } });
+}
+
+/** Agents the built-in runtime runs at start-up. */
+export function runnableAgents(prisma: PrismaClient): Promise<AgentMapping[]> {
+  return prisma.agentMapping.findMany({ where: { running: true, runtime: "builtin" }, orderBy: { createdAt: "asc" } });
+}
+
+export function setAgentFlags(prisma: PrismaClient, agentId: string, data: { running?: boolean; goalsPaused?: boolean; runtime?: string }) {
+  return prisma.agentMapping.update({ where: { agentId }, data });
+}
+
+/** The agent's active goal row, if any. */
+export function activeGoal(prisma: PrismaClient, agentId: string) {
+  return prisma.agentGoal.findFirst({ where: { agentId, status: "active" } });
+}
+
+/**
+ * Record the agent's current goal: the previous active one ends (completed or cancelled) and the
+ * new one (if any) becomes the active row; progress is kept on the rows.
+ */
+export async function recordGoal(prisma: PrismaClient, agentId: string, goal: Goal | null, ended: "completed" | "cancelled" = "cancelled"): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const current = await tx.agentGoal.findFirst({ where: { agentId, status: "active" } });
+    if (current && current.id === goal?.id) {
+      await tx.agentGoal.update({ where: { id: current.id }, data: { progress: goal.progress as unknown as Prisma.InputJsonValue } });
+      return;
+    }
+    if (current) await tx.agentGoal.update({ where: { id: current.id }, data: { status: ended } });
+    if (goal) {
+      await tx.agentGoal.create({
+        data: { id: goal.id, agentId, type: goal.type, target: goal.target, params: { source: goal.source }, progress: goal.progress as unknown as Prisma.InputJsonValue },
+      });
+    }
+  });
+}

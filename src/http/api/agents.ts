@@ -1,0 +1,269 @@
+import { randomUUID } from "node:crypto";
+import type { AgentMapping } from "@prisma/client";
+import { Router, type Request } from "express";
+import { z } from "zod";
+import { goalFrom } from "../../agents/brain.js";
+import { availableGoals, parseCommand, type Goal, type GoalOption } from "../../agents/goals.js";
+import type { AgentRuntime } from "../../agents/runtime.js";
+import { quickActions } from "../../agents/quickActions.js";
+import { knowledgeOf } from "../../agents/knowledge.js";
+import { AgentView } from "../../agents/view.js";
+import { replyTo } from "../../agents/replies.js";
+import { requireAuth } from "../../auth/middleware.js";
+import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../../auth/tokens.js";
+import type { ServerContext } from "../../context.js";
+import { activeGoal, agentById, agentsOf, recordGoal, setAgentFlags } from "../../db/agentRepo.js";
+import { HttpError } from "../errors.js";
+import { liveWorld } from "../worldAccess.js";
+import { authOf, isAdmin, parse, route } from "./access.js";
+import { newCharacter, PlayerName } from "./player.js";
+import { playerView } from "./playerView.js";
+
+/** Agents one account may register. */
+export const MAX_AGENTS_PER_ACCOUNT = 10;
+
+const AgentParams = z.object({ agentId: z.string().min(1).max(128) });
+const RegisterBody = z.object({ name: PlayerName }).strict();
+const GoalBody = z.union([
+  z.object({ goalId: z.string().min(1).max(128) }).strict(),
+  z.object({ type: z.enum(["woodcutting", "mining", "fishing", "combat", "bank", "pickup", "idle"]), target: z.string().min(1).max(128).nullish() }).strict(),
+]);
+const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
+
+/** How a goal is shown: what it is, who set it, and how far it got. */
+const goalView = (g: Goal | null) => (g ? { id: g.id, type: g.type, target: g.target, source: g.source, progress: g.progress, resume: g.resume ? { type: g.resume.type, target: g.resume.target } : null } : null);
+
+/**
+ * /api/agent/* (register, list, start, stop) and /api/agents/:agentId/* (goal, stop and resume
+ * autonomous goals, messages, quick actions, mapping). Only the agent's owner or an admin.
+ */
+export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
+  const router = Router();
+  const prisma = ctx.db.prisma;
+  const auth = requireAuth(ctx.config.jwtSecret);
+
+  /** The agent named in the path, if the caller may steer it (404 unknown, 403 someone else's). */
+  async function agentOf(req: Request): Promise<AgentMapping> {
+    const { agentId } = parse(AgentParams, req.params);
+    const who = authOf(req);
+    const m = await agentById(prisma, agentId);
+    if (!m) throw new HttpError(404, "AGENT_NOT_FOUND", "No such agent");
+    if (!isAdmin(who) && m.ownerAccountId !== who.sub) throw new HttpError(403, "FORBIDDEN", "That agent belongs to someone else");
+    return m;
+  }
+
+  /** What the agent knows of itself: its driver's view, or (not running here) its character's state. */
+  async function viewOf(m: AgentMapping): Promise<AgentView> {
+    const d = runtime.driver(m.agentId);
+    if (d?.sight.self) return d.sight;
+    const c = await prisma.character.findUnique({ where: { id: m.characterId } });
+    const p = c ? await playerView(prisma, c) : null;
+    const view = new AgentView();
+    if (p) view.sync({ ...p, bank: null, action: null });
+    return view;
+  }
+
+  async function knowledge() {
+    const room = await liveWorld();
+    if (!room) throw new HttpError(503, "WORLD_UNAVAILABLE", "The world is not running");
+    return knowledgeOf(room.world);
+  }
+
+  /** An external runtime driving the character (online, but not from here) hears about it on its socket. */
+  async function toExternal(m: AgentMapping, type: string, data: unknown): Promise<boolean> {
+    if (runtime.driver(m.agentId)) return false;
+    const session = (await liveWorld())?.sessions.get(m.characterId);
+    if (!session) return false;
+    session.client.send(type, data);
+    return true;
+  }
+
+  async function goalState(m: AgentMapping) {
+    const view = await viewOf(m);
+    const d = runtime.driver(m.agentId);
+    const fresh = await agentById(prisma, m.agentId);
+    let goal = d ? goalView(d.mind.goal) : null;
+    if (!d) {
+      const row = await activeGoal(prisma, m.agentId);
+      goal = row ? { id: row.id, type: row.type as Goal["type"], target: row.target, source: "owner", progress: row.progress as unknown as Goal["progress"], resume: null } : null;
+    }
+    return { goal, goalsPaused: d ? d.mind.paused : (fresh?.goalsPaused ?? m.goalsPaused), availableGoals: availableGoals(view, await knowledge()) };
+  }
+
+  router.post(
+    "/api/agent/register",
+    auth,
+    route(async (req, res) => {
+      const who = authOf(req);
+      const body = parse(RegisterBody, req.body);
+      if ((await prisma.agentMapping.count({ where: { ownerAccountId: who.sub } })) >= MAX_AGENTS_PER_ACCOUNT) {
+        throw new HttpError(400, "AGENT_LIMIT", `An account may have at most ${MAX_AGENTS_PER_ACCOUNT} agents`);
+      }
+      const snap = await newCharacter(ctx, { accountId: who.sub, name: body.name, isAgent: true });
+      let m: AgentMapping;
+      try {
+        m = await prisma.agentMapping.create({ data: { agentId: `a_${randomUUID()}`, characterId: snap.id, ownerAccountId: who.sub, name: body.name } });
+      } catch (err) {
+        await prisma.character.delete({ where: { id: snap.id } }).catch(() => {});
+        throw err;
+      }
+      const token = signToken({ sub: who.sub, role: "agent", characterId: snap.id }, ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
+      // A registered agent runs in the built-in runtime unless stopped.
+      await runtime.start(m).catch((err) => ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "new agent could not start"));
+      res.status(201).json({ success: true, agentId: m.agentId, characterId: snap.id, token, expiresIn: DEFAULT_TOKEN_TTL_SECONDS });
+    }),
+  );
+
+  router.get(
+    "/api/agent",
+    auth,
+    route(async (req, res) => {
+      const room = await liveWorld();
+      const agents = await agentsOf(prisma, authOf(req).sub);
+      res.json({
+        success: true,
+        agents: agents.map((m) => ({
+          agentId: m.agentId,
+          characterId: m.characterId,
+          name: m.name,
+          runtime: runtime.driver(m.agentId) ? "builtin" : room?.sessions.has(m.characterId) ? "external" : m.runtime,
+          running: runtime.driver(m.agentId) !== undefined,
+          online: room?.world.players.has(m.characterId) ?? false,
+          goalsPaused: runtime.driver(m.agentId)?.mind.paused ?? m.goalsPaused,
+        })),
+      });
+    }),
+  );
+
+  router.post(
+    "/api/agent/:agentId/start",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      await setAgentFlags(prisma, m.agentId, { running: true, runtime: "builtin" });
+      await runtime.start({ ...m, running: true });
+      res.json({ success: true, agentId: m.agentId, running: true });
+    }),
+  );
+
+  router.post(
+    "/api/agent/:agentId/stop",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      runtime.stop(m.agentId);
+      await setAgentFlags(prisma, m.agentId, { running: false });
+      res.json({ success: true, agentId: m.agentId, running: false });
+    }),
+  );
+
+  router.get(
+    "/api/agents/mapping/:agentId",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      res.json({ success: true, mapping: { agentId: m.agentId, characterId: m.characterId, ownerAccountId: m.ownerAccountId, name: m.name, runtime: m.runtime, running: runtime.driver(m.agentId) !== undefined, createdAt: m.createdAt.toISOString() } });
+    }),
+  );
+
+  router.get(
+    "/api/agents/:agentId/goal",
+    auth,
+    route(async (req, res) => {
+      res.json({ success: true, ...(await goalState(await agentOf(req))) });
+    }),
+  );
+
+  router.post(
+    "/api/agents/:agentId/goal",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      const body = parse(GoalBody, req.body);
+      const view = await viewOf(m);
+      const options = availableGoals(view, await knowledge());
+      const chosen: GoalOption | undefined =
+        "goalId" in body ? options.find((o) => o.id === body.goalId) : options.find((o) => o.type === body.type && (body.target == null ? true : o.target === body.target));
+      if (!chosen) throw new HttpError(400, "UNKNOWN_GOAL", "goal: not one of availableGoals");
+      if (!chosen.available) throw new HttpError(400, "GOAL_UNAVAILABLE", `goal: ${chosen.reason ?? "not available now"}`);
+      const goal = goalFrom(chosen, view, "owner");
+      const d = runtime.driver(m.agentId);
+      if (d) {
+        const previous = d.mind.goal;
+        d.mind.goal = goal;
+        await runtime.saveGoal(m.agentId, goal, previous);
+      } else {
+        await recordGoal(prisma, m.agentId, goal);
+        await toExternal(m, "goalOverride", { goal: goalView(goal) });
+      }
+      res.json({ success: true, ...(await goalState(m)) });
+    }),
+  );
+
+  // Stop: the current path is cleared now, the agent idles, and picks no goal by itself until resumed.
+  router.post(
+    "/api/agents/:agentId/goal/stop",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      await setAgentFlags(prisma, m.agentId, { goalsPaused: true });
+      const d = runtime.driver(m.agentId);
+      if (d) {
+        const previous = d.mind.goal;
+        d.mind.paused = true;
+        d.mind.goal = null;
+        d.sendToRoom("player:action", { action: "stop" });
+        await runtime.saveGoal(m.agentId, null, previous);
+      } else {
+        await recordGoal(prisma, m.agentId, null);
+        await toExternal(m, "goalOverride", { goal: null, goalsPaused: true });
+      }
+      res.json({ success: true, ...(await goalState(m)) });
+    }),
+  );
+
+  router.post(
+    "/api/agents/:agentId/goal/resume",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      await setAgentFlags(prisma, m.agentId, { goalsPaused: false });
+      const d = runtime.driver(m.agentId);
+      if (d) d.mind.paused = false;
+      else await toExternal(m, "goalOverride", { goalsPaused: false });
+      res.json({ success: true, ...(await goalState(m)) });
+    }),
+  );
+
+  router.post(
+    "/api/agents/:agentId/message",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      const { content } = parse(MessageBody, req.body);
+      const command = parseCommand(content);
+      const d = runtime.driver(m.agentId);
+      if (command) {
+        if (d) d.mind.queue.push(command);
+        else if (!(await toExternal(m, "agentMessage", { content, command }))) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
+        return res.json({ success: true, queued: true, command: command.kind });
+      }
+      const reply = replyTo(content, m.name, d?.mind.goal ?? null);
+      if (d) d.mind.say.push(reply);
+      else if (!(await toExternal(m, "agentMessage", { content, command: null }))) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
+      res.json({ success: true, queued: false, reply: d ? reply : null });
+    }),
+  );
+
+  router.get(
+    "/api/agents/:agentId/quick-actions",
+    auth,
+    route(async (req, res) => {
+      const m = await agentOf(req);
+      const view = await viewOf(m);
+      res.json({ success: true, agentId: m.agentId, ...quickActions(view, await knowledge()) });
+    }),
+  );
+
+  return router;
+}
