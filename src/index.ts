@@ -1,3 +1,5 @@
+import { startGuestCleanup } from "./auth/guestCleanup.js";
+import { liveWorld } from "./http/worldAccess.js";
 import { createArena } from "../arena.config.js";
 import { ConfigError, loadConfig, PRODUCTION_CDN_URL } from "./config.js";
 import type { ServerContext } from "./context.js";
@@ -52,6 +54,13 @@ async function main() {
   const ctx: ServerContext = { config, logger, db, gameData, startedAt: Date.now() };
   const arena = createArena(ctx);
   const port = await arena.listen(config.port);
+  // Guests idle for GUEST_IDLE_HOURS (and not in the world) are removed, at start and every hour.
+  const world = await liveWorld();
+  const guestCleanup = startGuestCleanup(db.prisma, {
+    idleHours: config.guestIdleHours,
+    isOnline: (accountId) => [...(world?.sessions.values() ?? [])].some((s) => s.accountId === accountId),
+    logger,
+  });
   logger.info({ port, database: db.kind, world: config.world }, `server listening on http://localhost:${port}`);
 
   let stopping = false;
@@ -65,6 +74,7 @@ async function main() {
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     try {
+      await guestCleanup.stop();
       await arena.shutdown();
       await db.close();
       logger.info("shutdown complete");

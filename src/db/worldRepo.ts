@@ -9,11 +9,14 @@ export async function startSession(prisma: PrismaClient, characterId: string, ac
   const id = `s_${randomUUID()}`;
   await prisma.playerSession.create({ data: { id, characterId, accountId, clientType } });
   await prisma.character.update({ where: { id: characterId }, data: { lastLoginAt: new Date() } });
+  // A guest seen in the world is not idle (guest cleanup goes by lastSeenAt).
+  await prisma.user.updateMany({ where: { id: accountId }, data: { lastSeenAt: new Date() } });
   return id;
 }
 
 export async function endSession(db: PrismaClient | Tx, sessionId: string, reason: string): Promise<void> {
   await db.playerSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endReason: reason } });
+  await db.$executeRawUnsafe(`UPDATE "users" SET "lastSeenAt" = CURRENT_TIMESTAMP WHERE "id" = (SELECT "accountId" FROM "player_sessions" WHERE "id" = $1)`, sessionId);
 }
 
 /** Close every session left open by a process that died (called at start-up). */

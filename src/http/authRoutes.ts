@@ -1,13 +1,24 @@
 import { Router } from "express";
+import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
 import { createGuest } from "../auth/guest.js";
+import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../auth/idp.js";
 import { requireAuth } from "../auth/middleware.js";
 import { sendError } from "./errors.js";
 
-/** /api/auth/*: guest identities in anonymous mode (the identity provider's login comes with accounts). */
+const IdpLoginBody = z.object({ idpToken: z.string().trim().min(1).max(16_384) });
+
+/**
+ * /api/auth/*: guest identities in anonymous mode, identity-provider login when PUBLIC_IDP_APP_ID
+ * is set, and who a token belongs to.
+ */
 export function authRoutes(deps: { config: Config; db: Database }) {
   const router = Router();
+  const idpSettings = idpSettingsFrom(deps.config);
+  // One verifier per server: it caches the provider's keys.
+  const idp = idpSettings ? createIdpVerifier(idpSettings) : undefined;
+
   router.post("/api/auth/guest", async (_req, res, next) => {
     if (deps.config.idpAppId) {
       return sendError(res, 403, "GUESTS_DISABLED", "Guest accounts are off: sign in with the identity provider");
@@ -15,6 +26,29 @@ export function authRoutes(deps: { config: Config; db: Database }) {
     try {
       res.status(201).json(await createGuest(deps.db.prisma, deps.config.jwtSecret));
     } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post("/api/auth/login", async (req, res, next) => {
+    if (!idp) {
+      return sendError(res, 403, "IDP_DISABLED", "Identity provider login is off on this server (anonymous mode): use POST /api/auth/guest");
+    }
+    const body = IdpLoginBody.safeParse(req.body ?? {});
+    if (!body.success) {
+      return sendError(res, 400, "INVALID_PAYLOAD", "The body must be {\"idpToken\": \"<the identity provider's access token>\"}");
+    }
+    try {
+      res.json(await loginWithIdp(deps.db.prisma, idp, body.data.idpToken, deps.config.jwtSecret));
+    } catch (err) {
+      if (err instanceof IdpError) {
+        if (err.status === 503) {
+          const cause = err.cause instanceof Error ? err.cause.message : undefined;
+          req.log?.warn({ code: err.code, cause }, "identity provider login unavailable");
+        }
+        if (err.status === 401) res.set("WWW-Authenticate", 'Bearer realm="api", error="invalid_token"');
+        return sendError(res, err.status, err.code, err.message);
+      }
       next(err);
     }
   });
