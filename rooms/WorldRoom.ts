@@ -193,8 +193,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     client.userData = session;
     this.sessions.set(player.id, session);
 
-    // The /ws adapter's clients take world:update JSON instead of schema patches: no StateView.
-    const viewer = this.sync.attach(player.id, options.worldUpdates === true, options.clientType !== "ws");
+    // The /ws adapter's clients and the built-in agents take world:update JSON instead of schema patches: no StateView.
+    const viewer = this.sync.attach(player.id, options.worldUpdates === true, options.clientType !== "ws" && options.clientType !== "runtime");
     if (viewer.view) client.view = viewer.view;
     this.sync.syncState();
     const first = this.sync.refreshViewer(viewer);

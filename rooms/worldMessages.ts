@@ -43,7 +43,8 @@ export const JoinOptions = z
     name: z.string().optional(),
     /** Receive `world:update` JSON deltas each tick (the /ws adapter asks for them). */
     worldUpdates: z.boolean().optional(),
-    clientType: z.enum(["colyseus", "ws", "agent"]).optional(),
+    /** "ws" (the /ws adapter's) and "runtime" (the built-in agent runtime's) take no schema patches. */
+    clientType: z.enum(["colyseus", "ws", "agent", "runtime"]).optional(),
   })
   .passthrough();
 

@@ -28,9 +28,13 @@ export interface Mind {
   lastError: string | null;
   /** Ticks the current goal has made no headway (no target in view, nowhere to go). */
   stuck: number;
+  /** Where it is headed to find its target (kept until reached), and when it got there. */
+  destination: { key: string; tile: Tile; arrivedTick: number | null } | null;
+  /** Its own randomness (which spot among the near ones, which skill among equals). */
+  rng: () => number;
 }
 
-export const newMind = (): Mind => ({ goal: null, paused: false, queue: [], say: [], avoid: new Map(), lastError: null, stuck: 0 });
+export const newMind = (rng: () => number = Math.random): Mind => ({ goal: null, paused: false, queue: [], say: [], avoid: new Map(), lastError: null, stuck: 0, destination: null, rng });
 
 /** How far one move order goes (the server refuses moves of more than 200 tiles; paths stay short). */
 const LEG_TILES = 24;
@@ -56,7 +60,7 @@ export function step(mind: Mind, view: AgentView, k: WorldKnowledge): Order[] {
   const orders: Order[] = [];
   for (const text of mind.say.splice(0)) orders.push({ type: "player:chat", data: { message: text, channel: "world" } });
   for (const cmd of mind.queue.splice(0)) runCommand(mind, cmd, view, k, orders);
-  if (!mind.goal && !mind.paused) mind.goal = goalFrom(chooseGoal(view, k), view, "auto");
+  if (!mind.goal && !mind.paused) mind.goal = goalFrom(chooseGoal(view, k, mind.rng), view, "auto");
   const goal = mind.goal;
   if (!goal) return orders;
   measure(goal, view);
@@ -166,11 +170,40 @@ function gather(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orde
   }
   const node = nearest(self.tile, nodes.filter((r) => (mind.avoid.get(r.id) ?? -1) < view.tick));
   if (node) {
+    mind.destination = null;
     orders.push({ type: "player:action", data: { action: "gather", targetId: node.id } });
     return;
   }
-  const spot = nearest(self.tile, (k.resourceSpots.get(def.id)?.tiles ?? []).filter((t) => distance(self.tile, t) > 6));
-  if (spot) walkToward(mind, view, k, spot, orders);
+  // None to work in view: head for one spot of this resource (kept until reached) and wait there for
+  // a respawn a while before trying another.
+  goTo(mind, view, k, `res:${def.id}`, k.resourceSpots.get(def.id)?.tiles ?? [], Math.min(60, def.respawnTicks + 5), orders);
+}
+
+/**
+ * Walk to one of `spots` (a random one of the three nearest, so agents spread out), committed to it
+ * until reached; once there, stay `waitTicks` before picking again (away from this one).
+ */
+function goTo(mind: Mind, view: AgentView, k: WorldKnowledge, key: string, spots: Tile[], waitTicks: number, orders: Order[]) {
+  const self = view.self!;
+  const usable = spots.filter((t) => (mind.avoid.get(`spot:${t.x},${t.z}`) ?? -1) < view.tick);
+  if (!mind.destination || mind.destination.key !== key) {
+    const near = [...(usable.length ? usable : spots)].sort((a, b) => distance(self.tile, a) - distance(self.tile, b)).slice(0, 3);
+    if (near.length === 0) {
+      mind.stuck++;
+      return;
+    }
+    mind.destination = { key, tile: near[Math.floor(mind.rng() * near.length)], arrivedTick: null };
+  }
+  const dest = mind.destination;
+  if (distance(self.tile, dest.tile) > 4) {
+    walkToward(mind, view, k, dest.tile, orders);
+    return;
+  }
+  dest.arrivedTick ??= view.tick;
+  if (view.tick - dest.arrivedTick >= waitTicks) {
+    mind.avoid.set(`spot:${dest.tile.x},${dest.tile.z}`, view.tick + waitTicks);
+    mind.destination = null;
+  }
 }
 
 function fight(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders: Order[]) {
@@ -179,12 +212,12 @@ function fight(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, order
   const foes = [...view.npcs.values()].filter((n) => n.npcId === goal.target && n.state !== "dead" && n.health > 0 && (mind.avoid.get(n.id) ?? -1) < view.tick);
   const foe = nearest(self.tile, foes);
   if (foe) {
+    mind.destination = null;
     if (mind.lastError) mind.avoid.set(foe.id, view.tick + 20);
     else orders.push({ type: "player:action", data: { action: "attack", targetId: foe.id } });
     return;
   }
-  const spawn = nearest(self.tile, k.npcSpawns.get(goal.target ?? "")?.tiles ?? []);
-  if (spawn && distance(self.tile, spawn) > 4) walkToward(mind, view, k, spawn, orders);
+  goTo(mind, view, k, `npc:${goal.target}`, k.npcSpawns.get(goal.target ?? "")?.tiles ?? [], 30, orders);
 }
 
 function bank(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders: Order[]) {

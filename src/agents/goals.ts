@@ -93,15 +93,18 @@ const verb = (skill: GatheringGoal) => (skill === "woodcutting" ? "Chop" : skill
  * What the agent picks on its own: bank a full pack; otherwise train its lowest gathering skill it
  * can train here; otherwise fight the weakest npc it can; otherwise idle.
  */
-export function chooseGoal(view: AgentView, k: WorldKnowledge): GoalOption {
+export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number = Math.random): GoalOption {
   const options = availableGoals(view, k).filter((o) => o.available);
   const self = view.self!;
   if (view.freeSlots() === 0 && options.some((o) => o.type === "bank")) return options.find((o) => o.type === "bank")!;
   const gathering = options.filter((o) => (GATHERING as readonly string[]).includes(o.type));
   if (gathering.length) {
-    // The lowest skill first; within it, the hardest resource the agent may work.
-    gathering.sort((a, b) => (self.skills[a.type]?.level ?? 1) - (self.skills[b.type]?.level ?? 1) || levelOf(k, b) - levelOf(k, a));
-    return gathering[0];
+    // The lowest skill first (a random one among equals, so a crowd spreads out); within it, the
+    // hardest resource the agent may work.
+    const lowest = Math.min(...gathering.map((o) => self.skills[o.type]?.level ?? 1));
+    const skills = [...new Set(gathering.filter((o) => (self.skills[o.type]?.level ?? 1) === lowest).map((o) => o.type))];
+    const skill = skills[Math.floor(rng() * skills.length)];
+    return gathering.filter((o) => o.type === skill).sort((a, b) => levelOf(k, b) - levelOf(k, a))[0];
   }
   const combat = options.filter((o) => o.type === "combat").sort((a, b) => k.npcSpawns.get(a.target!)!.level - k.npcSpawns.get(b.target!)!.level);
   if (combat.length) return combat[0];

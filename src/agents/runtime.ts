@@ -55,7 +55,7 @@ export class AgentRuntime {
     this.knowledge ??= knowledgeOf(room.world);
     const knowledge = this.knowledge;
     const token = signToken({ sub: m.ownerAccountId, role: "agent", characterId: m.characterId }, this.ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
-    const { client } = await joinInMemory((sid) => new AgentDriver(sid, m.agentId, knowledge), token, { characterId: m.characterId, worldUpdates: true, clientType: "agent" }, "world", "agent-runtime");
+    const { client } = await joinInMemory((sid) => new AgentDriver(sid, m.agentId, knowledge), token, { characterId: m.characterId, worldUpdates: true, clientType: "runtime" }, "world", "agent-runtime");
     client.mind.paused = m.goalsPaused;
     const row = await activeGoal(this.ctx.db.prisma, m.agentId);
     if (row && !m.goalsPaused) {
