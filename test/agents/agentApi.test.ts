@@ -5,20 +5,14 @@ import { theWorld } from "../helpers/traders.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
 import { besideOf, place, setRng, ticks } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
+import { rest } from "../helpers/rest.js";
 
 /** The agent endpoints steering real agents of the built-in runtime in a real world, over real HTTP. */
 describe("agents: REST control of the built-in runtime", function () {
   this.timeout(120_000);
   let server: TestServer;
   let room: WorldRoom;
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const call = (method: string, path: string, token?: string, body?: unknown) => rest(server, method, path, token, body);
   /** Wait until the world shows it (checked every tick, bounded). */
   const until = async (what: string, check: () => boolean, maxTicks = 100) => {
     for (let i = 0; i < maxTicks; i++) {

@@ -3,6 +3,7 @@ import { signToken } from "../../src/auth/tokens.js";
 import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
 import { leaveAndSettle } from "../helpers/worldRoom.js";
+import { rest } from "../helpers/rest.js";
 
 let counter = 0;
 /** A character name no other test uses (1-12 letters and digits). */
@@ -13,14 +14,7 @@ describe("character and template REST API", function () {
   this.timeout(60_000);
   const MAX = 2;
   let server: TestServer;
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const call = (method: string, path: string, token?: string, body?: unknown) => rest(server, method, path, token, body);
   const create = async (token: string, body: Record<string, unknown>) => {
     const r = await call("POST", "/api/character", token, body);
     assert.equal(r.status, 201, JSON.stringify(r.body));

@@ -4,19 +4,13 @@ import { SKILLS } from "../../src/game/types.js";
 import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
 import { place, worldRoomOf } from "../helpers/worldRoom.js";
+import { rest } from "../helpers/rest.js";
 
 /** /api/v1/player, /api/v1/world(/areas), /api/characters/:id/skills|position over real HTTP. */
 describe("player and world REST API", function () {
   this.timeout(60_000);
   let server: TestServer;
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const call = (method: string, path: string, token?: string, body?: unknown) => rest(server, method, path, token, body);
 
   before(async () => {
     server = await startTestServer();

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { signToken } from "../../src/auth/tokens.js";
 import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
+import { rest } from "../helpers/rest.js";
 
 let counter = 0;
 /** A character name no other test uses (1-12 letters and digits). */
@@ -19,14 +20,7 @@ interface Someone {
 describe("social REST API", function () {
   this.timeout(60_000);
   let server: TestServer;
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const call = (method: string, path: string, token?: string, body?: unknown) => rest(server, method, path, token, body);
   /** A guest account with one character. */
   const someone = async (): Promise<Someone> => {
     const who = await guestToken(server);
