@@ -59,9 +59,11 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
     const rules: { auth: RateLimitRule; rest: RateLimitRule } = { ...RATE_LIMITS, ...options.rateLimits };
     const authLimiter = createLimiter("auth", rules.auth, options.redis);
     const restLimiter = createLimiter("rest", rules.rest, options.redis);
-    app.use("/api/auth", rateLimit(authLimiter, addressKey));
+    const perAddress = rateLimit(authLimiter, addressKey);
     const perClient = rateLimit(restLimiter, clientKey(config.jwtSecret));
-    app.use("/api", (req, res, next) => (req.path.startsWith("/auth/") ? next() : perClient(req, res, next)));
+    // Authentication attempts: making a guest identity or logging in (checking a token with /me is an ordinary request).
+    const isAttempt = (method: string, path: string) => method === "POST" && (path === "/auth/guest" || path === "/auth/login");
+    app.use("/api", (req, res, next) => (isAttempt(req.method, req.path) ? perAddress : perClient)(req, res, next));
   }
   app.use(authRoutes({ config, db: ctx.db }));
   app.use(playerRoutes(ctx));

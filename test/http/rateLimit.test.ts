@@ -45,6 +45,10 @@ describe("rate limits", function () {
     assert.equal((await guest(server, "203.0.113.8")).status, 201);
     const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "x-forwarded-for": "203.0.113.7", "content-type": "application/json" }, body: "{}" });
     assert.equal(login.status, 429);
+    // Checking a token is not an authentication attempt: it counts as an ordinary request.
+    const me = await fetch(`${server.url}/api/auth/me`, { headers: { "x-forwarded-for": "203.0.113.7" } });
+    assert.equal(me.status, 401);
+    assert.equal(me.headers.get("ratelimit-limit"), "100");
   });
 
   it("REST: 100 requests a minute per account when authenticated (per address otherwise)", async () => {
