@@ -7,7 +7,8 @@ import { TradeRoom } from "./rooms/TradeRoom.js";
 import { WorldRoom } from "./rooms/WorldRoom.js";
 import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
-import { mountHttp, type HttpOptions } from "./src/http/app.js";
+import { mountHttp } from "./src/http/app.js";
+import { createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
 import { Redis } from "ioredis";
 import { installCorsPolicy } from "./src/http/cors.js";
@@ -51,7 +52,7 @@ export interface ArenaOptions {
   /** Trade timeouts and limits other than the documented ones (tests). */
   tradeLimits?: Partial<TradeLimits>;
   /** REST rate limits other than the documented ones (tests). */
-  rateLimits?: HttpOptions["rateLimits"];
+  rateLimits?: Partial<typeof RATE_LIMITS>;
   /** Start the agents marked running when the server starts (default true). */
   startAgents?: boolean;
 }
@@ -63,8 +64,6 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
   const transport = new WebSocketTransport({ noServer: true });
   transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
 
-  // The plain JSON protocol: a translator into the same rooms, never a second game.
-  const ws = attachWsEndpoint(httpServer, ctx, { heartbeatMs: options.wsHeartbeatMs, authenticateWithinMs: options.wsAuthenticateWithinMs });
 
   installCorsPolicy(ctx.config);
 
@@ -73,6 +72,11 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
   // Shared counters (rate limits) across server processes when Redis is configured.
   const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on("error", (err) => ctx.logger.warn({ err: err.message }, "redis connection error (rate limits fall back to this process's memory)"));
+  const limiters = ctx.config.rateLimitDisabled ? undefined : createLimiters(options.rateLimits, redis);
+
+  // The plain JSON protocol: a translator into the same rooms, never a second game. Its guest
+  // identities count as authentication attempts, with the HTTP ones.
+  const ws = attachWsEndpoint(httpServer, ctx, { heartbeatMs: options.wsHeartbeatMs, authenticateWithinMs: options.wsAuthenticateWithinMs, guestLimiter: limiters?.auth });
 
   const gameServer = defineServer({
     rooms: {
@@ -83,7 +87,7 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
     transport,
     greet: false,
     gracefullyShutdown: false,
-    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, rateLimits: options.rateLimits, redis, agents }),
+    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, limiters, agents }),
   });
 
   let shuttingDown: Promise<void> | undefined;

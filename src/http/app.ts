@@ -19,15 +19,12 @@ import { templateRoutes } from "./api/templates.js";
 import { worldRoutes } from "./api/world.js";
 import { agentRoutes } from "./api/agents.js";
 import type { AgentRuntime } from "../agents/runtime.js";
-import { addressKey, clientKey, createLimiter, rateLimit, RATE_LIMITS, type RateLimitRule } from "./rateLimit.js";
-import type { Redis } from "ioredis";
+import { addressKey, clientKey, rateLimit, TRUSTED_PROXIES, type Limiters } from "./rateLimit.js";
 
 export interface HttpOptions {
   publicDir?: string;
-  /** Limits other than the documented ones (the test suites raise them; the rate-limit suite does not). */
-  rateLimits?: Partial<typeof RATE_LIMITS>;
-  /** With a Redis connection the rate-limit counters are shared by every server process. */
-  redis?: Redis;
+  /** The rate limiters (none when DISABLE_RATE_LIMIT is honoured). */
+  limiters?: Limiters;
   /** The built-in agent runtime the agent endpoints steer. */
   agents?: AgentRuntime;
 }
@@ -36,7 +33,7 @@ export interface HttpOptions {
 export function mountHttp(app: Application, ctx: ServerContext, options: HttpOptions = {}) {
   const { config, logger } = ctx;
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback, linklocal, uniquelocal");
+  app.set("trust proxy", TRUSTED_PROXIES);
   app.use(
     pinoHttp({
       logger,
@@ -55,12 +52,9 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(manifestRoutes(ctx.gameData.dir));
   app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));
   // Rate limits: authentication attempts per address; every other /api request per client.
-  if (!config.rateLimitDisabled) {
-    const rules: { auth: RateLimitRule; rest: RateLimitRule } = { ...RATE_LIMITS, ...options.rateLimits };
-    const authLimiter = createLimiter("auth", rules.auth, options.redis);
-    const restLimiter = createLimiter("rest", rules.rest, options.redis);
-    const perAddress = rateLimit(authLimiter, addressKey);
-    const perClient = rateLimit(restLimiter, clientKey(config.jwtSecret));
+  if (options.limiters) {
+    const perAddress = rateLimit(options.limiters.auth, addressKey);
+    const perClient = rateLimit(options.limiters.rest, clientKey(config.jwtSecret));
     // Authentication attempts: making a guest identity or logging in (checking a token with /me is an ordinary request).
     const isAttempt = (method: string, path: string) => method === "POST" && (path === "/auth/guest" || path === "/auth/login");
     app.use("/api", (req, res, next) => (isAttempt(req.method, req.path) ? perAddress : perClient)(req, res, next));

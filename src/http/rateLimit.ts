@@ -1,4 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import type { Request, RequestHandler } from "express";
+import proxyaddr from "proxy-addr";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { bearerToken, verifyToken } from "../auth/tokens.js";
@@ -15,6 +17,26 @@ export const RATE_LIMITS: { auth: RateLimitRule; rest: RateLimitRule } = {
   auth: { points: 10, durationS: 60 },
   rest: { points: 100, durationS: 60 },
 };
+
+/** Proxies whose X-Forwarded-For is believed (for HTTP and /ws alike): local and private addresses. */
+export const TRUSTED_PROXIES = ["loopback", "linklocal", "uniquelocal"];
+const trusted = proxyaddr.compile(TRUSTED_PROXIES);
+
+/** The client's address: the socket's, or the one a trusted proxy forwarded (Express's req.ip). */
+export const clientAddress = (req: IncomingMessage) => proxyaddr(req, trusted);
+
+export interface Limiters {
+  /** Authentication attempts (making a guest identity, logging in), per address. */
+  auth: RateLimiterAbstract;
+  /** Every other /api request, per client. */
+  rest: RateLimiterAbstract;
+}
+
+/** The server's limiters: the documented rules unless others are given (tests), in Redis when given. */
+export function createLimiters(rules: Partial<typeof RATE_LIMITS> = {}, redis?: Redis): Limiters {
+  const r = { ...RATE_LIMITS, ...rules };
+  return { auth: createLimiter("auth", r.auth, redis), rest: createLimiter("rest", r.rest, redis) };
+}
 
 /**
  * A limiter for one rule: in this process's memory, or in Redis (shared by every server process)

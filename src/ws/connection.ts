@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { CloseCode, Protocol, ServerError } from "@colyseus/core";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { clientAddress } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
 import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
@@ -108,13 +109,17 @@ export class WsConnection {
   /** Room events that arrived while the player was still joining: run once it is in. */
   private pending: Array<{ type: string; data: unknown; id?: string }> = [];
   alive = true;
+  private readonly address: string;
 
   constructor(
     private readonly socket: WebSocket,
     req: IncomingMessage,
     private readonly ctx: ServerContext,
     authenticateWithinMs: number = WS_LIMITS.authenticateWithinMs,
+    /** Guest identities count against the address's authentication attempts (as over HTTP). */
+    private readonly guestLimiter?: RateLimiterAbstract,
   ) {
+    this.address = clientAddress(req);
     const url = new URL(req.url ?? "/ws", "ws://server");
     const token = url.searchParams.get("token") ?? undefined;
     const characterId = url.searchParams.get("characterId") ?? undefined;
@@ -149,6 +154,17 @@ export class WsConnection {
   private async joinAsGuest(characterId: string | undefined) {
     // Joining starts now: room events sent meanwhile wait for the player.
     this.joining = true;
+    if (this.guestLimiter) {
+      try {
+        await this.guestLimiter.consume(`ip:${this.address}`);
+      } catch (res) {
+        this.joining = false;
+        this.pending = [];
+        if (!(res instanceof RateLimiterRes)) throw res;
+        const retry = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+        return this.refuse("RATE_LIMITED", `Too many new guest identities from this address: try again in ${retry} s, or connect with a token`, WS_CLOSE.FLOOD);
+      }
+    }
     let token: string;
     try {
       token = (await createGuest(this.ctx.db.prisma, this.ctx.config.jwtSecret)).token;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { Duplex } from "node:stream";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { WebSocketServer } from "ws";
 import type { ServerContext } from "../context.js";
 import { WsConnection } from "./connection.js";
@@ -17,12 +18,12 @@ export function isWsPath(req: IncomingMessage): boolean {
  * alone, runs the plain JSON protocol on each socket (WsConnection), and drops dead peers: a socket
  * that has not answered the previous ping when the next one is due is terminated.
  */
-export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, options: { heartbeatMs?: number; authenticateWithinMs?: number } = {}) {
+export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, options: { heartbeatMs?: number; authenticateWithinMs?: number; guestLimiter?: RateLimiterAbstract } = {}) {
   // Frames over the limit close the socket with 1009 (ws does this itself).
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_LIMITS.maxFrameBytes });
   const connections = new Map<import("ws").WebSocket, WsConnection>();
   wss.on("connection", (socket, req: IncomingMessage) => {
-    connections.set(socket, new WsConnection(socket, req, ctx, options.authenticateWithinMs));
+    connections.set(socket, new WsConnection(socket, req, ctx, options.authenticateWithinMs, options.guestLimiter));
     socket.on("close", () => connections.delete(socket));
   });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { startTestRedis, type TestRedis } from "../helpers/redis.js";
 import { killServerProcesses, startServerProcess } from "../helpers/serverProcess.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { wsConnect } from "../helpers/wsClient.js";
 
 /** The documented limits, for real: 10 authentication attempts a minute per address, 100 REST requests per client. */
 
@@ -49,6 +50,29 @@ describe("rate limits", function () {
     const me = await fetch(`${server.url}/api/auth/me`, { headers: { "x-forwarded-for": "203.0.113.7" } });
     assert.equal(me.status, 401);
     assert.equal(me.headers.get("ratelimit-limit"), "100");
+  });
+
+  it("a /ws guest identity is an authentication attempt too, counted with the HTTP ones", async () => {
+    const server = await start();
+    // Five over HTTP and five over /ws from this address (no proxy header: the socket's own).
+    for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).status, 201);
+    for (let i = 0; i < 5; i++) {
+      const ws = await wsConnect(server.port);
+      await ws.next("authenticated");
+      ws.close();
+      await ws.closed;
+    }
+    const refused = await wsConnect(server.port);
+    const err = await refused.next("error");
+    assert.equal(err.data.code, "RATE_LIMITED");
+    assert.equal((await refused.closed).code, 4029);
+    assert.equal((await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).status, 429);
+    // A token still gets in.
+    const other = await (await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "x-forwarded-for": "198.51.100.200" } })).json();
+    const withToken = await wsConnect(server.port, `?token=${encodeURIComponent(other.token)}`);
+    assert.ok(await withToken.next("authenticated"));
+    withToken.close();
+    await withToken.closed;
   });
 
   it("REST: 100 requests a minute per account when authenticated (per address otherwise)", async () => {
