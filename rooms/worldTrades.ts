@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
 import { lockTraders, swapInTransaction, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
-import { offerValue, tradeValues, type OfferItem, type Swap, type TradeLimits } from "../src/game/trade.js";
+import { offerValue, tradeValues, type OfferItem, type TradeLimits } from "../src/game/trade.js";
 import { GameError } from "../src/game/types.js";
 import { snapshotOf } from "../src/game/world/players.js";
 import { TradeBook, TradeError, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
@@ -186,7 +186,7 @@ export class TradeDesk {
         return;
       case "commit":
         this.rooms.get(trade.id)?.mirror(trade);
-        this.commit(trade, e.swap);
+        this.commit(trade);
         return;
       case "completed":
         tradesEnded.inc({ outcome: "completed" });
@@ -251,7 +251,7 @@ export class TradeDesk {
    * world holds for them, re-reads and re-validates both inventories, swaps, and writes the
    * history row. The world takes the committed inventories only once it is written.
    */
-  private commit(trade: TradeSession, planned: Swap) {
+  private commit(trade: TradeSession) {
     const world = this.o.world;
     const a = world.players.get(trade.a.playerId)!;
     const b = world.players.get(trade.b.playerId)!;
@@ -274,7 +274,6 @@ export class TradeDesk {
           this.book.completed(trade.id, { a: committed.initiator, b: committed.recipient }, committed.swap);
           // The database now holds exactly these items for both.
           for (const p of [a, b]) p.persistedItems = itemsFingerprint(snapshotOf(p));
-          if (JSON.stringify(committed.swap.toA) !== JSON.stringify(planned.toA)) this.o.logger.warn({ tradeId: trade.id }, "the committed swap differs from the planned one");
         },
         (err) => {
           const reason = err instanceof TradeCommitError ? err.reason : "error";

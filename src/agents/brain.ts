@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Tile } from "../game/types.js";
 import { chooseGoal, hasBankable, isKept, npcByName, availableGoals, GATHERING, type Command, type Goal, type GoalOption, type GoalType } from "./goals.js";
 import { walkableNear, type WorldKnowledge } from "./knowledge.js";
-import { distance, nearest, type AgentView } from "./view.js";
+import { nearest, type AgentView } from "./view.js";
+import { chebyshev } from "../game/movement.js";
 
 /**
  * An agent's decisions, one step per world tick: pure apart from the mind it updates. Each step
@@ -133,7 +134,7 @@ function runCommand(mind: Mind, cmd: Command, view: AgentView, k: WorldKnowledge
 function walkToward(mind: Mind, view: AgentView, k: WorldKnowledge, target: Tile, orders: Order[]) {
   const self = view.self!;
   if (self.moving) return;
-  const d = distance(self.tile, target);
+  const d = chebyshev(self.tile, target);
   const f = d > LEG_TILES ? LEG_TILES / d : 1;
   const aim = { x: Math.round(self.tile.x + (target.x - self.tile.x) * f), z: Math.round(self.tile.z + (target.z - self.tile.z) * f) };
   const to = walkableNear(k, aim, 4);
@@ -187,7 +188,7 @@ function goTo(mind: Mind, view: AgentView, k: WorldKnowledge, key: string, spots
   const self = view.self!;
   const usable = spots.filter((t) => (mind.avoid.get(`spot:${t.x},${t.z}`) ?? -1) < view.tick);
   if (!mind.destination || mind.destination.key !== key) {
-    const near = [...(usable.length ? usable : spots)].sort((a, b) => distance(self.tile, a) - distance(self.tile, b)).slice(0, 3);
+    const near = [...(usable.length ? usable : spots)].sort((a, b) => chebyshev(self.tile, a) - chebyshev(self.tile, b)).slice(0, 3);
     if (near.length === 0) {
       mind.stuck++;
       return;
@@ -195,7 +196,7 @@ function goTo(mind: Mind, view: AgentView, k: WorldKnowledge, key: string, spots
     mind.destination = { key, tile: near[Math.floor(mind.rng() * near.length)], arrivedTick: null };
   }
   const dest = mind.destination;
-  if (distance(self.tile, dest.tile) > 4) {
+  if (chebyshev(self.tile, dest.tile) > 4) {
     walkToward(mind, view, k, dest.tile, orders);
     return;
   }
@@ -255,7 +256,7 @@ function bank(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders
 function pickUp(mind: Mind, goal: Goal, view: AgentView, orders: Order[]) {
   const self = view.self!;
   if (!mind.lastError && self.doing === "pickup") return;
-  const item = nearest(self.tile, [...view.groundItems.values()].filter((g) => (mind.avoid.get(g.id) ?? -1) < view.tick && distance(self.tile, g) <= 16));
+  const item = nearest(self.tile, [...view.groundItems.values()].filter((g) => (mind.avoid.get(g.id) ?? -1) < view.tick && chebyshev(self.tile, g) <= 16));
   if (!item) {
     mind.goal = null;
     return;

@@ -1,6 +1,7 @@
 import { availableGoals, hasBankable } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
-import { distance, nearest, type AgentView } from "./view.js";
+import { nearest, type AgentView } from "./view.js";
+import { chebyshev } from "../game/movement.js";
 
 /**
  * The quick commands an owner can give (each with whether the agent can do it now, and why not),
@@ -15,7 +16,7 @@ export function quickActions(view: AgentView, k: WorldKnowledge) {
     const g = first(type);
     return g ? { available: g.available, ...(g.available ? {} : { reason: g.reason }) } : { available: false, reason: none };
   };
-  const seenItems = [...view.groundItems.values()].filter((g) => self && distance(self.tile, g) <= 16);
+  const seenItems = [...view.groundItems.values()].filter((g) => self && chebyshev(self.tile, g) <= 16);
   const actions = [
     { id: "woodcutting", command: "chop trees", label: "Chop trees", ...state("woodcutting", "No trees known nearby") },
     { id: "mining", command: "mine", label: "Mine", ...state("mining", "No rocks known nearby") },
@@ -28,9 +29,9 @@ export function quickActions(view: AgentView, k: WorldKnowledge) {
   ];
   const here = self?.tile ?? { x: 0, z: 0 };
   const places = [
-    ...k.areas.map((a) => ({ id: a.id, name: a.name, type: "area", distance: distance(here, a.centre) })),
-    ...(nearest(here, k.banks) ? [{ id: "bank", name: "Bank", type: "bank", distance: distance(here, nearest(here, k.banks)!) }] : []),
-    ...[...k.resourceSpots].map(([id, s]) => ({ id, name: k.data.gathering[s.skill as "woodcutting"]?.get(id)?.name ?? id, type: s.skill, distance: distance(here, nearest(here, s.tiles)!) })),
+    ...k.areas.map((a) => ({ id: a.id, name: a.name, type: "area", distance: chebyshev(here, a.centre) })),
+    ...(nearest(here, k.banks) ? [{ id: "bank", name: "Bank", type: "bank", distance: chebyshev(here, nearest(here, k.banks)!) }] : []),
+    ...[...k.resourceSpots].map(([id, s]) => ({ id, name: k.data.gathering[s.skill as "woodcutting"]?.get(id)?.name ?? id, type: s.skill, distance: chebyshev(here, nearest(here, s.tiles)!) })),
   ].sort((a, b) => a.distance - b.distance);
   const counts = new Map<string, number>();
   for (const s of self?.inventory ?? []) counts.set(s.itemId, (counts.get(s.itemId) ?? 0) + s.quantity);

@@ -18,7 +18,7 @@ import { knowledgeOf, type WorldKnowledge } from "./knowledge.js";
 export class AgentRuntime {
   private readonly drivers = new Map<string, AgentDriver>();
   private readonly starting = new Map<string, Promise<AgentDriver>>();
-  private knowledge: WorldKnowledge | undefined;
+  private known: WorldKnowledge | undefined;
   private goalWrites = new Map<string, Promise<void>>();
 
   constructor(private readonly ctx: ServerContext) {}
@@ -28,6 +28,15 @@ export class AgentRuntime {
     for (const m of await runnableAgents(this.ctx.db.prisma)) {
       await this.start(m).catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "agent could not start"));
     }
+  }
+
+  /** The map as the world data gives it: made once, the first time the world is running. */
+  async knowledge(): Promise<WorldKnowledge> {
+    if (this.known) return this.known;
+    const room = await liveWorld();
+    if (!room) throw new Error("the world is not running");
+    this.known = knowledgeOf(room.world);
+    return this.known;
   }
 
   driver(agentId: string): AgentDriver | undefined {
@@ -50,10 +59,7 @@ export class AgentRuntime {
   }
 
   private async join(m: AgentMapping): Promise<AgentDriver> {
-    const room = await liveWorld();
-    if (!room) throw new Error("the world is not running");
-    this.knowledge ??= knowledgeOf(room.world);
-    const knowledge = this.knowledge;
+    const knowledge = await this.knowledge();
     const token = signToken({ sub: m.ownerAccountId, role: "agent", characterId: m.characterId }, this.ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
     const { client } = await joinInMemory((sid) => new AgentDriver(sid, m.agentId, knowledge), token, { characterId: m.characterId, worldUpdates: true, clientType: "runtime" }, "world", "agent-runtime");
     client.mind.paused = m.goalsPaused;

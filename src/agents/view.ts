@@ -1,3 +1,4 @@
+import { chebyshev } from "../game/movement.js";
 import type { Tile } from "../game/types.js";
 
 /**
@@ -116,14 +117,12 @@ export class AgentView {
   }
 }
 
-export const distance = (a: Tile, b: { x: number; z: number }) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
-
 /** The nearest of `things` to `from`, or undefined. */
 export function nearest<T extends { x: number; z: number }>(from: Tile, things: Iterable<T>): T | undefined {
   let best: T | undefined;
   let bestD = Infinity;
   for (const t of things) {
-    const d = distance(from, t);
+    const d = chebyshev(from, t);
     if (d < bestD) [best, bestD] = [t, d];
   }
   return best;

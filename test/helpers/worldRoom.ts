@@ -34,13 +34,18 @@ export async function leaveAndSettle(player: WorldPlayer): Promise<void> {
   await room.settled();
 }
 
-/** A walkable tile next to `tile`. */
-export function besideOf(room: WorldRoom, tile: Tile): Tile {
+/** A walkable tile exactly `distance` tiles (Chebyshev) from `tile`, straight or diagonal. */
+export function tileAway(room: WorldRoom, tile: Tile, distance: number): Tile {
   for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
-    const t = { x: tile.x + dx, z: tile.z + dz };
+    const t = { x: tile.x + dx * distance, z: tile.z + dz * distance };
     if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
   }
-  throw new Error(`no free tile next to ${tile.x},${tile.z}`);
+  throw new Error(`no free tile ${distance} from ${tile.x},${tile.z}`);
+}
+
+/** A walkable tile next to `tile`. */
+export function besideOf(room: WorldRoom, tile: Tile): Tile {
+  return tileAway(room, tile, 1);
 }
 
 /** Resolve after `n` more ticks of the room (waits for the ticks, not for time). */

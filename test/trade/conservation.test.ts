@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { seededRng } from "../../src/game/random.js";
 import type { Rng } from "../../src/game/types.js";
 import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
-import { plain, readLedger } from "../helpers/itemLedger.js";
+import { bagOf, plain, readLedger } from "../helpers/itemLedger.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { makeTrader, theWorld, type Trader, type TraderKind } from "../helpers/traders.js";
 import { guestToken } from "../helpers/worldClient.js";
@@ -141,14 +141,13 @@ for (const kind of DATABASE_KINDS) {
       }
       await room.saver.saveDirty(room.world);
       const before = plain((await readLedger(t.db)).total);
-      const worldTotal = () => {
-        const bag = new Map<string, number>();
-        for (const p of room.world.players.values()) {
-          for (const s of [...p.inventory, ...Object.values(p.equipment), ...p.bank]) if (s) bag.set(s.itemId, (bag.get(s.itemId) ?? 0) + s.quantity);
-        }
-        for (const g of room.world.groundItems.values()) bag.set(g.itemId, (bag.get(g.itemId) ?? 0) + g.quantity);
-        return plain(bag);
-      };
+      const worldTotal = () =>
+        plain(
+          bagOf([
+            ...[...room.world.players.values()].flatMap((p) => [...p.inventory, ...Object.values(p.equipment), ...p.bank].filter((s) => s !== null && s !== undefined)),
+            ...room.world.groundItems.values(),
+          ]),
+        );
       assert.deepEqual(worldTotal(), before, "the world and the database agree before the storm");
 
       const completed = new Set<string>();

@@ -4,7 +4,7 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { killPlayer } from "../../src/game/world/npcSystem.js";
 import { defaultGameData, startTestServer, type TestServer } from "../helpers/server.js";
 import { makeTrader, theWorld, type Trader, type TraderKind } from "../helpers/traders.js";
-import { place } from "../helpers/worldRoom.js";
+import { place, tileAway } from "../helpers/worldRoom.js";
 
 /** The slot holding `itemId` in a player:sync, and what it holds. */
 const slotOf = (sync: any, itemId: string): number => sync.inventory.find((s: { itemId: string }) => s.itemId === itemId)?.slot;
@@ -51,15 +51,6 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
     if (Date.now() > end) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-/** A walkable tile exactly `distance` tiles (Chebyshev) from `from`. */
-function farTile(room: WorldRoom, from: { x: number; z: number }, distance: number) {
-  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
-    const t = { x: from.x + dx * distance, z: from.z + dz * distance };
-    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
-  }
-  throw new Error("no free tile");
 }
 
 /** The default world with the tinderbox marked untradeable (for the UNTRADEABLE refusal). */
@@ -309,7 +300,7 @@ for (const [kindA, kindB] of PAIRS) {
     it("distance: asking from more than 2 tiles, or answering after walking away, is refused", async () => {
       const [a, b] = await pair();
       const spawn = room.world.spawnTile;
-      const far = farTile(room, spawn, 4);
+      const far = tileAway(room, spawn, 4);
       place(room, b.id, far);
       const m = a.mark();
       a.send("tradeRequest", { targetPlayerId: b.id });
@@ -349,7 +340,7 @@ for (const [kindA, kindB] of PAIRS) {
     it("offered items are locked: no eating, dropping, banking or wielding them during the trade", async () => {
       const [a, b] = await pair();
       const bankTile = room.world.bankTiles[0];
-      const near = farTile(room, bankTile, 1);
+      const near = tileAway(room, bankTile, 1);
       place(room, a.id, near);
       place(room, b.id, near);
       const sync = a.sync();

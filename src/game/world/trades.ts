@@ -1,4 +1,5 @@
 import { NoRoomError, offerAdd, offerRemove, planSwap, TRADE_LIMITS, type OfferItem, type Swap, type TradeLimits } from "../trade.js";
+import { withinRange } from "../movement.js";
 import { GameError } from "../types.js";
 import { playerOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
@@ -69,8 +70,6 @@ export class TradeError extends GameError {
   }
 }
 
-const distance = (a: PlayerEntity, b: PlayerEntity) => Math.max(Math.abs(a.tile.x - b.tile.x), Math.abs(a.tile.z - b.tile.z));
-
 export class TradeBook {
   readonly sessions = new Map<string, TradeSession>();
   /** The one trade each player is in: an open trade or its own unanswered request. */
@@ -107,7 +106,7 @@ export class TradeBook {
     const target = this.world.players.get(targetId);
     if (!target) throw new TradeError("PLAYER_OFFLINE", "That player is not online");
     if (target.health <= 0) throw new TradeError("PLAYER_UNAVAILABLE", `${target.name} can't trade right now`);
-    if (distance(from, target) > this.limits.rangeTiles) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${target.name} to trade`);
+    if (!withinRange(from.tile, target.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${target.name} to trade`);
 
     // Both asked each other: the second request answers the first.
     const theirs = this.tradeOf(targetId);
@@ -154,7 +153,7 @@ export class TradeBook {
     const a = this.world.players.get(trade.a.playerId);
     const b = playerOf(this.world, playerId);
     if (!a) throw new TradeError("PLAYER_OFFLINE", `${trade.a.name} is not online`, trade.id);
-    if (distance(a, b) > this.limits.rangeTiles) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${a.name} to trade`, trade.id);
+    if (!withinRange(a.tile, b.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${a.name} to trade`, trade.id);
     const other = this.tradeOf(playerId);
     if (other && other.id !== trade.id) {
       if (other.screen !== "requested") throw new TradeError("ALREADY_IN_TRADE", "You are already trading", trade.id);

@@ -6,7 +6,6 @@ import { goalFrom } from "../../agents/brain.js";
 import { availableGoals, parseCommand, type Goal, type GoalOption } from "../../agents/goals.js";
 import type { AgentRuntime } from "../../agents/runtime.js";
 import { quickActions } from "../../agents/quickActions.js";
-import { knowledgeOf } from "../../agents/knowledge.js";
 import { AgentView } from "../../agents/view.js";
 import { replyTo } from "../../agents/replies.js";
 import { requireAuth } from "../../auth/middleware.js";
@@ -63,10 +62,11 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     return view;
   }
 
+  /** The runtime's map knowledge (made once), or 503 while the world is not running. */
   async function knowledge() {
-    const room = await liveWorld();
-    if (!room) throw new HttpError(503, "WORLD_UNAVAILABLE", "The world is not running");
-    return knowledgeOf(room.world);
+    return runtime.knowledge().catch(() => {
+      throw new HttpError(503, "WORLD_UNAVAILABLE", "The world is not running");
+    });
   }
 
   /** An external runtime driving the character (online, but not from here) hears about it on its socket. */
