@@ -5,7 +5,7 @@ import path from "node:path";
 import { startAssetHost, type AssetHost } from "../helpers/assetHost.js";
 import { collectAssetPaths, downloadAssets } from "../../src/manifests/index.js";
 import { parseArgs, readAssetEnv, runDownloadAssets } from "../../src/manifests/downloadAssetsCli.js";
-import { captureLogger, cleanup, COMPAT_2026, DEFAULT_MANIFESTS, requireCompat, tempDir, writeFiles } from "./support.js";
+import { captureLogger, cleanup, DEFAULT_MANIFESTS, tempDir, writeFiles } from "./support.js";
 
 const MANIFESTS = {
   "items/weapons.json": [
@@ -145,14 +145,4 @@ describe("manifests: downloadAssets (build-time asset download)", function () {
     assert.ok(existsSync(path.join(publicDir, "audio/music/combat/1.mp3")));
   });
 
-  it("finds the published set's models and music, and the default world's music", async function () {
-    requireCompat(COMPAT_2026);
-    const paths = await collectAssetPaths(COMPAT_2026, captureLogger().logger);
-    assert.ok(paths.includes("models/trees/mushroom.glb"), "vegetation.json relative model");
-    assert.ok(paths.includes("audio/music/normal/1.mp3"));
-    assert.ok(paths.some((p) => p.startsWith("models/mobs/")));
-    assert.ok(paths.every((p) => /^(models|audio\/music|world)\//.test(p)));
-    const own = await collectAssetPaths(DEFAULT_MANIFESTS, captureLogger().logger);
-    assert.deepEqual(own, ["audio/music/combat/1.mp3", "audio/music/normal/1.mp3", "audio/music/normal/2.mp3"]);
-  });
 });

@@ -7,9 +7,7 @@ import { ETAG_SIDECAR, ManifestError, prepareGameData, syncManifests, type Manif
 import {
   captureLogger,
   cleanup,
-  COMPAT_2025,
   DEFAULT_MANIFESTS,
-  requireCompat,
   tempDir,
   worldWith,
   type CapturedLogger,
@@ -192,17 +190,6 @@ describe("manifests: syncManifests (fetch + ETag cache)", function () {
     assert.ok(existsSync(file("stores.json")));
   });
 
-  it("the older layout: items/weapons.json 404 -> items.json is fetched instead", async function () {
-    requireCompat(COMPAT_2025);
-    host = await startAssetHost({ manifestsDir: COMPAT_2025 });
-    world = await tempDir("world-");
-    const report = await syncManifests(options());
-    assert.equal(host.count("items/weapons.json"), 1);
-    assert.equal(host.count("items/food.json"), 0);
-    assert.ok(report.updated.includes("items.json"));
-    assert.ok(report.updated.includes("mobs.json"));
-    assert.deepEqual(report.missingRequired, []);
-  });
 
   it("optional 404s are quiet (debug), not warnings", async function () {
     host = await startAssetHost({ manifestsDir: DEFAULT_MANIFESTS });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
-import { captureLogger, COMPAT_2025, COMPAT_2026, requireCompat } from "./support.js";
+import { captureLogger, COMPAT_2025, COMPAT_2026, requireCompat } from "../manifests/support.js";
 
 function warningsIn(data: GameData, file: string): string[] {
   return data.warnings.filter((w) => w.startsWith(`${file}: `));
