@@ -45,4 +45,3 @@ describe("rate limits with REDIS_URL", function () {
     }
   });
 });
-});
