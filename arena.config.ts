@@ -8,10 +8,12 @@ import { WorldRoom } from "./rooms/WorldRoom.js";
 import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { mountHttp } from "./src/http/app.js";
-import { createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
+import { clientAddress, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
 import { Redis } from "ioredis";
-import { installCorsPolicy } from "./src/http/cors.js";
+import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
+import { installFrontDoor } from "./src/http/frontDoor.js";
+import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
 
 /**
@@ -73,6 +75,22 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
   const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on("error", (err) => ctx.logger.warn({ err: err.message }, "redis connection error (rate limits fall back to this process's memory)"));
   const limiters = ctx.config.rateLimitDisabled ? undefined : createLimiters(options.rateLimits, redis);
+
+  // Matchmaking is served by our gate, ahead of Colyseus's router: only the server makes rooms,
+  // and every call counts against the REST limits.
+  const corsFor = corsHeaders(ctx.config);
+  installFrontDoor(httpServer, [
+    {
+      handles: isMatchmakeRequest,
+      serve: matchmakeGate({
+        jwtSecret: ctx.config.jwtSecret,
+        logger: ctx.logger,
+        limiter: limiters?.rest,
+        clientAddress,
+        corsHeaders: (req) => corsFor(req.headers.origin),
+      }),
+    },
+  ]);
 
   // The plain JSON protocol: a translator into the same rooms, never a second game. Its guest
   // identities count as authentication attempts, with the HTTP ones.

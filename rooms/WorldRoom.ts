@@ -1,11 +1,13 @@
 import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
-import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, loadCharacter, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import type { CharacterSnapshot } from "../src/game/world/entities.js";
 import { WorldSaver } from "../src/db/worldSaver.js";
 import { endSession, startSession } from "../src/db/worldRepo.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
-import { AdminGate } from "../src/game/chat.js";
+import { ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts } from "../src/game/chat.js";
+import { CharacterBusyError, CharacterLocks } from "./characterLocks.js";
 import { startingInventory } from "../src/game/inventory.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
 import { GameError } from "../src/game/types.js";
@@ -28,6 +30,9 @@ import { TRADE_LIMITS, type TradeLimits } from "../src/game/trade.js";
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;
+
+/** How often the character locks are refreshed (every ~5 s; they expire after LOCK_TTL_S). */
+const LOCK_REFRESH_TICKS = 8;
 
 /** Close codes the world uses beyond Colyseus's own. */
 export const CLOSE_REPLACED = 4100;
@@ -69,6 +74,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** The ignore lists of the accounts online here (chat and trade requests are filtered by them). */
   ignores!: IgnoreLists;
   private saveEveryTicks = 100;
+  /** Wrong /admin codes per account, kept across its sessions (reconnecting buys no guesses). */
+  private readonly adminLockouts = new AdminLockouts();
+  /** One character, one room: the presence locks of the characters live here. */
+  private locks!: CharacterLocks;
+  /** Joins and leaves in progress per character: its lock is kept while any runs. */
+  private readonly lockUsers = new Map<string, number>();
+  private stopListening?: () => void;
 
   async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
     this.autoDispose = false;
@@ -77,6 +89,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.saver = new WorldSaver(this.ctx.db.prisma, WORLD_NAME, this.ctx.logger);
     await restoreWorld(this.world, this.ctx.db.prisma, this.ctx.logger);
     this.ignores = new IgnoreLists(this.ctx.db.prisma, this.ctx.logger);
+    this.locks = new CharacterLocks(this.presence, this.roomId);
+    // Another room (in a cluster, another process) taking one of our characters over.
+    this.stopListening = await this.locks.listen((characterId) => void this.letGo(characterId));
     this.trades = new TradeDesk({
       world: this.world,
       saver: this.saver,
@@ -172,13 +187,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       throw err;
     }
 
-    // A character is live in one place: a second login takes over from the first.
-    const previous = this.sessions.get(snap.id);
-    if (previous) {
-      snap = await this.takeOver(previous);
+    // A character is live in one room: its lock is taken here (another room holding it saves and
+    // closes its session first, and the character is loaded again from that save).
+    const characterLock = snap.id;
+    this.useLock(characterLock);
+    try {
+      if ((await this.acquireLock(characterLock)).tookOver) snap = (await loadCharacter(this.ctx.db.prisma, characterLock)) ?? snap;
+      // In this room, a second login takes over from the first.
+      const previous = this.sessions.get(snap.id);
+      if (previous) snap = await this.takeOver(previous);
+      if (!this.clients.includes(client)) return; // left while loading
+      await this.place(client, snap, options, auth);
+    } finally {
+      this.unuseLock(characterLock);
     }
-    if (!this.clients.includes(client)) return; // left while loading
+  }
 
+  private async place(client: WorldClient, snap: CharacterSnapshot, options: { worldUpdates?: boolean; clientType?: string }, auth: TokenClaims) {
     const player = addPlayer(this.world, snap);
     player.persistedItems = itemsFingerprint(snap);
     const dbSessionId = await startSession(this.ctx.db.prisma, snap.id, auth.sub, options.clientType ?? "colyseus");
@@ -189,7 +214,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       await endSession(this.ctx.db.prisma, dbSessionId, "logout");
       return;
     }
-    const session: Session = { playerId: player.id, client, accountId: auth.sub, dbSessionId, admin: new AdminGate(), replaced: false };
+    const session: Session = { playerId: player.id, client, accountId: auth.sub, dbSessionId, admin: new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts: this.adminLockouts, accountId: auth.sub }), replaced: false };
     client.userData = session;
     this.sessions.set(player.id, session);
 
@@ -238,6 +263,16 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private async leave(client: WorldClient) {
     const session = client.userData;
     if (!session || session.replaced) return;
+    // The character's lock is kept until its save is written.
+    this.useLock(session.playerId);
+    try {
+      await this.saveLeaving(session);
+    } finally {
+      this.unuseLock(session.playerId);
+    }
+  }
+
+  private async saveLeaving(session: Session) {
     this.sessions.delete(session.playerId);
     this.ignores.release(session.accountId);
     this.sync.detach(session.playerId);
@@ -254,12 +289,49 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   async onDispose() {
     this.loop?.stop();
+    this.stopListening?.();
     if (!this.world) return;
     // Leaves still saving finish first (the database closes after the rooms).
     await Promise.allSettled([...this.leaving]);
     await this.trades.shutdown();
     await this.saver.saveDirty(this.world).catch(() => {});
     await this.saver.flush();
+    // Everyone here is saved: their characters are free to go live elsewhere.
+    await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.release(id)));
+  }
+
+  private async acquireLock(characterId: string) {
+    try {
+      return await this.locks.acquire(characterId);
+    } catch (err) {
+      if (err instanceof CharacterBusyError) throw new ServerError(409, err.message);
+      throw err;
+    }
+  }
+
+  private useLock(characterId: string) {
+    this.lockUsers.set(characterId, (this.lockUsers.get(characterId) ?? 0) + 1);
+  }
+
+  /** One join or leave of the character is done: let its lock go when nothing here needs it. */
+  private unuseLock(characterId: string) {
+    const n = (this.lockUsers.get(characterId) ?? 1) - 1;
+    if (n > 0) this.lockUsers.set(characterId, n);
+    else this.lockUsers.delete(characterId);
+    if (n <= 0 && !this.sessions.has(characterId)) {
+      this.locks.release(characterId).catch((err) => this.ctx.logger.warn({ err, characterId }, "could not release a character lock"));
+    }
+  }
+
+  /** Another room asks for one of our characters: save and close its session here, then let it go. */
+  private async letGo(characterId: string) {
+    const session = this.sessions.get(characterId);
+    this.useLock(characterId);
+    try {
+      if (session) await this.takeOver(session);
+    } finally {
+      this.unuseLock(characterId);
+    }
   }
 
   /** Validate a client message, run it, answer a refusal with `error`. */
@@ -357,6 +429,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     }
     this.broadcastPatch();
     if (w.tick % this.saveEveryTicks === 0) this.saver.saveDirty(w).catch(() => {});
+    if (w.tick % LOCK_REFRESH_TICKS === 0) this.refreshLocks();
+  }
+
+  /** Keep the locks of the characters live or joining here from expiring. */
+  private refreshLocks() {
+    const ids = new Set([...this.sessions.keys(), ...this.lockUsers.keys()]);
+    this.locks.refresh(ids).catch((err) => this.ctx.logger.warn({ err }, "could not refresh character locks"));
   }
 
   private dispatch(events: WorldEvent[]) {

@@ -67,27 +67,84 @@ function digest(text: string): Buffer {
   return createHash("sha256").update(text, "utf8").digest();
 }
 
+/** How long an account's /admin stays locked after its ADMIN_MAX_ATTEMPTS-th wrong code. */
+export const ADMIN_LOCK_MS = 15 * 60_000;
+
 /**
- * One per session. `tryCode` compares in constant time (both sides hashed to equal length).
- * No configured code: "unavailable" (and no attempt is counted). The ADMIN_MAX_ATTEMPTS-th wrong
- * code locks the gate and answers "locked", as does every try after it, even with the right code.
+ * Wrong /admin codes counted per account, not per session, so reconnecting does not buy more
+ * guesses: the ADMIN_MAX_ATTEMPTS-th wrong code locks the account's /admin for ADMIN_LOCK_MS
+ * (counted from that code); then the count starts again. A right code clears the count.
+ */
+export class AdminLockouts {
+  private readonly byAccount = new Map<string, { failures: number; lockedUntil: number }>();
+
+  constructor(
+    readonly maxAttempts = ADMIN_MAX_ATTEMPTS,
+    readonly lockMs = ADMIN_LOCK_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private entry(accountId: string) {
+    const e = this.byAccount.get(accountId);
+    if (e && e.lockedUntil > 0 && e.lockedUntil <= this.now()) {
+      this.byAccount.delete(accountId); // the lock ran out
+      return undefined;
+    }
+    return e;
+  }
+
+  isLocked(accountId: string): boolean {
+    return (this.entry(accountId)?.lockedUntil ?? 0) > 0;
+  }
+
+  attemptsLeft(accountId: string): number {
+    return Math.max(0, this.maxAttempts - (this.entry(accountId)?.failures ?? 0));
+  }
+
+  /** Count a wrong code; true when it locks the account. */
+  fail(accountId: string): boolean {
+    const e = this.entry(accountId) ?? { failures: 0, lockedUntil: 0 };
+    e.failures++;
+    if (e.failures >= this.maxAttempts) e.lockedUntil = this.now() + this.lockMs;
+    this.byAccount.set(accountId, e);
+    return e.lockedUntil > 0;
+  }
+
+  clear(accountId: string) {
+    this.byAccount.delete(accountId);
+  }
+}
+
+/**
+ * One per session: whether this session has been granted admin, with the wrong codes counted in
+ * the account's `AdminLockouts` (its own when none is shared). `tryCode` compares in constant time
+ * (both sides hashed to equal length). No configured code: "unavailable" (and no attempt is
+ * counted). A locked account answers "locked" to every try, even with the right code.
  */
 export class AdminGate {
-  private failures = 0;
   private granted = false;
+  private readonly lockouts: AdminLockouts;
 
-  constructor(private readonly maxAttempts = ADMIN_MAX_ATTEMPTS) {}
+  constructor(
+    maxAttempts = ADMIN_MAX_ATTEMPTS,
+    shared?: { lockouts: AdminLockouts; accountId: string },
+  ) {
+    this.lockouts = shared?.lockouts ?? new AdminLockouts(maxAttempts);
+    this.accountId = shared?.accountId ?? "";
+  }
+
+  private readonly accountId: string;
 
   get isAdmin(): boolean {
     return this.granted;
   }
 
   get isLocked(): boolean {
-    return this.failures >= this.maxAttempts;
+    return this.lockouts.isLocked(this.accountId);
   }
 
   get attemptsLeft(): number {
-    return Math.max(0, this.maxAttempts - this.failures);
+    return this.lockouts.attemptsLeft(this.accountId);
   }
 
   tryCode(given: unknown, expected: string | null | undefined): AdminAttempt {
@@ -96,9 +153,9 @@ export class AdminGate {
     const ok = typeof given === "string" && given.length > 0 && timingSafeEqual(digest(given), digest(expected));
     if (ok) {
       this.granted = true;
+      this.lockouts.clear(this.accountId);
       return "granted";
     }
-    this.failures++;
-    return this.isLocked ? "locked" : "wrong";
+    return this.lockouts.fail(this.accountId) ? "locked" : "wrong";
   }
 }

@@ -109,8 +109,8 @@ export abstract class InMemoryRoomClient implements Client, ClientPrivate {
 }
 
 /**
- * Join an in-memory client the way a real client joins: the matchmaker's joinOrCreate (seat
- * reservation), then the transport's connect step (seat check, the room's onAuth and onJoin), then
+ * Join an in-memory client the way a real client joins: the matchmaker's join of an existing room
+ * (seat reservation; rooms are made by the server only), then the transport's connect step (seat check, the room's onAuth and onJoin), then
  * the JOIN_ROOM handshake. Resolves once the room has sent the full state.
  */
 export async function joinInMemory<C extends InMemoryRoomClient>(
@@ -121,7 +121,7 @@ export async function joinInMemory<C extends InMemoryRoomClient>(
   remoteAddress = "127.0.0.1",
 ): Promise<{ client: C; room: Room }> {
   const authContext = inMemoryAuth(token, remoteAddress);
-  const reservation = await matchMaker.joinOrCreate(roomName, options, authContext);
+  const reservation = await matchMaker.join(roomName, options, authContext);
   return consumeInMemory(make, reservation, authContext);
 }
 

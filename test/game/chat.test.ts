@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN_MAX_ATTEMPTS, AdminGate, CHAT_RANGE_TILES, MAX_CHAT_LENGTH, parseChat, sanitizeChat, withinChatRange } from "../../src/game/chat.js";
+import { ADMIN_LOCK_MS, ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts, CHAT_RANGE_TILES, MAX_CHAT_LENGTH, parseChat, sanitizeChat, withinChatRange } from "../../src/game/chat.js";
 import { GameError } from "../../src/game/types.js";
 import { code } from "./fixtures.js";
 
@@ -91,6 +91,24 @@ describe("game/chat", function () {
       assert.equal(gate.tryCode(undefined, "s3cret"), "wrong");
       assert.equal(gate.tryCode("", "s3cret"), "wrong");
       assert.equal(gate.tryCode(12345, "12345"), "locked");
+    });
+
+    it("gates of one account share its count; the lock runs out after ADMIN_LOCK_MS; a right code clears the count", function () {
+      let now = 1_000;
+      const lockouts = new AdminLockouts(ADMIN_MAX_ATTEMPTS, ADMIN_LOCK_MS, () => now);
+      const gate = (accountId: string) => new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts, accountId });
+      assert.equal(gate("a").tryCode("x", "s3cret"), "wrong");
+      assert.equal(gate("a").tryCode("x", "s3cret"), "wrong");
+      assert.equal(gate("a").tryCode("x", "s3cret"), "locked", "three sessions, one count");
+      assert.equal(gate("a").tryCode("s3cret", "s3cret"), "locked");
+      assert.equal(gate("b").tryCode("s3cret", "s3cret"), "granted", "another account");
+      now += ADMIN_LOCK_MS - 1;
+      assert.equal(gate("a").tryCode("s3cret", "s3cret"), "locked");
+      now += 1;
+      assert.equal(gate("a").attemptsLeft, ADMIN_MAX_ATTEMPTS, "the lock ran out");
+      assert.equal(gate("a").tryCode("x", "s3cret"), "wrong");
+      assert.equal(gate("a").tryCode("s3cret", "s3cret"), "granted");
+      assert.equal(gate("a").attemptsLeft, ADMIN_MAX_ATTEMPTS, "a right code clears the count");
     });
 
     it("the number of attempts can be set", function () {

@@ -26,6 +26,8 @@ export interface Trader {
   mark(): number;
   /** The latest player:sync. */
   sync(): any;
+  /** The SDK player's reconnection token for its world room. */
+  reconnectionToken?: string;
   /** The SDK player's seat in the current trade's room. */
   tradeRoom(): Room<any> | undefined;
   close(): Promise<void>;
@@ -33,8 +35,8 @@ export interface Trader {
 
 const TRADE_ROOM_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
 
-export async function sdkTrader(server: TestServer, identity?: { token: string; accountId: string }): Promise<Trader> {
-  const p: WorldPlayer = await joinWorld(server, {}, identity);
+export async function sdkTrader(server: TestServer, identity?: { token: string; accountId: string }, join: { roomId?: string; options?: Record<string, unknown> } = {}): Promise<Trader> {
+  const p: WorldPlayer = await joinWorld(server, join.options ?? {}, identity, join.roomId);
   let seat: { tradeId: string; room: Room<any> } | undefined;
   let seating: Promise<void> = Promise.resolve();
   // Take the seat the server reserved, as a game client would.
@@ -68,6 +70,7 @@ export async function sdkTrader(server: TestServer, identity?: { token: string; 
   const trader: Trader = {
     kind: "sdk",
     id: p.id,
+    reconnectionToken: p.room.reconnectionToken,
     token: p.token,
     send: (type, data) => {
       const tradeId = (data as { tradeId?: unknown })?.tradeId;

@@ -35,13 +35,14 @@ export async function guestToken(server: TestServer): Promise<{ token: string; a
   return res.json();
 }
 
-export async function joinWorld(server: TestServer, options: Record<string, unknown> = {}, identity?: { token: string; accountId: string }): Promise<WorldPlayer> {
+/** Join the world (by name, or by room id when `roomId` is given) as a real SDK client. */
+export async function joinWorld(server: TestServer, options: Record<string, unknown> = {}, identity?: { token: string; accountId: string }, roomId?: string): Promise<WorldPlayer> {
   const who = identity ?? (await guestToken(server));
   const sdk = new Client(server.url);
   sdk.auth.token = who.token;
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
-  const room = await sdk.joinOrCreate("world", options);
+  const room = roomId ? await sdk.joinById(roomId, options) : await sdk.joinOrCreate("world", options);
   const record = (type: string) => (data: unknown) => {
     received.push({ type, data });
     for (const w of waiters.splice(0)) w();

@@ -3,7 +3,8 @@ import { matchMaker } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { guestToken, joinWorld, worldSuite } from "../helpers/worldClient.js";
-import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { leaveAndSettle, place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { wsConnect } from "../helpers/wsClient.js";
 
 describe("world room: chat, admin and sessions", function () {
   this.timeout(30_000);
@@ -88,7 +89,7 @@ describe("world room: chat, admin and sessions", function () {
     a.send("player:chat", { message: `/kick ${b.sync().name}` });
     assert.equal(await closed, 4101);
 
-    // b's admin is its own session: never granted, and locks after three wrong codes.
+    // c is another account: never granted, and locks after three wrong codes.
     const c = await join();
     // The third wrong code locks the gate: then even the right code is refused.
     for (const [code, expected] of [["guess", "ADMIN_WRONG_CODE"], ["guess", "ADMIN_WRONG_CODE"], ["guess", "ADMIN_LOCKED"], ["open-sesame-77", "ADMIN_LOCKED"]]) {
@@ -99,6 +100,36 @@ describe("world room: chat, admin and sessions", function () {
     since = c.mark();
     c.send("player:chat", { message: "/tp 100 100" });
     assert.equal((await c.next("error", () => true, { since })).code, "FORBIDDEN");
+  });
+
+  it("the /admin lock is the account's: reconnecting, even over /ws, buys no more guesses; other accounts are not locked", async () => {
+    const who = await guestToken(suite.server);
+    const first = await join({}, who);
+    for (const expected of ["ADMIN_WRONG_CODE", "ADMIN_WRONG_CODE"]) {
+      const since = first.mark();
+      first.send("player:chat", { message: "/admin guess" });
+      assert.equal((await first.next("error", () => true, { since })).code, expected);
+    }
+    await leaveAndSettle(first);
+    // A new session of the same account: one guess left, then locked, even for the right code.
+    const second = await join({}, who);
+    let since = second.mark();
+    second.send("player:chat", { message: "/admin guess" });
+    const locked = await second.next("error", () => true, { since });
+    assert.equal(locked.code, "ADMIN_LOCKED");
+    assert.match(locked.message, /15 minutes/);
+    await leaveAndSettle(second);
+    const ws = await wsConnect(suite.server.port, `?token=${encodeURIComponent(who.token)}`);
+    await ws.next("player:sync");
+    ws.send("player:chat", { message: "/admin open-sesame-77" });
+    assert.equal((await ws.next("error")).data.code, "ADMIN_LOCKED");
+    ws.close();
+    await ws.closed;
+    // Someone else's account is not affected.
+    const other = await join();
+    since = other.mark();
+    other.send("player:chat", { message: "/admin open-sesame-77" });
+    assert.equal((await other.next("notice", () => true, { since })).code, "ADMIN_GRANTED");
   });
 
   it("a second login of the same character replaces the first", async () => {
