@@ -24,3 +24,37 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 /** A logger that drops everything: the default for unit tests and library callers. */
 export const silentLogger: Logger = pino({ level: "silent" });
+
+/**
+ * Colyseus's own log lines (console-style calls: strings and errors) through our logger, so
+ * nothing of the framework's is printed outside it. Its errors are the framework's view of a
+ * client's mistake (a bad reconnection token, a seat that expired) as often as a fault of ours,
+ * so they are logged as warnings.
+ */
+export function frameworkLogger(logger: Logger) {
+  const child = logger.child({ from: "colyseus" });
+  const line = (level: "debug" | "info" | "warn", args: unknown[]) => {
+    const err = args.find((a): a is Error => a instanceof Error);
+    const text = args
+      .filter((a) => !(a instanceof Error))
+      .map((a) => (typeof a === "string" ? a : safeJson(a)))
+      .join(" ");
+    if (err) child[level]({ err }, text || err.message);
+    else child[level](text);
+  };
+  return {
+    trace: (...args: unknown[]) => line("debug", args),
+    debug: (...args: unknown[]) => line("debug", args),
+    info: (...args: unknown[]) => line("info", args),
+    warn: (...args: unknown[]) => line("warn", args),
+    error: (...args: unknown[]) => line("warn", args),
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
