@@ -8,7 +8,8 @@ import { WorldRoom } from "./rooms/WorldRoom.js";
 import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { mountHttp } from "./src/http/app.js";
-import { clientAddress, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
+import { frameworkLogger } from "./src/logger.js";
+import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
 import { Redis } from "ioredis";
 import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
@@ -61,7 +62,13 @@ export interface ArenaOptions {
 
 export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
   const httpServer = http.createServer();
-  httpServer.keepAliveTimeout = 65_000;
+  // Slow clients: headers and the whole request must arrive in time (Node answers 408 and closes);
+  // idle keep-alive connections close. Checked a few times per timeout, not the default every 30 s.
+  const { headersTimeoutS, requestTimeoutS, keepAliveTimeoutS } = ctx.config.http;
+  httpServer.headersTimeout = headersTimeoutS * 1000;
+  httpServer.requestTimeout = requestTimeoutS * 1000;
+  httpServer.keepAliveTimeout = keepAliveTimeoutS * 1000;
+  (httpServer as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(5_000, Math.max(250, (headersTimeoutS * 1000) / 4));
 
   const transport = new WebSocketTransport({ noServer: true });
   transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
@@ -86,7 +93,7 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
         jwtSecret: ctx.config.jwtSecret,
         logger: ctx.logger,
         limiter: limiters?.rest,
-        clientAddress,
+        clientAddress: clientAddressOf(ctx.config),
         corsHeaders: (req) => corsFor(req.headers.origin),
       }),
     },
@@ -104,6 +111,7 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
     },
     transport,
     greet: false,
+    logger: frameworkLogger(ctx.logger),
     gracefullyShutdown: false,
     express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, limiters, agents }),
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 import { DEFAULT_WORLD_DIR, ROOT } from "./paths.js";
 
@@ -134,6 +135,25 @@ const EnvSchema = z.object({
   VOICE_URL: url("VOICE_URL", ["http", "https", "ws", "wss"]),
   AGENT_API_URL: url("AGENT_API_URL", ["http", "https"]),
   REDIS_URL: url("REDIS_URL", ["redis", "rediss"]),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return [];
+      const list = v.split(",").map((s) => s.trim()).filter(Boolean);
+      try {
+        proxyaddr.compile(list);
+      } catch {
+        ctx.addIssue({ code: "custom", message: `TRUST_PROXY must be a comma-separated list of proxy addresses or CIDRs (or loopback, linklocal, uniquelocal), got "${v}"` });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  HTTP_HEADERS_TIMEOUT_S: intIn("HTTP_HEADERS_TIMEOUT_S", 1, 3600, 15),
+  HTTP_REQUEST_TIMEOUT_S: intIn("HTTP_REQUEST_TIMEOUT_S", 1, 3600, 30),
+  HTTP_KEEP_ALIVE_TIMEOUT_S: intIn("HTTP_KEEP_ALIVE_TIMEOUT_S", 1, 3600, 65),
+  WS_GUEST_AFTER_MS: intIn("WS_GUEST_AFTER_MS", 0, 60_000, 1000),
+  WS_MAX_CONNECTIONS_PER_ADDRESS: intIn("WS_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000, 20),
 });
 
 export type NodeEnv = "development" | "production" | "test";
@@ -180,6 +200,15 @@ export interface Config {
   voice: { apiKey?: string; apiSecret?: string; url?: string };
   agentApiUrl: string;
   redisUrl?: string;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (proxy-addr's syntax); empty = none. */
+  trustProxy: string[];
+  /** Slow clients: headers and the whole request must arrive within these; idle keep-alive connections close after the last. */
+  http: { headersTimeoutS: number; requestTimeoutS: number; keepAliveTimeoutS: number };
+  /**
+   * /ws: without a token in anonymous mode, how long to wait for a first frame before making a
+   * guest (an `authenticate` first makes none); how many sockets one address may hold open.
+   */
+  ws: { guestAfterMs: number; maxConnectionsPerAddress: number };
   version: string;
 }
 
@@ -213,6 +242,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
   }
   if (nodeEnv === "production" && e.PUBLIC_IDP_APP_ID && !e.IDP_JWKS_URL && !e.IDP_VERIFICATION_KEY) {
     throw new ConfigError("Invalid configuration: PUBLIC_IDP_APP_ID needs the provider's keys in production: set IDP_JWKS_URL or IDP_VERIFICATION_KEY (PEM)");
+  }
+  if (e.HTTP_HEADERS_TIMEOUT_S > e.HTTP_REQUEST_TIMEOUT_S) {
+    throw new ConfigError("Invalid configuration: HTTP_HEADERS_TIMEOUT_S must not be longer than HTTP_REQUEST_TIMEOUT_S");
   }
   if (e.USE_LOCAL_POSTGRES && e.DATABASE_URL) {
     throw new ConfigError("Invalid configuration: USE_LOCAL_POSTGRES and DATABASE_URL are exclusive; set one");
@@ -255,6 +287,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     voice: { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL },
     agentApiUrl: e.AGENT_API_URL ?? "http://localhost:4001",
     redisUrl: e.REDIS_URL,
+    trustProxy: e.TRUST_PROXY,
+    http: { headersTimeoutS: e.HTTP_HEADERS_TIMEOUT_S, requestTimeoutS: e.HTTP_REQUEST_TIMEOUT_S, keepAliveTimeoutS: e.HTTP_KEEP_ALIVE_TIMEOUT_S },
+    ws: { guestAfterMs: e.WS_GUEST_AFTER_MS, maxConnectionsPerAddress: e.WS_MAX_CONNECTIONS_PER_ADDRESS },
     version: options.version ?? "0.0.0",
   };
 }

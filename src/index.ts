@@ -7,6 +7,7 @@ import { databaseOptionsFrom, openDatabase } from "./db/client.js";
 import { syncItems } from "./db/itemSync.js";
 import { createLogger } from "./logger.js";
 import { ManifestError, prepareGameData } from "./manifests/index.js";
+import { installProcessHandlers } from "./processHandlers.js";
 import { VERSION } from "./version.js";
 
 /** How long a graceful shutdown may take before the process exits anyway. */
@@ -24,6 +25,13 @@ async function main() {
     throw err;
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.nodeEnv === "development" });
+  // Anything nobody caught is logged through pino; an uncaught exception shuts the server down (exit 1).
+  let stopServer: ((reason: string, exitCode: number) => Promise<void>) | undefined;
+  installProcessHandlers(logger, () => {
+    if (stopServer) return void stopServer("uncaughtException", 1);
+    logger.flush?.();
+    process.exit(1);
+  });
   if (config.jwtSecretGenerated) {
     logger.warn("JWT_SECRET is not set: using a random secret, so tokens stop working when the server restarts");
   }
@@ -64,7 +72,7 @@ async function main() {
   logger.info({ port, database: db.kind, world: config.world }, `server listening on http://localhost:${port}`);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
@@ -79,12 +87,13 @@ async function main() {
       await db.close();
       logger.info("shutdown complete");
       logger.flush?.();
-      process.exit(0);
+      process.exit(exitCode);
     } catch (err) {
       logger.error({ err }, "shutdown failed");
       process.exit(1);
     }
   };
+  stopServer = stop;
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
 }

@@ -26,10 +26,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 export const silentLogger: Logger = pino({ level: "silent" });
 
 /**
+ * What any client can make Colyseus log at will (an oversized or truncated frame, a stale
+ * reconnection token or seat): a client's mistake, logged at info as one line with no stack.
+ */
+const CLIENT_CAUSED = /max payload|messagepack|unexpected end|reconnection token|seat reservation|expired/i;
+
+/**
  * Colyseus's own log lines (console-style calls: strings and errors) through our logger, so
  * nothing of the framework's is printed outside it. Its errors are the framework's view of a
- * client's mistake (a bad reconnection token, a seat that expired) as often as a fault of ours,
- * so they are logged as warnings.
+ * client's mistake as often as a fault of ours: the known client-caused ones are info lines,
+ * the rest warnings.
  */
 export function frameworkLogger(logger: Logger) {
   const child = logger.child({ from: "colyseus" });
@@ -39,6 +45,8 @@ export function frameworkLogger(logger: Logger) {
       .filter((a) => !(a instanceof Error))
       .map((a) => (typeof a === "string" ? a : safeJson(a)))
       .join(" ");
+    const message = [text, err?.message].filter(Boolean).join(" ");
+    if (level !== "debug" && CLIENT_CAUSED.test(message)) return child.info(message);
     if (err) child[level]({ err }, text || err.message);
     else child[level](text);
   };

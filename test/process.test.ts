@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { Client } from "@colyseus/sdk";
 import { openDatabase } from "../src/db/client.js";
 import { freePort } from "../src/db/localPostgres.js";
@@ -151,5 +153,142 @@ describe("the server process", function () {
     } finally {
       await db.close();
     }
+  });
+
+  describe("npm start", () => {
+    /** `npm start` as a hosting platform runs it; resolves once /health answers 200 (polled: "until it answers"). */
+    async function npmStart(env: Record<string, string>) {
+      const port = await freePort();
+      const npm = spawn("npm", ["start"], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "development", LOG_LEVEL: "info", PORT: String(port), ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      npm.stdout!.on("data", (d) => (output += d));
+      npm.stderr!.on("data", (d) => (output += d));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on("exit", (code, signal) => resolve({ code, signal })));
+      let gone = false;
+      void exited.then(() => (gone = true));
+      const deadline = Date.now() + 20_000;
+      try {
+        for (;;) {
+          if (gone) throw new Error(`npm start exited before /health answered:\n${output}`);
+          const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3_000) }).catch(() => undefined);
+          if (res?.status === 200) break;
+          await res?.body?.cancel();
+          if (Date.now() > deadline) throw new Error(`/health did not answer 200 within 20 s:\n${output}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        // The process npm started for the script: its only child.
+        const children = await childrenOf(npm.pid!);
+        assert.equal(children.length, 1, `npm's children: ${children.join(", ")}`);
+        return { npm, port, exited, server: children[0], tree: await treeOf(npm.pid!), output: () => output };
+      } catch (err) {
+        killAll({ npm, tree: await treeOf(npm.pid!) });
+        throw err;
+      }
+    }
+    /** Every process under this one (to clean up after a failure). */
+    const treeOf = async (pid: number) => {
+      const tree: number[] = [];
+      for (let next = [pid]; next.length; ) {
+        next = (await Promise.all(next.map(childrenOf))).flat();
+        tree.push(...next);
+      }
+      return tree;
+    };
+    const childrenOf = async (pid: number) => {
+      const { stdout } = await promisify(execFile)("pgrep", ["-P", String(pid)]).catch(() => ({ stdout: "" }));
+      return stdout.trim().split("\n").filter(Boolean).map(Number);
+    };
+    /** Whatever is still running of that npm start (after a failure): SIGKILL. */
+    const killAll = (p: { npm: ChildProcess; tree: number[] }) => {
+      p.npm.kill("SIGKILL");
+      for (const pid of p.tree) if (alive(pid)) process.kill(pid, "SIGKILL");
+    };
+
+    const within = <T,>(p: Promise<T>, ms: number, what: string) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} not within ${ms} ms`)), ms).unref())]);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const portClosed = (port: number) =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, "127.0.0.1");
+        socket.once("connect", () => {
+          socket.destroy();
+          resolve(false);
+        });
+        socket.once("error", () => resolve(true));
+      });
+
+    it("SIGTERM to the process npm started shuts the server down: it exits 0 within 25 s and the port closes", async () => {
+      const p = await npmStart({ DATA_DIR: dataDir });
+      try {
+        // npm runs the server itself, not a shell or a loader in between that would not pass the signal on.
+        const { stdout: command } = await promisify(execFile)("ps", ["-o", "args=", "-p", String(p.server)]);
+        assert.match(command, /^node .*src\/index\.ts/);
+        process.kill(p.server, "SIGTERM");
+        // npm ends with its script's exit code: 0 is the server's own graceful exit.
+        assert.deepEqual(await within(p.exited, 25_000, "exit after SIGTERM"), { code: 0, signal: null });
+        assert.ok(!alive(p.server), "the server process is gone");
+        assert.match(p.output(), /server listening[\s\S]*shutting down[\s\S]*shutdown complete/);
+        assert.ok(await portClosed(p.port), "the port is closed");
+      } finally {
+        killAll(p);
+      }
+    });
+
+    it("SIGTERM to npm itself ends everything", async () => {
+      const p = await npmStart({ DATA_DIR: dataDir });
+      try {
+        p.npm.kill("SIGTERM");
+        await within(p.exited, 25_000, "npm's exit after SIGTERM");
+        assert.ok(!alive(p.server), "the server process is gone too");
+        assert.match(p.output(), /shutdown complete/);
+        assert.ok(await portClosed(p.port), "the port is closed");
+      } finally {
+        killAll(p);
+      }
+    });
+  });
+
+  it("an unhandled rejection and an uncaught exception are logged through pino (stack inside the JSON line), nothing printed outside it", async () => {
+    const script = path.join(dataDir, "crash.mts");
+    await writeFile(
+      script,
+      [
+        `import { createLogger } from ${JSON.stringify(path.join(ROOT, "src/logger.ts"))};`,
+        `import { installProcessHandlers } from ${JSON.stringify(path.join(ROOT, "src/processHandlers.ts"))};`,
+        `const logger = createLogger({ level: "info" });`,
+        `installProcessHandlers(logger, () => { logger.info("shutting down after the exception"); process.exit(1); });`,
+        `process.on("unhandledRejection", () => setImmediate(() => { logger.info("still running"); throw new Error("boom-exception"); }));`,
+        `void Promise.reject(new Error("boom-rejection"));`,
+      ].join("\n"),
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    assert.equal(stderr, "", "nothing printed outside the logger");
+    const lines = stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => [l.level, l.msg]), [
+      [50, "unhandled promise rejection"],
+      [30, "still running"],
+      [60, "uncaught exception"],
+      [30, "shutting down after the exception"],
+    ]);
+    assert.equal(lines[0].err.message, "boom-rejection");
+    assert.match(lines[0].err.stack, /boom-rejection/);
+    assert.equal(lines[2].err.message, "boom-exception");
+    assert.equal(code, 1);
   });
 });

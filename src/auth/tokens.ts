@@ -40,17 +40,28 @@ export function signToken(
   return jwt.sign(payload, secret, { algorithm: ALGORITHM, subject: claims.sub, expiresIn: expiresInSeconds });
 }
 
+/** How far ahead of this server's clock a token's `iat` or `nbf` may be (another server's clock skew). */
+export const CLOCK_SKEW_SECONDS = 60;
+
 export function verifyToken(token: string | undefined | null, secret: string): TokenClaims {
   if (!token) throw new TokenError("TOKEN_MISSING", "An authentication token is required");
   let decoded: string | jwt.JwtPayload;
   try {
-    decoded = jwt.verify(token, secret, { algorithms: [ALGORITHM] });
+    // `nbf` is checked below with the skew; `exp` stays exact (an expired token is refused at once).
+    decoded = jwt.verify(token, secret, { algorithms: [ALGORITHM], ignoreNotBefore: true });
   } catch (err) {
     if (err instanceof jwt.TokenExpiredError) throw new TokenError("TOKEN_EXPIRED", "The token has expired");
     throw new TokenError("TOKEN_INVALID", "The token is invalid");
   }
   if (typeof decoded === "string" || typeof decoded.sub !== "string" || typeof decoded.exp !== "number") {
     throw new TokenError("TOKEN_INVALID", "The token is invalid");
+  }
+  // A token issued, or valid from, more than the clock skew in the future was not issued by this clock.
+  const latest = Math.floor(Date.now() / 1000) + CLOCK_SKEW_SECONDS;
+  for (const claim of [decoded.iat, decoded.nbf]) {
+    if (claim !== undefined && (typeof claim !== "number" || !Number.isFinite(claim) || claim > latest)) {
+      throw new TokenError("TOKEN_INVALID", "The token is not valid yet");
+    }
   }
   const role = decoded.role;
   if (role !== "player" && role !== "admin" && role !== "agent") throw new TokenError("TOKEN_INVALID", "The token is invalid");

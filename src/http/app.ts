@@ -19,7 +19,9 @@ import { templateRoutes } from "./api/templates.js";
 import { worldRoutes } from "./api/world.js";
 import { agentRoutes } from "./api/agents.js";
 import type { AgentRuntime } from "../agents/runtime.js";
-import { addressKey, clientKey, rateLimit, TRUSTED_PROXIES, type Limiters } from "./rateLimit.js";
+import { addressKey, clientKey, proxyTrust, rateLimit, type Limiters } from "./rateLimit.js";
+import { requestBodies } from "./body.js";
+import { checkRequestTarget } from "./requestTarget.js";
 
 export interface HttpOptions {
   publicDir?: string;
@@ -33,7 +35,8 @@ export interface HttpOptions {
 export function mountHttp(app: Application, ctx: ServerContext, options: HttpOptions = {}) {
   const { config, logger } = ctx;
   app.disable("x-powered-by");
-  app.set("trust proxy", TRUSTED_PROXIES);
+  // req.ip: the same rule as every other reader of the client's address (TRUST_PROXY).
+  app.set("trust proxy", proxyTrust(config));
   app.use(
     pinoHttp({
       logger,
@@ -42,10 +45,13 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
         req: (req) => ({ method: req.method, url: String(req.url).replace(/([?&]token=)[^&]*/gi, "$1[redacted]") }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      // Client errors (4xx, a request the client or a timeout cut short) are expected: below error level.
+      customLogLevel: (_req, res, err) => (res.statusCode >= 500 ? "error" : res.statusCode >= 400 || err ? "warn" : "info"),
     }),
   );
-  app.use(express.json({ limit: "64kb" }));
+  // Before anything reads the path, the query or the body: bad targets, bad text, oversize bodies.
+  app.use(checkRequestTarget);
+  app.use(requestBodies());
 
   app.use(healthRoutes({ db: ctx.db, startedAt: ctx.startedAt }));
   app.use(envScriptRoute(config));
@@ -67,8 +73,9 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(templateRoutes(ctx));
   app.use(socialRoutes(ctx));
   if (options.agents) app.use(agentRoutes(ctx, options.agents));
-  app.use(monitorRoutes(config.adminCode, logger));
-  app.use(metricsRoutes(config.adminCode));
+  const adminAuth = { logger, failures: options.limiters?.adminFailures };
+  app.use(monitorRoutes(config.adminCode, adminAuth));
+  app.use(metricsRoutes(config.adminCode, adminAuth));
 
   app.use("/api", apiNotFound);
   const publicDir = options.publicDir ?? PUBLIC_DIR;

@@ -54,7 +54,7 @@ export function authRoutes(deps: { config: Config; db: Database }) {
   });
 
   // Who the bearer of this token is: the simplest authenticated call, for clients to check a token.
-  router.get("/api/auth/me", requireAuth(deps.config.jwtSecret), async (req, res, next) => {
+  router.get("/api/auth/me", requireAuth(deps.config.jwtSecret, deps.db.prisma), async (req, res, next) => {
     try {
       const auth = req.auth!;
       const user = await deps.db.prisma.user.findUnique({ where: { id: auth.sub } });

@@ -3,6 +3,8 @@ import { ErrorCode, matchMaker, ServerError, type AuthContext } from "@colyseus/
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Logger } from "pino";
 import { bearerToken, verifyToken } from "../auth/tokens.js";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
+import { bodyTextProblem, requestTargetProblem } from "./requestTarget.js";
 
 /**
  * Colyseus's matchmaking routes (`POST /matchmake/:method/:roomName`), served here instead of by
@@ -18,8 +20,6 @@ import { bearerToken, verifyToken } from "../auth/tokens.js";
 export const MATCHMAKE_PREFIX = "/matchmake/";
 /** The largest join options a client may send. */
 export const MATCHMAKE_BODY_LIMIT = 16 * 1024;
-/** How deep join options may nest. */
-export const MATCHMAKE_MAX_DEPTH = 8;
 
 /** Room types a client may ask to join by name (the rest only by id, with a seat the server reserved). */
 const JOINABLE_BY_NAME = new Set(["world"]);
@@ -31,8 +31,6 @@ export interface MatchmakeGateOptions {
   limiter?: RateLimiterAbstract;
   clientAddress(req: IncomingMessage): string;
   corsHeaders(req: IncomingMessage): Record<string, string>;
-  /** A problem with the request's path or query (bad percent-encoding, NUL, lone surrogates), if any. */
-  targetProblem?(url: string): string | undefined;
 }
 
 class GateError extends Error {
@@ -62,6 +60,10 @@ export function matchmakeGate(options: MatchmakeGateOptions) {
           options.logger.debug({ status: err.status, code: err.code, url: req.url }, "matchmaking refused");
           return reply(res, err.status, { success: false, error: { code: err.code, message: err.message }, message: err.message }, { ...cors, ...err.headers });
         }
+        if (isDatabaseUnavailable(err)) {
+          options.logger.warn({ url: req.url }, "matchmaking: database unavailable");
+          return reply(res, 503, { success: false, error: { code: "DATABASE_UNAVAILABLE", message: "The database is unavailable; try again shortly" }, message: "The database is unavailable" }, { ...cors, "Retry-After": "5" });
+        }
         options.logger.error({ err, url: req.url }, "matchmaking failed");
         reply(res, 500, { success: false, error: { code: "INTERNAL", message: "Internal server error" }, message: "Internal server error" }, cors);
       });
@@ -70,7 +72,7 @@ export function matchmakeGate(options: MatchmakeGateOptions) {
 
 async function serve(req: IncomingMessage, options: MatchmakeGateOptions): Promise<unknown> {
   const url = req.url ?? "";
-  const problem = options.targetProblem?.(url);
+  const problem = requestTargetProblem(url);
   if (problem) {
     req.resume();
     throw new GateError(400, "BAD_REQUEST", problem);
@@ -196,23 +198,11 @@ function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
         return reject(new GateError(400, "BAD_JSON", "The request body is not valid JSON"));
       }
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return reject(new GateError(400, "INVALID_PAYLOAD", "Join options must be a JSON object"));
-      if (depthOf(parsed) > MATCHMAKE_MAX_DEPTH) return reject(new GateError(400, "INVALID_PAYLOAD", `Join options may nest at most ${MATCHMAKE_MAX_DEPTH} deep`));
+      const problem = bodyTextProblem(parsed);
+      if (problem) return reject(new GateError(400, "INVALID_PAYLOAD", `Join options: ${problem}`));
       resolve(parsed as Record<string, unknown>);
     });
   });
-}
-
-/** How deep a parsed JSON value nests (iterative: a hostile depth cannot overflow the stack). */
-export function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== "object" || v === null) continue;
-    if (d > max) max = d;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
 }
 
 function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) {

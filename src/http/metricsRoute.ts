@@ -1,12 +1,12 @@
 import { Router } from "express";
 import { registry } from "../metrics.js";
-import { basicAuthWithCode } from "./monitor.js";
+import { basicAuthWithCode, type AdminAuthOptions } from "./monitor.js";
 
 /** GET /metrics (Prometheus text), behind HTTP basic auth with the admin code; off without one. */
-export function metricsRoutes(adminCode: string | undefined) {
+export function metricsRoutes(adminCode: string | undefined, options: AdminAuthOptions) {
   const router = Router();
   if (!adminCode) return router;
-  router.get("/metrics", basicAuthWithCode(adminCode), async (_req, res, next) => {
+  router.get("/metrics", basicAuthWithCode(adminCode, options), async (_req, res, next) => {
     try {
       res.type(registry.contentType).send(await registry.metrics());
     } catch (err) {

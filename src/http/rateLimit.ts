@@ -4,6 +4,7 @@ import proxyaddr from "proxy-addr";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { bearerToken, verifyToken } from "../auth/tokens.js";
+import type { Config } from "../config.js";
 import { sendError } from "./errors.js";
 
 /** A fixed window: `points` requests per `durationS` seconds; over it, refused until the window ends. */
@@ -12,30 +13,55 @@ export interface RateLimitRule {
   durationS: number;
 }
 
-/** The documented limits: authentication attempts per address, REST requests per client. */
-export const RATE_LIMITS: { auth: RateLimitRule; rest: RateLimitRule } = {
+/**
+ * The documented limits: authentication attempts per address, REST requests per client, failed
+ * admin codes (Basic auth on /colyseus and /metrics) per address.
+ */
+export const RATE_LIMITS: { auth: RateLimitRule; rest: RateLimitRule; adminFailures: RateLimitRule } = {
   auth: { points: 10, durationS: 60 },
   rest: { points: 100, durationS: 60 },
+  adminFailures: { points: 10, durationS: 60 },
 };
 
-/** Proxies whose X-Forwarded-For is believed (for HTTP and /ws alike): local and private addresses. */
-export const TRUSTED_PROXIES = ["loopback", "linklocal", "uniquelocal"];
-const trusted = proxyaddr.compile(TRUSTED_PROXIES);
+/** Which peers are proxies whose X-Forwarded-For is believed: TRUST_PROXY, compiled once per configuration. */
+const trustOf = new WeakMap<Pick<Config, "trustProxy">, (addr: string, i: number) => boolean>();
+export function proxyTrust(config: Pick<Config, "trustProxy">): (addr: string, i: number) => boolean {
+  let trust = trustOf.get(config);
+  if (!trust) {
+    // An empty list trusts no one: the address is always the socket's.
+    trust = proxyaddr.compile(config.trustProxy);
+    trustOf.set(config, trust);
+  }
+  return trust;
+}
 
-/** The client's address: the socket's, or the one a trusted proxy forwarded (Express's req.ip). */
-export const clientAddress = (req: IncomingMessage) => proxyaddr(req, trusted);
+/**
+ * The one home of the client's address, for HTTP (Express's `trust proxy` is the same function,
+ * so `req.ip` agrees) and /ws alike: the socket's address, or, when the socket's peer is one of
+ * the TRUST_PROXY proxies, the address that proxy forwarded in X-Forwarded-For.
+ */
+export function clientAddressOf(config: Pick<Config, "trustProxy">): (req: IncomingMessage) => string {
+  const trust = proxyTrust(config);
+  return (req) => proxyaddr(req, trust);
+}
 
 export interface Limiters {
   /** Authentication attempts (making a guest identity, logging in), per address. */
   auth: RateLimiterAbstract;
   /** Every other /api request, per client. */
   rest: RateLimiterAbstract;
+  /** Wrong admin codes on /colyseus and /metrics, per address. */
+  adminFailures: RateLimiterAbstract;
 }
 
 /** The server's limiters: the documented rules unless others are given (tests), in Redis when given. */
 export function createLimiters(rules: Partial<typeof RATE_LIMITS> = {}, redis?: Redis): Limiters {
   const r = { ...RATE_LIMITS, ...rules };
-  return { auth: createLimiter("auth", r.auth, redis), rest: createLimiter("rest", r.rest, redis) };
+  return {
+    auth: createLimiter("auth", r.auth, redis),
+    rest: createLimiter("rest", r.rest, redis),
+    adminFailures: createLimiter("admin", r.adminFailures, redis),
+  };
 }
 
 /**

@@ -1,13 +1,16 @@
 import type { IncomingMessage } from "node:http";
 import { CloseCode, Protocol, ServerError } from "@colyseus/core";
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { clientAddress } from "../http/rateLimit.js";
+import { clientAddressOf } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
 import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
-import { AuthenticateData, Envelope, frame, ROOM_EVENTS, WS_CLOSE, WS_LIMITS } from "./protocol.js";
+import { AuthenticateData, Envelope, frame, frameProblem, ROOM_EVENTS, WS_CLOSE, WS_LIMITS } from "./protocol.js";
 import { TRADE_ROOM_MESSAGES } from "../../rooms/tradeMessages.js";
+import { completeFirstUpdate, shownTo, type WorldUpdate } from "../../rooms/worldSync.js";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import { textProblem } from "../http/requestTarget.js";
 import { consumeInMemory, InMemoryRoomClient, inMemoryAuth, joinInMemory } from "./roomClient.js";
 
 /**
@@ -25,6 +28,11 @@ export class WsRoomClient extends InMemoryRoomClient {
   constructor(
     sessionId: string,
     private readonly socket: WebSocket,
+    /**
+     * After an identity switch: what the socket still shows from its previous player's view. The
+     * first `world:update` of this session lists those no longer in view as removed.
+     */
+    private carried: ReadonlySet<string> | undefined,
   ) {
     super(sessionId);
   }
@@ -32,6 +40,10 @@ export class WsRoomClient extends InMemoryRoomClient {
   send(type: any, message?: any) {
     if (this.closed) return;
     if (type === "player:sync" && !this.firstSync) this.firstSync = message;
+    if (type === "world:update" && message && this.carried) {
+      message = completeFirstUpdate(message as WorldUpdate, this.carried);
+      this.carried = undefined;
+    }
     if (type === "tradeStarted" && message?.reservation) {
       const { reservation, ...rest } = message;
       this.onTradeStarted?.({ tradeId: message.tradeId, reservation });
@@ -93,6 +105,10 @@ const JOIN_FAILURES: Record<number, { code: string; close: number }> = {
 /**
  * One /ws socket: authentication (token in the URL, an `authenticate` frame, or a guest identity in
  * anonymous mode), limits, and translation between JSON frames and the world room's messages.
+ *
+ * Authenticate first: a socket without a token is made a guest (anonymous mode) only when its first
+ * frame is not `authenticate`, or when no frame came within the guest window; with an identity
+ * provider it must authenticate within its window. A token login never counts as an attempt.
  */
 export class WsConnection {
   private readonly key = `ws${++nextConnection}`;
@@ -110,6 +126,12 @@ export class WsConnection {
   private pending: Array<{ type: string; data: unknown; id?: string }> = [];
   alive = true;
   private readonly address: string;
+  /** Anonymous mode, no token: nothing decided yet (the first frame, or the window's end, decides). */
+  private awaitingFirstFrame = false;
+  /** The characterId of the URL, for a guest made later. */
+  private readonly urlCharacterId: string | undefined;
+  /** The world room the current player is in (its view is read when the socket switches identity). */
+  private room: WorldRoom | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -119,18 +141,31 @@ export class WsConnection {
     /** Guest identities count against the address's authentication attempts (as over HTTP). */
     private readonly guestLimiter?: RateLimiterAbstract,
   ) {
-    this.address = clientAddress(req);
+    this.address = clientAddressOf(ctx.config)(req);
     const url = new URL(req.url ?? "/ws", "ws://server");
     const token = url.searchParams.get("token") ?? undefined;
-    const characterId = url.searchParams.get("characterId") ?? undefined;
-    socket.on("message", (data, isBinary) => void this.onFrame(data as Buffer, isBinary));
+    const characterId = (this.urlCharacterId = url.searchParams.get("characterId") ?? undefined);
+    socket.on("message", (data, isBinary) =>
+      this.onFrame(data as Buffer, isBinary).catch((err) => {
+        this.ctx.logger.error({ err }, "/ws frame handling failed");
+        this.error("INTERNAL", "Something went wrong");
+      }),
+    );
     socket.on("close", () => this.onClose());
     socket.on("pong", () => (this.alive = true));
     socket.on("error", () => {});
 
+    const badQuery = [token, characterId].map((v) => (v === undefined ? undefined : textProblem(v))).find(Boolean);
+    if (badQuery) {
+      this.refuse("INVALID_PAYLOAD", `The query ${badQuery}`, 4000);
+      return;
+    }
     if (token) this.joinDone = this.join(token, characterId, undefined);
-    else if (!ctx.config.idpAppId) this.joinDone = this.joinAsGuest(characterId);
-    else {
+    else if (!ctx.config.idpAppId) {
+      // Wait for the first frame: `authenticate` makes no guest; anything else (or silence) does.
+      this.awaitingFirstFrame = true;
+      this.authTimer = setTimeout(() => this.startGuest(), ctx.config.ws.guestAfterMs);
+    } else {
       this.authTimer = setTimeout(
         () => this.refuse("UNAUTHORIZED", `Send authenticate with a token within ${Math.round(authenticateWithinMs / 1000)} seconds`),
         authenticateWithinMs,
@@ -149,6 +184,15 @@ export class WsConnection {
   private refuse(code: string, message: string, close: number = WS_CLOSE.UNAUTHORIZED, id?: string) {
     this.error(code, message, id);
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(close, code);
+  }
+
+  /** Anonymous mode: the first frame was not `authenticate`, or none came in time: make the guest now. */
+  private startGuest() {
+    if (!this.awaitingFirstFrame) return;
+    this.awaitingFirstFrame = false;
+    clearTimeout(this.authTimer);
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.joinDone = this.joinAsGuest(this.urlCharacterId);
   }
 
   private async joinAsGuest(characterId: string | undefined) {
@@ -187,20 +231,25 @@ export class WsConnection {
       const message = err instanceof TokenError ? err.message : "The token is invalid";
       return this.refuse("UNAUTHORIZED", message, WS_CLOSE.UNAUTHORIZED, replyId);
     }
-    // A new identity replaces the current one: the old player leaves the world first.
+    // A new identity replaces the current one: the old player leaves the world first. What the
+    // socket was shown stays on the client's screen until the new view's first update removes it.
     this.leaveTrade();
+    let carried: Set<string> | undefined;
     if (this.client) {
+      const viewer = this.room?.sync?.viewers.get(this.client.firstSync?.id ?? "");
+      carried = viewer ? shownTo(viewer) : undefined;
       this.client.detach();
       this.client = undefined;
     }
     this.joining = true;
     try {
-      const { client } = await joinInMemory((sessionId) => new WsRoomClient(sessionId, this.socket), token, { characterId, worldUpdates: true, clientType: "ws" }, "world", "ws");
+      const { client, room } = await joinInMemory((sessionId) => new WsRoomClient(sessionId, this.socket, carried), token, { characterId, worldUpdates: true, clientType: "ws" }, "world", "ws");
       if (this.socket.readyState !== this.socket.OPEN) {
         client.leave(1000);
         return;
       }
       this.client = client;
+      this.room = room as unknown as WorldRoom;
       this.token = token;
       client.onTradeStarted = (started) => void this.joinTrade(client, started.tradeId, started.reservation);
       const playerId = client.firstSync?.id ?? "";
@@ -265,24 +314,36 @@ export class WsConnection {
       if (isBinary) throw new Error("binary");
       parsed = JSON.parse(data.toString("utf8"));
     } catch {
+      this.startGuest();
       return this.error("BAD_JSON", "Frames must be JSON text: {\"type\": \"...\", \"data\": {...}}");
+    }
+    const rawId = (parsed as { id?: unknown } | null)?.id;
+    const echo = typeof rawId === "string" && rawId.length <= 128 && !textProblem(rawId) ? rawId : undefined;
+    // Too deep or too wide never reaches the room (nor msgpack, which recurses).
+    const problem = frameProblem(parsed);
+    if (problem) {
+      this.startGuest();
+      return this.error("INVALID_PAYLOAD", problem, echo);
     }
     const envelope = Envelope.safeParse(parsed);
     if (!envelope.success) {
-      const id = typeof (parsed as { id?: unknown })?.id === "string" ? (parsed as { id: string }).id : undefined;
+      this.startGuest();
       const issue = envelope.error.issues[0];
-      return this.error("INVALID_PAYLOAD", `${issue.path.join(".") || "frame"}: ${issue.message}`, id);
+      return this.error("INVALID_PAYLOAD", `${issue.path.join(".") || "frame"}: ${issue.message}`, echo);
     }
     const { type, data: payload, id } = envelope.data;
 
     if (type === "authenticate") {
       const auth = AuthenticateData.safeParse(payload);
       if (!auth.success) return this.error("INVALID_PAYLOAD", "authenticate: {token, characterId?}", id);
+      // Authenticate first: no guest is made for this socket.
+      this.awaitingFirstFrame = false;
       // After any join in progress (a guest's, in anonymous mode): this identity then replaces it.
       const previous = this.joinDone;
       this.joinDone = previous.then(() => this.join(auth.data.token, auth.data.characterId, id));
       return this.joinDone;
     }
+    this.startGuest();
     if (type === "ping") return this.send("pong", { time: Date.now() }, id);
     if (!ROOM_EVENTS.has(type)) return this.error("UNKNOWN_EVENT", `Unknown event ${type}`, id);
     const client = this.client;
@@ -310,12 +371,17 @@ export class WsConnection {
       } else {
         client.sendToRoom(type, payload ?? {});
       }
+    } catch (err) {
+      // Encoding the payload for the room failed (frameProblem keeps this from happening).
+      this.ctx.logger.warn({ err: (err as Error).message, type }, "/ws frame could not be handed to the room");
+      this.error("INVALID_PAYLOAD", `${type}: the payload cannot be encoded`, id);
     } finally {
       client.replyTo = undefined;
     }
   }
 
   private onClose() {
+    this.awaitingFirstFrame = false;
     clearTimeout(this.authTimer);
     limiter.delete(this.key).catch(() => {});
     // The player leaves the world like any client whose socket closed (the room saves it).

@@ -1,8 +1,9 @@
-import type { IncomingMessage, Server as HttpServer } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { Duplex } from "node:stream";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { WebSocketServer } from "ws";
 import type { ServerContext } from "../context.js";
+import { clientAddressOf } from "../http/rateLimit.js";
 import { WsConnection } from "./connection.js";
 import { WS_LIMITS } from "./protocol.js";
 
@@ -16,7 +17,8 @@ export function isWsPath(req: IncomingMessage): boolean {
 /**
  * The /ws endpoint on the shared http server: it takes the upgrades the Colyseus transport leaves
  * alone, runs the plain JSON protocol on each socket (WsConnection), and drops dead peers: a socket
- * that has not answered the previous ping when the next one is due is terminated.
+ * that has not answered the previous ping when the next one is due is terminated. One address may
+ * hold at most WS_MAX_CONNECTIONS_PER_ADDRESS sockets: over it the upgrade is refused with 429.
  */
 export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, options: { heartbeatMs?: number; authenticateWithinMs?: number; guestLimiter?: RateLimiterAbstract } = {}) {
   // Frames over the limit close the socket with 1009 (ws does this itself).
@@ -26,9 +28,27 @@ export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, opt
     connections.set(socket, new WsConnection(socket, req, ctx, options.authenticateWithinMs, options.guestLimiter));
     socket.on("close", () => connections.delete(socket));
   });
+  const addressOf = clientAddressOf(ctx.config);
+  const cap = ctx.config.ws.maxConnectionsPerAddress;
+  /** Open sockets (and upgrades under way) per client address. */
+  const perAddress = new Map<string, number>();
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!isWsPath(req)) return;
     socket.on("error", () => socket.destroy());
+    if (socket.destroyed) return;
+    const address = addressOf(req);
+    const open = perAddress.get(address) ?? 0;
+    if (open >= cap) {
+      ctx.logger.warn({ address, open }, "/ws connection refused: too many open from this address");
+      return refuseUpgrade(socket, 429, "TOO_MANY_CONNECTIONS", `At most ${cap} open /ws connections per address: close one first`);
+    }
+    // Counted from the upgrade on (so a burst cannot slip past the cap), until the TCP socket closes.
+    perAddress.set(address, open + 1);
+    socket.once("close", () => {
+      const n = (perAddress.get(address) ?? 1) - 1;
+      if (n > 0) perAddress.set(address, n);
+      else perAddress.delete(address);
+    });
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
   };
   httpServer.on("upgrade", onUpgrade);
@@ -55,4 +75,13 @@ export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, opt
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** Answer an upgrade request with an HTTP error (the documented REST body) and close the connection. */
+function refuseUpgrade(socket: Duplex, status: number, code: string, message: string) {
+  const body = JSON.stringify({ success: false, error: { code, message } });
+  socket.once("finish", () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textProblem } from "../http/requestTarget.js";
 import { TradeMessages } from "../../rooms/tradeMessages.js";
 import { ClientMessages } from "../../rooms/worldMessages.js";
 
@@ -33,6 +34,10 @@ export const WS_LIMITS = {
   floodDropsPerSecond: 60,
   /** Largest frame accepted; larger closes the socket with 1009. */
   maxFrameBytes: 64 * 1024,
+  /** Nesting levels a frame may have, the envelope being the first (as for HTTP bodies). */
+  maxDepth: 32,
+  /** Object keys and array elements a frame may hold, counted over the whole frame. */
+  maxEntries: 1024,
   /** Without a token in the URL, the time allowed to send `authenticate` (when guests are off). */
   authenticateWithinMs: 10_000,
   /** Ping every interval; a peer that has not answered the previous ping by the next is dropped. */
@@ -46,6 +51,38 @@ export const WS_CLOSE = {
   UNAUTHORIZED: 4001,
   FLOOD: 4029,
 } as const;
+
+/**
+ * The problem with a parsed frame, if any, before anything else looks at it: nested deeper than
+ * `maxDepth`, more than `maxEntries` keys and elements, or a key or string that no part of the
+ * server can store (a NUL character, an unpaired surrogate). Walked without recursion, and it
+ * stops at the first problem, so no frame the size limit lets through costs more than one pass.
+ */
+export function frameProblem(value: unknown, limits: { maxDepth: number; maxEntries: number } = WS_LIMITS): string | undefined {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  let entries = 0;
+  while (stack.length) {
+    const { value: v, depth } = stack.pop()!;
+    if (typeof v === "string") {
+      const bad = textProblem(v);
+      if (bad) return `frame: a string ${bad}`;
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (depth > limits.maxDepth) return `frame: nested more than ${limits.maxDepth} levels deep`;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    if (!Array.isArray(v)) {
+      for (const key of Object.keys(v)) {
+        const bad = textProblem(key);
+        if (bad) return `frame: a key ${bad}`;
+      }
+    }
+    entries += children.length;
+    if (entries > limits.maxEntries) return `frame: more than ${limits.maxEntries} keys and array elements`;
+    for (const child of children) stack.push({ value: child, depth: depth + 1 });
+  }
+  return undefined;
+}
 
 export function frame(type: string, data: unknown, id?: string): string {
   return JSON.stringify(id === undefined ? { type, data } : { type, data, id });

@@ -4,7 +4,7 @@ import { loadConfig, type Config } from "../../src/config.js";
 import type { ServerContext } from "../../src/context.js";
 import { openDatabase, type Database } from "../../src/db/client.js";
 import { syncItems } from "../../src/db/itemSync.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger, type Logger } from "../../src/logger.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { ROOT } from "../../src/paths.js";
 
@@ -32,13 +32,14 @@ export interface TestServer {
  * database unless one is given.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; db?: Database; gameData?: GameData } & ArenaOptions = {},
+  options: { env?: Record<string, string>; db?: Database; gameData?: GameData; /** The server's logger (default: silent). */ logger?: Logger } & ArenaOptions = {},
 ): Promise<TestServer> {
-  const config = loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_SECRET, ...options.env });
+  // Suites and benchmarks open many /ws sockets from loopback: the per-address cap is the /ws integrity suite's subject.
+  const config = loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_SECRET, WS_MAX_CONNECTIONS_PER_ADDRESS: "1000000", ...options.env });
   const gameData = options.gameData ?? (await defaultGameData());
   const db = options.db ?? (await openDatabase({ logger: silentLogger }));
   await syncItems(db.sql, gameData.items.values());
-  const ctx: ServerContext = { config, logger: silentLogger, db, gameData, startedAt: Date.now() };
+  const ctx: ServerContext = { config, logger: options.logger ?? silentLogger, db, gameData, startedAt: Date.now() };
   const arena = createArena(ctx, {
     publicDir: options.publicDir,
     wsHeartbeatMs: options.wsHeartbeatMs,

@@ -94,11 +94,18 @@ describe("matchmaking: rooms only the server makes", function () {
       [`{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`, 400],
       ["{}", 400, { "content-encoding": "gzip" }],
       [JSON.stringify({ name: "x".repeat(1024 * 1024) }), 413],
+      ['{"characterId":"c_\\u0000"}', 400],
+      ['{"characterId":"\\ud800"}', 400],
     ];
     for (const [body, status, headers] of cases) {
       const res = await matchmake(server, "joinOrCreate/world", body, { ...auth, ...headers });
       assert.equal(res.status, status, `${body.slice(0, 30)} -> ${res.status}`);
       await errorOf(res);
+    }
+    for (const path of ["joinById/%ZZ", "joinById/a%00b", "joinOrCreate/world?x=%ud800"]) {
+      const res = await matchmake(server, path, {}, auth);
+      assert.equal(res.status, 400, path);
+      assert.equal((await errorOf(res)).code, "BAD_REQUEST");
     }
     assert.equal(await allRooms(), 1);
   });

@@ -106,10 +106,10 @@ describe("public endpoints", function () {
     assert.ok(!/at .*\.ts:\d+/.test(text));
   });
 
-  it("an oversized body answers 400 and changes nothing", async () => {
+  it("an oversized body answers 413 and changes nothing", async () => {
     const before = await server.ctx.db.prisma.user.count();
     const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pad: "x".repeat(100_000) }) });
-    assert.equal(res.status, 400);
+    assert.equal(res.status, 413);
     assert.equal((await res.json()).error.code, "PAYLOAD_TOO_LARGE");
     assert.equal(await server.ctx.db.prisma.user.count(), before);
   });

@@ -11,7 +11,8 @@ describe("rate limits", function () {
   this.timeout(60_000);
   const servers: TestServer[] = [];
   const start = async (options: Parameters<typeof startTestServer>[0] = {}) => {
-    const s = await startTestServer({ rateLimits: RATE_LIMITS, ...options });
+    // The suite stands behind a proxy on loopback: X-Forwarded-For picks each request's address.
+    const s = await startTestServer({ rateLimits: RATE_LIMITS, ...options, env: { TRUST_PROXY: "loopback", ...options.env } });
     servers.push(s);
     return s;
   };

@@ -23,7 +23,8 @@ describe("/ws: the plain JSON protocol", function () {
   };
 
   before(async () => {
-    server = await startTestServer({ wsHeartbeatMs: 300 });
+    // Connections without a token get their guest 50 ms after a silent start (1 s in service).
+    server = await startTestServer({ wsHeartbeatMs: 300, env: { WS_GUEST_AFTER_MS: "50" } });
   });
   afterEach(() => {
     for (const p of open.splice(0)) p.close();
@@ -57,9 +58,10 @@ describe("/ws: the plain JSON protocol", function () {
     assert.equal(user.isGuest, true);
   });
 
-  it("in anonymous mode an authenticate frame right after connecting replaces the guest identity", async () => {
+  it("in anonymous mode an authenticate frame once the guest is in replaces the guest identity", async () => {
     const who = await guestToken(server);
     const a = await connect();
+    assert.match((await a.next("authenticated")).data.accountId, /^guest_/);
     a.send("authenticate", { token: who.token }, "switch");
     const auth = await a.next("authenticated", (f) => f.id === "switch");
     assert.equal(auth.data.accountId, who.accountId);

@@ -39,7 +39,7 @@ const goalView = (g: Goal | null) => (g ? { id: g.id, type: g.type, target: g.ta
 export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
   const router = Router();
   const prisma = ctx.db.prisma;
-  const auth = requireAuth(ctx.config.jwtSecret);
+  const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
 
   /** The agent named in the path, if the caller may steer it (404 unknown, 403 someone else's). */
   async function agentOf(req: Request): Promise<AgentMapping> {

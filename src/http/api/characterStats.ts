@@ -12,7 +12,7 @@ const Params = z.object({ characterId: z.string().min(1).max(128) });
 export function characterStatsRoutes(ctx: ServerContext) {
   const router = Router();
   const prisma = ctx.db.prisma;
-  const auth = requireAuth(ctx.config.jwtSecret);
+  const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
 
   router.get(
     "/api/characters/:characterId/skills",

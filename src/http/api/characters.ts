@@ -78,7 +78,7 @@ export async function createOwnCharacter(ctx: ServerContext, auth: TokenClaims, 
 /** /api/character: the caller's own characters: list, create (optionally from a template), delete. */
 export function characterRoutes(ctx: ServerContext) {
   const router = Router();
-  const auth = requireAuth(ctx.config.jwtSecret);
+  const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
   const prisma = ctx.db.prisma;
 
   router.get(

@@ -45,7 +45,7 @@ export async function newCharacter(ctx: ServerContext, spec: { accountId: string
 /** /api/v1/player: the caller's current character. */
 export function playerRoutes(ctx: ServerContext) {
   const router = Router();
-  const auth = requireAuth(ctx.config.jwtSecret);
+  const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
   const prisma = ctx.db.prisma;
 
   router.get(

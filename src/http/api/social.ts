@@ -26,7 +26,7 @@ import {
 import { tradeHistory } from "../../db/tradeRepo.js";
 import { HttpError } from "../errors.js";
 import { liveWorld } from "../worldAccess.js";
-import { authOf, CharacterQuery, isAdmin, parse, requireCharacter, route } from "./access.js";
+import { authOf, CharacterQuery, isAdmin, ownedCharacter, parse, requireCharacter, route } from "./access.js";
 import { PlayerName } from "./player.js";
 
 const Id = z.string().min(1).max(128);
@@ -79,7 +79,7 @@ const actsAs = (auth: TokenClaims, c: Pick<Character, "id" | "accountId">) => is
  */
 export function socialRoutes(ctx: ServerContext) {
   const router = Router();
-  const auth = requireAuth(ctx.config.jwtSecret);
+  const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
   const prisma = ctx.db.prisma;
 
   async function targetOf(body: unknown): Promise<Character> {
@@ -205,11 +205,22 @@ export function socialRoutes(ctx: ServerContext) {
   /** Players of this account already in the world hear the change at once. */
   const refreshWorld = async (accountId: string) => (await liveWorld())?.ignores?.reload(accountId);
 
+  /**
+   * The ignore list is the account's, but a `?characterId=` still names who is asking: it must be
+   * one of the caller's characters (403 someone else's, 404 unknown), as on every social route.
+   */
+  async function ignoreCaller(req: Parameters<typeof authOf>[0]): Promise<TokenClaims> {
+    const who = authOf(req);
+    const { characterId } = parse(CharacterQuery, req.query);
+    if (characterId !== undefined) await ownedCharacter(prisma, who, characterId);
+    return who;
+  }
+
   router.get(
     "/api/player/ignore",
     auth,
     route(async (req, res) => {
-      const entries = await ignoreListOf(prisma, authOf(req).sub);
+      const entries = await ignoreListOf(prisma, (await ignoreCaller(req)).sub);
       const online = await onlineNow();
       res.json({ success: true, ignored: entries.map((e) => ({ ...publicView(e.ignored, online), since: e.createdAt.toISOString() })) });
     }),
@@ -219,10 +230,9 @@ export function socialRoutes(ctx: ServerContext) {
     "/api/player/ignore",
     auth,
     route(async (req, res) => {
-      const who = authOf(req);
+      const who = await ignoreCaller(req);
       const them = await targetOf(req.body);
       if (them.accountId === who.sub) throw new HttpError(400, "CANNOT_IGNORE_SELF", "You can't ignore your own characters");
-      if (!(await prisma.user.findUnique({ where: { id: who.sub }, select: { id: true } }))) throw new HttpError(401, "ACCOUNT_NOT_FOUND", "The token's account does not exist");
       if ((await countIgnored(prisma, who.sub)) >= MAX_IGNORED) throw new HttpError(400, "IGNORE_LIST_FULL", `An ignore list holds at most ${MAX_IGNORED} players`);
       if (!(await addIgnore(prisma, who.sub, them.id))) throw new HttpError(400, "ALREADY_IGNORED", `${them.name} is already on your ignore list`);
       await refreshWorld(who.sub);
@@ -234,7 +244,7 @@ export function socialRoutes(ctx: ServerContext) {
     "/api/player/ignore/:characterId",
     auth,
     route(async (req, res) => {
-      const who = authOf(req);
+      const who = await ignoreCaller(req);
       const { characterId } = parse(CharacterParams, req.params);
       if (!(await removeIgnore(prisma, who.sub, characterId))) throw new HttpError(404, "NOT_IGNORED", "That player is not on your ignore list");
       await refreshWorld(who.sub);

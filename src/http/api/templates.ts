@@ -26,7 +26,7 @@ function templateView(ctx: ServerContext, t: CharacterTemplate) {
  */
 export function templateRoutes(ctx: ServerContext) {
   const router = Router();
-  const auth = requireAuth(ctx.config.jwtSecret);
+  const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
 
   router.get("/api/template", (_req, res) => {
     res.json({ success: true, templates: [...ctx.gameData.templates.values()].map((t) => templateView(ctx, t)) });
