@@ -16,6 +16,7 @@ import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
+import { CLOSE_CODES } from "./src/protocol/index.js";
 
 /**
  * The one place the server is assembled: the Express app, the Colyseus transport and the /ws
@@ -149,7 +150,7 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
         // Agents leave first, like any player (the world saves them).
         await agents.shutdown();
         await gameServer.gracefullyShutdown(false);
-        await ws.close(1001);
+        await ws.close(CLOSE_CODES.GOING_AWAY);
         httpServer.closeAllConnections();
         redis?.disconnect();
       })()),

@@ -24,10 +24,11 @@ import { MAX_AGENTS_PER_ACCOUNT } from "../src/http/api/agents.js";
 import { startTestServer, type TestServer } from "../test/helpers/server.js";
 import { theWorld } from "../test/helpers/traders.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
+import { benchArgs } from "./args.js";
 import { Population } from "./population.js";
 import { RoomProbe } from "./probe.js";
 import { summarise, type PhaseResult, type Snapshot } from "./report.js";
-import { fmt, fmtRatio, median, ratio, round, table } from "./stats.js";
+import { fmt, fmtRatio, median, quantile, ratio, round, table } from "./stats.js";
 
 interface Options {
   players: number;
@@ -42,27 +43,32 @@ interface Options {
   timeLimitS: number;
 }
 
-function parseOptions(argv: string[]): Options {
-  const o: Options = { players: 100, agents: 100, ticks: 60, warmup: 10, spread: "world", concurrency: 8, seed: 1, after: 30, timeLimitS: 170 };
-  for (let i = 0; i < argv.length; i++) {
-    const [key, inline] = argv[i].replace(/^--/, "").split("=");
-    const value = inline ?? argv[++i];
-    const n = Number(value);
-    if (key === "players") o.players = Math.max(0, n);
-    else if (key === "agents") o.agents = Math.max(0, n);
-    else if (key === "ticks") o.ticks = Math.max(5, n);
-    else if (key === "warmup") o.warmup = Math.max(1, n);
-    else if (key === "spread") o.spread = value === "spawn" ? "spawn" : "world";
-    else if (key === "concurrency") o.concurrency = Math.max(1, n);
-    else if (key === "seed") o.seed = n;
-    else if (key === "after") o.after = Math.max(0, n);
-    else if (key === "time-limit") o.timeLimitS = n;
-    else throw new Error(`unknown option --${key}`);
-  }
-  return o;
+function parseOptions(): Options {
+  const a = benchArgs("npm run bench:agents", {
+    players: "100",
+    agents: "100",
+    ticks: "60",
+    warmup: "10",
+    spread: "world",
+    concurrency: "8",
+    seed: "1",
+    after: "30",
+    "time-limit": "170",
+  });
+  return {
+    players: Math.max(0, Number(a.players)),
+    agents: Math.max(0, Number(a.agents)),
+    ticks: Math.max(5, Number(a.ticks)),
+    warmup: Math.max(1, Number(a.warmup)),
+    spread: a.spread === "spawn" ? "spawn" : "world",
+    concurrency: Math.max(1, Number(a.concurrency)),
+    seed: Number(a.seed),
+    after: Math.max(0, Number(a.after)),
+    timeLimitS: Number(a["time-limit"]),
+  };
 }
 
-const opts = parseOptions(process.argv.slice(2));
+const opts = parseOptions();
 const startedAt = performance.now();
 const deadline = startedAt + opts.timeLimitS * 1000;
 const watchdog = setTimeout(() => {
@@ -82,12 +88,6 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcs.push({ at: e.startTime, ms: e.duration });
 }).observe({ entryTypes: ["gc"] });
 const log = (msg: string) => console.error(`[${((performance.now() - startedAt) / 1000).toFixed(1)}s] ${msg}`);
-
-/** The q-quantile as TickLoop's percentiles() takes it: sample floor(q·n) of the sorted values. */
-const quantile = (values: readonly number[], q: number) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : 0;
-};
 
 /** Counters on the agents' drivers (instance wrappers; src/agents is untouched). */
 interface AgentTally {

@@ -1,5 +1,5 @@
 import { Protocol } from "@colyseus/core";
-import { InMemoryRoomClient, joinInMemory } from "../src/ws/roomClient.js";
+import { InMemoryRoomClient, joinInMemory } from "../rooms/inMemoryClient.js";
 /** Size of the WebSocket frame header the server would add in front of a payload (server frames are unmasked). */
 export function wsFrameHeader(payloadBytes: number): number {
   return payloadBytes < 126 ? 2 : payloadBytes < 65536 ? 4 : 10;

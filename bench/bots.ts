@@ -58,8 +58,8 @@ export function nearestGatherable(world: World, p: PlayerEntity): string | undef
   for (const id of world.near("resource", p.tile, GATHER_RADIUS)) {
     const r = world.resources.get(id);
     if (!r || r.depleted || r.skill === "firemaking") continue;
-    const def = world.data.gathering[r.skill as "woodcutting" | "mining" | "fishing"]?.get(r.resourceId);
-    if (!def || !canGather(def, p.levels[r.skill as "woodcutting"], p.inventory, world.data.items).ok) continue;
+    const def = world.data.gathering[r.skill]?.get(r.resourceId);
+    if (!def || !canGather(def, p.levels[r.skill], p.inventory, world.data.items).ok) continue;
     const d = Math.max(Math.abs(r.tile.x - p.tile.x), Math.abs(r.tile.z - p.tile.z));
     if (d < bestD) {
       bestD = d;

@@ -1,6 +1,6 @@
 import type { ClientKind } from "./loadClient.js";
 import { LoadDriver, type ConnectResult, type SpreadResult } from "./loadDriver.js";
-import { mean, percentiles } from "./stats.js";
+import { mean, percentiles, quantile } from "./stats.js";
 import type { MapInfo } from "./tiles.js";
 
 /** What one load process measured over a window (bench/loadClients.ts report()). */
@@ -49,8 +49,6 @@ export interface ClientWindow {
   elu: number;
   loopDelayMs: { p50: number; p99: number; max: number };
 }
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 export function mergeWindows(parts: RawWindow[]): ClientWindow {
   const seconds = Math.max(...parts.map((p) => p.seconds));

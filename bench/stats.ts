@@ -1,6 +1,20 @@
-import { percentiles } from "../rooms/tickLoop.js";
+/** Numbers and tables for the benchmarks' reports. Pure. */
 
-export { percentiles };
+const ascending = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+/** The sample at floor(q·n) of sorted values (the last one for q = 1). */
+const at = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** The q-quantile of a list of numbers, as percentiles() takes it; 0 when there are none. */
+export function quantile(values: readonly number[], q: number): number {
+  return values.length === 0 ? 0 : at(ascending(values), q);
+}
+
+/** Median, 99th percentile and maximum of a list of numbers (all 0 when there are none). */
+export function percentiles(values: readonly number[]): { median: number; p99: number; max: number } {
+  if (values.length === 0) return { median: 0, p99: 0, max: 0 };
+  const sorted = ascending(values);
+  return { median: at(sorted, 0.5), p99: at(sorted, 0.99), max: sorted[sorted.length - 1] };
+}
 
 export const median = (values: readonly number[]) => percentiles(values).median;
 

@@ -38,6 +38,7 @@ import { silentLogger } from "../src/logger.js";
 import { WS_LIMITS } from "../src/ws/protocol.js";
 import { createTestDatabase, stopTestPostgres, type TestDatabase } from "../test/helpers/postgres.js";
 import { startTestServer } from "../test/helpers/server.js";
+import { benchArgs } from "./args.js";
 import { fmt, fmtRatio, percentiles, ratio, table } from "./stats.js";
 import { BenchTrader, newTrouble, note, type Trouble } from "./tradeClient.js";
 
@@ -55,24 +56,28 @@ interface Options {
   stepTimeoutS: number;
 }
 
-function parseOptions(argv: string[]): Options {
-  const o: Options = { pairs: 20, seconds: 20, warmupS: 2, databases: ["pglite", "postgres"], repeatMs: 0, sendRate: 50, stepTimeoutS: 10 };
-  for (let i = 0; i < argv.length; i++) {
-    const [key, inline] = argv[i].replace(/^--/, "").split("=");
-    const value = inline ?? argv[++i];
-    if (key === "pairs") o.pairs = Math.max(1, Math.floor(Number(value)));
-    else if (key === "seconds") o.seconds = Math.max(1, Number(value));
-    else if (key === "warmup") o.warmupS = Math.max(0, Number(value));
-    else if (key === "databases") o.databases = value.split(",").filter((d): d is DbKind => d === "pglite" || d === "postgres");
-    else if (key === "repeat-ms") o.repeatMs = Math.max(0, Number(value));
-    else if (key === "send-rate") o.sendRate = Math.min(WS_LIMITS.messagesPerSecond, Math.max(5, Number(value)));
-    else if (key === "step-timeout") o.stepTimeoutS = Math.max(1, Number(value));
-    else throw new Error(`unknown option --${key}`);
-  }
-  return o;
+function parseOptions(): Options {
+  const a = benchArgs("npm run bench:trade", {
+    pairs: "20",
+    seconds: "20",
+    warmup: "2",
+    databases: "pglite,postgres",
+    "repeat-ms": "0",
+    "send-rate": "50",
+    "step-timeout": "10",
+  });
+  return {
+    pairs: Math.max(1, Math.floor(Number(a.pairs))),
+    seconds: Math.max(1, Number(a.seconds)),
+    warmupS: Math.max(0, Number(a.warmup)),
+    databases: a.databases.split(",").filter((d): d is DbKind => d === "pglite" || d === "postgres"),
+    repeatMs: Math.max(0, Number(a["repeat-ms"])),
+    sendRate: Math.min(WS_LIMITS.messagesPerSecond, Math.max(5, Number(a["send-rate"]))),
+    stepTimeoutS: Math.max(1, Number(a["step-timeout"])),
+  };
 }
 
-const opts = parseOptions(process.argv.slice(2));
+const opts = parseOptions();
 const startedAt = performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (msg: string) => console.error(`[${((performance.now() - startedAt) / 1000).toFixed(1)}s] ${msg}`);

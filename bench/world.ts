@@ -19,6 +19,7 @@ import os from "node:os";
 import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { startTestServer } from "../test/helpers/server.js";
+import { benchArgs } from "./args.js";
 import { CpuProfile, summariseProfile } from "./cpuProfile.js";
 import { Population } from "./population.js";
 import { RoomProbe } from "./probe.js";
@@ -46,29 +47,38 @@ interface Options {
   sendCost: boolean;
 }
 
-function parseOptions(argv: string[]): Options {
-  const o: Options = { sizes: [100, 500, 1000, 2000], window: 40, warmup: 5, twins: 2, spread: "world", concurrency: 8, seed: 1, timeLimitS: 300, saveInterval: 3600, measureSave: true, sendCost: true };
-  for (let i = 0; i < argv.length; i++) {
-    const [key, inline] = argv[i].replace(/^--/, "").split("=");
-    const value = inline ?? argv[++i];
-    if (key === "sizes") o.sizes = value.split(",").map(Number).filter((n) => n > 0).sort((a, b) => a - b);
-    else if (key === "window") o.window = Math.max(5, Number(value));
-    else if (key === "warmup") o.warmup = Math.max(1, Number(value));
-    else if (key === "twins") o.twins = Math.max(0, Number(value));
-    else if (key === "spread") o.spread = value === "spawn" ? "spawn" : "world";
-    else if (key === "concurrency") o.concurrency = Math.max(1, Number(value));
-    else if (key === "seed") o.seed = Number(value);
-    else if (key === "time-limit") o.timeLimitS = Number(value);
-    else if (key === "profile") o.profile = value;
-    else if (key === "save-interval") o.saveInterval = Number(value);
-    else if (key === "measure-save") o.measureSave = value !== "false";
-    else if (key === "send-cost") o.sendCost = value !== "false";
-    else throw new Error(`unknown option --${key}`);
-  }
-  return o;
+function parseOptions(): Options {
+  const a = benchArgs("npm run bench:world", {
+    sizes: "100,500,1000,2000",
+    window: "40",
+    warmup: "5",
+    twins: "2",
+    spread: "world",
+    concurrency: "8",
+    seed: "1",
+    "time-limit": "300",
+    profile: undefined,
+    "save-interval": "3600",
+    "measure-save": "true",
+    "send-cost": "true",
+  });
+  return {
+    sizes: a.sizes.split(",").map(Number).filter((n) => n > 0).sort((x, y) => x - y),
+    window: Math.max(5, Number(a.window)),
+    warmup: Math.max(1, Number(a.warmup)),
+    twins: Math.max(0, Number(a.twins)),
+    spread: a.spread === "spawn" ? "spawn" : "world",
+    concurrency: Math.max(1, Number(a.concurrency)),
+    seed: Number(a.seed),
+    timeLimitS: Number(a["time-limit"]),
+    profile: a.profile,
+    saveInterval: Number(a["save-interval"]),
+    measureSave: a["measure-save"] !== "false",
+    sendCost: a["send-cost"] !== "false",
+  };
 }
 
-const opts = parseOptions(process.argv.slice(2));
+const opts = parseOptions();
 const startedAt = performance.now();
 const deadline = startedAt + opts.timeLimitS * 1000;
 

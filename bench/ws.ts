@@ -24,6 +24,7 @@ import { performance } from "node:perf_hooks";
 import { matchMaker } from "@colyseus/core";
 import { TICK_MS, type WorldRoom } from "../rooms/WorldRoom.js";
 import { startTestServer } from "../test/helpers/server.js";
+import { benchArgs } from "./args.js";
 import { CpuProfile, summariseProfile } from "./cpuProfile.js";
 import type { ClientKind } from "./loadClient.js";
 import { LoadFleet } from "./loadFleet.js";
@@ -48,25 +49,33 @@ interface Options {
   profile?: string;
 }
 
-function parseOptions(argv: string[]): Options {
-  const o: Options = { sizes: [100, 500, 1000], windowS: 20, warmupS: 3, concurrency: 16, seed: 1, timeLimitS: 285, spreadTimeoutS: 40, drainS: 3, phases: ["ws", "sdk"], clientProcesses: 1 };
-  for (let i = 0; i < argv.length; i++) {
-    const [key, inline] = argv[i].replace(/^--/, "").split("=");
-    const value = inline ?? argv[++i];
-    if (key === "sizes") o.sizes = value.split(",").map(Number).filter((n) => n > 0).sort((a, b) => a - b);
-    else if (key === "window") o.windowS = Math.max(3, Number(value));
-    else if (key === "warmup") o.warmupS = Math.max(1, Number(value));
-    else if (key === "concurrency") o.concurrency = Math.max(1, Number(value));
-    else if (key === "seed") o.seed = Number(value);
-    else if (key === "time-limit") o.timeLimitS = Number(value);
-    else if (key === "spread-timeout") o.spreadTimeoutS = Number(value);
-    else if (key === "drain") o.drainS = Number(value);
-    else if (key === "phases") o.phases = value.split(",").filter((p): p is ClientKind => p === "ws" || p === "sdk");
-    else if (key === "profile") o.profile = value;
-    else if (key === "client-procs") o.clientProcesses = Math.max(1, Math.floor(Number(value)));
-    else throw new Error(`unknown option --${key}`);
-  }
-  return o;
+function parseOptions(): Options {
+  const a = benchArgs("npm run bench:ws", {
+    sizes: "100,500,1000",
+    window: "20",
+    warmup: "3",
+    concurrency: "16",
+    seed: "1",
+    "time-limit": "285",
+    "spread-timeout": "40",
+    drain: "3",
+    phases: "ws,sdk",
+    "client-procs": "1",
+    profile: undefined,
+  });
+  return {
+    sizes: a.sizes.split(",").map(Number).filter((n) => n > 0).sort((x, y) => x - y),
+    windowS: Math.max(3, Number(a.window)),
+    warmupS: Math.max(1, Number(a.warmup)),
+    concurrency: Math.max(1, Number(a.concurrency)),
+    seed: Number(a.seed),
+    timeLimitS: Number(a["time-limit"]),
+    spreadTimeoutS: Number(a["spread-timeout"]),
+    drainS: Number(a.drain),
+    phases: a.phases.split(",").filter((p): p is ClientKind => p === "ws" || p === "sdk"),
+    clientProcesses: Math.max(1, Math.floor(Number(a["client-procs"]))),
+    profile: a.profile,
+  };
 }
 
 /** After the time limit, the phase in progress gets this long before the benchmark stops anyway. */
@@ -75,7 +84,7 @@ const WATCHDOG_GRACE_S = 12;
 /** New characters run to a random tile at most this far from the spawn (the whole default world; moves may go 200). */
 const SPREAD_DISTANCE = 150;
 
-const opts = parseOptions(process.argv.slice(2));
+const opts = parseOptions();
 const startedAt = performance.now();
 const deadline = startedAt + opts.timeLimitS * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

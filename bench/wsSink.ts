@@ -3,9 +3,10 @@
  * reads (and only counts) what arrives, reports "open" once all are connected and the byte total
  * when asked; exits with its parent.
  */
+import { parseArgs } from "node:util";
 import WebSocket from "ws";
 
-const [port, count] = [Number(process.argv[2]), Number(process.argv[3])];
+const [port, count] = parseArgs({ allowPositionals: true }).positionals.map(Number);
 let bytes = 0;
 let open = 0;
 setTimeout(() => process.exit(3), 120_000).unref();

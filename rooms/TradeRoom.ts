@@ -1,13 +1,15 @@
-import { matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { matchMaker, Room, ServerError, type AuthContext, type IRoomCache } from "@colyseus/core";
 import { TokenError, verifyToken } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import type { TradeSession, TradeSide } from "../src/game/world/trades.js";
 import { TradeItemState, TradeState, type TradeOfferState } from "../schema/TradeState.js";
-import { TRADE_ROOM_MESSAGES } from "./tradeMessages.js";
+import { TRADE_ROOM_MESSAGES } from "../src/protocol/index.js";
+import { reserveSeats, withdrawUntakenSeats, type SeatReservation } from "./colyseusSeats.js";
+import type { ProtocolClient } from "./protocolClient.js";
 import type { TradeDesk, TradeRoomHandle, TradeSeat } from "./worldTrades.js";
 import type { WorldRoom } from "./WorldRoom.js";
 
-type TradeClient = Client<{ auth: TradeSeat }>;
+type TradeClient = ProtocolClient<unknown, TradeSeat>;
 
 /**
  * One trade session, spawned by the world's trade desk when a request is accepted. Both traders
@@ -69,14 +71,18 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
     this.ended = true;
     this.state.screen = "closed";
     // Seats not taken yet are withdrawn: a seat taken into a closing room would keep it open.
-    const seats = this as unknown as { _reservedSeats: Record<string, unknown>; _reservedSeatTimeouts: Record<string, NodeJS.Timeout> };
-    for (const sessionId of Object.keys(seats._reservedSeats)) {
-      clearTimeout(seats._reservedSeatTimeouts[sessionId]);
-      delete seats._reservedSeatTimeouts[sessionId];
-      delete seats._reservedSeats[sessionId];
-    }
+    withdrawUntakenSeats(this);
     this.disconnect().catch((err) => this.ctx.logger.warn({ err, tradeId: this.tradeId }, "trade room did not close cleanly"));
   }
+}
+
+/**
+ * Reserve the traders' seats in a trade's room, both in one call to the room: the reservation of
+ * each trader by player id, for its tradeStarted. Throws when the room refuses a seat.
+ */
+export async function reserveTradeSeats(listing: IRoomCache, seats: readonly TradeSeat[]): Promise<Map<string, SeatReservation>> {
+  const reservations = await reserveSeats(listing, seats);
+  return new Map(seats.map((seat, i) => [seat.playerId, reservations[i]]));
 }
 
 function mirrorSide(state: TradeOfferState, side: TradeSide) {

@@ -7,24 +7,23 @@ import { WorldSaver } from "../src/db/worldSaver.js";
 import { endSession, startSession } from "../src/db/worldRepo.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
 import { ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts } from "../src/game/chat.js";
-import { CharacterBusyError, CharacterLocks } from "./characterLocks.js";
+import { CharacterLocks, RoomCharacterLocks } from "./characterLocks.js";
 import { startingInventory } from "../src/game/inventory.js";
-import { AOI_RADIUS } from "../src/game/spatialGrid.js";
-import { GameError } from "../src/game/types.js";
-import { bankDeposit, bankWithdraw, movePlayer, playerOf, startAttack, startGather, startPickup, stopPlayer } from "../src/game/world/commands.js";
-import type { WorldEvent } from "../src/game/world/events.js";
-import { useItem } from "../src/game/world/itemUse.js";
 import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/players.js";
-import { tickWorld } from "../src/game/world/tick.js";
+import { tickGroundItems, tickNpcs, tickPlayers, tickResources } from "../src/game/world/tick.js";
+import { TickPhases } from "./tickPhases.js";
 import type { World } from "../src/game/world/World.js";
 import { WorldState } from "../schema/WorldState.js";
 import { onlinePlayers, tickDuration } from "../src/metrics.js";
 import { TickLoop } from "./tickLoop.js";
-import { handleChat, type ChatSession } from "./worldChat.js";
-import { ClientMessages, describeZodError, JoinOptions, type ClientMessage, type ClientMessageType } from "./worldMessages.js";
+import type { ChatSession } from "./worldChat.js";
+import { ClientMessages, CLOSE_CODES, describeZodError, JoinOptions, type ClientMessageType, type ServerMessage, type ServerMessageType, type WorldUpdate } from "../src/protocol/index.js";
+import type { ProtocolClient } from "./protocolClient.js";
 import { createWorld, restoreWorld, WORLD_NAME } from "./worldSetup.js";
 import { WorldSync } from "./worldSync.js";
-import { TradeMessages, type TradeMessageType } from "./tradeMessages.js";
+import { runCommand, worldCommands, type CommandHandlers } from "./worldCommands.js";
+import { dispatchEvents, type EventContext } from "./worldEvents.js";
+import { TradeMessages, type TradeMessageType } from "../src/protocol/index.js";
 import { TradeDesk } from "./worldTrades.js";
 import { TRADE_LIMITS, type TradeLimits } from "../src/game/trade.js";
 
@@ -34,10 +33,6 @@ export const TICK_MS = 600;
 /** How often the character locks are refreshed (every ~5 s; they expire after LOCK_TTL_S). */
 const LOCK_REFRESH_TICKS = 8;
 
-/** Close codes the world uses beyond Colyseus's own. */
-export const CLOSE_REPLACED = 4100;
-export const CLOSE_KICKED = 4101;
-
 interface Session extends ChatSession {
   accountId: string;
   dbSessionId: string;
@@ -45,7 +40,7 @@ interface Session extends ChatSession {
   replaced: boolean;
 }
 
-type WorldClient = Client<{ auth: TokenClaims; userData: Session }>;
+type WorldClient = ProtocolClient<Session, TokenClaims>;
 
 /**
  * One world shard. Thin: it authenticates, loads and saves characters, validates messages and
@@ -77,10 +72,14 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** Wrong /admin codes per account, kept across its sessions (reconnecting buys no guesses). */
   private readonly adminLockouts = new AdminLockouts();
   /** One character, one room: the presence locks of the characters live here. */
-  private locks!: CharacterLocks;
-  /** Joins and leaves in progress per character: its lock is kept while any runs. */
-  private readonly lockUsers = new Map<string, number>();
+  private locks!: RoomCharacterLocks;
   private stopListening?: () => void;
+  /** The world's message handlers, one per client message. */
+  private commands!: CommandHandlers;
+  /** How the world's events reach the players. */
+  private events!: EventContext;
+  /** The tick's phases, timed into the tick histogram. */
+  readonly phases = new TickPhases<"players" | "npcs" | "resources" | "groundItems" | "events" | "trades" | "sync" | "views" | "send" | "save" | "endTick">(tickDuration);
 
   async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
     this.autoDispose = false;
@@ -89,9 +88,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.saver = new WorldSaver(this.ctx.db.prisma, WORLD_NAME, this.ctx.logger);
     await restoreWorld(this.world, this.ctx.db.prisma, this.ctx.logger);
     this.ignores = new IgnoreLists(this.ctx.db.prisma, this.ctx.logger);
-    this.locks = new CharacterLocks(this.presence, this.roomId);
+    this.locks = new RoomCharacterLocks(new CharacterLocks(this.presence, this.roomId), (id) => this.sessions.has(id), this.ctx.logger);
     // Another room (in a cluster, another process) taking one of our characters over.
-    this.stopListening = await this.locks.listen((characterId) => void this.letGo(characterId));
+    this.stopListening = await this.locks.locks.listen((characterId) => void this.letGo(characterId));
     this.trades = new TradeDesk({
       world: this.world,
       saver: this.saver,
@@ -104,6 +103,22 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     });
     this.sync = new WorldSync(this.world, this.state);
     this.sync.syncState();
+    this.commands = worldCommands({
+      world: this.world,
+      logger: this.ctx.logger,
+      chat: { adminCode: this.ctx.config.adminCode, sessions: this.sessions, ignores: this.ignores, kick: (pid, by) => this.kick(pid, by) },
+      saveNow: (playerId) => this.saveNow(playerId),
+    });
+    this.events = {
+      world: this.world,
+      toPlayer: (playerId, type, payload) => this.toPlayer(playerId, type, payload),
+      playerDied: (playerId) => {
+        this.trades.playerDied(playerId);
+        const p = this.world.players.get(playerId);
+        if (p) this.saver.save(this.world, [p]).catch(() => {});
+      },
+      deathExpired: (deathId) => void this.saver.expireDeath(deathId).catch(() => {}),
+    };
     this.saveEveryTicks = Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS));
     for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
       this.onMessage(type, (client: WorldClient, payload: unknown) => this.receive(client, type, payload));
@@ -119,7 +134,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
     });
     this.loop = new TickLoop(TICK_MS, () => this.tick(), 1000, (ms) => {
-      tickDuration.observe(ms / 1000);
+      tickDuration.observe({ phase: "total" }, ms / 1000);
       onlinePlayers.set(this.world.players.size);
     });
     this.loop.begin();
@@ -173,7 +188,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private async enter(client: WorldClient, options: { name?: string; worldUpdates?: boolean; clientType?: string }, auth: TokenClaims, characterId: string | undefined) {
     // A character that just left may still be saving: load it only once that save is written.
     await this.settled();
-    let snap;
+    let snap: CharacterSnapshot;
     try {
       snap = await loadOrCreateCharacter(this.ctx.db.prisma, auth.sub, characterId, () => ({
         accountId: auth.sub,
@@ -189,18 +204,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
     // A character is live in one room: its lock is taken here (another room holding it saves and
     // closes its session first, and the character is loaded again from that save).
-    const characterLock = snap.id;
-    this.useLock(characterLock);
-    try {
-      if ((await this.acquireLock(characterLock)).tookOver) snap = (await loadCharacter(this.ctx.db.prisma, characterLock)) ?? snap;
+    const id = snap.id;
+    await this.locks.hold(id, async () => {
+      if ((await this.locks.acquire(id)).tookOver) snap = (await loadCharacter(this.ctx.db.prisma, id)) ?? snap;
       // In this room, a second login takes over from the first.
-      const previous = this.sessions.get(snap.id);
+      const previous = this.sessions.get(id);
       if (previous) snap = await this.takeOver(previous);
       if (!this.clients.includes(client)) return; // left while loading
       await this.place(client, snap, options, auth);
-    } finally {
-      this.unuseLock(characterLock);
-    }
+    });
   }
 
   private async place(client: WorldClient, snap: CharacterSnapshot, options: { worldUpdates?: boolean; clientType?: string }, auth: TokenClaims) {
@@ -239,7 +251,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const snap = removePlayer(this.world, previous.playerId)!;
     this.sync.detach(previous.playerId);
     previous.client.send("session:replaced", { message: "You logged in somewhere else" });
-    previous.client.leave(CLOSE_REPLACED, "replaced by a new login");
+    previous.client.leave(CLOSE_CODES.REPLACED, "replaced by a new login");
     if (entity) await this.saver.save(this.world, [entity]);
     await endSession(this.ctx.db.prisma, previous.dbSessionId, "replaced");
     return snap;
@@ -264,12 +276,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const session = client.userData;
     if (!session || session.replaced) return;
     // The character's lock is kept until its save is written.
-    this.useLock(session.playerId);
-    try {
-      await this.saveLeaving(session);
-    } finally {
-      this.unuseLock(session.playerId);
-    }
+    await this.locks.hold(session.playerId, () => this.saveLeaving(session));
   }
 
   private async saveLeaving(session: Session) {
@@ -297,105 +304,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     await this.saver.saveDirty(this.world).catch(() => {});
     await this.saver.flush();
     // Everyone here is saved: their characters are free to go live elsewhere.
-    await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.release(id)));
-  }
-
-  private async acquireLock(characterId: string) {
-    try {
-      return await this.locks.acquire(characterId);
-    } catch (err) {
-      if (err instanceof CharacterBusyError) throw new ServerError(409, err.message);
-      throw err;
-    }
-  }
-
-  private useLock(characterId: string) {
-    this.lockUsers.set(characterId, (this.lockUsers.get(characterId) ?? 0) + 1);
-  }
-
-  /** One join or leave of the character is done: let its lock go when nothing here needs it. */
-  private unuseLock(characterId: string) {
-    const n = (this.lockUsers.get(characterId) ?? 1) - 1;
-    if (n > 0) this.lockUsers.set(characterId, n);
-    else this.lockUsers.delete(characterId);
-    if (n <= 0 && !this.sessions.has(characterId)) {
-      this.locks.release(characterId).catch((err) => this.ctx.logger.warn({ err, characterId }, "could not release a character lock"));
-    }
+    await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.locks.release(id)));
   }
 
   /** Another room asks for one of our characters: save and close its session here, then let it go. */
   private async letGo(characterId: string) {
     const session = this.sessions.get(characterId);
-    this.useLock(characterId);
-    try {
+    await this.locks.hold(characterId, async () => {
       if (session) await this.takeOver(session);
-    } finally {
-      this.unuseLock(characterId);
-    }
+    });
   }
 
-  /** Validate a client message, run it, answer a refusal with `error`. */
+  /** A client message, validated and run by its handler; a refusal is answered with `error`. */
   private receive(client: WorldClient, type: ClientMessageType, payload: unknown) {
     const session = client.userData;
     if (!session) return client.send("error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
-    const parsed = ClientMessages[type].safeParse(payload);
-    if (!parsed.success) return client.send("error", { code: "INVALID_PAYLOAD", message: `${type}: ${describeZodError(parsed.error)}` });
-    try {
-      this.handle(session, type, parsed.data as never);
-    } catch (err) {
-      if (!(err instanceof GameError)) {
-        this.ctx.logger.error({ err, type }, "message handler failed");
-        return client.send("error", { code: "INTERNAL", message: "Something went wrong" });
-      }
-      client.send("error", { code: err.code, message: err.message });
-    }
-  }
-
-  private handle<T extends ClientMessageType>(session: Session, type: T, data: ClientMessage<T>) {
-    const id = session.playerId;
-    const w = this.world;
-    switch (type) {
-      case "player:move": {
-        const m = data as ClientMessage<"player:move">;
-        return movePlayer(w, id, { x: m.x, z: m.z }, m.run === true);
-      }
-      case "player:action": {
-        const m = data as ClientMessage<"player:action">;
-        if (m.action === "stop") return stopPlayer(w, id);
-        if (m.action === "style") {
-          if (!m.style) throw new GameError("INVALID_PAYLOAD", "style: required");
-          const p = playerOf(w, id);
-          p.combatStyle = m.style;
-          w.touchPlayer(p);
-          return;
-        }
-        if (!m.targetId) throw new GameError("INVALID_PAYLOAD", "targetId: required");
-        if (m.action === "gather") return startGather(w, id, m.targetId);
-        if (m.action === "attack") return startAttack(w, id, m.targetId);
-        return startPickup(w, id, m.targetId);
-      }
-      case "player:chat": {
-        const m = data as ClientMessage<"player:chat">;
-        return handleChat(
-          { world: w, adminCode: this.ctx.config.adminCode, sessions: this.sessions, ignores: this.ignores, kick: (pid, by) => this.kick(pid, by) },
-          session,
-          m.message,
-          m.channel,
-        );
-      }
-      case "inventory:use":
-        return useItem(w, id, data as ClientMessage<"inventory:use">);
-      case "bank:deposit": {
-        const m = data as ClientMessage<"bank:deposit">;
-        bankDeposit(w, id, m.slot, m.quantity);
-        return this.saveNow(id);
-      }
-      case "bank:withdraw": {
-        const m = data as ClientMessage<"bank:withdraw">;
-        bankWithdraw(w, id, m.itemId, m.quantity);
-        return this.saveNow(id);
-      }
-    }
+    const refusal = runCommand(this.commands, this.ctx.logger, session, type, payload);
+    if (refusal) client.send("error", refusal);
   }
 
   /** Items that moved through the bank are written at once, not at the next periodic save. */
@@ -408,73 +333,52 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const s = this.sessions.get(playerId);
     if (!s) return;
     s.client.send("notice", { code: "KICKED", message: `You were removed from the world by ${by}` });
-    s.client.leave(CLOSE_KICKED, "kicked");
+    s.client.leave(CLOSE_CODES.KICKED, "kicked");
   }
 
-  /** One game tick: rules, then state to clients, then (every SAVE_INTERVAL) a save. */
+  /**
+   * One game tick, phase by phase. Client messages are applied as they arrive, between ticks
+   * (they set what a player is doing); the rules then advance everything once, the world's
+   * events become messages, and the tick's changes go out before the change tracking starts again.
+   */
   private tick() {
     const w = this.world;
-    tickWorld(w);
-    this.dispatch(w.events.drain());
-    this.trades.tick();
-    this.sync.syncState();
-    const updates = this.sync.updateViews();
+    const phase = this.phases;
+    let updates = new Map<string, WorldUpdate>();
+    phase.run("players", () => {
+      w.tick++;
+      tickPlayers(w);
+    });
+    phase.run("npcs", () => tickNpcs(w));
+    phase.run("resources", () => tickResources(w));
+    phase.run("groundItems", () => tickGroundItems(w));
+    phase.run("events", () => dispatchEvents(this.events, w.events.drain()));
+    phase.run("trades", () => this.trades.tick());
+    phase.run("sync", () => this.sync.syncState());
+    phase.run("views", () => (updates = this.sync.updateViews()));
+    phase.run("send", () => this.sendTick(updates));
+    phase.run("save", () => this.periodicSaves());
+    phase.run("endTick", () => w.endTick());
+  }
+
+  /** The tick's messages: view deltas, changed private states, and the schema patch. */
+  private sendTick(updates: Map<string, WorldUpdate>) {
     for (const [playerId, update] of updates) this.sessions.get(playerId)?.client.send("world:update", update);
     for (const s of this.sessions.values()) {
-      const p = w.players.get(s.playerId);
-      if (p?.privateDirty) {
-        s.client.send("player:sync", privateStateOf(w, p));
-        p.privateDirty = false;
-      }
+      const p = this.world.players.get(s.playerId);
+      if (p?.privateDirty) this.syncPlayer(s.playerId);
     }
     this.broadcastPatch();
+  }
+
+  /** Every SAVE_INTERVAL the changed characters are saved; every few seconds the locks refreshed. */
+  private periodicSaves() {
+    const w = this.world;
     if (w.tick % this.saveEveryTicks === 0) this.saver.saveDirty(w).catch(() => {});
-    if (w.tick % LOCK_REFRESH_TICKS === 0) this.refreshLocks();
+    if (w.tick % LOCK_REFRESH_TICKS === 0) this.locks.refresh(this.sessions.keys());
   }
 
-  /** Keep the locks of the characters live or joining here from expiring. */
-  private refreshLocks() {
-    const ids = new Set([...this.sessions.keys(), ...this.lockUsers.keys()]);
-    this.locks.refresh(ids).catch((err) => this.ctx.logger.warn({ err }, "could not refresh character locks"));
-  }
 
-  private dispatch(events: WorldEvent[]) {
-    for (const e of events) {
-      switch (e.kind) {
-        case "xp":
-          this.toPlayer(e.playerId, "skill:xp", { skill: e.skill, xp: e.xp, level: e.level, gained: e.gained });
-          break;
-        case "levelUp":
-          this.toPlayer(e.playerId, "skill:levelup", { skill: e.skill, level: e.level });
-          break;
-        case "hit":
-          for (const id of this.world.near("player", e.at, AOI_RADIUS)) {
-            this.toPlayer(id, "combat:hit", { attackerId: e.attackerId, targetId: e.targetId, damage: e.damage, targetHealth: e.targetHealth });
-          }
-          break;
-        case "notice":
-          this.toPlayer(e.playerId, "notice", { code: e.code, message: e.message });
-          break;
-        case "actionFailed":
-          this.toPlayer(e.playerId, "error", { code: e.code, message: e.message });
-          break;
-        case "npcKilled":
-          this.toPlayer(e.playerId, "npc:killed", { npcId: e.npcId, position: { x: e.at.x, y: 0, z: e.at.z } });
-          break;
-        case "death": {
-          this.toPlayer(e.playerId, "player:death", { deathId: e.deathId, position: { x: e.at.x, y: 0, z: e.at.z }, items: e.items, killedBy: e.killedBy });
-          this.trades.playerDied(e.playerId);
-          // The death lock and the emptied inventory are written together, now.
-          const p = this.world.players.get(e.playerId);
-          if (p) this.saver.save(this.world, [p]).catch(() => {});
-          break;
-        }
-        case "deathExpired":
-          this.saver.expireDeath(e.deathId).catch(() => {});
-          break;
-      }
-    }
-  }
 
   /** Does the account playing `playerId` ignore `fromId`? */
   private isIgnoring(playerId: string, fromId: string): boolean {
@@ -482,7 +386,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     return s !== undefined && this.ignores.ignores(s.accountId, fromId);
   }
 
-  private toPlayer(playerId: string, type: string, payload: unknown) {
+  private toPlayer<K extends ServerMessageType>(playerId: string, type: K, payload: ServerMessage<K>) {
     this.sessions.get(playerId)?.client.send(type, payload);
   }
 

@@ -1,4 +1,5 @@
-import type { Presence } from "@colyseus/core";
+import { ServerError, type Presence } from "@colyseus/core";
+import type { Logger } from "pino";
 
 /**
  * One character, one room: a lock per character in Colyseus's presence (this process's memory,
@@ -91,5 +92,53 @@ export class CharacterLocks {
     };
     await this.presence.subscribe(takeoverChannel(this.holder), callback);
     return () => this.presence.unsubscribe(takeoverChannel(this.holder), callback);
+  }
+}
+
+/**
+ * A room's side of the locks: the characters it holds stay locked while they are live there or
+ * while any join or leave of theirs is still running (a leave keeps its lock until its save is
+ * written), and are let go when neither is true any more.
+ */
+export class RoomCharacterLocks {
+  /** Joins and leaves in progress per character. */
+  private readonly users = new Map<string, number>();
+
+  constructor(
+    readonly locks: CharacterLocks,
+    /** Is the character live in this room now? */
+    private readonly isLive: (characterId: string) => boolean,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Run a join or leave of the character with its lock kept for the whole of it. */
+  async hold<T>(characterId: string, work: () => Promise<T>): Promise<T> {
+    this.users.set(characterId, (this.users.get(characterId) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      const n = (this.users.get(characterId) ?? 1) - 1;
+      if (n > 0) this.users.set(characterId, n);
+      else this.users.delete(characterId);
+      if (n <= 0 && !this.isLive(characterId)) {
+        this.locks.release(characterId).catch((err) => this.logger.warn({ err, characterId }, "could not release a character lock"));
+      }
+    }
+  }
+
+  /** Take the character's lock (another room holding it lets it go first); 409 when it does not in time. */
+  async acquire(characterId: string) {
+    try {
+      return await this.locks.acquire(characterId);
+    } catch (err) {
+      if (err instanceof CharacterBusyError) throw new ServerError(409, err.message);
+      throw err;
+    }
+  }
+
+  /** Keep the locks of the characters live here, or joining or leaving, from expiring. */
+  refresh(live: Iterable<string>) {
+    const ids = new Set([...live, ...this.users.keys()]);
+    this.locks.refresh(ids).catch((err) => this.logger.warn({ err }, "could not refresh character locks"));
   }
 }

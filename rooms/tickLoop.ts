@@ -63,11 +63,3 @@ export class TickLoop {
     }
   }
 }
-
-/** Median and 99th percentile of a list of numbers. */
-export function percentiles(values: readonly number[]): { median: number; p99: number; max: number } {
-  if (values.length === 0) return { median: 0, p99: 0, max: 0 };
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
-}

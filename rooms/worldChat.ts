@@ -1,13 +1,13 @@
-import type { Client } from "@colyseus/core";
 import { ADMIN_LOCK_MS, AdminGate, CHAT_RANGE_TILES, parseChat } from "../src/game/chat.js";
 import { giveItem, teleport } from "../src/game/world/commands.js";
 import { GameError } from "../src/game/types.js";
 import type { World } from "../src/game/world/World.js";
+import type { ProtocolClient } from "./protocolClient.js";
 
 export interface ChatSession {
   playerId: string;
   accountId: string;
-  client: Client;
+  client: ProtocolClient;
   admin: AdminGate;
 }
 

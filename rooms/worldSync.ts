@@ -5,6 +5,7 @@ import { maxHealth } from "../src/game/skills.js";
 import type { EntityKind } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
 import { GroundItemState, NpcState, PlayerState, ResourceState, type WorldState } from "../schema/WorldState.js";
+import type { WorldUpdate } from "../src/protocol/index.js";
 
 type AnyState = PlayerState | NpcState | ResourceState | GroundItemState;
 const KINDS: EntityKind[] = ["player", "npc", "resource", "groundItem"];
@@ -21,16 +22,6 @@ export interface Viewer {
   json: boolean;
   /** Where the viewer stood and the world's resource membership when its resources were last found. */
   resourcesAt?: { x: number; z: number; membership: number };
-}
-
-/** A viewer's delta for one tick, as `world:update` carries it. */
-export interface WorldUpdate {
-  tick: number;
-  players: object[];
-  npcs: object[];
-  resources: object[];
-  groundItems: object[];
-  removed: string[];
 }
 
 /** Every entity a viewer has been shown and not yet told is gone (its `visible` sets). */
@@ -84,10 +75,10 @@ export class WorldSync {
     this.state.tick = w.tick;
     for (const kind of KINDS) {
       const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
-      for (const id of w.removed[kind]) {
+      for (const id of w.removedThisTick[kind]) {
         if (!this.entity(kind, id)) collection.delete(id);
       }
-      for (const id of w.changed[kind]) {
+      for (const id of w.changedThisTick[kind]) {
         const e = this.entity(kind, id);
         if (!e) continue;
         let s = collection.get(id);
@@ -186,10 +177,6 @@ export class WorldSync {
       const update = this.updateViewer(v);
       if (update) out.set(v.playerId, update);
     }
-    for (const kind of KINDS) {
-      this.world.changed[kind].clear();
-      this.world.removed[kind].clear();
-    }
     return out;
   }
 
@@ -211,11 +198,11 @@ export class WorldSync {
       if (kind === "resource") {
         // Nodes never move: unless the viewer moved or a node (a fire) came or went, the same ones are in view.
         const at = v.resourcesAt;
-        if (at && at.x === me.tile.x && at.z === me.tile.z && at.membership === w.membership.resource) {
-          if (list) for (const id of w.changed.resource) if (seen.has(id)) list.push(this.jsonOf(id, collection.get(id)!));
+        if (at && at.x === me.tile.x && at.z === me.tile.z && at.membership === w.membershipVersion.resource) {
+          if (list) for (const id of w.changedThisTick.resource) if (seen.has(id)) list.push(this.jsonOf(id, collection.get(id)!));
           continue;
         }
-        v.resourcesAt = { x: me.tile.x, z: me.tile.z, membership: w.membership.resource };
+        v.resourcesAt = { x: me.tile.x, z: me.tile.z, membership: w.membershipVersion.resource };
       }
       const now = new Set<string>();
       for (const id of w.near(kind, me.tile, AOI_RADIUS)) {
@@ -235,7 +222,7 @@ export class WorldSync {
         const s = collection.get(id)!;
         const entered = !seen.has(id);
         if (entered) v.view?.add(s);
-        if (list && (entered || w.changed[kind].has(id))) list.push(this.jsonOf(id, s));
+        if (list && (entered || w.changedThisTick[kind].has(id))) list.push(this.jsonOf(id, s));
       }
       v.visible[kind] = now;
     }

@@ -10,8 +10,7 @@ import { snapshotOf } from "../src/game/world/players.js";
 import { TradeBook, TradeError, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
 import type { World } from "../src/game/world/World.js";
 import { tradeCommitDuration, tradesEnded } from "../src/metrics.js";
-import { TradeMessages, type TradeMessageType } from "./tradeMessages.js";
-import { describeZodError } from "./worldMessages.js";
+import { describeZodError, TradeMessages, type SeatReservation, type ServerMessage, type ServerMessageType, type TradeMessageType } from "../src/protocol/index.js";
 
 /** What the trade desk needs from its trade's room (rooms/TradeRoom.ts). */
 export interface TradeRoomHandle {
@@ -36,7 +35,7 @@ export interface TradeDeskOptions {
   worldRoomId: string;
   limits?: TradeLimits;
   /** Send a message to a player in the world (nothing when they are not online). */
-  send(playerId: string, type: string, data: unknown): void;
+  send<K extends ServerMessageType>(playerId: string, type: K, data: ServerMessage<K>): void;
   /** Send a player's private state now. */
   syncPlayer(playerId: string): void;
   /** Does the player `playerId` ignore `fromId`? Their trade requests are not shown to them. */
@@ -58,7 +57,7 @@ export class TradeDesk {
   /** Trades whose room is being made: the room's onCreate claims its trade from here. */
   private readonly expecting = new Set<string>();
   /** Messages for a trade held until both traders have their tradeStarted. */
-  private readonly held = new Map<string, Array<[string, string, unknown]>>();
+  private readonly held = new Map<string, Array<() => void>>();
   /** Commits in flight, by trade. */
   private readonly commits = new Map<string, { players: [string, string]; done: Promise<void> }>();
   private readonly now: () => number;
@@ -146,16 +145,16 @@ export class TradeDesk {
     this.o.send(playerId, "tradeError", tradeId === undefined ? { code, message } : { code, message, tradeId });
   }
 
-  private to(trade: TradeSession, playerId: string, type: string, data: unknown) {
+  private to<K extends ServerMessageType>(trade: TradeSession, playerId: string, type: K, data: ServerMessage<K>) {
     const held = this.held.get(trade.id);
-    if (held) held.push([playerId, type, data]);
+    if (held) held.push(() => this.o.send(playerId, type, data));
     else this.o.send(playerId, type, data);
   }
 
   /** Tell both sides, each from its own point of view. */
-  private toBoth(trade: TradeSession, type: string, view: (me: TradeSide, them: TradeSide) => Record<string, unknown>) {
-    this.to(trade, trade.a.playerId, type, { tradeId: trade.id, ...view(trade.a, trade.b) });
-    this.to(trade, trade.b.playerId, type, { tradeId: trade.id, ...view(trade.b, trade.a) });
+  private toBoth(trade: TradeSession, tell: (playerId: string, me: TradeSide, them: TradeSide) => void) {
+    tell(trade.a.playerId, trade.a, trade.b);
+    tell(trade.b.playerId, trade.b, trade.a);
   }
 
   private flush() {
@@ -174,11 +173,12 @@ export class TradeDesk {
         return;
       case "updated":
         this.rooms.get(trade.id)?.mirror(trade);
-        this.toBoth(trade, "tradeUpdated", (me, them) => ({ myOffer: offerView(me), theirOffer: offerView(them) }));
+        this.toBoth(trade, (id, me, them) => this.to(trade, id, "tradeUpdated", { tradeId: trade.id, myOffer: offerView(me), theirOffer: offerView(them) }));
         return;
       case "confirm":
         this.rooms.get(trade.id)?.mirror(trade);
-        this.toBoth(trade, "tradeConfirmScreen", (me, them) => ({
+        this.toBoth(trade, (id, me, them) => this.to(trade, id, "tradeConfirmScreen", {
+          tradeId: trade.id,
           myOffer: offerView(me),
           theirOffer: offerView(them),
           values: tradeValues(me.items, them.items, this.o.world.data.items),
@@ -201,7 +201,7 @@ export class TradeDesk {
         tradesEnded.inc({ outcome: e.reason });
         // A request hidden from an ignoring player ends for the asker alone.
         if (trade.hiddenFromTarget && trade.screen === "requested") this.to(trade, trade.a.playerId, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message });
-        else this.toBoth(trade, "tradeCancelled", () => ({ reason: e.reason, message: e.message }));
+        else this.toBoth(trade, (id) => this.to(trade, id, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message }));
         this.closeRoom(trade.id);
         return;
     }
@@ -210,7 +210,7 @@ export class TradeDesk {
   /** The offer screen opened: make the trade's room, reserve both seats, then send tradeStarted. */
   private open(trade: TradeSession) {
     this.held.set(trade.id, []);
-    const seats = new Map<string, unknown>();
+    const seats = new Map<string, SeatReservation>();
     const sides = [trade.a, trade.b];
     const made = (async () => {
       this.expecting.add(trade.id);
@@ -232,7 +232,7 @@ export class TradeDesk {
           const reservation = seats.get(me.playerId);
           this.o.send(me.playerId, "tradeStarted", { tradeId: trade.id, partnerId: them.playerId, partnerName: them.name, ...(reservation ? { reservation } : {}) });
         }
-        for (const [playerId, type, data] of held) this.o.send(playerId, type, data);
+        for (const send of held) send();
         // Ended while its room was being made.
         if (!this.book.sessions.has(trade.id)) this.closeRoom(trade.id);
         else this.rooms.get(trade.id)?.mirror(trade);

@@ -1,6 +1,6 @@
 import { startGuestCleanup } from "./auth/guestCleanup.js";
-import { liveWorld } from "./http/worldAccess.js";
 import { createArena } from "../arena.config.js";
+import { localWorld } from "../rooms/worldFacade.js";
 import { ConfigError, loadConfig, PRODUCTION_CDN_URL } from "./config.js";
 import type { ServerContext } from "./context.js";
 import { databaseOptionsFrom, openDatabase } from "./db/client.js";
@@ -59,14 +59,13 @@ async function main() {
   const synced = await syncItems(db.sql, gameData.items.values());
   logger.info(synced, "item definitions synced");
 
-  const ctx: ServerContext = { config, logger, db, gameData, startedAt: Date.now() };
+  const ctx: ServerContext = { config, logger, db, gameData, startedAt: Date.now(), world: localWorld() };
   const arena = createArena(ctx);
   const port = await arena.listen(config.port);
   // Guests idle for GUEST_IDLE_HOURS (and not in the world) are removed, at start and every hour.
-  const world = await liveWorld();
   const guestCleanup = startGuestCleanup(db.prisma, {
     idleHours: config.guestIdleHours,
-    isOnline: (accountId) => [...(world?.sessions.values() ?? [])].some((s) => s.accountId === accountId),
+    isOnline: (accountId) => ctx.world.isAccountOnline(accountId),
     logger,
   });
   logger.info({ port, database: db.kind, world: config.world }, `server listening on http://localhost:${port}`);

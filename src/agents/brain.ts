@@ -3,6 +3,7 @@ import type { Tile } from "../game/types.js";
 import { chooseGoal, hasBankable, isKept, npcByName, availableGoals, GATHERING, type Command, type Goal, type GoalOption, type GoalType } from "./goals.js";
 import { walkableNear, type WorldKnowledge } from "./knowledge.js";
 import { nearest, type AgentView } from "./view.js";
+import type { RoomEnvelope } from "../protocol/index.js";
 import { chebyshev } from "../game/movement.js";
 
 /**
@@ -10,10 +11,8 @@ import { chebyshev } from "../game/movement.js";
  * returns the room messages the agent sends, the same messages a game client would send.
  */
 
-export interface Order {
-  type: string;
-  data: Record<string, unknown>;
-}
+/** A room message the agent sends, its payload checked against the protocol's schema types. */
+export type Order = RoomEnvelope;
 
 export interface Mind {
   goal: Goal | null;

@@ -1,8 +1,9 @@
-import { InMemoryRoomClient } from "../ws/roomClient.js";
+import { InMemoryRoomClient } from "../../rooms/inMemoryClient.js";
 import { newMind, step, type Mind } from "./brain.js";
 import type { Goal } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
 import { AgentView } from "./view.js";
+import type { ServerMessageArgs } from "../protocol/index.js";
 
 /**
  * One agent in the built-in runtime: a room client like any other (it joined through the
@@ -27,7 +28,8 @@ export class AgentDriver extends InMemoryRoomClient {
     super(sessionId);
   }
 
-  send(type: any, message?: any) {
+  /** What the room sends: `type` narrows `message` to its payload (src/protocol). */
+  send(...[type, message]: ServerMessageArgs) {
     if (this.closed) return;
     switch (type) {
       case "player:sync":
@@ -38,11 +40,11 @@ export class AgentDriver extends InMemoryRoomClient {
         this.schedule();
         break;
       case "error":
-        this.mind.lastError = message?.code ?? "ERROR";
+        this.mind.lastError = message.code;
         break;
       case "skill:xp": {
         const g = this.mind.goal;
-        if (g && g.type === message?.skill && message.gained > 0) g.progress.gathered++;
+        if (g && g.type === message.skill && message.gained > 0) g.progress.gathered++;
         break;
       }
       case "npc:killed":

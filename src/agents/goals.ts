@@ -8,8 +8,9 @@ import type { AgentView, SelfState } from "./view.js";
  * on its own, and the chat-style commands its owner may send. Pure.
  */
 
-export const GATHERING = ["woodcutting", "mining", "fishing"] as const;
-export type GatheringGoal = (typeof GATHERING)[number];
+import { GATHERING_SKILLS, type GatheringSkill } from "../protocol/vocabulary.js";
+export const GATHERING = GATHERING_SKILLS;
+export type GatheringGoal = GatheringSkill;
 export type GoalType = GatheringGoal | "combat" | "bank" | "pickup" | "idle";
 
 export interface GoalProgress {
@@ -37,6 +38,19 @@ export interface Goal {
   /** A gathering goal the agent comes back to after emptying its pack at the bank. */
   resume?: Goal;
 }
+
+/** A goal as the owner (REST) and an external runtime (`goalOverride`) are shown it: what it is, who set it, how far it got. */
+export interface GoalView {
+  id: string;
+  type: GoalType;
+  target: string | null;
+  source: Goal["source"];
+  progress: GoalProgress;
+  resume: { type: GoalType; target: string | null } | null;
+}
+
+export const goalView = (g: Goal | null): GoalView | null =>
+  g ? { id: g.id, type: g.type, target: g.target, source: g.source, progress: g.progress, resume: g.resume ? { type: g.resume.type, target: g.resume.target } : null } : null;
 
 export interface GoalOption {
   /** Use it as `goalId` in POST /goal. */

@@ -1,19 +1,40 @@
 import type { AgentMapping } from "@prisma/client";
 import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
-import { activeGoal, recordGoal, runnableAgents } from "../db/agentRepo.js";
-import { liveWorld } from "../http/worldAccess.js";
-import { joinInMemory } from "../ws/roomClient.js";
+import { activeGoal, agentById, recordGoal, runnableAgents, setAgentFlags } from "../db/agentRepo.js";
+import { joinInMemory } from "../../rooms/inMemoryClient.js";
 import { goalFrom } from "./brain.js";
 import { AgentDriver } from "./driver.js";
-import type { Goal, GoalType } from "./goals.js";
-import { knowledgeOf, type WorldKnowledge } from "./knowledge.js";
+import { goalView, parseCommand, type Command, type Goal, type GoalType, type GoalView } from "./goals.js";
+import type { WorldKnowledge } from "./knowledge.js";
+import type { ServerMessage, ServerMessageType } from "../protocol/index.js";
+import { replyTo } from "./replies.js";
+
+/** How an agent is run, as its owner's list shows it. */
+export interface AgentStatus {
+  /** "builtin" (driven here), "external" (another runtime holds its character), else the recorded runtime. */
+  runtime: string;
+  running: boolean;
+  online: boolean;
+  goalsPaused: boolean;
+}
+
+/** What became of words sent to an agent: a command queued, or an in-character reply (said by the built-in driver). */
+export interface Told {
+  /** False when the agent is in no runtime to hear it (not driven here, not in the world). */
+  delivered: boolean;
+  command: Command | null;
+  /** The reply the built-in driver says in world chat (null when an external runtime was told). */
+  reply: string | null;
+}
 
 /**
  * The built-in agent runtime: every running agent is a player in the world room, joined through
  * the matchmaker with its own agent token like any client, bound by the same rules and limits.
  * An external runtime may drive an agent's character instead (over /ws with the agent's token):
- * its login takes the character over and the built-in driver steps aside.
+ * its login takes the character over and the built-in driver steps aside. The owner's controls
+ * (goal, pause, resume, words) change the driver's state here, or are recorded and passed on to an
+ * external runtime (`goalOverride`, `agentMessage`).
  */
 export class AgentRuntime {
   private readonly drivers = new Map<string, AgentDriver>();
@@ -33,10 +54,10 @@ export class AgentRuntime {
   /** The map as the world data gives it: made once, the first time the world is running. */
   async knowledge(): Promise<WorldKnowledge> {
     if (this.known) return this.known;
-    const room = await liveWorld();
-    if (!room) throw new Error("the world is not running");
-    this.known = knowledgeOf(room.world);
-    return this.known;
+    const known = await this.ctx.world.mapKnowledge();
+    if (!known) throw new Error("the world is not running");
+    this.known = known;
+    return known;
   }
 
   driver(agentId: string): AgentDriver | undefined {
@@ -84,6 +105,99 @@ export class AgentRuntime {
       .catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId }, "could not record an agent's goal"));
     this.goalWrites.set(agentId, next);
     return next;
+  }
+
+  /** Set running (recorded, and started here) or not (taken out of the world, and recorded). */
+  async setRunning(m: AgentMapping, running: boolean): Promise<void> {
+    if (running) {
+      await setAgentFlags(this.ctx.db.prisma, m.agentId, { running: true, runtime: "builtin" });
+      await this.start({ ...m, running: true });
+    } else {
+      this.stop(m.agentId);
+      await setAgentFlags(this.ctx.db.prisma, m.agentId, { running: false });
+    }
+  }
+
+  /** How the agent is run now. */
+  async status(m: AgentMapping): Promise<AgentStatus> {
+    const d = this.drivers.get(m.agentId);
+    return {
+      runtime: d ? "builtin" : (await this.ctx.world.hasSession(m.characterId)) ? "external" : m.runtime,
+      running: d !== undefined,
+      online: await this.ctx.world.isOnline(m.characterId),
+      goalsPaused: d?.mind.paused ?? m.goalsPaused,
+    };
+  }
+
+  /** The agent's goal and whether its autonomous goals are paused: its driver's, else the recorded ones. */
+  async goalStatus(m: AgentMapping): Promise<{ goal: GoalView | null; goalsPaused: boolean }> {
+    const d = this.drivers.get(m.agentId);
+    if (d) return { goal: goalView(d.mind.goal), goalsPaused: d.mind.paused };
+    const prisma = this.ctx.db.prisma;
+    const fresh = await agentById(prisma, m.agentId);
+    const row = await activeGoal(prisma, m.agentId);
+    const goal: GoalView | null = row ? { id: row.id, type: row.type as GoalType, target: row.target, source: "owner", progress: row.progress as unknown as Goal["progress"], resume: null } : null;
+    return { goal, goalsPaused: fresh?.goalsPaused ?? m.goalsPaused };
+  }
+
+  /** The owner's goal: the driver takes it now; else it is recorded and an external runtime is told. */
+  async setGoal(m: AgentMapping, goal: Goal): Promise<void> {
+    const d = this.drivers.get(m.agentId);
+    if (d) {
+      const previous = d.mind.goal;
+      d.mind.goal = goal;
+      await this.saveGoal(m.agentId, goal, previous);
+    } else {
+      await recordGoal(this.ctx.db.prisma, m.agentId, goal);
+      await this.toExternal(m, "goalOverride", { goal: goalView(goal) });
+    }
+  }
+
+  /** Stop: the current path is cleared now, the agent idles, and picks no goal by itself until resumed. */
+  async pause(m: AgentMapping): Promise<void> {
+    await setAgentFlags(this.ctx.db.prisma, m.agentId, { goalsPaused: true });
+    const d = this.drivers.get(m.agentId);
+    if (d) {
+      const previous = d.mind.goal;
+      d.mind.paused = true;
+      d.mind.goal = null;
+      d.sendToRoom("player:action", { action: "stop" });
+      await this.saveGoal(m.agentId, null, previous);
+    } else {
+      await recordGoal(this.ctx.db.prisma, m.agentId, null);
+      await this.toExternal(m, "goalOverride", { goal: null, goalsPaused: true });
+    }
+  }
+
+  /** Autonomous goals again. */
+  async resume(m: AgentMapping): Promise<void> {
+    await setAgentFlags(this.ctx.db.prisma, m.agentId, { goalsPaused: false });
+    const d = this.drivers.get(m.agentId);
+    if (d) d.mind.paused = false;
+    else await this.toExternal(m, "goalOverride", { goalsPaused: false });
+  }
+
+  /** Words from the owner: a command is queued, anything else gets an in-character reply (or goes to an external runtime). */
+  async tell(m: AgentMapping, content: string): Promise<Told> {
+    const command = parseCommand(content);
+    const d = this.drivers.get(m.agentId);
+    if (command) {
+      if (d) d.mind.queue.push(command);
+      else if (!(await this.toExternal(m, "agentMessage", { content, command }))) return { delivered: false, command, reply: null };
+      return { delivered: true, command, reply: null };
+    }
+    const reply = replyTo(content, m.name, d?.mind.goal ?? null);
+    if (d) {
+      d.mind.say.push(reply);
+      return { delivered: true, command: null, reply };
+    }
+    return { delivered: await this.toExternal(m, "agentMessage", { content, command: null }), command: null, reply: null };
+  }
+
+  /** An external runtime driving the character (online, but not from here) hears about it on its socket. */
+  private async toExternal<K extends ServerMessageType>(m: AgentMapping, type: K, data: ServerMessage<K>): Promise<boolean> {
+    if (this.drivers.has(m.agentId)) return false;
+    return this.ctx.world.sendTo(m.characterId, type, data);
   }
 
   /** Take the agent out of the world (the room saves its character). */

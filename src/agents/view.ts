@@ -1,42 +1,33 @@
 import { chebyshev } from "../game/movement.js";
 import type { Tile } from "../game/types.js";
+import { INVENTORY_SIZE, type GroundItemView, type NpcView, type PlayerSync, type PlayerView, type ResourceView, type WorldUpdate } from "../protocol/index.js";
 
 /**
  * What an agent knows of the world: exactly what a client is told. Its own private state comes
  * from `player:sync`; everything in view from the per-tick `world:update` deltas.
  */
 
-export interface SeenPlayer {
-  id: string;
-  name: string;
-  x: number;
-  z: number;
-  moving: boolean;
-  action: string;
-}
-export interface SeenNpc {
-  id: string;
-  npcId: string;
-  name: string;
-  x: number;
-  z: number;
-  health: number;
-  state: string;
-}
-export interface SeenResource {
-  id: string;
-  resourceId: string;
-  skill: string;
-  x: number;
-  z: number;
-  depleted: boolean;
-}
-export interface SeenGroundItem {
-  id: string;
-  itemId: string;
-  quantity: number;
-  x: number;
-  z: number;
+/** What the view keeps of each entity in sight: the fields of `world:update` it reads. */
+export type SeenPlayer = Pick<PlayerView, "id" | "x" | "z" | "moving" | "health" | "action">;
+export type SeenNpc = Pick<NpcView, "id" | "npcId" | "name" | "x" | "z" | "health" | "state">;
+export type SeenResource = Pick<ResourceView, "id" | "resourceId" | "skill" | "x" | "z" | "depleted">;
+export type SeenGroundItem = Pick<GroundItemView, "id" | "itemId" | "quantity" | "x" | "z">;
+
+/**
+ * What the view reads of a `player:sync` (a whole PlayerSync will do, and so does a character's
+ * REST view with `bank` and `action` null).
+ */
+export type SyncSeen = Pick<PlayerSync, "id" | "name" | "position" | "health" | "maxHealth" | "combatLevel" | "skills"> &
+  Partial<Pick<PlayerSync, "equipment" | "bank" | "action">> & { inventory: SelfState["inventory"] };
+
+/** What the view reads of a `world:update` (a whole WorldUpdate will do). */
+export interface UpdateSeen {
+  tick?: WorldUpdate["tick"];
+  players?: SeenPlayer[];
+  npcs?: SeenNpc[];
+  resources?: SeenResource[];
+  groundItems?: SeenGroundItem[];
+  removed?: WorldUpdate["removed"];
 }
 
 export interface SelfState {
@@ -67,7 +58,7 @@ export class AgentView {
   readonly groundItems = new Map<string, SeenGroundItem>();
 
   /** Apply a `player:sync`. */
-  sync(s: any) {
+  sync(s: SyncSeen) {
     this.self = {
       id: s.id,
       name: s.name,
@@ -86,7 +77,7 @@ export class AgentView {
   }
 
   /** Apply a `world:update` delta. */
-  update(u: any) {
+  update(u: UpdateSeen) {
     this.tick = u.tick ?? this.tick;
     for (const p of u.players ?? []) {
       this.players.set(p.id, p);
@@ -109,7 +100,7 @@ export class AgentView {
   }
 
   freeSlots(): number {
-    return 28 - (this.self?.inventory.length ?? 0);
+    return INVENTORY_SIZE - (this.self?.inventory.length ?? 0);
   }
 
   count(itemId: string): number {

@@ -17,7 +17,7 @@ export interface RemoveIdleGuestsOptions {
   /** The present; defaults to now. */
   now?: Date;
   /** Whether an account has a character in the world right now: such a guest is kept. */
-  isOnline: (accountId: string) => boolean;
+  isOnline: (accountId: string) => boolean | Promise<boolean>;
   batchSize?: number;
 }
 
@@ -38,7 +38,8 @@ export async function removeIdleGuests(prisma: PrismaClient, options: RemoveIdle
     });
     if (page.length === 0) break;
     after = page[page.length - 1].id;
-    const ids = page.map((u) => u.id).filter((id) => !options.isOnline(id));
+    const ids: string[] = [];
+    for (const { id } of page) if (!(await options.isOnline(id))) ids.push(id);
     if (ids.length > 0) {
       // Idle conditions again in the delete: a guest seen since the read is kept.
       const result = await prisma.user.deleteMany({ where: { id: { in: ids }, isGuest: true, lastSeenAt: { lt: cutoff } } });
@@ -62,7 +63,7 @@ export interface GuestCleanup {
  */
 export function startGuestCleanup(
   prisma: PrismaClient,
-  options: { idleHours: number; isOnline: (accountId: string) => boolean; logger: Logger; intervalMs?: number },
+  options: { idleHours: number; isOnline: RemoveIdleGuestsOptions["isOnline"]; logger: Logger; intervalMs?: number },
 ): GuestCleanup {
   let running: Promise<number> | undefined;
   let stopped = false;

@@ -19,10 +19,11 @@
  * data, not a conversion here.
  */
 import type { NpcDef } from "../manifests/gameData.js";
+import type { CombatStyle } from "../protocol/vocabulary.js";
 import type { Rng, SkillName } from "./types.js";
 
-export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled"] as const;
-export type CombatStyle = (typeof COMBAT_STYLES)[number];
+// The styles are a word of the wire: defined once, in the protocol's vocabulary.
+export { COMBAT_STYLES, type CombatStyle } from "../protocol/vocabulary.js";
 
 /** Invisible level bonus each style gives to attack, strength and defence. */
 export const STYLE_BONUS: Readonly<Record<CombatStyle, { attack: number; strength: number; defense: number }>> = {
@@ -31,10 +32,6 @@ export const STYLE_BONUS: Readonly<Record<CombatStyle, { attack: number; strengt
   defensive: { attack: 0, strength: 0, defense: 3 },
   controlled: { attack: 1, strength: 1, defense: 1 },
 };
-
-export function isCombatStyle(value: unknown): value is CombatStyle {
-  return typeof value === "string" && (COMBAT_STYLES as readonly string[]).includes(value);
-}
 
 export interface AttackerStats {
   attack: number;

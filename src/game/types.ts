@@ -2,33 +2,12 @@
  * The shapes every game rule shares. Pure data: no I/O, no Colyseus.
  */
 
-export const SKILLS = [
-  "attack",
-  "strength",
-  "defense",
-  "constitution",
-  "ranged",
-  "prayer",
-  "magic",
-  "woodcutting",
-  "mining",
-  "fishing",
-  "firemaking",
-  "cooking",
-  "smithing",
-  "agility",
-  "crafting",
-  "fletching",
-  "runecrafting",
-] as const;
-export type SkillName = (typeof SKILLS)[number];
+// The words and limits the wire carries live in the protocol; the rules use the same ones.
+import type { EquipmentSlot, SkillName } from "../protocol/vocabulary.js";
+export { EQUIPMENT_SLOTS, INVENTORY_SIZE, MAX_STACK, SKILLS, type EquipmentSlot, type SkillName } from "../protocol/vocabulary.js";
 
 /** Experience per skill; levels are derived from it (see skills.ts). */
 export type SkillXp = Record<SkillName, number>;
-
-export const INVENTORY_SIZE = 28;
-/** The largest stack an inventory slot, a bank stack or an offer may hold. */
-export const MAX_STACK = 2_147_483_647;
 
 export interface ItemStack {
   itemId: string;
@@ -38,8 +17,6 @@ export interface ItemStack {
 /** 28 slots, null where empty. */
 export type Inventory = (ItemStack | null)[];
 
-export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
-export type EquipmentSlot = (typeof EQUIPMENT_SLOTS)[number];
 export type Equipment = Partial<Record<EquipmentSlot, ItemStack>>;
 
 /** Bank: one stack per item id, in insertion order. */

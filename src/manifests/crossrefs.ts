@@ -10,7 +10,7 @@
 import type { LoadContext } from "./context.js";
 import type { GameData, GatheringResource, ItemDef, Position, ToolDef } from "./gameData.js";
 import { findGatheringResource } from "./gameData.js";
-import { GATHERING_SKILLS } from "./gathering.js";
+import { GATHERING_SKILLS } from "../protocol/vocabulary.js";
 
 export interface CrossRefOptions {
   /** vegetation.json was present: biome vegetation assets are checked against it. */

@@ -3,6 +3,7 @@
  * Every definition keeps the record it came from in `raw` (fields the server does not model yet
  * are still there) and the manifest file it came from in `source`.
  */
+import type { GatheringSkill } from "../protocol/vocabulary.js";
 
 export interface Position {
   x: number;
@@ -211,7 +212,7 @@ export interface StoreDef {
   raw: Raw;
 }
 
-export type GatheringSkill = "woodcutting" | "mining" | "fishing";
+export type { GatheringSkill };
 
 export interface GatheringYield {
   itemId: string;

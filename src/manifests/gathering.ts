@@ -4,6 +4,7 @@
  */
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
+import { GATHERING_SKILLS } from "../protocol/vocabulary.js";
 import type { GatheringResource, GatheringSkill, GatheringYield } from "./gameData.js";
 import {
   gatheringFileSchemas,
@@ -14,8 +15,6 @@ import {
 } from "./schemasWorld.js";
 import { def, msToTicks } from "./util.js";
 import type { z } from "zod";
-
-export const GATHERING_SKILLS: readonly GatheringSkill[] = ["woodcutting", "mining", "fishing"];
 
 type ResourceRecord = z.infer<typeof gatheringResourceSchema>;
 

@@ -6,12 +6,23 @@ import type { WebSocket } from "ws";
 import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
-import { AuthenticateData, Envelope, frame, frameProblem, ROOM_EVENTS, WS_CLOSE, WS_LIMITS } from "./protocol.js";
-import { TRADE_ROOM_MESSAGES } from "../../rooms/tradeMessages.js";
-import { completeFirstUpdate, shownTo, type WorldUpdate } from "../../rooms/worldSync.js";
+import { frame, frameOf, frameProblem, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
+import {
+  AuthenticateData,
+  CLOSE_CODES,
+  Envelope,
+  TRADE_ROOM_MESSAGES,
+  type ErrorCode,
+  type PlayerSync,
+  type ServerCloseCode,
+  type ServerMessage,
+  type ServerMessageArgs,
+  type ServerMessageType,
+} from "../protocol/index.js";
+import { completeFirstUpdate, shownTo } from "../../rooms/worldSync.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { textProblem } from "../http/requestTarget.js";
-import { consumeInMemory, InMemoryRoomClient, inMemoryAuth, joinInMemory } from "./roomClient.js";
+import { consumeInMemory, InMemoryRoomClient, inMemoryAuth, joinInMemory } from "../../rooms/inMemoryClient.js";
 
 /**
  * The room's side of a /ws player: what the world room sends it becomes JSON frames on the socket.
@@ -21,7 +32,7 @@ export class WsRoomClient extends InMemoryRoomClient {
   /** The id of the client frame being handled: replies and errors it causes echo it. */
   replyTo: string | undefined;
   private held: string[] | null = [];
-  firstSync: { id?: string } | undefined;
+  firstSync: PlayerSync | undefined;
   /** A trade opened: the adapter takes the seat reserved in it (the /ws client never sees the reservation). */
   onTradeStarted: ((data: { tradeId: string; reservation: { roomId: string; sessionId: string } }) => void) | undefined;
 
@@ -37,19 +48,21 @@ export class WsRoomClient extends InMemoryRoomClient {
     super(sessionId);
   }
 
-  send(type: any, message?: any) {
+  /** What the room sends: `type` narrows `message` to its payload (src/protocol). */
+  send(...[type, message]: ServerMessageArgs) {
     if (this.closed) return;
+    let data: unknown = message;
     if (type === "player:sync" && !this.firstSync) this.firstSync = message;
     if (type === "world:update" && message && this.carried) {
-      message = completeFirstUpdate(message as WorldUpdate, this.carried);
+      data = completeFirstUpdate(message, this.carried);
       this.carried = undefined;
     }
     if (type === "tradeStarted" && message?.reservation) {
       const { reservation, ...rest } = message;
       this.onTradeStarted?.({ tradeId: message.tradeId, reservation });
-      message = rest;
+      data = rest;
     }
-    const text = frame(String(type), message ?? {}, this.replyTo);
+    const text = frameOf(type, data ?? {}, this.replyTo);
     if (this.held) this.held.push(text);
     else if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
   }
@@ -71,7 +84,7 @@ export class WsRoomClient extends InMemoryRoomClient {
   /** Leave the world but keep the socket (the connection switches identity). */
   detach() {
     this.detached = true;
-    this.leave(1000);
+    this.leave(CLOSE_CODES.NORMAL);
   }
   private detached = false;
 
@@ -79,7 +92,7 @@ export class WsRoomClient extends InMemoryRoomClient {
   protected onLeave(code?: number) {
     // On shutdown the adapter closes every socket with 1001 once the rooms have saved.
     if (code === CloseCode.SERVER_SHUTDOWN || this.detached) return;
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(code && code >= 4000 ? code : 1000, "left the world");
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(code && code >= 4000 ? code : CLOSE_CODES.NORMAL, "left the world");
   }
 }
 
@@ -95,11 +108,11 @@ let nextConnection = 0;
 const MAX_PENDING = 32;
 
 /** Join failures (the room's ServerError codes) as /ws error codes and close codes. */
-const JOIN_FAILURES: Record<number, { code: string; close: number }> = {
-  400: { code: "INVALID_PAYLOAD", close: 4000 },
-  401: { code: "UNAUTHORIZED", close: WS_CLOSE.UNAUTHORIZED },
-  403: { code: "FORBIDDEN", close: 4003 },
-  404: { code: "NOT_FOUND", close: 4004 },
+const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }> = {
+  400: { code: "INVALID_PAYLOAD", close: CLOSE_CODES.INVALID_REQUEST },
+  401: { code: "UNAUTHORIZED", close: CLOSE_CODES.UNAUTHORIZED },
+  403: { code: "FORBIDDEN", close: CLOSE_CODES.FORBIDDEN },
+  404: { code: "NOT_FOUND", close: CLOSE_CODES.NOT_FOUND },
 };
 
 /**
@@ -157,7 +170,7 @@ export class WsConnection {
 
     const badQuery = [token, characterId].map((v) => (v === undefined ? undefined : textProblem(v))).find(Boolean);
     if (badQuery) {
-      this.refuse("INVALID_PAYLOAD", `The query ${badQuery}`, 4000);
+      this.refuse("INVALID_PAYLOAD", `The query ${badQuery}`, CLOSE_CODES.INVALID_REQUEST);
       return;
     }
     if (token) this.joinDone = this.join(token, characterId, undefined);
@@ -173,15 +186,16 @@ export class WsConnection {
     }
   }
 
-  private send(type: string, data: unknown, id?: string) {
+  /** A frame of the adapter's own, its payload checked against ServerMessages. */
+  private send<K extends ServerMessageType>(type: K, data: ServerMessage<K>, id?: string) {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(frame(type, data, id));
   }
 
-  private error(code: string, message: string, id?: string) {
+  private error(code: ErrorCode, message: string, id?: string) {
     this.send("error", { code, message }, id);
   }
 
-  private refuse(code: string, message: string, close: number = WS_CLOSE.UNAUTHORIZED, id?: string) {
+  private refuse(code: ErrorCode, message: string, close: ServerCloseCode = CLOSE_CODES.UNAUTHORIZED, id?: string) {
     this.error(code, message, id);
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(close, code);
   }
@@ -206,7 +220,7 @@ export class WsConnection {
         this.pending = [];
         if (!(res instanceof RateLimiterRes)) throw res;
         const retry = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-        return this.refuse("RATE_LIMITED", `Too many new guest identities from this address: try again in ${retry} s, or connect with a token`, WS_CLOSE.FLOOD);
+        return this.refuse("RATE_LIMITED", `Too many new guest identities from this address: try again in ${retry} s, or connect with a token`, CLOSE_CODES.FLOOD);
       }
     }
     let token: string;
@@ -216,7 +230,7 @@ export class WsConnection {
       this.joining = false;
       this.pending = [];
       this.ctx.logger.error({ err }, "/ws guest identity failed");
-      return this.refuse("INTERNAL", "Could not create a guest identity", 1011);
+      return this.refuse("INTERNAL", "Could not create a guest identity", CLOSE_CODES.INTERNAL);
     }
     await this.join(token, characterId, undefined);
   }
@@ -229,7 +243,7 @@ export class WsConnection {
       accountId = verifyToken(token, this.ctx.config.jwtSecret).sub;
     } catch (err) {
       const message = err instanceof TokenError ? err.message : "The token is invalid";
-      return this.refuse("UNAUTHORIZED", message, WS_CLOSE.UNAUTHORIZED, replyId);
+      return this.refuse("UNAUTHORIZED", message, CLOSE_CODES.UNAUTHORIZED, replyId);
     }
     // A new identity replaces the current one: the old player leaves the world first. What the
     // socket was shown stays on the client's screen until the new view's first update removes it.
@@ -245,7 +259,7 @@ export class WsConnection {
     try {
       const { client, room } = await joinInMemory((sessionId) => new WsRoomClient(sessionId, this.socket, carried), token, { characterId, worldUpdates: true, clientType: "ws" }, "world", "ws");
       if (this.socket.readyState !== this.socket.OPEN) {
-        client.leave(1000);
+        client.leave(CLOSE_CODES.NORMAL);
         return;
       }
       this.client = client;
@@ -261,7 +275,7 @@ export class WsConnection {
       const failure = JOIN_FAILURES[status];
       if (failure) return this.refuse(failure.code, (err as Error).message, failure.close, replyId);
       this.ctx.logger.error({ err }, "/ws join failed");
-      this.refuse("INTERNAL", "Could not join the world", 1011, replyId);
+      this.refuse("INTERNAL", "Could not join the world", CLOSE_CODES.INTERNAL, replyId);
     } finally {
       this.joining = false;
       for (const f of this.pending.splice(0)) this.error("NOT_AUTHENTICATED", "Not in the world", f.id);
@@ -272,7 +286,7 @@ export class WsConnection {
   private async joinTrade(owner: WsRoomClient, tradeId: string, reservation: { roomId: string; sessionId: string }) {
     try {
       const { client } = await consumeInMemory((sessionId) => new WsTradeClient(sessionId), reservation, inMemoryAuth(this.token, "ws"));
-      if (this.client !== owner || owner.closed) return client.leave(1000);
+      if (this.client !== owner || owner.closed) return client.leave(CLOSE_CODES.NORMAL);
       this.leaveTrade();
       this.trade = { tradeId, client };
     } catch (err) {
@@ -282,7 +296,7 @@ export class WsConnection {
   }
 
   private leaveTrade() {
-    this.trade?.client.leave(1000);
+    this.trade?.client.leave(CLOSE_CODES.NORMAL);
     this.trade = undefined;
   }
 
@@ -296,7 +310,7 @@ export class WsConnection {
       const second = Math.floor(Date.now() / 1000);
       if (this.drops.second !== second) this.drops = { second, count: 0 };
       if (++this.drops.count >= WS_LIMITS.floodDropsPerSecond) {
-        this.refuse("FLOOD", "Too many messages: disconnected", WS_CLOSE.FLOOD);
+        this.refuse("FLOOD", "Too many messages: disconnected", CLOSE_CODES.FLOOD);
       }
       return false;
     }
@@ -386,7 +400,7 @@ export class WsConnection {
     limiter.delete(this.key).catch(() => {});
     // The player leaves the world like any client whose socket closed (the room saves it).
     this.leaveTrade();
-    this.client?.leave(1000);
+    this.client?.leave(CLOSE_CODES.NORMAL);
     this.client = undefined;
   }
 }

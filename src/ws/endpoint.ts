@@ -6,6 +6,7 @@ import type { ServerContext } from "../context.js";
 import { clientAddressOf } from "../http/rateLimit.js";
 import { WsConnection } from "./connection.js";
 import { WS_LIMITS } from "./protocol.js";
+import { CLOSE_CODES } from "../protocol/index.js";
 
 export const WS_PATH = "/ws";
 
@@ -21,7 +22,7 @@ export function isWsPath(req: IncomingMessage): boolean {
  * hold at most WS_MAX_CONNECTIONS_PER_ADDRESS sockets: over it the upgrade is refused with 429.
  */
 export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, options: { heartbeatMs?: number; authenticateWithinMs?: number; guestLimiter?: RateLimiterAbstract } = {}) {
-  // Frames over the limit close the socket with 1009 (ws does this itself).
+  // Frames over the limit close the socket with CLOSE_CODES.TOO_BIG, 1009 (ws does this itself).
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_LIMITS.maxFrameBytes });
   const connections = new Map<import("ws").WebSocket, WsConnection>();
   wss.on("connection", (socket, req: IncomingMessage) => {
@@ -68,7 +69,7 @@ export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, opt
   return {
     wss,
     /** Close every /ws socket with `code` and stop accepting new ones. */
-    close: async (code = 1001, reason = "server shutting down") => {
+    close: async (code: number = CLOSE_CODES.GOING_AWAY, reason = "server shutting down") => {
       clearInterval(heartbeat);
       httpServer.off("upgrade", onUpgrade);
       for (const client of wss.clients) client.close(code, reason);

@@ -1,31 +1,14 @@
-import { z } from "zod";
 import { textProblem } from "../http/requestTarget.js";
-import { TradeMessages } from "../../rooms/tradeMessages.js";
-import { ClientMessages } from "../../rooms/worldMessages.js";
+import { RoomMessages, type ServerMessage, type ServerMessageType } from "../protocol/index.js";
 
 /**
- * The plain JSON WebSocket protocol at /ws (docs/PROTOCOL.md): one JSON object per text frame,
- * `{"type": "<event>", "data": {...}, "id"?: "..."}` both ways; replies and errors caused by a frame
- * echo its id.
+ * The /ws adapter's side of the plain JSON WebSocket protocol (docs/PROTOCOL.md §8): its limits and
+ * its checks of a frame. The frame (`Envelope`), `authenticate` and every message are defined in
+ * src/protocol, with the close codes (`CLOSE_CODES`).
  */
-export const Envelope = z
-  .object({
-    type: z.string().min(1).max(64),
-    data: z.unknown().optional(),
-    id: z.string().max(128).optional(),
-  })
-  .strict();
-export type Envelope = z.infer<typeof Envelope>;
-
-export const AuthenticateData = z
-  .object({
-    token: z.string().min(1).max(8192),
-    characterId: z.string().min(1).max(128).optional(),
-  })
-  .strict();
 
 /** Events a /ws client may send beyond the adapter's own: the world room's and the trades', forwarded as they are. */
-export const ROOM_EVENTS = new Set<string>([...Object.keys(ClientMessages), ...Object.keys(TradeMessages)]);
+export const ROOM_EVENTS = new Set<string>(Object.keys(RoomMessages));
 
 export const WS_LIMITS = {
   /** Frames a connection may send per second; more are dropped with RATE_LIMITED. */
@@ -43,14 +26,6 @@ export const WS_LIMITS = {
   /** Ping every interval; a peer that has not answered the previous ping by the next is dropped. */
   heartbeatMs: 15_000,
 };
-
-/** Close codes of /ws. */
-export const WS_CLOSE = {
-  GOING_AWAY: 1001,
-  TOO_BIG: 1009,
-  UNAUTHORIZED: 4001,
-  FLOOD: 4029,
-} as const;
 
 /**
  * The problem with a parsed frame, if any, before anything else looks at it: nested deeper than
@@ -84,6 +59,12 @@ export function frameProblem(value: unknown, limits: { maxDepth: number; maxEntr
   return undefined;
 }
 
-export function frame(type: string, data: unknown, id?: string): string {
+/** A server frame of the adapter's own: its payload checked against ServerMessages. */
+export function frame<K extends ServerMessageType>(type: K, data: ServerMessage<K>, id?: string): string {
+  return frameOf(type, data, id);
+}
+
+/** A frame of a message the room sent, passed on as it came. */
+export function frameOf(type: string, data: unknown, id?: string): string {
   return JSON.stringify(id === undefined ? { type, data } : { type, data, id });
 }

@@ -4,6 +4,7 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { TestServer } from "./server.js";
 import { guestToken, joinWorld, type WorldPlayer } from "./worldClient.js";
 import { wsConnect, type WsPlayer } from "./wsClient.js";
+import { TRADE_ROOM_MESSAGES } from "../../src/protocol/index.js";
 
 export type TraderKind = "sdk" | "ws";
 
@@ -33,7 +34,7 @@ export interface Trader {
   close(): Promise<void>;
 }
 
-const TRADE_ROOM_EVENTS = new Set(["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"]);
+const TRADE_ROOM_EVENTS = new Set<string>(TRADE_ROOM_MESSAGES);
 
 export async function sdkTrader(server: TestServer, identity?: { token: string; accountId: string }, join: { roomId?: string; options?: Record<string, unknown> } = {}): Promise<Trader> {
   const p: WorldPlayer = await joinWorld(server, join.options ?? {}, identity, join.roomId);

@@ -58,8 +58,12 @@ describe("admin monitor", function () {
       const res = await fetch(`${server.url}/metrics`, { headers: { authorization: basic("admin", "let-me-in-42") } });
       assert.equal(res.status, 200);
       const text = await res.text();
-      assert.match(text, /world_tick_duration_seconds_bucket\{le="0.005"\}/);
-      assert.match(text, /world_tick_duration_seconds_count [1-9]/);
+      assert.match(text, /world_tick_duration_seconds_bucket\{le="0.005",phase="total"\}/);
+      assert.match(text, /world_tick_duration_seconds_count\{phase="total"\} [1-9]/);
+      // Each phase of the tick has its own series.
+      for (const phase of ["players", "npcs", "resources", "groundItems", "events", "trades", "sync", "views", "send", "save", "endTick"]) {
+        assert.match(text, new RegExp(`world_tick_duration_seconds_count\\{phase="${phase}"\\} [1-9]`), phase);
+      }
       assert.match(text, /world_online_players \d+/);
     });
   });

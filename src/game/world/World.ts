@@ -40,12 +40,12 @@ export class World {
     groundItem: new SpatialGrid(16),
   };
 
-  /** Entities whose public state changed since the room last synchronised. */
-  readonly changed: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
-  /** Entities that left the world since the room last synchronised. */
-  readonly removed: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
+  /** Entities whose public state changed this tick (cleared by `endTick`). */
+  readonly changedThisTick: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
+  /** Entities that left the world this tick (cleared by `endTick`). */
+  readonly removedThisTick: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
   /** Bumped whenever an entity of the kind enters or leaves the world (not when it moves). */
-  readonly membership: Record<EntityKind, number> = { player: 0, npc: 0, resource: 0, groundItem: 0 };
+  readonly membershipVersion: Record<EntityKind, number> = { player: 0, npc: 0, resource: 0, groundItem: 0 };
   /** Chunks whose persistent state (ground items, depleted nodes) changed since the last save. */
   readonly dirtyChunks = new Set<string>();
   /** Players whose inventories exchanged items with the ground since the last save: saved with the chunks. */
@@ -67,8 +67,19 @@ export class World {
     this.map = buildTileMap(data);
   }
 
+  /**
+   * The end of a tick, once its changes are synchronised and sent: the per-tick change tracking
+   * starts again. (What is still to be saved — dirty chunks, dirty players — is kept until saved.)
+   */
+  endTick() {
+    for (const kind of Object.keys(this.changedThisTick) as EntityKind[]) {
+      this.changedThisTick[kind].clear();
+      this.removedThisTick[kind].clear();
+    }
+  }
+
   markChanged(kind: EntityKind, id: string) {
-    this.changed[kind].add(id);
+    this.changedThisTick[kind].add(id);
   }
 
   /** Place or move an entity in the spatial index and mark it changed. */
@@ -77,15 +88,15 @@ export class World {
     if (grid.has(id)) grid.move(id, tile.x, tile.z);
     else {
       grid.insert(id, tile.x, tile.z);
-      this.membership[kind]++;
+      this.membershipVersion[kind]++;
     }
-    this.changed[kind].add(id);
+    this.changedThisTick[kind].add(id);
   }
 
   unplace(kind: EntityKind, id: string) {
-    if (this.grids[kind].remove(id)) this.membership[kind]++;
-    this.changed[kind].delete(id);
-    this.removed[kind].add(id);
+    if (this.grids[kind].remove(id)) this.membershipVersion[kind]++;
+    this.changedThisTick[kind].delete(id);
+    this.removedThisTick[kind].add(id);
   }
 
   addGroundItem(item: GroundItemEntity) {
@@ -106,7 +117,7 @@ export class World {
   touchPlayer(p: PlayerEntity, publicToo = false) {
     p.dirty = true;
     p.privateDirty = true;
-    if (publicToo) this.changed.player.add(p.id);
+    if (publicToo) this.changedThisTick.player.add(p.id);
   }
 
   /** Ids of the entities of one kind within `radius` tiles of a tile. */

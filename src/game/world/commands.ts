@@ -5,7 +5,7 @@ import { validateMoveTarget } from "../movement.js";
 import { findPath } from "../pathfinding.js";
 import { GameError, type Tile } from "../types.js";
 import { canSeeGroundItem } from "./deathPiles.js";
-import type { PlayerEntity } from "./entities.js";
+import type { CombatStyle, PlayerEntity } from "./entities.js";
 import { nearBank } from "./players.js";
 import type { World } from "./World.js";
 
@@ -34,6 +34,13 @@ export function movePlayer(world: World, id: string, target: { x: unknown; z: un
   p.running = run;
   p.action = null;
   world.markChanged("player", p.id);
+}
+
+/** Choose the style the player fights with (it decides the XP and the style bonuses). */
+export function setCombatStyle(world: World, id: string, style: CombatStyle) {
+  const p = playerOf(world, id);
+  p.combatStyle = style;
+  world.touchPlayer(p);
 }
 
 /** Stop walking and whatever the player was doing. */

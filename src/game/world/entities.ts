@@ -7,7 +7,8 @@ export type PlayerAction =
   | { type: "attack"; targetId: string }
   | { type: "pickup"; targetId: string };
 
-export type CombatStyle = "accurate" | "aggressive" | "defensive" | "controlled";
+import type { CombatStyle } from "../../protocol/vocabulary.js";
+export type { CombatStyle };
 
 /** A character in the world. The id is the character id: stable across logins. */
 export interface PlayerEntity {

@@ -2,6 +2,7 @@ import { isNearBank } from "../bank.js";
 import { combatLevel, maxHealth, skillLevels } from "../skills.js";
 import type { CharacterSnapshot, PlayerEntity } from "./entities.js";
 import type { World } from "./World.js";
+import type { PlayerSync } from "../../protocol/index.js";
 
 /** Bring a loaded character into the world. */
 export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
@@ -65,7 +66,7 @@ export function snapshotOf(p: PlayerEntity): CharacterSnapshot {
 }
 
 /** The private state its owner receives as player:sync. */
-export function privateStateOf(world: World, p: PlayerEntity) {
+export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
   return {
     id: p.id,
     name: p.name,
@@ -75,7 +76,7 @@ export function privateStateOf(world: World, p: PlayerEntity) {
     combatLevel: p.combatLevel,
     combatStyle: p.combatStyle,
     skills: Object.fromEntries(Object.entries(p.levels).map(([s, level]) => [s, { level, xp: Math.floor(p.xp[s as keyof typeof p.xp]) }])),
-    inventory: p.inventory.map((s, slot) => (s ? { slot, itemId: s.itemId, quantity: s.quantity, locked: p.lockedSlots.has(slot) } : null)).filter(Boolean),
+    inventory: p.inventory.map((s, slot) => (s ? { slot, itemId: s.itemId, quantity: s.quantity, locked: p.lockedSlots.has(slot) } : null)).filter((s) => s !== null),
     equipment: p.equipment,
     bank: nearBank(world, p) ? p.bank : null,
     action: p.action?.type ?? null,

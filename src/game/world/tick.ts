@@ -4,7 +4,11 @@ import { DEATH_PILE_TICKS, tickNpcs } from "./npcSystem.js";
 import { tickPlayers } from "./playerSystem.js";
 import { chunkKey, type World } from "./World.js";
 
-/** Advance the world by one game tick (600 ms). */
+/**
+ * Advance the world's rules by one game tick (600 ms), in order: the clock, players (their
+ * orders: walking, gathering, fighting, picking up), npcs, resource nodes, ground items. The room
+ * runs the same steps one by one as the phases of its tick.
+ */
 export function tickWorld(world: World) {
   world.tick++;
   tickPlayers(world);
@@ -13,7 +17,10 @@ export function tickWorld(world: World) {
   tickGroundItems(world);
 }
 
-function tickResources(world: World) {
+export { tickNpcs, tickPlayers };
+
+/** Depleted nodes respawn; temporary nodes (fires) burn out. */
+export function tickResources(world: World) {
   for (const r of world.resources.values()) {
     if (r.expiresAtTick !== undefined && world.tick >= r.expiresAtTick) {
       world.resources.delete(r.id);
@@ -29,7 +36,8 @@ function tickResources(world: World) {
   }
 }
 
-function tickGroundItems(world: World) {
+/** Ground items and death piles expire. */
+export function tickGroundItems(world: World) {
   const expiredDeaths = new Set<string>();
   for (const g of world.groundItems.values()) {
     if (g.deathId) {

@@ -3,17 +3,15 @@ import type { AgentMapping } from "@prisma/client";
 import { Router, type Request } from "express";
 import { z } from "zod";
 import { goalFrom } from "../../agents/brain.js";
-import { availableGoals, parseCommand, type Goal, type GoalOption } from "../../agents/goals.js";
+import { availableGoals, type GoalOption } from "../../agents/goals.js";
 import type { AgentRuntime } from "../../agents/runtime.js";
 import { quickActions } from "../../agents/quickActions.js";
 import { AgentView } from "../../agents/view.js";
-import { replyTo } from "../../agents/replies.js";
 import { requireAuth } from "../../auth/middleware.js";
 import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
-import { activeGoal, agentById, agentsOf, recordGoal, setAgentFlags } from "../../db/agentRepo.js";
+import { agentById, agentsOf } from "../../db/agentRepo.js";
 import { HttpError } from "../errors.js";
-import { liveWorld } from "../worldAccess.js";
 import { authOf, isAdmin, parse, route } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
 import { playerView } from "./playerView.js";
@@ -29,12 +27,10 @@ const GoalBody = z.union([
 ]);
 const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
 
-/** How a goal is shown: what it is, who set it, and how far it got. */
-const goalView = (g: Goal | null) => (g ? { id: g.id, type: g.type, target: g.target, source: g.source, progress: g.progress, resume: g.resume ? { type: g.resume.type, target: g.resume.target } : null } : null);
-
 /**
  * /api/agent/* (register, list, start, stop) and /api/agents/:agentId/* (goal, stop and resume
- * autonomous goals, messages, quick actions, mapping). Only the agent's owner or an admin.
+ * autonomous goals, messages, quick actions, mapping). Only the agent's owner or an admin. The
+ * routes parse, call the runtime (src/agents/runtime.ts) and answer.
  */
 export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
   const router = Router();
@@ -56,7 +52,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     const d = runtime.driver(m.agentId);
     if (d?.sight.self) return d.sight;
     const c = await prisma.character.findUnique({ where: { id: m.characterId } });
-    const p = c ? await playerView(prisma, c) : null;
+    const p = c ? await playerView(ctx, c) : null;
     const view = new AgentView();
     if (p) view.sync({ ...p, bank: null, action: null });
     return view;
@@ -69,25 +65,10 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     });
   }
 
-  /** An external runtime driving the character (online, but not from here) hears about it on its socket. */
-  async function toExternal(m: AgentMapping, type: string, data: unknown): Promise<boolean> {
-    if (runtime.driver(m.agentId)) return false;
-    const session = (await liveWorld())?.sessions.get(m.characterId);
-    if (!session) return false;
-    session.client.send(type, data);
-    return true;
-  }
-
+  /** The goal, whether autonomous goals are paused, and the goals the agent could take now. */
   async function goalState(m: AgentMapping) {
     const view = await viewOf(m);
-    const d = runtime.driver(m.agentId);
-    const fresh = await agentById(prisma, m.agentId);
-    let goal = d ? goalView(d.mind.goal) : null;
-    if (!d) {
-      const row = await activeGoal(prisma, m.agentId);
-      goal = row ? { id: row.id, type: row.type as Goal["type"], target: row.target, source: "owner", progress: row.progress as unknown as Goal["progress"], resume: null } : null;
-    }
-    return { goal, goalsPaused: d ? d.mind.paused : (fresh?.goalsPaused ?? m.goalsPaused), availableGoals: availableGoals(view, await knowledge()) };
+    return { ...(await runtime.goalStatus(m)), availableGoals: availableGoals(view, await knowledge()) };
   }
 
   router.post(
@@ -118,19 +99,15 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     "/api/agent",
     auth,
     route(async (req, res) => {
-      const room = await liveWorld();
       const agents = await agentsOf(prisma, authOf(req).sub);
       res.json({
         success: true,
-        agents: agents.map((m) => ({
-          agentId: m.agentId,
-          characterId: m.characterId,
-          name: m.name,
-          runtime: runtime.driver(m.agentId) ? "builtin" : room?.sessions.has(m.characterId) ? "external" : m.runtime,
-          running: runtime.driver(m.agentId) !== undefined,
-          online: room?.world.players.has(m.characterId) ?? false,
-          goalsPaused: runtime.driver(m.agentId)?.mind.paused ?? m.goalsPaused,
-        })),
+        agents: await Promise.all(
+          agents.map(async (m) => {
+            const { runtime: runs, running, online, goalsPaused } = await runtime.status(m);
+            return { agentId: m.agentId, characterId: m.characterId, name: m.name, runtime: runs, running, online, goalsPaused };
+          }),
+        ),
       });
     }),
   );
@@ -140,8 +117,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     auth,
     route(async (req, res) => {
       const m = await agentOf(req);
-      await setAgentFlags(prisma, m.agentId, { running: true, runtime: "builtin" });
-      await runtime.start({ ...m, running: true });
+      await runtime.setRunning(m, true);
       res.json({ success: true, agentId: m.agentId, running: true });
     }),
   );
@@ -151,8 +127,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     auth,
     route(async (req, res) => {
       const m = await agentOf(req);
-      runtime.stop(m.agentId);
-      await setAgentFlags(prisma, m.agentId, { running: false });
+      await runtime.setRunning(m, false);
       res.json({ success: true, agentId: m.agentId, running: false });
     }),
   );
@@ -186,16 +161,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
         "goalId" in body ? options.find((o) => o.id === body.goalId) : options.find((o) => o.type === body.type && (body.target == null ? true : o.target === body.target));
       if (!chosen) throw new HttpError(400, "UNKNOWN_GOAL", "goal: not one of availableGoals");
       if (!chosen.available) throw new HttpError(400, "GOAL_UNAVAILABLE", `goal: ${chosen.reason ?? "not available now"}`);
-      const goal = goalFrom(chosen, view, "owner");
-      const d = runtime.driver(m.agentId);
-      if (d) {
-        const previous = d.mind.goal;
-        d.mind.goal = goal;
-        await runtime.saveGoal(m.agentId, goal, previous);
-      } else {
-        await recordGoal(prisma, m.agentId, goal);
-        await toExternal(m, "goalOverride", { goal: goalView(goal) });
-      }
+      await runtime.setGoal(m, goalFrom(chosen, view, "owner"));
       res.json({ success: true, ...(await goalState(m)) });
     }),
   );
@@ -206,18 +172,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     auth,
     route(async (req, res) => {
       const m = await agentOf(req);
-      await setAgentFlags(prisma, m.agentId, { goalsPaused: true });
-      const d = runtime.driver(m.agentId);
-      if (d) {
-        const previous = d.mind.goal;
-        d.mind.paused = true;
-        d.mind.goal = null;
-        d.sendToRoom("player:action", { action: "stop" });
-        await runtime.saveGoal(m.agentId, null, previous);
-      } else {
-        await recordGoal(prisma, m.agentId, null);
-        await toExternal(m, "goalOverride", { goal: null, goalsPaused: true });
-      }
+      await runtime.pause(m);
       res.json({ success: true, ...(await goalState(m)) });
     }),
   );
@@ -227,10 +182,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     auth,
     route(async (req, res) => {
       const m = await agentOf(req);
-      await setAgentFlags(prisma, m.agentId, { goalsPaused: false });
-      const d = runtime.driver(m.agentId);
-      if (d) d.mind.paused = false;
-      else await toExternal(m, "goalOverride", { goalsPaused: false });
+      await runtime.resume(m);
       res.json({ success: true, ...(await goalState(m)) });
     }),
   );
@@ -241,17 +193,10 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     route(async (req, res) => {
       const m = await agentOf(req);
       const { content } = parse(MessageBody, req.body);
-      const command = parseCommand(content);
-      const d = runtime.driver(m.agentId);
-      if (command) {
-        if (d) d.mind.queue.push(command);
-        else if (!(await toExternal(m, "agentMessage", { content, command }))) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
-        return res.json({ success: true, queued: true, command: command.kind });
-      }
-      const reply = replyTo(content, m.name, d?.mind.goal ?? null);
-      if (d) d.mind.say.push(reply);
-      else if (!(await toExternal(m, "agentMessage", { content, command: null }))) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
-      res.json({ success: true, queued: false, reply: d ? reply : null });
+      const told = await runtime.tell(m, content);
+      if (!told.delivered) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
+      if (told.command) return res.json({ success: true, queued: true, command: told.command.kind });
+      res.json({ success: true, queued: false, reply: told.reply });
     }),
   );
 

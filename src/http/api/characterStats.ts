@@ -2,7 +2,6 @@ import { Router } from "express";
 import { z } from "zod";
 import { requireAuth } from "../../auth/middleware.js";
 import type { ServerContext } from "../../context.js";
-import { liveWorld } from "../worldAccess.js";
 import { authOf, ownedCharacter, parse, route } from "./access.js";
 import { playerView, skillsOf } from "./playerView.js";
 
@@ -20,8 +19,8 @@ export function characterStatsRoutes(ctx: ServerContext) {
     route(async (req, res) => {
       const { characterId } = parse(Params, req.params);
       const c = await ownedCharacter(prisma, authOf(req), characterId);
-      const live = (await liveWorld())?.world.players.get(c.id);
-      const view = live ? { skills: skillsOf(live) } : await playerView(prisma, c);
+      const live = await ctx.world.character(c.id);
+      const view = live ? { skills: skillsOf(live) } : await playerView(ctx, c);
       res.json({ success: true, skills: view?.skills ?? {} });
     }),
   );
@@ -32,10 +31,10 @@ export function characterStatsRoutes(ctx: ServerContext) {
     route(async (req, res) => {
       const { characterId } = parse(Params, req.params);
       const c = await ownedCharacter(prisma, authOf(req), characterId);
-      const live = (await liveWorld())?.world.players.get(c.id);
+      const tile = await ctx.world.whereIs(c.id);
       // Offline: where it will appear next (its saved tile).
-      const position = live ? { x: live.tile.x, y: 0, z: live.tile.z } : { x: Math.round(c.positionX), y: 0, z: Math.round(c.positionZ) };
-      res.json({ success: true, position, online: live !== undefined });
+      const position = tile ? { x: tile.x, y: 0, z: tile.z } : { x: Math.round(c.positionX), y: 0, z: Math.round(c.positionZ) };
+      res.json({ success: true, position, online: tile !== undefined });
     }),
   );
   return router;

@@ -7,7 +7,6 @@ import type { ServerContext } from "../../context.js";
 import { SKILLS, type SkillName } from "../../game/types.js";
 import type { CharacterTemplate } from "../../manifests/gameData.js";
 import { HttpError } from "../errors.js";
-import { liveWorld } from "../worldAccess.js";
 import { authOf, isAdmin, ownedCharacter, parse, route } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
 
@@ -29,8 +28,8 @@ export function templateOf(ctx: ServerContext, templateId: string): CharacterTem
 }
 
 /** One of the account's characters as its list shows it. */
-export async function characterSummary(c: Character) {
-  const live = (await liveWorld())?.world.players.get(c.id);
+export async function characterSummary(ctx: Pick<ServerContext, "world">, c: Character) {
+  const live = await ctx.world.character(c.id);
   return {
     id: c.id,
     name: live?.name ?? c.name,
@@ -72,7 +71,7 @@ export async function createOwnCharacter(ctx: ServerContext, auth: TokenClaims, 
     await prisma.character.deleteMany({ where: { id: snap.id } });
     throw limitReached(max);
   }
-  return characterSummary(await prisma.character.findUniqueOrThrow({ where: { id: snap.id } }));
+  return characterSummary(ctx, await prisma.character.findUniqueOrThrow({ where: { id: snap.id } }));
 }
 
 /** /api/character: the caller's own characters: list, create (optionally from a template), delete. */
@@ -89,7 +88,7 @@ export function characterRoutes(ctx: ServerContext) {
       // An agent token sees the one character it drives.
       const where = who.characterId && !isAdmin(who) ? { id: who.characterId, accountId: who.sub } : { accountId: who.sub };
       const rows = await prisma.character.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-      res.json({ success: true, characters: await Promise.all(rows.map(characterSummary)), maxCharacters: ctx.config.maxCharactersPerAccount });
+      res.json({ success: true, characters: await Promise.all(rows.map((c) => characterSummary(ctx, c))), maxCharacters: ctx.config.maxCharactersPerAccount });
     }),
   );
 
@@ -117,8 +116,7 @@ export function characterRoutes(ctx: ServerContext) {
       refuseAgentToken(who);
       const { characterId } = parse(Params, req.params);
       const c = await ownedCharacter(prisma, who, characterId);
-      const room = await liveWorld();
-      if (room && (room.world.players.has(c.id) || room.sessions.has(c.id))) {
+      if ((await ctx.world.isOnline(c.id)) || (await ctx.world.hasSession(c.id))) {
         throw new HttpError(400, "CHARACTER_ONLINE", "That character is in the world; log out before deleting it");
       }
       if (c.isAgent && (await prisma.agentMapping.count({ where: { characterId: c.id, running: true } })) > 0) {

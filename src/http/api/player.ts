@@ -6,7 +6,6 @@ import { CHARACTER_NAME, createCharacter, isUniqueViolation } from "../../db/cha
 import { startingInventory } from "../../game/inventory.js";
 import { tileOf } from "../../game/tileMap.js";
 import { HttpError } from "../errors.js";
-import { liveWorld } from "../worldAccess.js";
 import { authOf, CharacterQuery, currentCharacter, parse, requireCharacter, route } from "./access.js";
 import { playerView } from "./playerView.js";
 
@@ -33,7 +32,7 @@ const PlayerBody = z.object({ name: PlayerName.optional(), appearance: Appearanc
 export async function newCharacter(ctx: ServerContext, spec: { accountId: string; name?: string; isAgent?: boolean; levels?: Record<string, number>; extraItems?: Array<{ itemId: string; quantity: number }> }) {
   const items = ctx.gameData.items;
   const kit = [...ctx.gameData.starterKit, ...(spec.extraItems ?? [])];
-  const spawn = (await liveWorld())?.world.spawnTile ?? (ctx.gameData.spawn ? tileOf(ctx.gameData.spawn.position) : { x: 0, z: 0 });
+  const spawn = (await ctx.world.spawnTile()) ?? (ctx.gameData.spawn ? tileOf(ctx.gameData.spawn.position) : { x: 0, z: 0 });
   try {
     return await createCharacter(ctx.db.prisma, { accountId: spec.accountId, name: spec.name, isAgent: spec.isAgent, spawn, inventory: startingInventory(kit, items), levels: spec.levels as never });
   } catch (err) {
@@ -54,7 +53,7 @@ export function playerRoutes(ctx: ServerContext) {
     route(async (req, res) => {
       const q = parse(CharacterQuery, req.query);
       const c = await requireCharacter(prisma, authOf(req), q.characterId);
-      res.json({ success: true, player: await playerView(prisma, c) });
+      res.json({ success: true, player: await playerView(ctx, c) });
     }),
   );
 
@@ -71,7 +70,7 @@ export function playerRoutes(ctx: ServerContext) {
         const snap = await newCharacter(ctx, { accountId: who.sub, name: body.name });
         if (body.appearance) await prisma.character.update({ where: { id: snap.id }, data: { appearance: body.appearance } });
         const c = await prisma.character.findUniqueOrThrow({ where: { id: snap.id } });
-        return res.status(201).json({ success: true, created: true, player: await playerView(prisma, c) });
+        return res.status(201).json({ success: true, created: true, player: await playerView(ctx, c) });
       }
       try {
         await prisma.character.update({
@@ -83,14 +82,9 @@ export function playerRoutes(ctx: ServerContext) {
         throw err;
       }
       // A player in the world is seen under the new name at once.
-      const live = (await liveWorld())?.world;
-      const entity = live?.players.get(existing.id);
-      if (live && entity && body.name) {
-        entity.name = body.name;
-        live.touchPlayer(entity, true);
-      }
+      if (body.name) await ctx.world.rename(existing.id, body.name);
       const c = await prisma.character.findUniqueOrThrow({ where: { id: existing.id } });
-      res.json({ success: true, created: false, player: await playerView(prisma, c) });
+      res.json({ success: true, created: false, player: await playerView(ctx, c) });
     }),
   );
   return router;

@@ -1,16 +1,14 @@
 import type { Character } from "@prisma/client";
+import type { ServerContext } from "../../context.js";
 import { loadCharacter } from "../../db/characterRepo.js";
-import type { PrismaClient } from "@prisma/client";
 import { combatLevel, maxHealth, skillLevels } from "../../game/skills.js";
 import { EQUIPMENT_SLOTS, SKILLS } from "../../game/types.js";
 import type { CharacterSnapshot } from "../../game/world/entities.js";
-import { liveWorld } from "../worldAccess.js";
 
 /** A character as the REST API shows it: the live world's copy when online, else the saved one. */
-export async function playerView(prisma: PrismaClient, c: Character) {
-  const world = await liveWorld();
-  const live = world?.world.players.get(c.id);
-  const snap: CharacterSnapshot | null = live ?? (await loadCharacter(prisma, c.id));
+export async function playerView(ctx: Pick<ServerContext, "db" | "world">, c: Character) {
+  const live = await ctx.world.character(c.id);
+  const snap: CharacterSnapshot | null = live ?? (await loadCharacter(ctx.db.prisma, c.id));
   if (!snap) return null;
   const levels = skillLevels(snap.xp);
   return {

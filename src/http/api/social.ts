@@ -25,7 +25,6 @@ import {
 } from "../../db/socialRepo.js";
 import { tradeHistory } from "../../db/tradeRepo.js";
 import { HttpError } from "../errors.js";
-import { liveWorld } from "../worldAccess.js";
 import { authOf, CharacterQuery, isAdmin, ownedCharacter, parse, requireCharacter, route } from "./access.js";
 import { PlayerName } from "./player.js";
 
@@ -41,9 +40,9 @@ const RequestParams = z.object({ requestId: Id });
 const LookupQuery = z.object({ name: PlayerName }).passthrough();
 const TradesQuery = CharacterQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 
-/** Who is online in this process's world, by character id (names may have changed there). */
-async function onlineNow() {
-  return (await liveWorld())?.world.players ?? new Map<string, { name: string; combatLevel: number }>();
+/** Who is online in the world, by character id (names may have changed there). */
+async function onlineNow(ctx: ServerContext): Promise<Map<string, { name: string; combatLevel: number }>> {
+  return new Map((await ctx.world.onlineCharacters()).map((p) => [p.id, p]));
 }
 
 /** Another player as anyone may see them: nothing private (no position, items or account). */
@@ -105,7 +104,7 @@ export function socialRoutes(ctx: ServerContext) {
     auth,
     route(async (req, res) => {
       const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
-      const online = await onlineNow();
+      const online = await onlineNow(ctx);
       const friends = await friendsOf(prisma, me.id);
       res.json({ success: true, characterId: me.id, friends: friends.map((f) => ({ ...publicView(f.friend, online), since: f.since.toISOString() })) });
     }),
@@ -117,7 +116,7 @@ export function socialRoutes(ctx: ServerContext) {
     route(async (req, res) => {
       const who = authOf(req);
       const me = await requireCharacter(prisma, who, parse(CharacterQuery, req.query).characterId);
-      const online = await onlineNow();
+      const online = await onlineNow(ctx);
       const { incoming, outgoing } = await pendingRequestsOf(prisma, me.id);
       // Requests from characters the account ignores are not shown (their senders see them pending).
       const ignored = new Set(await ignoredIds(prisma, who.sub));
@@ -139,7 +138,7 @@ export function socialRoutes(ctx: ServerContext) {
       const them = await targetOf(req.body);
       if (them.id === me.id) throw new HttpError(400, "CANNOT_FRIEND_SELF", "You can't be friends with yourself");
       if (await areFriends(prisma, me.id, them.id)) throw new HttpError(400, "ALREADY_FRIENDS", `You are already friends with ${them.name}`);
-      const online = await onlineNow();
+      const online = await onlineNow(ctx);
       const theirs = await pendingRequest(prisma, them.id, me.id);
       if (theirs && (await acceptFriendRequest(prisma, theirs))) {
         return res.json({ success: true, accepted: true, requestId: theirs.id, friend: publicView(them, online) });
@@ -162,7 +161,7 @@ export function socialRoutes(ctx: ServerContext) {
       const { requestId } = parse(RequestBody, req.body);
       const r = await requestFor(authOf(req), requestId, "to");
       if (!(await acceptFriendRequest(prisma, r))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
-      res.json({ success: true, friend: publicView(r.from, await onlineNow()) });
+      res.json({ success: true, friend: publicView(r.from, await onlineNow(ctx)) });
     }),
   );
 
@@ -203,7 +202,7 @@ export function socialRoutes(ctx: ServerContext) {
   // ---- ignore list (per account) ---------------------------------------------------------
 
   /** Players of this account already in the world hear the change at once. */
-  const refreshWorld = async (accountId: string) => (await liveWorld())?.ignores?.reload(accountId);
+  const refreshWorld = (accountId: string) => ctx.world.reloadIgnores(accountId);
 
   /**
    * The ignore list is the account's, but a `?characterId=` still names who is asking: it must be
@@ -221,7 +220,7 @@ export function socialRoutes(ctx: ServerContext) {
     auth,
     route(async (req, res) => {
       const entries = await ignoreListOf(prisma, (await ignoreCaller(req)).sub);
-      const online = await onlineNow();
+      const online = await onlineNow(ctx);
       res.json({ success: true, ignored: entries.map((e) => ({ ...publicView(e.ignored, online), since: e.createdAt.toISOString() })) });
     }),
   );
@@ -236,7 +235,7 @@ export function socialRoutes(ctx: ServerContext) {
       if ((await countIgnored(prisma, who.sub)) >= MAX_IGNORED) throw new HttpError(400, "IGNORE_LIST_FULL", `An ignore list holds at most ${MAX_IGNORED} players`);
       if (!(await addIgnore(prisma, who.sub, them.id))) throw new HttpError(400, "ALREADY_IGNORED", `${them.name} is already on your ignore list`);
       await refreshWorld(who.sub);
-      res.status(201).json({ success: true, ignored: publicView(them, await onlineNow()) });
+      res.status(201).json({ success: true, ignored: publicView(them, await onlineNow(ctx)) });
     }),
   );
 
@@ -261,7 +260,7 @@ export function socialRoutes(ctx: ServerContext) {
       const { name } = parse(LookupQuery, req.query);
       const c = await characterByName(prisma, name);
       if (!c) throw new HttpError(404, "PLAYER_NOT_FOUND", `No player called ${name}`);
-      const { id, name: shown, combatLevel, online } = publicView(c, await onlineNow());
+      const { id, name: shown, combatLevel, online } = publicView(c, await onlineNow(ctx));
       res.json({ success: true, player: { id, name: shown, combatLevel, online } });
     }),
   );

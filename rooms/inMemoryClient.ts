@@ -19,7 +19,8 @@ import {
  * server-side Client a Colyseus room talks to (as @colyseus/ws-transport's WebSocketClient does)
  * and joins through the real path (matchmaker seat reservation, the room's onAuth and onJoin).
  * Subclasses decide what becomes of what the room sends: the /ws adapter turns messages into JSON
- * frames, the benchmark counts bytes.
+ * frames, the built-in agents read them into their view, the benchmark counts bytes. A transport of
+ * this process, so it lives with the rooms: it is the one that finds the reserved room in memory.
  */
 export abstract class InMemoryRoomClient implements Client, ClientPrivate {
   "~messages": any;

@@ -1,0 +1,23 @@
+import type { Histogram } from "prom-client";
+
+/**
+ * Times the named phases of a tick: each phase's duration goes to the tick histogram under its
+ * `phase` label (the whole tick is observed as `phase="total"` by the tick loop), and the last
+ * tick's durations are kept for benchmarks and the monitor.
+ */
+export class TickPhases<P extends string> {
+  readonly lastMs = new Map<P, number>();
+
+  constructor(private readonly histogram: Histogram<"phase">) {}
+
+  run<T>(phase: P, work: () => T): T {
+    const t0 = performance.now();
+    try {
+      return work();
+    } finally {
+      const ms = performance.now() - t0;
+      this.lastMs.set(phase, ms);
+      this.histogram.observe({ phase }, ms / 1000);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import type { Logger } from "pino";
+import { GameError } from "../src/game/types.js";
+import { bankDeposit, bankWithdraw, movePlayer, setCombatStyle, startAttack, startGather, startPickup, stopPlayer } from "../src/game/world/commands.js";
+import { useItem } from "../src/game/world/itemUse.js";
+import type { World } from "../src/game/world/World.js";
+import { handleChat, type ChatContext, type ChatSession } from "./worldChat.js";
+import { ClientMessages, describeZodError, type ClientMessage, type ClientMessageType } from "../src/protocol/index.js";
+
+/** What the world's message handlers need from their room. */
+export interface CommandContext {
+  world: World;
+  logger: Logger;
+  chat: Omit<ChatContext, "world">;
+  /** Items that moved through the bank are written at once, not at the next periodic save. */
+  saveNow(playerId: string): void;
+}
+
+/** One handler per client message, each given its message already validated and typed. */
+export type CommandHandlers = { [K in ClientMessageType]: (session: ChatSession, msg: ClientMessage<K>) => void };
+
+export function worldCommands(ctx: CommandContext): CommandHandlers {
+  const w = ctx.world;
+  return {
+    "player:move": (s, m) => movePlayer(w, s.playerId, { x: m.x, z: m.z }, m.run === true),
+    "player:action": (s, m) => {
+      if (m.action === "stop") return stopPlayer(w, s.playerId);
+      if (m.action === "style") {
+        if (!m.style) throw new GameError("INVALID_PAYLOAD", "style: required");
+        return setCombatStyle(w, s.playerId, m.style);
+      }
+      if (!m.targetId) throw new GameError("INVALID_PAYLOAD", "targetId: required");
+      if (m.action === "gather") return startGather(w, s.playerId, m.targetId);
+      if (m.action === "attack") return startAttack(w, s.playerId, m.targetId);
+      return startPickup(w, s.playerId, m.targetId);
+    },
+    "player:chat": (s, m) => handleChat({ world: w, ...ctx.chat }, s, m.message, m.channel),
+    "inventory:use": (s, m) => useItem(w, s.playerId, m),
+    "bank:deposit": (s, m) => {
+      bankDeposit(w, s.playerId, m.slot, m.quantity);
+      ctx.saveNow(s.playerId);
+    },
+    "bank:withdraw": (s, m) => {
+      bankWithdraw(w, s.playerId, m.itemId, m.quantity);
+      ctx.saveNow(s.playerId);
+    },
+  };
+}
+
+/**
+ * Validate a client message and run its handler; a refusal is answered with `error` (a rule's own
+ * code, INVALID_PAYLOAD for a bad payload, INTERNAL for a fault of ours, which is logged).
+ */
+export function runCommand<K extends ClientMessageType>(
+  handlers: CommandHandlers,
+  logger: Logger,
+  session: ChatSession,
+  type: K,
+  payload: unknown,
+): { code: string; message: string } | undefined {
+  const parsed = ClientMessages[type].safeParse(payload);
+  if (!parsed.success) return { code: "INVALID_PAYLOAD", message: `${type}: ${describeZodError(parsed.error)}` };
+  try {
+    (handlers[type] as (s: ChatSession, m: ClientMessage<K>) => void)(session, parsed.data as ClientMessage<K>);
+    return undefined;
+  } catch (err) {
+    if (err instanceof GameError) return { code: err.code, message: err.message };
+    logger.error({ err, type }, "message handler failed");
+    return { code: "INTERNAL", message: "Something went wrong" };
+  }
+}

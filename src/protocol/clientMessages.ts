@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK } from "./vocabulary.js";
+
+/**
+ * Every client → server message, by its documented event name, with the payload it must have
+ * (docs/PROTOCOL.md §3, §8, §9). Payloads are strict objects: anything else is answered with
+ * `error` (trades: `tradeError`) INVALID_PAYLOAD and changes nothing.
+ */
+
+const coordinate = z.number().finite().min(-1_000_000).max(1_000_000);
+/** An inventory slot: a whole number from 0 to INVENTORY_SIZE - 1. */
+const slot = z.number().int().min(0).max(INVENTORY_SIZE - 1);
+/** A quantity: a whole number from 1 to MAX_STACK. */
+const quantity = z.number().int().positive().max(MAX_STACK);
+const id = z.string().min(1).max(128);
+
+/** The world room's own messages (§3). */
+export const ClientMessages = {
+  "player:move": z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() }).strict(),
+  "player:action": z
+    .object({
+      action: z.enum(["gather", "attack", "pickup", "stop", "style"]),
+      targetId: id.optional(),
+      style: z.enum(COMBAT_STYLES).optional(),
+    })
+    .strict(),
+  "player:chat": z.object({ message: z.string().max(1000), channel: z.enum(CHAT_CHANNELS).optional() }).strict(),
+  "inventory:use": z
+    .object({
+      slot,
+      targetSlot: slot.optional(),
+      targetId: id.optional(),
+      action: z.enum(["use", "eat", "equip", "unequip", "drop", "cook", "light"]).optional(),
+      quantity: quantity.optional(),
+    })
+    .strict(),
+  "bank:deposit": z.object({ slot, quantity }).strict(),
+  "bank:withdraw": z.object({ itemId: id, quantity }).strict(),
+} as const;
+
+export type ClientMessageType = keyof typeof ClientMessages;
+export type ClientMessage<T extends ClientMessageType> = z.infer<(typeof ClientMessages)[T]>;
+
+/**
+ * The trade's messages (§9), accepted by the world room and by the trade's own room alike. Slots
+ * and quantities are checked by the trade rules (src/game/trade.ts, against the same
+ * INVENTORY_SIZE and MAX_STACK), so a bad one is answered INVALID_SLOT or INVALID_QUANTITY rather
+ * than a generic INVALID_PAYLOAD.
+ */
+const tradeId = z.string().min(1).max(128);
+
+export const TradeMessages = {
+  tradeRequest: z.object({ targetPlayerId: z.string().min(1).max(128) }).strict(),
+  tradeRequestRespond: z.object({ tradeId, accept: z.boolean() }).strict(),
+  tradeAddItem: z.object({ tradeId, inventorySlot: z.unknown().optional(), quantity: z.unknown().optional() }).strict(),
+  tradeRemoveItem: z.object({ tradeId, inventorySlot: z.unknown().optional(), quantity: z.unknown().optional() }).strict(),
+  tradeAccept: z.object({ tradeId }).strict(),
+  tradeCancel: z.object({ tradeId }).strict(),
+} as const;
+
+export type TradeMessageType = keyof typeof TradeMessages;
+export type TradeMessage<T extends TradeMessageType> = z.infer<(typeof TradeMessages)[T]>;
+
+/** What a trader may send to the trade's room (requests belong to the world). */
+export const TRADE_ROOM_MESSAGES = ["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"] as const satisfies readonly TradeMessageType[];
+
+/** Every message a client may send to the world room: its own and the trades'. */
+export const RoomMessages = { ...ClientMessages, ...TradeMessages } as const;
+export type RoomMessageType = keyof typeof RoomMessages;
+export type RoomMessage<T extends RoomMessageType> = z.infer<(typeof RoomMessages)[T]>;
+/** A room message with its type, as one value (e.g. an order an agent decides on). */
+export type RoomEnvelope = { [K in RoomMessageType]: { type: K; data: RoomMessage<K> } }[RoomMessageType];
+
+/** Join options a client may pass to the world room. */
+export const JoinOptions = z
+  .object({
+    characterId: z.string().min(1).max(128).optional(),
+    name: z.string().optional(),
+    /** Receive `world:update` JSON deltas each tick (the /ws adapter asks for them). */
+    worldUpdates: z.boolean().optional(),
+    /** "ws" (the /ws adapter's) and "runtime" (the built-in agent runtime's) take no schema patches. */
+    clientType: z.enum(["colyseus", "ws", "agent", "runtime"]).optional(),
+  })
+  .passthrough();
+export type JoinOptions = z.infer<typeof JoinOptions>;
+
+/**
+ * The plain JSON WebSocket protocol at /ws (§8): one JSON object per text frame,
+ * `{"type": "<event>", "data": {...}, "id"?: "..."}` both ways; replies and errors caused by a
+ * frame echo its id.
+ */
+export const Envelope = z
+  .object({
+    type: z.string().min(1).max(64),
+    data: z.unknown().optional(),
+    id: z.string().max(128).optional(),
+  })
+  .strict();
+export type Envelope = z.infer<typeof Envelope>;
+
+/** /ws `authenticate`: log this socket in with a server token (§8). */
+export const AuthenticateData = z
+  .object({
+    token: z.string().min(1).max(8192),
+    characterId: z.string().min(1).max(128).optional(),
+  })
+  .strict();
+export type AuthenticateData = z.infer<typeof AuthenticateData>;
+
+/** The /ws adapter's own client events, beyond the room messages: `authenticate`, and `ping` (its data is ignored). */
+export const WS_CLIENT_EVENTS = ["authenticate", "ping"] as const;
+
+/** A short, readable reason from a zod error: the first issue's path and message. */
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue.path.length ? issue.path.join(".") : "payload";
+  return `${where}: ${issue.message}`;
+}

@@ -1,0 +1,146 @@
+/**
+ * The codes the server puts on the wire: close codes of its sockets, error codes (`error`,
+ * `tradeError`, and the /ws adapter's), notice codes and trade cancel reasons. docs/PROTOCOL.md
+ * §1, §4, §6, §8 and §9 explain each.
+ */
+
+/**
+ * Close codes the server chooses, on a room connection (SDK) or a /ws socket. Colyseus closes
+ * room connections with its own codes too (`CloseCode` of @colyseus/sdk: 4000 after
+ * `room.leave()`, 4002 when a client floods the room); on /ws those never reach the socket except
+ * the ones listed here.
+ */
+export const CLOSE_CODES = {
+  /** /ws: the socket left the world normally. */
+  NORMAL: 1000,
+  /** /ws: the server is shutting down (every player saved first). */
+  GOING_AWAY: 1001,
+  /** /ws: a frame over the size limit. */
+  TOO_BIG: 1009,
+  /** /ws: the server could not join the socket's player (a guest not made, a join that failed). */
+  INTERNAL: 1011,
+  /** /ws: the join was refused for its options (bad options, a taken name, a bad query string). */
+  INVALID_REQUEST: 4000,
+  /** /ws: no valid token (or none in time). */
+  UNAUTHORIZED: 4001,
+  /** /ws: the character belongs to another account. */
+  FORBIDDEN: 4003,
+  /** /ws: the character does not exist. */
+  NOT_FOUND: 4004,
+  /** /ws: a flood of frames, or too many new guest identities from one address. */
+  FLOOD: 4029,
+  /** Another login took this character over (after `session:replaced`). */
+  REPLACED: 4100,
+  /** An admin's `/kick` (after `notice` KICKED). */
+  KICKED: 4101,
+} as const;
+export type CloseCodeName = keyof typeof CLOSE_CODES;
+/** A close code the server chooses (named apart from the SDK's own `CloseCode`). */
+export type ServerCloseCode = (typeof CLOSE_CODES)[CloseCodeName];
+
+/**
+ * Every error code a client may receive in `error` or `tradeError` (and in the body of a refused
+ * /ws upgrade), with where it comes from.
+ */
+export const ERROR_CODES = {
+  // Any message (§6)
+  INVALID_PAYLOAD: "a payload that does not match its schema; player:action without targetId or style",
+  UNKNOWN_EVENT: "a message type nobody handles",
+  NOT_IN_WORLD: "a message before the join completed",
+  INTERNAL: "an unexpected server failure",
+  DEAD: "a request while at 0 health",
+  // Movement and targets
+  OUT_OF_BOUNDS: "movement, /tp: outside the world",
+  TOO_FAR: "movement, targets, trades: out of reach",
+  BLOCKED: "movement, /tp: a tile that cannot be stood on",
+  NO_PATH: "movement, targets: unreachable",
+  // Gathering, combat, pickup
+  UNKNOWN_TARGET: "gather, attack, pickup, cook: no such target",
+  DEPLETED: "gather: the node is depleted",
+  LEVEL_TOO_LOW: "gather, equip, light, cook: the skill level is too low",
+  NO_TOOL: "gather: the tool is not in the inventory",
+  NO_BAIT: "gather: no bait",
+  INVENTORY_FULL: "gather, pickup, unequip, withdraw, /give: no room",
+  NOT_ATTACKABLE: "attack: townsfolk",
+  TARGET_DEAD: "attack: the npc is dead",
+  GONE: "pickup: the item is gone",
+  // Items (inventory:use)
+  ITEM_LOCKED: "an item offered in a trade",
+  EMPTY_SLOT: "an empty slot",
+  UNKNOWN_ITEM: "an item the data does not know",
+  NOTHING_HAPPENS: "inventory:use with nothing to do",
+  NOT_EDIBLE: "eat",
+  NOT_EQUIPPABLE: "equip",
+  STACK_FULL: "equip: the worn stack is full",
+  INVALID_SLOT: "a slot out of range (items and trades)",
+  NOTHING_EQUIPPED: "unequip",
+  CANNOT_LIGHT_HERE: "light: a resource or fire already here",
+  NEED_TINDERBOX: "light",
+  CANNOT_LIGHT: "light: not burnable logs",
+  NOT_NEAR_RANGE: "cook on a range",
+  CANNOT_COOK: "cook: not raw food",
+  WRONG_STATION: "cook: this food needs the other station",
+  TRADE_COMPLETING: "item moves while the trade is being committed",
+  // Bank
+  NOT_NEAR_BANK: "bank moves away from a bank",
+  NOT_IN_BANK: "withdraw of an item not in the bank",
+  BANK_FULL: "deposit: the bank holds 400 different items",
+  BANK_STACK_FULL: "deposit: the bank's stack is full",
+  // Chat and admin commands
+  EMPTY_MESSAGE: "chat: nothing to say",
+  MESSAGE_TOO_LONG: "chat: over 200 characters",
+  INVALID_COMMAND: "chat: a malformed /command",
+  UNKNOWN_COMMAND: "chat: an unknown /command",
+  FORBIDDEN: "chat: an admin command from a non-admin; /ws: another account's character",
+  ADMIN_UNAVAILABLE: "/admin: no admin code is set",
+  ADMIN_WRONG_CODE: "/admin: a wrong code",
+  ADMIN_LOCKED: "/admin: locked after three wrong codes",
+  INVALID_TARGET: "/tp: not whole numbers",
+  UNKNOWN_PLAYER: "/give, /kick: nobody of that name online",
+  INVALID_QUANTITY: "/give, trades: a quantity out of range",
+  // Trades (tradeError, §9)
+  SELF_TRADE: "tradeRequest to oneself",
+  PLAYER_OFFLINE: "tradeRequest: the player is not online",
+  PLAYER_UNAVAILABLE: "tradeRequest: the player cannot trade now",
+  ALREADY_IN_TRADE: "one trade at a time",
+  RATE_LIMITED: "repeated trade requests; /ws: too many frames or guest identities",
+  UNKNOWN_TRADE: "a trade that does not exist or has ended",
+  NOT_YOUR_TRADE: "another pair's trade",
+  INVALID_STATE: "a move the trade's screen does not allow",
+  UNTRADEABLE: "an item the data marks untradeable",
+  NOT_OFFERED: "tradeRemoveItem of a slot not offered",
+  OFFER_LOCKED: "an offer change on the confirm screen",
+  ALREADY_ACCEPTED: "a replayed accept",
+  // The /ws adapter (§8)
+  BAD_JSON: "/ws: a frame that is not JSON text",
+  NOT_AUTHENTICATED: "/ws: a room event before authentication",
+  UNAUTHORIZED: "/ws: a missing, invalid or expired token",
+  NOT_FOUND: "/ws: an unknown character",
+  FLOOD: "/ws: 60 or more dropped frames within one second",
+  TOO_MANY_CONNECTIONS: "/ws: the address holds too many open sockets (HTTP 429 on the upgrade)",
+  ROOM_ERROR: "/ws: the world refused the connection",
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** `notice` codes (§4). */
+export const NOTICE_CODES = ["ATE", "FIRE_FAILED", "BURNT", "RECLAIMED", "ADMIN_GRANTED", "TELEPORTED", "GIVEN", "KICKED"] as const;
+export type NoticeCode = (typeof NOTICE_CODES)[number];
+
+/** `tradeCancelled.reason` (§9). */
+export const TRADE_CANCEL_REASONS = [
+  "declined",
+  "cancelled",
+  "timeout",
+  "disconnected",
+  "player_died",
+  "inventory_full",
+  "unavailable",
+  "offer_changed",
+  "server_shutdown",
+  "error",
+] as const;
+export type TradeCancelReason = (typeof TRADE_CANCEL_REASONS)[number];
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
+}

@@ -1,0 +1,46 @@
+/**
+ * The game's words and limits as the wire carries them: the bounds of every slot and quantity a
+ * client sends, the skill names, equipment slots and combat styles the messages name. src/game
+ * takes these from here, so the rules and the message schemas cannot disagree.
+ */
+
+/** Inventory slots, numbered 0 to INVENTORY_SIZE - 1. */
+export const INVENTORY_SIZE = 28;
+/** The largest stack an inventory slot, a bank stack or an offer may hold. */
+export const MAX_STACK = 2_147_483_647;
+
+export const SKILLS = [
+  "attack",
+  "strength",
+  "defense",
+  "constitution",
+  "ranged",
+  "prayer",
+  "magic",
+  "woodcutting",
+  "mining",
+  "fishing",
+  "firemaking",
+  "cooking",
+  "smithing",
+  "agility",
+  "crafting",
+  "fletching",
+  "runecrafting",
+] as const;
+export type SkillName = (typeof SKILLS)[number];
+
+/** The gathering skills: a resource's skill (`world:update` `skill`), an agent's gathering goals and commands. */
+export const GATHERING_SKILLS = ["woodcutting", "mining", "fishing"] as const satisfies readonly SkillName[];
+export type GatheringSkill = (typeof GATHERING_SKILLS)[number];
+
+export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
+export type EquipmentSlot = (typeof EQUIPMENT_SLOTS)[number];
+
+/** Melee styles (`player:action` `style`; `combatStyle` in `player:sync`). */
+export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled"] as const;
+export type CombatStyle = (typeof COMBAT_STYLES)[number];
+
+/** Chat channels (`player:chat`, `chat:message`). */
+export const CHAT_CHANNELS = ["local", "world"] as const;
+export type ChatChannel = (typeof CHAT_CHANNELS)[number];
