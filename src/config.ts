@@ -65,6 +65,11 @@ const intIn = (name: string, min: number, max: number, fallback: number) =>
       return n;
     });
 
+/** A comma-separated setting as its trimmed, non-empty items (unset or blank: none). */
+function commaList(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
 const EnvSchema = z.object({
   PORT: intIn("PORT", 0, 65535, 5555),
   NODE_ENV: z
@@ -108,8 +113,7 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return [];
-      const list = v.split(",").map((s) => s.trim()).filter(Boolean);
+      const list = commaList(v);
       for (const o of list) {
         let ok = false;
         try {
@@ -139,8 +143,7 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return [];
-      const list = v.split(",").map((s) => s.trim()).filter(Boolean);
+      const list = commaList(v);
       try {
         proxyaddr.compile(list);
       } catch {
