@@ -63,8 +63,8 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
   mirror(trade: TradeSession) {
     this.state.tradeId = trade.id;
     this.state.screen = trade.screen;
-    mirrorSide(this.state.initiator, trade.a);
-    mirrorSide(this.state.recipient, trade.b);
+    mirrorSide(this.state.initiator, trade.initiator);
+    mirrorSide(this.state.recipient, trade.recipient);
   }
 
   close() {

@@ -4,13 +4,13 @@ import type { Logger } from "pino";
 import type { GameData } from "../src/manifests/index.js";
 import { closeDanglingSessions, loadChunks, openDeaths } from "../src/db/worldRepo.js";
 import { populateWorld, restoreChunk, restoreDeathPile, type ChunkData } from "../src/game/world/setup.js";
-import { World } from "../src/game/world/World.js";
+import { World, type WorldOptions } from "../src/game/world/World.js";
 
 /** The shard name world_chunks rows are kept under. */
 export const WORLD_NAME = "main";
 
-export function createWorld(data: GameData, rng: () => number = Math.random): World {
-  const world = new World(data, { rng, newId: randomUUID });
+export function createWorld(data: GameData, options: Partial<WorldOptions> = {}): World {
+  const world = new World(data, { rng: Math.random, newId: randomUUID, ...options });
   populateWorld(world);
   return world;
 }

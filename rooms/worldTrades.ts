@@ -1,16 +1,15 @@
-import { randomUUID } from "node:crypto";
 import { matchMaker, type IRoomCache } from "@colyseus/core";
 import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
 import { lockTraders, swapInTransaction, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
-import { offerValue, tradeValues, type OfferItem, type TradeLimits } from "../src/game/trade.js";
+import { offerValue, tradeValues, type OfferItem } from "../src/game/trade.js";
 import { GameError } from "../src/game/types.js";
 import { snapshotOf } from "../src/game/world/players.js";
-import { TradeBook, TradeError, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
+import { TradeError, type TradeBook, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
 import type { World } from "../src/game/world/World.js";
 import { tradeCommitDuration, tradesEnded } from "../src/metrics.js";
-import { describeZodError, TradeMessages, type SeatReservation, type ServerMessage, type ServerMessageType, type TradeMessageType } from "../src/protocol/index.js";
+import { describeZodError, TradeMessages, type SeatReservation, type ServerMessage, type ServerMessageType, type TradeMessage, type TradeMessageType } from "../src/protocol/index.js";
 
 /** What the trade desk needs from its trade's room (rooms/TradeRoom.ts). */
 export interface TradeRoomHandle {
@@ -33,13 +32,10 @@ export interface TradeDeskOptions {
   logger: Logger;
   /** The world room's id: the trade rooms find their desk through it. */
   worldRoomId: string;
-  limits?: TradeLimits;
   /** Send a message to a player in the world (nothing when they are not online). */
   send<K extends ServerMessageType>(playerId: string, type: K, data: ServerMessage<K>): void;
   /** Send a player's private state now. */
   syncPlayer(playerId: string): void;
-  /** Does the player `playerId` ignore `fromId`? Their trade requests are not shown to them. */
-  ignoring?(playerId: string, fromId: string): boolean;
   /** Test hook: milliseconds since the epoch. */
   now?: () => number;
 }
@@ -47,9 +43,10 @@ export interface TradeDeskOptions {
 const offerView = (side: TradeSide) => ({ items: side.items.map((o: OfferItem) => ({ inventorySlot: o.inventorySlot, itemId: o.itemId, quantity: o.quantity })), accepted: side.accepted });
 
 /**
- * The world room's trade desk: it runs the trade book on the messages of both rooms, tells the
- * traders what happened, spawns a trade room per opened trade (seats reserved for both traders)
- * and commits the swap through the world's saver, so the commit is ordered with every save.
+ * The world room's trade desk: it runs the world's trade book (`world.trades`) on the messages of
+ * both rooms, tells the traders what the book did, spawns a trade room per opened trade (seats
+ * reserved for both traders) and commits the swap through the world's saver, so the commit is
+ * ordered with every save. The rules (deaths and leaves ending trades, locks) are the book's.
  */
 export class TradeDesk {
   readonly book: TradeBook;
@@ -63,38 +60,17 @@ export class TradeDesk {
   private readonly now: () => number;
 
   constructor(private readonly o: TradeDeskOptions) {
-    this.book = new TradeBook(o.world, () => `t_${randomUUID()}`, o.limits, (playerId, fromId) => o.ignoring?.(playerId, fromId) ?? false);
+    this.book = o.world.trades;
     this.now = o.now ?? Date.now;
   }
 
   /** A trade message from either room: validated, run, answered with tradeError when refused. */
-  receive(playerId: string, type: TradeMessageType, payload: unknown) {
+  receive<K extends TradeMessageType>(playerId: string, type: K, payload: unknown) {
     const parsed = TradeMessages[type].safeParse(payload ?? {});
     const tradeId = typeof (payload as { tradeId?: unknown })?.tradeId === "string" ? (payload as { tradeId: string }).tradeId : undefined;
     if (!parsed.success) return this.error(playerId, "INVALID_PAYLOAD", `${type}: ${describeZodError(parsed.error)}`, tradeId);
-    const m = parsed.data as Record<string, unknown>;
-    const now = this.now();
     try {
-      switch (type) {
-        case "tradeRequest":
-          this.book.request(playerId, m.targetPlayerId, now);
-          break;
-        case "tradeRequestRespond":
-          this.book.respond(playerId, m.tradeId, m.accept, now);
-          break;
-        case "tradeAddItem":
-          this.book.addItem(playerId, m.tradeId, m.inventorySlot, m.quantity, now);
-          break;
-        case "tradeRemoveItem":
-          this.book.removeItem(playerId, m.tradeId, m.inventorySlot, m.quantity, now);
-          break;
-        case "tradeAccept":
-          this.book.accept(playerId, m.tradeId, now);
-          break;
-        case "tradeCancel":
-          this.book.cancelBy(playerId, m.tradeId);
-          break;
-      }
+      (this.handlers[type] as (playerId: string, m: TradeMessage<K>, now: number) => void)(playerId, parsed.data as TradeMessage<K>, this.now());
     } catch (err) {
       if (!(err instanceof GameError)) throw err;
       this.error(playerId, err.code, err.message, err instanceof TradeError ? (err.tradeId ?? tradeId) : tradeId);
@@ -103,26 +79,33 @@ export class TradeDesk {
     }
   }
 
-  /** Every tick: unanswered requests and idle trades time out. */
+  /** Each trade message, typed by its schema, to the book's rule. */
+  private readonly handlers: { [K in TradeMessageType]: (playerId: string, m: TradeMessage<K>, now: number) => void } = {
+    tradeRequest: (id, m, now) => this.book.request(id, m.targetPlayerId, now),
+    tradeRequestRespond: (id, m, now) => this.book.respond(id, m.tradeId, m.accept, now),
+    tradeAddItem: (id, m, now) => this.book.addItem(id, m.tradeId, m.inventorySlot, m.quantity, now),
+    tradeRemoveItem: (id, m, now) => this.book.removeItem(id, m.tradeId, m.inventorySlot, m.quantity, now),
+    tradeAccept: (id, m, now) => this.book.accept(id, m.tradeId, now),
+    tradeCancel: (id, m) => this.book.cancelBy(id, m.tradeId),
+  };
+
+  /** Every tick: unanswered requests and idle trades time out; what the tick's rules did to trades (deaths) is told. */
   tick() {
     this.book.expire(this.now());
     this.flush();
   }
 
-  /** A player died: their trade is cancelled (a commit in flight cannot be, and they cannot die during one). */
-  playerDied(playerId: string) {
-    this.book.playerGone(playerId, "player_died");
-    this.flush();
+  /**
+   * A player is about to leave the world: a commit in flight is waited for, so the leave's save
+   * captures the committed inventory. (Leaving the world ends an open trade: removePlayer.)
+   */
+  async commitsSettled(playerId: string): Promise<void> {
+    for (const c of [...this.commits.values()]) if (c.players.includes(playerId)) await c.done;
   }
 
-  /**
-   * A player is leaving the world: an open trade is cancelled, a commit in flight is waited for
-   * (so the leave's save captures the committed inventory).
-   */
-  async playerLeaving(playerId: string): Promise<void> {
-    this.book.playerGone(playerId, "disconnected");
-    this.flush();
-    for (const c of [...this.commits.values()]) if (c.players.includes(playerId)) await c.done;
+  /** Tell what the book did outside a message (a player left the world). */
+  flush() {
+    for (const e of this.book.drain()) this.handle(e);
   }
 
   /** The world is shutting down: open trades are cancelled and commits in flight finish. */
@@ -153,20 +136,16 @@ export class TradeDesk {
 
   /** Tell both sides, each from its own point of view. */
   private toBoth(trade: TradeSession, tell: (playerId: string, me: TradeSide, them: TradeSide) => void) {
-    tell(trade.a.playerId, trade.a, trade.b);
-    tell(trade.b.playerId, trade.b, trade.a);
-  }
-
-  private flush() {
-    for (const e of this.book.drain()) this.handle(e);
+    tell(trade.initiator.playerId, trade.initiator, trade.recipient);
+    tell(trade.recipient.playerId, trade.recipient, trade.initiator);
   }
 
   private handle(e: TradeEvent) {
     const { trade } = e;
     switch (e.kind) {
       case "requested":
-        this.to(trade, trade.a.playerId, "tradeRequestSent", { tradeId: trade.id, targetPlayerId: trade.b.playerId, targetName: trade.b.name });
-        if (!trade.hiddenFromTarget) this.to(trade, trade.b.playerId, "tradeIncoming", { tradeId: trade.id, fromPlayerId: trade.a.playerId, fromPlayerName: trade.a.name });
+        this.to(trade, trade.initiator.playerId, "tradeRequestSent", { tradeId: trade.id, targetPlayerId: trade.recipient.playerId, targetName: trade.recipient.name });
+        if (!trade.hiddenFromTarget) this.to(trade, trade.recipient.playerId, "tradeIncoming", { tradeId: trade.id, fromPlayerId: trade.initiator.playerId, fromPlayerName: trade.initiator.name });
         return;
       case "started":
         this.open(trade);
@@ -191,16 +170,16 @@ export class TradeDesk {
       case "completed":
         tradesEnded.inc({ outcome: "completed" });
         this.rooms.get(trade.id)?.mirror(trade);
-        this.to(trade, trade.a.playerId, "tradeCompleted", { tradeId: trade.id, receivedItems: e.swap.toA });
-        this.to(trade, trade.b.playerId, "tradeCompleted", { tradeId: trade.id, receivedItems: e.swap.toB });
-        this.o.syncPlayer(trade.a.playerId);
-        this.o.syncPlayer(trade.b.playerId);
+        this.to(trade, trade.initiator.playerId, "tradeCompleted", { tradeId: trade.id, receivedItems: e.swap.toInitiator });
+        this.to(trade, trade.recipient.playerId, "tradeCompleted", { tradeId: trade.id, receivedItems: e.swap.toRecipient });
+        this.o.syncPlayer(trade.initiator.playerId);
+        this.o.syncPlayer(trade.recipient.playerId);
         this.closeRoom(trade.id);
         return;
       case "cancelled":
         tradesEnded.inc({ outcome: e.reason });
         // A request hidden from an ignoring player ends for the asker alone.
-        if (trade.hiddenFromTarget && trade.screen === "requested") this.to(trade, trade.a.playerId, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message });
+        if (trade.hiddenFromTarget && trade.screen === "requested") this.to(trade, trade.initiator.playerId, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message });
         else this.toBoth(trade, (id) => this.to(trade, id, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message }));
         this.closeRoom(trade.id);
         return;
@@ -211,7 +190,7 @@ export class TradeDesk {
   private open(trade: TradeSession) {
     this.held.set(trade.id, []);
     const seats = new Map<string, SeatReservation>();
-    const sides = [trade.a, trade.b];
+    const sides = [trade.initiator, trade.recipient];
     const made = (async () => {
       this.expecting.add(trade.id);
       const listing: IRoomCache = await matchMaker.handleCreateRoom("trade", { tradeId: trade.id, worldRoomId: this.o.worldRoomId });
@@ -228,7 +207,7 @@ export class TradeDesk {
         this.expecting.delete(trade.id);
         const held = this.held.get(trade.id) ?? [];
         this.held.delete(trade.id);
-        for (const [me, them] of [[trade.a, trade.b], [trade.b, trade.a]]) {
+        for (const [me, them] of [[trade.initiator, trade.recipient], [trade.recipient, trade.initiator]]) {
           const reservation = seats.get(me.playerId);
           this.o.send(me.playerId, "tradeStarted", { tradeId: trade.id, partnerId: them.playerId, partnerName: them.name, ...(reservation ? { reservation } : {}) });
         }
@@ -253,27 +232,27 @@ export class TradeDesk {
    */
   private commit(trade: TradeSession) {
     const world = this.o.world;
-    const a = world.players.get(trade.a.playerId)!;
-    const b = world.players.get(trade.b.playerId)!;
+    const initiator = world.players.get(trade.initiator.playerId)!;
+    const recipient = world.players.get(trade.recipient.playerId)!;
     const items = world.data.items;
     const record: TradeRecord = {
       id: trade.id,
-      initiator: { characterId: a.id, name: a.name, offer: trade.a.items.map((o) => ({ ...o })), value: offerValue(trade.a.items, items) },
-      recipient: { characterId: b.id, name: b.name, offer: trade.b.items.map((o) => ({ ...o })), value: offerValue(trade.b.items, items) },
+      initiator: { characterId: initiator.id, name: initiator.name, offer: trade.initiator.items.map((o) => ({ ...o })), value: offerValue(trade.initiator.items, items) },
+      recipient: { characterId: recipient.id, name: recipient.name, offer: trade.recipient.items.map((o) => ({ ...o })), value: offerValue(trade.recipient.items, items) },
     };
     const started = performance.now();
     const done = this.o.saver
-      .saveWith(world, [a, b], async (tx, writeSave) => {
+      .saveWith(world, [initiator, recipient], async (tx, writeSave) => {
         await lockTraders(tx, record);
         await writeSave();
         return swapInTransaction(tx, record, items);
       })
       .then(
-        (committed) => {
+        (swap) => {
           tradeCommitDuration.observe((performance.now() - started) / 1000);
-          this.book.completed(trade.id, { a: committed.initiator, b: committed.recipient }, committed.swap);
+          this.book.completed(trade.id, swap);
           // The database now holds exactly these items for both.
-          for (const p of [a, b]) p.persistedItems = itemsFingerprint(snapshotOf(p));
+          for (const p of [initiator, recipient]) p.persistedItems = itemsFingerprint(snapshotOf(p));
         },
         (err) => {
           const reason = err instanceof TradeCommitError ? err.reason : "error";
@@ -285,6 +264,6 @@ export class TradeDesk {
         this.commits.delete(trade.id);
         this.flush();
       });
-    this.commits.set(trade.id, { players: [a.id, b.id], done });
+    this.commits.set(trade.id, { players: [initiator.id, recipient.id], done });
   }
 }

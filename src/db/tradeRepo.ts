@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { ItemIndex } from "../game/inventory.js";
-import { NoRoomError, planSwap, type OfferItem, type Swap } from "../game/trade.js";
+import { NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
 import { isUniqueViolation } from "./characterRepo.js";
 
@@ -26,7 +26,7 @@ export class TradeCommitError extends Error {
     readonly reason: "inventory_full" | "offer_changed" | "error",
     message: string,
     /** For inventory_full: whose inventory. */
-    readonly side?: "initiator" | "recipient",
+    readonly side?: TradeRole,
   ) {
     super(message);
   }
@@ -48,7 +48,7 @@ export async function lockTraders(tx: Tx, trade: TradeRecord): Promise<void> {
  * table), move the items, write both inventories and the history row. The history row's id is the
  * trade's id, so one trade can never be written twice.
  */
-export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<{ initiator: Inventory; recipient: Inventory; swap: Swap }> {
+export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
   const ids = [trade.initiator.characterId, trade.recipient.characterId];
   const rows = await tx.$queryRawUnsafe<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(
     `SELECT "characterId", "slot", "itemId", "quantity" FROM "inventory" WHERE "characterId" IN ($1, $2) FOR UPDATE`,
@@ -73,11 +73,10 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
 
   let swap: Swap;
   try {
-    swap = planSwap(inventories.get(ids[0])!, trade.initiator.offer, inventories.get(ids[1])!, trade.recipient.offer, lookup);
+    swap = planSwap({ inventory: inventories.get(ids[0])!, offer: trade.initiator.offer }, { inventory: inventories.get(ids[1])!, offer: trade.recipient.offer }, lookup);
   } catch (err) {
     if (err instanceof NoRoomError) {
-      const side = err.side === "a" ? "initiator" : "recipient";
-      throw new TradeCommitError("inventory_full", `${trade[side].name}'s inventory does not have enough space`, side);
+      throw new TradeCommitError("inventory_full", `${trade[err.side].name}'s inventory does not have enough space`, err.side);
     }
     if (err instanceof GameError) throw new TradeCommitError("offer_changed", err.message);
     throw err;
@@ -85,8 +84,8 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
 
   await tx.inventoryItem.deleteMany({ where: { characterId: { in: ids } } });
   const data = [
-    ...swap.a.flatMap((s, slot) => (s ? [{ characterId: ids[0], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
-    ...swap.b.flatMap((s, slot) => (s ? [{ characterId: ids[1], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
+    ...swap.initiator.flatMap((s, slot) => (s ? [{ characterId: ids[0], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
+    ...swap.recipient.flatMap((s, slot) => (s ? [{ characterId: ids[1], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
   ];
   if (data.length) await tx.inventoryItem.createMany({ data });
   try {
@@ -107,7 +106,7 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
     if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
     throw err;
   }
-  return { initiator: swap.a, recipient: swap.b, swap };
+  return swap;
 }
 
 /** Serialization failures and deadlocks: the transaction may simply be run again. */

@@ -95,46 +95,53 @@ export function checkOffer(offer: readonly OfferItem[], inv: Inventory, items: I
 
 /** The receiving side has no room for what it would get. */
 export class NoRoomError extends GameError {
-  constructor(readonly side: "a" | "b") {
+  constructor(readonly side: TradeRole) {
     super("INVENTORY_FULL", "not enough inventory space");
   }
 }
 
+/** The two sides of a trade: the player who asked, and the player asked. */
+export type TradeRole = "initiator" | "recipient";
+
+/** Both inventories after a swap, and what each side receives. */
 export interface Swap {
-  a: Inventory;
-  b: Inventory;
-  /** What each side receives. */
-  toA: ItemStack[];
-  toB: ItemStack[];
+  initiator: Inventory;
+  recipient: Inventory;
+  toInitiator: ItemStack[];
+  toRecipient: ItemStack[];
 }
 
 const stacksOf = (offer: readonly OfferItem[]): ItemStack[] => offer.map((o) => ({ itemId: o.itemId, quantity: o.quantity }));
+
+/** One side of a swap to plan: its inventory and what it offers. */
+export interface SwapSide {
+  inventory: Inventory;
+  offer: readonly OfferItem[];
+}
 
 /**
  * Swap two offers. Each side first gives its offer (which frees room), then receives the other's;
  * stackable items merge into an existing stack. Throws OFFER_CHANGED or UNTRADEABLE when an offer
  * no longer matches its inventory, NoRoomError when a side cannot hold what it gets.
  */
-export function planSwap(invA: Inventory, offerA: readonly OfferItem[], invB: Inventory, offerB: readonly OfferItem[], items: ItemIndex): Swap {
-  checkOffer(offerA, invA, items);
-  checkOffer(offerB, invB, items);
-  let a = copyInventory(invA);
-  let b = copyInventory(invB);
-  for (const o of offerA) a = removeFromSlot(a, o.inventorySlot, o.quantity).inventory;
-  for (const o of offerB) b = removeFromSlot(b, o.inventorySlot, o.quantity).inventory;
-  const toA = stacksOf(offerB);
-  const toB = stacksOf(offerA);
-  for (const s of toA) {
-    const r = addItem(a, s.itemId, s.quantity, items);
-    if (r.added < s.quantity) throw new NoRoomError("a");
-    a = r.inventory;
-  }
-  for (const s of toB) {
-    const r = addItem(b, s.itemId, s.quantity, items);
-    if (r.added < s.quantity) throw new NoRoomError("b");
-    b = r.inventory;
-  }
-  return { a, b, toA, toB };
+export function planSwap(initiator: SwapSide, recipient: SwapSide, items: ItemIndex): Swap {
+  checkOffer(initiator.offer, initiator.inventory, items);
+  checkOffer(recipient.offer, recipient.inventory, items);
+  const give = (side: SwapSide) => side.offer.reduce((inv, o) => removeFromSlot(inv, o.inventorySlot, o.quantity).inventory, copyInventory(side.inventory));
+  const receive = (inv: Inventory, stacks: ItemStack[], role: TradeRole) =>
+    stacks.reduce((acc, s) => {
+      const r = addItem(acc, s.itemId, s.quantity, items);
+      if (r.added < s.quantity) throw new NoRoomError(role);
+      return r.inventory;
+    }, inv);
+  const toInitiator = stacksOf(recipient.offer);
+  const toRecipient = stacksOf(initiator.offer);
+  return {
+    initiator: receive(give(initiator), toInitiator, "initiator"),
+    recipient: receive(give(recipient), toRecipient, "recipient"),
+    toInitiator,
+    toRecipient,
+  };
 }
 
 /** What an offer is worth by the manifests' item values. */

@@ -5,7 +5,7 @@ import { defaultGameData } from "../helpers/server.js";
 /** The world's per-tick change tracking: filled by the rules, emptied by endTick, nothing else. */
 describe("world: the tick's change tracking", function () {
   it("changes and removals of a tick are kept until endTick; membership versions only grow", async () => {
-    const world = createWorld(await defaultGameData(), () => 0.5);
+    const world = createWorld(await defaultGameData(), { rng: () => 0.5 });
     world.endTick();
     const [npcId] = world.npcs.keys();
     const [resourceId] = world.resources.keys();

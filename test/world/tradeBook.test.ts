@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { startingInventory } from "../../src/game/inventory.js";
 import { defaultSkillXp } from "../../src/game/skills.js";
-import { TRADE_LIMITS } from "../../src/game/trade.js";
 import { bankDeposit, dropItem, giveItem } from "../../src/game/world/commands.js";
 import { useItem } from "../../src/game/world/itemUse.js";
-import { addPlayer } from "../../src/game/world/players.js";
+import { killPlayer } from "../../src/game/world/npcSystem.js";
+import { addPlayer, removePlayer } from "../../src/game/world/players.js";
 import { tickWorld } from "../../src/game/world/tick.js";
-import { TradeBook, type TradeEvent } from "../../src/game/world/trades.js";
+import type { TradeBook, TradeEvent } from "../../src/game/world/trades.js";
 import type { World } from "../../src/game/world/World.js";
 import { code } from "../game/fixtures.js";
 import { defaultGameData } from "../helpers/server.js";
@@ -34,8 +34,8 @@ describe("trade book: the trade state machine over the world", () => {
   const coinsSlot = (id: string) => world.players.get(id)!.inventory.findIndex((s) => s?.itemId === "coins");
 
   beforeEach(async () => {
-    world = createWorld(await defaultGameData());
-    book = new TradeBook(world, () => `t_${++ids}`, TRADE_LIMITS);
+    world = createWorld(await defaultGameData(), { newId: () => `${++ids}` });
+    book = world.trades;
   });
 
   /** a asks b, b accepts: the offer screen. */
@@ -105,7 +105,7 @@ describe("trade book: the trade state machine over the world", () => {
     assert.equal(JSON.stringify(ann.inventory), before);
 
     const swap = (events.at(-1) as Extract<TradeEvent, { kind: "commit" }>).swap;
-    book.completed(t.id, { a: swap.a, b: swap.b }, swap);
+    book.completed(t.id, swap);
     assert.deepEqual(kinds(book.drain()), ["completed"]);
     assert.ok(!ann.inventoryFrozen && !bob.inventoryFrozen);
     assert.equal(ann.lockedSlots.size, 0);
@@ -162,5 +162,35 @@ describe("trade book: the trade state machine over the world", () => {
     bob.tile = { x: world.spawnTile.x + 2, z: world.spawnTile.z + 2 };
     bob.health = 0;
     assert.throws(() => book.request("c_ann", "c_bob", 0), code("PLAYER_UNAVAILABLE"));
+  });
+
+  it("a death ends the trade inside the rules: both told, the offered slots unlocked", () => {
+    const ann = add("ann");
+    const bob = add("bob");
+    const t = open("c_ann", "c_bob");
+    book.addItem("c_ann", t.id, coinsSlot("c_ann"), 10, 1);
+    book.drain();
+    assert.equal(ann.lockedSlots.size, 1);
+    killPlayer(world, ann, null);
+    const events = book.drain();
+    assert.deepEqual(kinds(events), ["cancelled:player_died"]);
+    assert.equal(ann.lockedSlots.size, 0);
+    assert.equal(bob.lockedSlots.size, 0);
+    assert.equal(book.tradeOf("c_ann"), undefined);
+    assert.equal(book.tradeOf("c_bob"), undefined);
+  });
+
+  it("leaving the world ends the trade inside the rules; the partner is free to trade again", () => {
+    add("ann");
+    const bob = add("bob");
+    const t = open("c_ann", "c_bob");
+    book.addItem("c_bob", t.id, coinsSlot("c_bob"), 5, 1);
+    book.drain();
+    removePlayer(world, "c_ann");
+    assert.deepEqual(kinds(book.drain()), ["cancelled:disconnected"]);
+    assert.equal(bob.lockedSlots.size, 0);
+    add("cat");
+    book.request("c_bob", "c_cat", 5_000);
+    assert.deepEqual(kinds(book.drain()), ["requested"]);
   });
 });

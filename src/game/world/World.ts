@@ -4,6 +4,8 @@ import { buildTileMap, type TileMap } from "../tileMap.js";
 import type { Rng, Tile } from "../types.js";
 import type { EntityKind, GroundItemEntity, NpcEntity, PlayerEntity, ResourceEntity } from "./entities.js";
 import { EventSink } from "./events.js";
+import { TradeBook } from "./trades.js";
+import type { TradeLimits } from "../trade.js";
 
 /** Tiles per side of a persistence chunk (world_chunks). */
 export const CHUNK_SIZE = 32;
@@ -12,8 +14,12 @@ export const chunkKey = (tile: Tile) => `${Math.floor(tile.x / CHUNK_SIZE)},${Ma
 
 export interface WorldOptions {
   rng: Rng;
-  /** Unique ids for ground items and deaths. */
+  /** Unique ids for ground items, deaths and trades. */
   newId: () => string;
+  /** The trades' range, timeouts and request limits (TRADE_LIMITS when not given). */
+  tradeLimits?: TradeLimits;
+  /** Does the player `playerId` ignore `fromId`? Their trade requests are not shown to them. */
+  ignoring?: (playerId: string, fromId: string) => boolean;
 }
 
 /**
@@ -52,6 +58,8 @@ export class World {
   readonly groundLinked = new Set<string>();
 
   readonly events = new EventSink();
+  /** The trades between the players of this world: a death or a leave ends them here. */
+  readonly trades: TradeBook;
 
   /** Where new and dead players appear. */
   spawnTile: Tile = { x: 0, z: 0 };
@@ -65,6 +73,7 @@ export class World {
     this.rng = options.rng;
     this.newId = options.newId;
     this.map = buildTileMap(data);
+    this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
   }
 
   /**

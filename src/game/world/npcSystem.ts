@@ -102,8 +102,9 @@ export function killPlayer(world: World, p: PlayerEntity, killedBy: string | nul
   items.forEach((stack, i) => {
     world.addGroundItem({ id: `death:${deathId}:${i}`, itemId: stack.itemId, quantity: stack.quantity, tile: at, ownerId: p.id, createdTick: world.tick, deathId });
   });
+  // Their trade ends (a player whose trade is being committed cannot be hurt).
+  world.trades.playerGone(p.id, "player_died");
   p.inventory = new Array(INVENTORY_SIZE).fill(null);
-  p.lockedSlots.clear();
   p.pendingDeaths.push({ id: deathId, at, items, killedBy });
   p.health = maxHealth(p.levels.constitution);
   p.tile = { ...world.spawnTile };

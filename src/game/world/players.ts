@@ -44,6 +44,8 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
 export function removePlayer(world: World, id: string): CharacterSnapshot | null {
   const p = world.players.get(id);
   if (!p) return null;
+  // Their trade ends (a trade being committed is finished by the room before the player leaves).
+  world.trades.playerGone(id, "disconnected");
   world.players.delete(id);
   world.unplace("player", id);
   for (const npc of world.npcs.values()) if (npc.target === id) npc.target = null;

@@ -1,3 +1,4 @@
+import type { TradeCancelReason } from "../../protocol/index.js";
 import { NoRoomError, offerAdd, offerRemove, planSwap, TRADE_LIMITS, type OfferItem, type Swap, type TradeLimits } from "../trade.js";
 import { withinRange } from "../movement.js";
 import { GameError } from "../types.js";
@@ -6,25 +7,15 @@ import type { PlayerEntity } from "./entities.js";
 import type { World } from "./World.js";
 
 /**
- * Trade sessions between players of one world: the state machine of docs/PROTOCOL.md (request,
- * offer screen, confirm screen, commit), offered slots locked in the owners' inventories, and the
- * timeouts. Pure: the room drains `events`, tells the players, and runs the commit (a database
- * transaction) when a `commit` event asks for it, then calls `completed` or `failed`.
+ * Trade sessions between players of one world (`world.trades`): the state machine of
+ * docs/PROTOCOL.md (request, offer screen, confirm screen, commit), offered slots locked in the
+ * owners' inventories (locked and unlocked here alone), and the timeouts. A death or a leave ends a
+ * player's trade inside the rules (killPlayer, removePlayer). Pure: the room's trade desk drains the
+ * events, tells the players, and runs the commit (a database transaction) when a `commit` event
+ * asks for it, then calls `completed` or `failed`.
  */
 
 export type TradeScreen = "requested" | "offer" | "confirm" | "committing";
-
-export type CancelReason =
-  | "declined"
-  | "cancelled"
-  | "timeout"
-  | "disconnected"
-  | "player_died"
-  | "inventory_full"
-  | "unavailable"
-  | "offer_changed"
-  | "server_shutdown"
-  | "error";
 
 export interface TradeSide {
   playerId: string;
@@ -37,9 +28,9 @@ export interface TradeSession {
   id: string;
   screen: TradeScreen;
   /** The player who asked. */
-  a: TradeSide;
+  initiator: TradeSide;
   /** The player asked. */
-  b: TradeSide;
+  recipient: TradeSide;
   createdAt: number;
   lastActivityAt: number;
   /**
@@ -57,7 +48,7 @@ export type TradeEvent =
   | { kind: "confirm"; trade: TradeSession }
   | { kind: "commit"; trade: TradeSession; swap: Swap }
   | { kind: "completed"; trade: TradeSession; swap: Swap }
-  | { kind: "cancelled"; trade: TradeSession; reason: CancelReason; message: string };
+  | { kind: "cancelled"; trade: TradeSession; reason: TradeCancelReason; message: string };
 
 /** A refusal that belongs to a trade (answered as tradeError with its tradeId). */
 export class TradeError extends GameError {
@@ -99,9 +90,8 @@ export class TradeBook {
   }
 
   /** tradeRequest: ask a player standing near to trade. */
-  request(fromId: string, targetId: unknown, now: number): TradeSession {
+  request(fromId: string, targetId: string, now: number): TradeSession {
     const from = playerOf(this.world, fromId);
-    if (typeof targetId !== "string" || targetId.length === 0) throw new TradeError("INVALID_PAYLOAD", "targetPlayerId: required");
     if (targetId === fromId) throw new TradeError("SELF_TRADE", "You can't trade with yourself");
     const target = this.world.players.get(targetId);
     if (!target) throw new TradeError("PLAYER_OFFLINE", "That player is not online");
@@ -110,7 +100,7 @@ export class TradeBook {
 
     // Both asked each other: the second request answers the first.
     const theirs = this.tradeOf(targetId);
-    if (theirs && theirs.screen === "requested" && theirs.a.playerId === targetId && theirs.b.playerId === fromId) {
+    if (theirs && theirs.screen === "requested" && theirs.initiator.playerId === targetId && theirs.recipient.playerId === fromId) {
       this.respond(fromId, theirs.id, true, now);
       return theirs;
     }
@@ -128,8 +118,8 @@ export class TradeBook {
     const trade: TradeSession = {
       id: this.newId(),
       screen: "requested",
-      a: { playerId: from.id, name: from.name, items: [], accepted: false },
-      b: { playerId: target.id, name: target.name, items: [], accepted: false },
+      initiator: { playerId: from.id, name: from.name, items: [], accepted: false },
+      recipient: { playerId: target.id, name: target.name, items: [], accepted: false },
       createdAt: now,
       lastActivityAt: now,
       ...(this.ignoring(target.id, from.id) ? { hiddenFromTarget: true } : {}),
@@ -141,24 +131,23 @@ export class TradeBook {
   }
 
   /** tradeRequestRespond: the asked player accepts (the offer screen opens) or declines. */
-  respond(playerId: string, tradeId: unknown, accept: unknown, now: number): TradeSession {
+  respond(playerId: string, tradeId: string, accept: boolean, now: number): TradeSession {
     const trade = this.sessionFor(playerId, tradeId);
-    if (typeof accept !== "boolean") throw new TradeError("INVALID_PAYLOAD", "accept: true or false", trade.id);
     if (trade.screen !== "requested") throw new TradeError("INVALID_STATE", "The trade has already started", trade.id);
-    if (trade.b.playerId !== playerId) throw new TradeError("INVALID_STATE", "Only the player asked can answer the request", trade.id);
+    if (trade.recipient.playerId !== playerId) throw new TradeError("INVALID_STATE", "Only the player asked can answer the request", trade.id);
     if (!accept) {
-      this.cancel(trade, "declined", `${trade.b.name} declined the trade`);
+      this.cancel(trade, "declined", `${trade.recipient.name} declined the trade`);
       return trade;
     }
-    const a = this.world.players.get(trade.a.playerId);
-    const b = playerOf(this.world, playerId);
-    if (!a) throw new TradeError("PLAYER_OFFLINE", `${trade.a.name} is not online`, trade.id);
-    if (!withinRange(a.tile, b.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${a.name} to trade`, trade.id);
+    const asker = this.world.players.get(trade.initiator.playerId);
+    const me = playerOf(this.world, playerId);
+    if (!asker) throw new TradeError("PLAYER_OFFLINE", `${trade.initiator.name} is not online`, trade.id);
+    if (!withinRange(asker.tile, me.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${asker.name} to trade`, trade.id);
     const other = this.tradeOf(playerId);
     if (other && other.id !== trade.id) {
       if (other.screen !== "requested") throw new TradeError("ALREADY_IN_TRADE", "You are already trading", trade.id);
       // Answering a request withdraws the player's own unanswered request.
-      this.cancel(other, "unavailable", `${b.name} started another trade`);
+      this.cancel(other, "unavailable", `${me.name} started another trade`);
     }
     trade.screen = "offer";
     trade.lastActivityAt = now;
@@ -166,7 +155,7 @@ export class TradeBook {
     this.pending.push({ kind: "started", trade });
     // Requests still waiting on either player can no longer be answered.
     for (const s of [...this.sessions.values()]) {
-      if (s.screen === "requested" && s.id !== trade.id && [s.a.playerId, s.b.playerId].some((id) => id === trade.a.playerId || id === trade.b.playerId)) {
+      if (s.screen === "requested" && s.id !== trade.id && [s.initiator.playerId, s.recipient.playerId].some((id) => id === trade.initiator.playerId || id === trade.recipient.playerId)) {
         this.cancel(s, "unavailable", "That player started another trade");
       }
     }
@@ -174,7 +163,7 @@ export class TradeBook {
   }
 
   /** tradeAddItem: offer more of an inventory slot (offer screen only); both acceptances reset. */
-  addItem(playerId: string, tradeId: unknown, slot: unknown, quantity: unknown, now: number): TradeSession {
+  addItem(playerId: string, tradeId: string, slot: unknown, quantity: unknown, now: number): TradeSession {
     const { trade, side, player } = this.offerScreen(playerId, tradeId);
     side.items = this.withTrade(trade, () => offerAdd(side.items, player.inventory, slot, quantity, this.world.data.items));
     this.offerChanged(trade, side, player, now);
@@ -182,7 +171,7 @@ export class TradeBook {
   }
 
   /** tradeRemoveItem: take back some or all of an offered slot (offer screen only). */
-  removeItem(playerId: string, tradeId: unknown, slot: unknown, quantity: unknown, now: number): TradeSession {
+  removeItem(playerId: string, tradeId: string, slot: unknown, quantity: unknown, now: number): TradeSession {
     const { trade, side, player } = this.offerScreen(playerId, tradeId);
     side.items = this.withTrade(trade, () => offerRemove(side.items, slot, quantity));
     this.offerChanged(trade, side, player, now);
@@ -190,7 +179,7 @@ export class TradeBook {
   }
 
   /** tradeAccept: on the offer screen both accepting opens the confirm screen; on the confirm screen, the commit. */
-  accept(playerId: string, tradeId: unknown, now: number): TradeSession {
+  accept(playerId: string, tradeId: string, now: number): TradeSession {
     const trade = this.sessionFor(playerId, tradeId);
     if (trade.screen === "requested") throw new TradeError("INVALID_STATE", "The trade has not started", trade.id);
     if (trade.screen === "committing") throw new TradeError("TRADE_COMPLETING", "The trade is being completed", trade.id);
@@ -198,7 +187,7 @@ export class TradeBook {
     if (side.accepted) throw new TradeError("ALREADY_ACCEPTED", "You have already accepted", trade.id);
     side.accepted = true;
     trade.lastActivityAt = now;
-    const other = side === trade.a ? trade.b : trade.a;
+    const other = side === trade.initiator ? trade.recipient : trade.initiator;
     if (!other.accepted) {
       this.pending.push({ kind: "updated", trade });
       return trade;
@@ -206,7 +195,7 @@ export class TradeBook {
     const swap = this.trySwap(trade);
     if (!swap) return trade;
     if (trade.screen === "offer") {
-      trade.a.accepted = trade.b.accepted = false;
+      trade.initiator.accepted = trade.recipient.accepted = false;
       trade.screen = "confirm";
       this.pending.push({ kind: "confirm", trade });
       return trade;
@@ -219,28 +208,28 @@ export class TradeBook {
   }
 
   /** tradeCancel: either player, on any screen before the commit. */
-  cancelBy(playerId: string, tradeId: unknown): TradeSession {
+  cancelBy(playerId: string, tradeId: string): TradeSession {
     const trade = this.sessionFor(playerId, tradeId);
     if (trade.screen === "committing") throw new TradeError("TRADE_COMPLETING", "The trade is being completed", trade.id);
     const side = this.sideOf(trade, playerId);
-    this.cancel(trade, "cancelled", trade.screen === "requested" && side === trade.a ? `${side.name} withdrew the trade request` : `${side.name} cancelled the trade`);
+    this.cancel(trade, "cancelled", trade.screen === "requested" && side === trade.initiator ? `${side.name} withdrew the trade request` : `${side.name} cancelled the trade`);
     return trade;
   }
 
   /** The commit is written: the world takes the committed inventories. */
-  completed(tradeId: string, committed: { a: PlayerEntity["inventory"]; b: PlayerEntity["inventory"] }, swap: Swap): void {
+  completed(tradeId: string, swap: Swap): void {
     const trade = this.sessions.get(tradeId);
     if (!trade || trade.screen !== "committing") return;
-    const [a, b] = this.partiesOf(trade);
-    if (a) a.inventory = committed.a;
-    if (b) b.inventory = committed.b;
-    for (const p of [a, b]) if (p) this.world.touchPlayer(p);
+    const [initiator, recipient] = this.partiesOf(trade);
+    if (initiator) initiator.inventory = swap.initiator;
+    if (recipient) recipient.inventory = swap.recipient;
+    for (const p of [initiator, recipient]) if (p) this.world.touchPlayer(p);
     this.close(trade);
     this.pending.push({ kind: "completed", trade, swap });
   }
 
   /** The commit failed: nothing changed; the trade is cancelled with the reason. */
-  failed(tradeId: string, reason: CancelReason, message: string): void {
+  failed(tradeId: string, reason: TradeCancelReason, message: string): void {
     const trade = this.sessions.get(tradeId);
     if (!trade) return;
     this.cancel(trade, reason, message);
@@ -249,8 +238,8 @@ export class TradeBook {
   /** A player left the world or died: their trades end (a trade being committed is left to finish). */
   playerGone(playerId: string, reason: "disconnected" | "player_died"): void {
     for (const trade of [...this.sessions.values()]) {
-      if (trade.screen === "committing" || (trade.a.playerId !== playerId && trade.b.playerId !== playerId)) continue;
-      const who = trade.a.playerId === playerId ? trade.a.name : trade.b.name;
+      if (trade.screen === "committing" || (trade.initiator.playerId !== playerId && trade.recipient.playerId !== playerId)) continue;
+      const who = trade.initiator.playerId === playerId ? trade.initiator.name : trade.recipient.name;
       this.cancel(trade, reason, reason === "player_died" ? `${who} died` : `${who} left the world`);
     }
   }
@@ -268,27 +257,26 @@ export class TradeBook {
   }
 
   /** Every trade not being committed ends (the world is shutting down). */
-  cancelAll(reason: CancelReason, message: string): void {
+  cancelAll(reason: TradeCancelReason, message: string): void {
     for (const trade of [...this.sessions.values()]) if (trade.screen !== "committing") this.cancel(trade, reason, message);
   }
 
-  private sessionFor(playerId: string, tradeId: unknown): TradeSession {
-    if (typeof tradeId !== "string" || tradeId.length === 0) throw new TradeError("INVALID_PAYLOAD", "tradeId: required");
+  private sessionFor(playerId: string, tradeId: string): TradeSession {
     const trade = this.sessions.get(tradeId);
     if (!trade) throw new TradeError("UNKNOWN_TRADE", "There is no such trade", tradeId);
-    if (trade.a.playerId !== playerId && trade.b.playerId !== playerId) throw new TradeError("NOT_YOUR_TRADE", "You are not in that trade", tradeId);
+    if (trade.initiator.playerId !== playerId && trade.recipient.playerId !== playerId) throw new TradeError("NOT_YOUR_TRADE", "You are not in that trade", tradeId);
     return trade;
   }
 
   private sideOf(trade: TradeSession, playerId: string): TradeSide {
-    return trade.a.playerId === playerId ? trade.a : trade.b;
+    return trade.initiator.playerId === playerId ? trade.initiator : trade.recipient;
   }
 
   private partiesOf(trade: TradeSession): [PlayerEntity | undefined, PlayerEntity | undefined] {
-    return [this.world.players.get(trade.a.playerId), this.world.players.get(trade.b.playerId)];
+    return [this.world.players.get(trade.initiator.playerId), this.world.players.get(trade.recipient.playerId)];
   }
 
-  private offerScreen(playerId: string, tradeId: unknown) {
+  private offerScreen(playerId: string, tradeId: string) {
     const trade = this.sessionFor(playerId, tradeId);
     if (trade.screen === "requested") throw new TradeError("INVALID_STATE", "The trade has not started", trade.id);
     if (trade.screen === "confirm") throw new TradeError("OFFER_LOCKED", "Offers can't change on the confirm screen", trade.id);
@@ -310,23 +298,23 @@ export class TradeBook {
   private offerChanged(trade: TradeSession, side: TradeSide, player: PlayerEntity, now: number) {
     player.lockedSlots = new Set(side.items.map((o) => o.inventorySlot));
     player.privateDirty = true;
-    trade.a.accepted = trade.b.accepted = false;
+    trade.initiator.accepted = trade.recipient.accepted = false;
     trade.lastActivityAt = now;
     this.pending.push({ kind: "updated", trade });
   }
 
   /** The swap both offers make, or the trade cancelled when a side has no room for it. */
   private trySwap(trade: TradeSession): Swap | undefined {
-    const [a, b] = this.partiesOf(trade);
-    if (!a || !b) {
+    const [initiator, recipient] = this.partiesOf(trade);
+    if (!initiator || !recipient) {
       this.cancel(trade, "disconnected", "Your trade partner left the world");
       return undefined;
     }
     try {
-      return planSwap(a.inventory, trade.a.items, b.inventory, trade.b.items, this.world.data.items);
+      return planSwap({ inventory: initiator.inventory, offer: trade.initiator.items }, { inventory: recipient.inventory, offer: trade.recipient.items }, this.world.data.items);
     } catch (err) {
       if (err instanceof NoRoomError) {
-        const full = err.side === "a" ? trade.a.name : trade.b.name;
+        const full = trade[err.side].name;
         this.cancel(trade, "inventory_full", `${full}'s inventory does not have enough space`);
         return undefined;
       }
@@ -338,7 +326,7 @@ export class TradeBook {
     }
   }
 
-  private cancel(trade: TradeSession, reason: CancelReason, message: string) {
+  private cancel(trade: TradeSession, reason: TradeCancelReason, message: string) {
     this.close(trade);
     this.pending.push({ kind: "cancelled", trade, reason, message });
   }
@@ -346,7 +334,7 @@ export class TradeBook {
   /** The session ends: locks released, inventories unfrozen, both players free. */
   private close(trade: TradeSession) {
     this.sessions.delete(trade.id);
-    for (const side of [trade.a, trade.b]) {
+    for (const side of [trade.initiator, trade.recipient]) {
       if (this.busy.get(side.playerId) === trade.id) this.busy.delete(side.playerId);
       const p = this.world.players.get(side.playerId);
       if (!p || trade.screen === "requested") continue;

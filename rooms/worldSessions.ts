@@ -1,0 +1,223 @@
+import { ServerError } from "@colyseus/core";
+import type { PrismaClient } from "@prisma/client";
+import type { Logger } from "pino";
+import type { TokenClaims } from "../src/auth/tokens.js";
+import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, loadCharacter, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import type { IgnoreLists } from "../src/db/socialRepo.js";
+import { endSession, startSession } from "../src/db/worldRepo.js";
+import type { WorldSaver } from "../src/db/worldSaver.js";
+import { ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts } from "../src/game/chat.js";
+import { startingInventory } from "../src/game/inventory.js";
+import type { CharacterSnapshot } from "../src/game/world/entities.js";
+import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/players.js";
+import type { World } from "../src/game/world/World.js";
+import type { GameData } from "../src/manifests/index.js";
+import { CLOSE_CODES, describeZodError, JoinOptions } from "../src/protocol/index.js";
+import type { RoomCharacterLocks } from "./characterLocks.js";
+import type { ProtocolClient } from "./protocolClient.js";
+import type { ChatSession } from "./worldChat.js";
+import type { WorldSync } from "./worldSync.js";
+import type { TradeDesk } from "./worldTrades.js";
+
+/** A client's session in the world: its character, account and database session. */
+export interface Session extends ChatSession {
+  accountId: string;
+  dbSessionId: string;
+  /** Set when another login took this character over: its leave must not save or remove. */
+  replaced: boolean;
+}
+
+export type WorldClient = ProtocolClient<Session, TokenClaims>;
+
+/** What the sessions need of their world room. */
+export interface SessionsContext {
+  prisma: PrismaClient;
+  gameData: GameData;
+  logger: Logger;
+  world: World;
+  sync: WorldSync;
+  saver: WorldSaver;
+  trades: TradeDesk;
+  ignores: IgnoreLists;
+  locks: RoomCharacterLocks;
+  /** Online sessions by character id (the room's map). */
+  sessions: Map<string, Session>;
+  /** Is the client still in the room (not left while its join was loading)? */
+  inRoom(client: WorldClient): boolean;
+}
+
+/**
+ * Joining and leaving the world: a join loads (or creates) the character, takes its presence lock
+ * (another room holding it, or a session here, is taken over), places the player and sends its
+ * first state; a leave saves it and lets the lock go once written. One account's joins run one at
+ * a time, and a character that just left is loaded only once its save is written.
+ */
+export class WorldSessions {
+  /** Joins in progress, by account. */
+  private readonly joining = new Map<string, Promise<void>>();
+  /** Leaves still saving; `settled()` waits for them. */
+  private readonly leaving = new Set<Promise<void>>();
+  /** Wrong /admin codes per account, kept across its sessions (reconnecting buys no guesses). */
+  private readonly adminLockouts = new AdminLockouts();
+
+  constructor(private readonly c: SessionsContext) {}
+
+  async join(client: WorldClient, rawOptions: unknown) {
+    const parsed = JoinOptions.safeParse(rawOptions ?? {});
+    if (!parsed.success) throw new ServerError(400, `Invalid join options: ${describeZodError(parsed.error)}`);
+    const options = parsed.data;
+    const auth = client.auth!;
+    if (options.name !== undefined && !CHARACTER_NAME.test(options.name)) {
+      throw new ServerError(400, "name: 1-12 letters, digits and single spaces");
+    }
+    const account = await this.c.prisma.user.findUnique({ where: { id: auth.sub } });
+    if (!account) throw new ServerError(401, "The token's account does not exist");
+    // An agent token may drive only its own character.
+    const characterId = auth.characterId ?? options.characterId;
+    if (auth.characterId && options.characterId && options.characterId !== auth.characterId) {
+      throw new ServerError(403, "This token drives another character");
+    }
+
+    // Joins of one account run one at a time, so one character never enters twice at once.
+    const previousJoin = this.joining.get(auth.sub) ?? Promise.resolve();
+    // The account's ignore list is loaded before its player appears; each session holds it until it leaves.
+    const thisJoin = previousJoin.then(async () => {
+      await this.c.ignores.hold(auth.sub);
+      await this.enter(client, options, auth, characterId);
+    });
+    const tail = thisJoin.catch(() => {});
+    this.joining.set(auth.sub, tail);
+    try {
+      await thisJoin;
+    } finally {
+      if (this.joining.get(auth.sub) === tail) this.joining.delete(auth.sub);
+      if (!client.userData) this.c.ignores.release(auth.sub); // no session was made
+    }
+  }
+
+  leave(client: WorldClient): Promise<void> {
+    const done = this.saveOnLeave(client).finally(() => this.leaving.delete(done));
+    this.leaving.add(done);
+    return done;
+  }
+
+  /** Resolves once every leave so far is saved and recorded, and every save captured is written. */
+  async settled() {
+    await Promise.allSettled([...this.leaving]);
+    await this.c.saver.flush();
+  }
+
+  /** Leaves still saving have finished (the world is being disposed of). */
+  async leavesDone() {
+    await Promise.allSettled([...this.leaving]);
+  }
+
+  /** Another room asks for one of our characters: save and close its session here, then let it go. */
+  async letGo(characterId: string) {
+    const session = this.c.sessions.get(characterId);
+    await this.c.locks.hold(characterId, async () => {
+      if (session) await this.takeOver(session);
+    });
+  }
+
+  private async enter(client: WorldClient, options: { name?: string; worldUpdates?: boolean; clientType?: string }, auth: TokenClaims, characterId: string | undefined) {
+    // A character that just left may still be saving: load it only once that save is written.
+    await this.settled();
+    let snap: CharacterSnapshot;
+    try {
+      snap = await loadOrCreateCharacter(this.c.prisma, auth.sub, characterId, () => ({
+        accountId: auth.sub,
+        name: options.name,
+        spawn: this.c.world.spawnTile,
+        inventory: startingInventory(this.c.gameData.starterKit, this.c.gameData.items),
+      }));
+    } catch (err) {
+      if (err instanceof CharacterAccessError) throw new ServerError(err.code === "CHARACTER_NOT_FOUND" ? 404 : 403, err.message);
+      if (isUniqueViolation(err)) throw new ServerError(400, "name: that name is taken");
+      throw err;
+    }
+
+    // A character is live in one room: its lock is taken here (another room holding it saves and
+    // closes its session first, and the character is loaded again from that save).
+    const id = snap.id;
+    await this.c.locks.hold(id, async () => {
+      if ((await this.c.locks.acquire(id)).tookOver) snap = (await loadCharacter(this.c.prisma, id)) ?? snap;
+      // In this room, a second login takes over from the first.
+      const previous = this.c.sessions.get(id);
+      if (previous) snap = await this.takeOver(previous);
+      if (!this.c.inRoom(client)) return; // left while loading
+      await this.place(client, snap, options, auth);
+    });
+  }
+
+  private async place(client: WorldClient, snap: CharacterSnapshot, options: { worldUpdates?: boolean; clientType?: string }, auth: TokenClaims) {
+    const { world, sync } = this.c;
+    const player = addPlayer(world, snap);
+    player.persistedItems = itemsFingerprint(snap);
+    const dbSessionId = await startSession(this.c.prisma, snap.id, auth.sub, options.clientType ?? "colyseus");
+    if (!this.c.inRoom(client)) {
+      // Left while the session was being recorded: take the character out again.
+      removePlayer(world, player.id);
+      await this.c.saver.save(world, [player]);
+      await endSession(this.c.prisma, dbSessionId, "logout");
+      return;
+    }
+    const session: Session = { playerId: player.id, client, accountId: auth.sub, dbSessionId, admin: new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts: this.adminLockouts, accountId: auth.sub }), replaced: false };
+    client.userData = session;
+    this.c.sessions.set(player.id, session);
+
+    // The /ws adapter's clients and the built-in agents take world:update JSON instead of schema patches: no StateView.
+    const viewer = sync.attach(player.id, options.worldUpdates === true, options.clientType !== "ws" && options.clientType !== "runtime");
+    if (viewer.view) client.view = viewer.view;
+    sync.syncState();
+    const first = sync.refreshViewer(viewer);
+    client.send("player:sync", privateStateOf(world, player));
+    player.privateDirty = false;
+    if (first) client.send("world:update", first);
+  }
+
+  /** Save and remove the character's current session so a new login can continue from it. */
+  private async takeOver(previous: Session) {
+    previous.replaced = true;
+    this.c.sessions.delete(previous.playerId);
+    this.c.ignores.release(previous.accountId);
+    const snap = await this.removeSaved(previous, () => {
+      this.c.sync.detach(previous.playerId);
+      previous.client.send("session:replaced", { message: "You logged in somewhere else" });
+      previous.client.leave(CLOSE_CODES.REPLACED, "replaced by a new login");
+    });
+    await endSession(this.c.prisma, previous.dbSessionId, "replaced");
+    return snap!;
+  }
+
+  private async saveOnLeave(client: WorldClient) {
+    const session = client.userData;
+    if (!session || session.replaced) return;
+    // The character's lock is kept until its save is written.
+    await this.c.locks.hold(session.playerId, async () => {
+      this.c.sessions.delete(session.playerId);
+      this.c.ignores.release(session.accountId);
+      this.c.sync.detach(session.playerId);
+      try {
+        await this.removeSaved(session);
+      } finally {
+        await endSession(this.c.prisma, session.dbSessionId, "logout").catch((err) => this.c.logger.error({ err }, "could not end session"));
+      }
+    });
+  }
+
+  /**
+   * The player leaves the world and is saved. A trade being committed is written first, so the
+   * save includes it; an open trade ends as the player leaves (its partner is told at once).
+   */
+  private async removeSaved(session: Session, beforeSave?: () => void): Promise<CharacterSnapshot | null> {
+    const { world, trades, saver } = this.c;
+    await trades.commitsSettled(session.playerId);
+    const entity = world.players.get(session.playerId);
+    const snap = removePlayer(world, session.playerId);
+    trades.flush();
+    beforeSave?.();
+    if (entity) await saver.save(world, [entity]);
+    return snap;
+  }
+}
