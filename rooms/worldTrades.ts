@@ -1,4 +1,5 @@
 import { matchMaker, type IRoomCache } from "@colyseus/core";
+import { reserveTradeSeats } from "./TradeRoom.js";
 import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
 import { lockTraders, swapInTransaction, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
@@ -189,17 +190,12 @@ export class TradeDesk {
   /** The offer screen opened: make the trade's room, reserve both seats, then send tradeStarted. */
   private open(trade: TradeSession) {
     this.held.set(trade.id, []);
-    const seats = new Map<string, SeatReservation>();
-    const sides = [trade.initiator, trade.recipient];
+    let seats = new Map<string, SeatReservation>();
     const made = (async () => {
       this.expecting.add(trade.id);
       const listing: IRoomCache = await matchMaker.handleCreateRoom("trade", { tradeId: trade.id, worldRoomId: this.o.worldRoomId });
-      for (const side of sides) {
-        const p = this.o.world.players.get(side.playerId);
-        if (!p) continue;
-        const seat: TradeSeat = { tradeId: trade.id, playerId: p.id, accountId: p.accountId };
-        seats.set(side.playerId, await matchMaker.reserveSeatFor(listing, {}, seat));
-      }
+      const traders = [trade.initiator, trade.recipient].flatMap((side) => this.o.world.players.get(side.playerId) ?? []);
+      seats = await reserveTradeSeats(listing, traders.map((p): TradeSeat => ({ tradeId: trade.id, playerId: p.id, accountId: p.accountId })));
     })();
     made
       .catch((err) => this.o.logger.error({ err, tradeId: trade.id }, "could not open the trade's room; the trade goes on through the world room"))
