@@ -24,27 +24,6 @@ export interface Viewer {
   resourcesAt?: { x: number; z: number; membership: number };
 }
 
-/** Every entity a viewer has been shown and not yet told is gone (its `visible` sets). */
-export function shownTo(v: Viewer): Set<string> {
-  return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem]);
-}
-
-/**
- * A viewer here is one player's session: it starts empty, so its first `world:update` lists
- * everything in view and nothing as removed. A client that outlives a session (a /ws socket
- * switching identity) still shows what the previous session was shown (`shown`): its next
- * session's first update must also list, in `removed`, each of those not in the new view (the
- * previous player among them).
- */
-export function completeFirstUpdate(update: WorldUpdate, shown: ReadonlySet<string>): WorldUpdate {
-  const present = new Set<string>(update.removed);
-  for (const list of [update.players, update.npcs, update.resources, update.groundItems] as Array<Array<{ id?: unknown }>>) {
-    for (const e of list) present.add(String(e.id));
-  }
-  const gone = [...shown].filter((id) => !present.has(id));
-  return gone.length ? { ...update, removed: [...update.removed, ...gone] } : update;
-}
-
 /**
  * Mirrors the world into the Colyseus schema and decides, per client, which entities it sees:
  * those within AOI_RADIUS tiles (ground items: only those it may see yet). Entities enter and

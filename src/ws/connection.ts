@@ -1,105 +1,25 @@
 import type { IncomingMessage } from "node:http";
-import { CloseCode, Protocol, ServerError } from "@colyseus/core";
+import { ServerError } from "@colyseus/core";
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { clientAddressOf } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
 import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
-import { frame, frameOf, frameProblem, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
+import { frame, frameProblem, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
+import { WsRoomClient, WsTradeClient } from "./roomClients.js";
 import {
   AuthenticateData,
   CLOSE_CODES,
   Envelope,
   TRADE_ROOM_MESSAGES,
   type ErrorCode,
-  type PlayerSync,
   type ServerCloseCode,
   type ServerMessage,
-  type ServerMessageArgs,
   type ServerMessageType,
 } from "../protocol/index.js";
-import { completeFirstUpdate, shownTo } from "../../rooms/worldSync.js";
-import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { textProblem } from "../http/requestTarget.js";
-import { consumeInMemory, InMemoryRoomClient, inMemoryAuth, joinInMemory } from "../../rooms/inMemoryClient.js";
-
-/**
- * The room's side of a /ws player: what the world room sends it becomes JSON frames on the socket.
- * Frames are held back until the adapter has told the client it is authenticated.
- */
-export class WsRoomClient extends InMemoryRoomClient {
-  /** The id of the client frame being handled: replies and errors it causes echo it. */
-  replyTo: string | undefined;
-  private held: string[] | null = [];
-  firstSync: PlayerSync | undefined;
-  /** A trade opened: the adapter takes the seat reserved in it (the /ws client never sees the reservation). */
-  onTradeStarted: ((data: { tradeId: string; reservation: { roomId: string; sessionId: string } }) => void) | undefined;
-
-  constructor(
-    sessionId: string,
-    private readonly socket: WebSocket,
-    /**
-     * After an identity switch: what the socket still shows from its previous player's view. The
-     * first `world:update` of this session lists those no longer in view as removed.
-     */
-    private carried: ReadonlySet<string> | undefined,
-  ) {
-    super(sessionId);
-  }
-
-  /** What the room sends: `type` narrows `message` to its payload (src/protocol). */
-  send(...[type, message]: ServerMessageArgs) {
-    if (this.closed) return;
-    let data: unknown = message;
-    if (type === "player:sync" && !this.firstSync) this.firstSync = message;
-    if (type === "world:update" && message && this.carried) {
-      data = completeFirstUpdate(message, this.carried);
-      this.carried = undefined;
-    }
-    if (type === "tradeStarted" && message?.reservation) {
-      const { reservation, ...rest } = message;
-      this.onTradeStarted?.({ tradeId: message.tradeId, reservation });
-      data = rest;
-    }
-    const text = frameOf(type, data ?? {}, this.replyTo);
-    if (this.held) this.held.push(text);
-    else if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
-  }
-
-  /** Binary room frames (schema state and patches) are for SDK clients: /ws clients get `world:update`. */
-  protected onRaw(data: Uint8Array | Buffer) {
-    if ((data[0] & 0x1f) === Protocol.ERROR && this.socket.readyState === this.socket.OPEN) {
-      this.socket.send(frame("error", { code: "ROOM_ERROR", message: "The world refused the connection" }));
-    }
-  }
-
-  /** Let the held frames go (after `authenticated`). */
-  release() {
-    const held = this.held ?? [];
-    this.held = null;
-    for (const text of held) if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
-  }
-
-  /** Leave the world but keep the socket (the connection switches identity). */
-  detach() {
-    this.detached = true;
-    this.leave(CLOSE_CODES.NORMAL);
-  }
-  private detached = false;
-
-  /** The room let this client go: a take-over, a kick, or the server shutting down. */
-  protected onLeave(code?: number) {
-    // On shutdown the adapter closes every socket with 1001 once the rooms have saved.
-    if (code === CloseCode.SERVER_SHUTDOWN || this.detached) return;
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(code && code >= 4000 ? code : CLOSE_CODES.NORMAL, "left the world");
-  }
-}
-
-/** The /ws player's seat in a trade's room: it takes the room's state patches and ignores them. */
-class WsTradeClient extends InMemoryRoomClient {
-  send() {}
-}
+import { consumeInMemory, inMemoryAuth, joinInMemory } from "../../rooms/inMemoryClient.js";
 
 /** Flooding is judged per connection: one limiter for all of them, keyed by connection. */
 const limiter = new RateLimiterMemory({ points: WS_LIMITS.messagesPerSecond, duration: 1 });
@@ -143,8 +63,6 @@ export class WsConnection {
   private awaitingFirstFrame = false;
   /** The characterId of the URL, for a guest made later. */
   private readonly urlCharacterId: string | undefined;
-  /** The world room the current player is in (its view is read when the socket switches identity). */
-  private room: WorldRoom | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -250,20 +168,18 @@ export class WsConnection {
     this.leaveTrade();
     let carried: Set<string> | undefined;
     if (this.client) {
-      const viewer = this.room?.sync?.viewers.get(this.client.firstSync?.id ?? "");
-      carried = viewer ? shownTo(viewer) : undefined;
+      carried = this.client.shown;
       this.client.detach();
       this.client = undefined;
     }
     this.joining = true;
     try {
-      const { client, room } = await joinInMemory((sessionId) => new WsRoomClient(sessionId, this.socket, carried), token, { characterId, worldUpdates: true, clientType: "ws" }, "world", "ws");
+      const { client } = await joinInMemory((sessionId) => new WsRoomClient(sessionId, this.socket, carried), token, { characterId, worldUpdates: true, clientType: "ws" }, "world", "ws");
       if (this.socket.readyState !== this.socket.OPEN) {
         client.leave(CLOSE_CODES.NORMAL);
         return;
       }
       this.client = client;
-      this.room = room as unknown as WorldRoom;
       this.token = token;
       client.onTradeStarted = (started) => void this.joinTrade(client, started.tradeId, started.reservation);
       const playerId = client.firstSync?.id ?? "";
