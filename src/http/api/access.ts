@@ -1,21 +1,15 @@
 import type { Character, PrismaClient } from "@prisma/client";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Request } from "express";
 import { z } from "zod";
 import type { TokenClaims } from "../../auth/tokens.js";
 import { HttpError } from "../errors.js";
 
 /**
- * What every /api route shares: async handlers whose errors reach the error handler, request
+ * What every /api route shares (its handlers are plain async functions: Express 5 hands a
+ * rejected promise to the error handler, so a thrown HttpError becomes its documented answer): request
  * bodies and parameters validated with zod (400 naming the field), and who may act on what
  * (401 without a valid token, 403 for someone else's things, 404 for unknown ones).
  */
-
-/** An async route: a thrown HttpError becomes its documented answer. */
-export function route(fn: (req: Request, res: Response) => Promise<unknown>): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    fn(req, res).catch(next);
-  };
-}
 
 /** Validate input with a zod schema: 400 INVALID_PAYLOAD naming the first bad field. */
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {

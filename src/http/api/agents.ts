@@ -12,7 +12,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
 import { agentById, agentsOf } from "../../db/agentRepo.js";
 import { HttpError } from "../errors.js";
-import { authOf, isAdmin, parse, route } from "./access.js";
+import { authOf, isAdmin, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
 import { playerView } from "./playerView.js";
 
@@ -74,7 +74,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
   router.post(
     "/api/agent/register",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const who = authOf(req);
       const body = parse(RegisterBody, req.body);
       if ((await prisma.agentMapping.count({ where: { ownerAccountId: who.sub } })) >= MAX_AGENTS_PER_ACCOUNT) {
@@ -92,13 +92,13 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
       // A registered agent runs in the built-in runtime unless stopped.
       await runtime.start(m).catch((err) => ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "new agent could not start"));
       res.status(201).json({ success: true, agentId: m.agentId, characterId: snap.id, token, expiresIn: DEFAULT_TOKEN_TTL_SECONDS });
-    }),
+    },
   );
 
   router.get(
     "/api/agent",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const agents = await agentsOf(prisma, authOf(req).sub);
       res.json({
         success: true,
@@ -109,50 +109,50 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
           }),
         ),
       });
-    }),
+    },
   );
 
   router.post(
     "/api/agent/:agentId/start",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       await runtime.setRunning(m, true);
       res.json({ success: true, agentId: m.agentId, running: true });
-    }),
+    },
   );
 
   router.post(
     "/api/agent/:agentId/stop",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       await runtime.setRunning(m, false);
       res.json({ success: true, agentId: m.agentId, running: false });
-    }),
+    },
   );
 
   router.get(
     "/api/agents/mapping/:agentId",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       res.json({ success: true, mapping: { agentId: m.agentId, characterId: m.characterId, ownerAccountId: m.ownerAccountId, name: m.name, runtime: m.runtime, running: runtime.driver(m.agentId) !== undefined, createdAt: m.createdAt.toISOString() } });
-    }),
+    },
   );
 
   router.get(
     "/api/agents/:agentId/goal",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       res.json({ success: true, ...(await goalState(await agentOf(req))) });
-    }),
+    },
   );
 
   router.post(
     "/api/agents/:agentId/goal",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       const body = parse(GoalBody, req.body);
       const view = await viewOf(m);
@@ -163,51 +163,51 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
       if (!chosen.available) throw new HttpError(400, "GOAL_UNAVAILABLE", `goal: ${chosen.reason ?? "not available now"}`);
       await runtime.setGoal(m, goalFrom(chosen, view, "owner"));
       res.json({ success: true, ...(await goalState(m)) });
-    }),
+    },
   );
 
   // Stop: the current path is cleared now, the agent idles, and picks no goal by itself until resumed.
   router.post(
     "/api/agents/:agentId/goal/stop",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       await runtime.pause(m);
       res.json({ success: true, ...(await goalState(m)) });
-    }),
+    },
   );
 
   router.post(
     "/api/agents/:agentId/goal/resume",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       await runtime.resume(m);
       res.json({ success: true, ...(await goalState(m)) });
-    }),
+    },
   );
 
   router.post(
     "/api/agents/:agentId/message",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       const { content } = parse(MessageBody, req.body);
       const told = await runtime.tell(m, content);
       if (!told.delivered) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
       if (told.command) return res.json({ success: true, queued: true, command: told.command.kind });
       res.json({ success: true, queued: false, reply: told.reply });
-    }),
+    },
   );
 
   router.get(
     "/api/agents/:agentId/quick-actions",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const m = await agentOf(req);
       const view = await viewOf(m);
       res.json({ success: true, agentId: m.agentId, ...quickActions(view, await knowledge()) });
-    }),
+    },
   );
 
   return router;

@@ -7,7 +7,7 @@ import type { ServerContext } from "../../context.js";
 import { SKILLS, type SkillName } from "../../game/types.js";
 import type { CharacterTemplate } from "../../manifests/gameData.js";
 import { HttpError } from "../errors.js";
-import { authOf, isAdmin, ownedCharacter, parse, route } from "./access.js";
+import { authOf, isAdmin, ownedCharacter, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
 
 const CreateBody = z.object({ name: PlayerName, templateId: z.string().min(1).max(128).optional() }).strict();
@@ -83,24 +83,24 @@ export function characterRoutes(ctx: ServerContext) {
   router.get(
     "/api/character",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const who = authOf(req);
       // An agent token sees the one character it drives.
       const where = who.characterId && !isAdmin(who) ? { id: who.characterId, accountId: who.sub } : { accountId: who.sub };
       const rows = await prisma.character.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
       res.json({ success: true, characters: await Promise.all(rows.map((c) => characterSummary(ctx, c))), maxCharacters: ctx.config.maxCharactersPerAccount });
-    }),
+    },
   );
 
   router.post(
     "/api/character",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const body = parse(CreateBody, req.body);
       const template = body.templateId === undefined ? undefined : templateOf(ctx, body.templateId);
       const character = await createOwnCharacter(ctx, authOf(req), { name: body.name, template });
       res.status(201).json({ success: true, character });
-    }),
+    },
   );
 
   /**
@@ -111,7 +111,7 @@ export function characterRoutes(ctx: ServerContext) {
   router.delete(
     "/api/character/:characterId",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const who = authOf(req);
       refuseAgentToken(who);
       const { characterId } = parse(Params, req.params);
@@ -125,7 +125,7 @@ export function characterRoutes(ctx: ServerContext) {
       const gone = await prisma.character.deleteMany({ where: { id: c.id } });
       if (gone.count === 0) throw new HttpError(404, "CHARACTER_NOT_FOUND", "No such character");
       res.json({ success: true, deleted: c.id });
-    }),
+    },
   );
   return router;
 }

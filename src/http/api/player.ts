@@ -6,7 +6,7 @@ import { CHARACTER_NAME, createCharacter, isUniqueViolation } from "../../db/cha
 import { startingInventory } from "../../game/inventory.js";
 import { tileOf } from "../../game/tileMap.js";
 import { HttpError } from "../errors.js";
-import { authOf, CharacterQuery, currentCharacter, parse, requireCharacter, route } from "./access.js";
+import { authOf, CharacterQuery, currentCharacter, parse, requireCharacter } from "./access.js";
 import { playerView } from "./playerView.js";
 
 const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, "a colour like #a0522d");
@@ -50,18 +50,18 @@ export function playerRoutes(ctx: ServerContext) {
   router.get(
     "/api/v1/player",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const q = parse(CharacterQuery, req.query);
       const c = await requireCharacter(prisma, authOf(req), q.characterId);
       res.json({ success: true, player: await playerView(ctx, c) });
-    }),
+    },
   );
 
   // Create the account's first character, or change the current one's name and looks.
   router.post(
     "/api/v1/player",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const who = authOf(req);
       const q = parse(CharacterQuery, req.query);
       const body = parse(PlayerBody, req.body);
@@ -85,7 +85,7 @@ export function playerRoutes(ctx: ServerContext) {
       if (body.name) await ctx.world.rename(existing.id, body.name);
       const c = await prisma.character.findUniqueOrThrow({ where: { id: existing.id } });
       res.json({ success: true, created: false, player: await playerView(ctx, c) });
-    }),
+    },
   );
   return router;
 }

@@ -25,7 +25,7 @@ import {
 } from "../../db/socialRepo.js";
 import { tradeHistory } from "../../db/tradeRepo.js";
 import { HttpError } from "../errors.js";
-import { authOf, CharacterQuery, isAdmin, ownedCharacter, parse, requireCharacter, route } from "./access.js";
+import { authOf, CharacterQuery, isAdmin, ownedCharacter, parse, requireCharacter } from "./access.js";
 import { PlayerName } from "./player.js";
 
 const Id = z.string().min(1).max(128);
@@ -102,18 +102,18 @@ export function socialRoutes(ctx: ServerContext) {
   router.get(
     "/api/player/friends",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
       const online = await onlineNow(ctx);
       const friends = await friendsOf(prisma, me.id);
       res.json({ success: true, characterId: me.id, friends: friends.map((f) => ({ ...publicView(f.friend, online), since: f.since.toISOString() })) });
-    }),
+    },
   );
 
   router.get(
     "/api/player/friends/requests",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const who = authOf(req);
       const me = await requireCharacter(prisma, who, parse(CharacterQuery, req.query).characterId);
       const online = await onlineNow(ctx);
@@ -126,14 +126,14 @@ export function socialRoutes(ctx: ServerContext) {
         incoming: incoming.filter((r) => !ignored.has(r.fromCharacterId)).map((r) => ({ id: r.id, from: publicView(r.from, online), createdAt: r.createdAt.toISOString() })),
         outgoing: outgoing.map((r) => ({ id: r.id, to: publicView(r.to, online), createdAt: r.createdAt.toISOString() })),
       });
-    }),
+    },
   );
 
   // Ask another player to be friends; if they already asked, this accepts their request.
   router.post(
     "/api/player/friends/request",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
       const them = await targetOf(req.body);
       if (them.id === me.id) throw new HttpError(400, "CANNOT_FRIEND_SELF", "You can't be friends with yourself");
@@ -151,52 +151,52 @@ export function socialRoutes(ctx: ServerContext) {
         if (isUniqueViolation(err)) throw new HttpError(400, "ALREADY_REQUESTED", `You already asked ${them.name}`);
         throw err;
       }
-    }),
+    },
   );
 
   router.post(
     "/api/player/friends/accept",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { requestId } = parse(RequestBody, req.body);
       const r = await requestFor(authOf(req), requestId, "to");
       if (!(await acceptFriendRequest(prisma, r))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
       res.json({ success: true, friend: publicView(r.from, await onlineNow(ctx)) });
-    }),
+    },
   );
 
   router.post(
     "/api/player/friends/decline",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { requestId } = parse(RequestBody, req.body);
       const r = await requestFor(authOf(req), requestId, "to");
       if (!(await closeFriendRequest(prisma, r.id, "declined"))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
       res.json({ success: true, requestId: r.id, status: "declined" });
-    }),
+    },
   );
 
   // The sender withdraws a request still pending.
   router.delete(
     "/api/player/friends/requests/:requestId",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { requestId } = parse(RequestParams, req.params);
       const r = await requestFor(authOf(req), requestId, "from");
       if (!(await closeFriendRequest(prisma, r.id, "cancelled"))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
       res.json({ success: true, requestId: r.id, status: "cancelled" });
-    }),
+    },
   );
 
   router.delete(
     "/api/player/friends/:characterId",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { characterId } = parse(CharacterParams, req.params);
       const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
       if (!(await removeFriendship(prisma, me.id, characterId))) throw new HttpError(404, "NOT_FRIENDS", "That player is not on your friends list");
       res.json({ success: true, removed: characterId });
-    }),
+    },
   );
 
   // ---- ignore list (per account) ---------------------------------------------------------
@@ -218,17 +218,17 @@ export function socialRoutes(ctx: ServerContext) {
   router.get(
     "/api/player/ignore",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const entries = await ignoreListOf(prisma, (await ignoreCaller(req)).sub);
       const online = await onlineNow(ctx);
       res.json({ success: true, ignored: entries.map((e) => ({ ...publicView(e.ignored, online), since: e.createdAt.toISOString() })) });
-    }),
+    },
   );
 
   router.post(
     "/api/player/ignore",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const who = await ignoreCaller(req);
       const them = await targetOf(req.body);
       if (them.accountId === who.sub) throw new HttpError(400, "CANNOT_IGNORE_SELF", "You can't ignore your own characters");
@@ -236,19 +236,19 @@ export function socialRoutes(ctx: ServerContext) {
       if (!(await addIgnore(prisma, who.sub, them.id))) throw new HttpError(400, "ALREADY_IGNORED", `${them.name} is already on your ignore list`);
       await refreshWorld(who.sub);
       res.status(201).json({ success: true, ignored: publicView(them, await onlineNow(ctx)) });
-    }),
+    },
   );
 
   router.delete(
     "/api/player/ignore/:characterId",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const who = await ignoreCaller(req);
       const { characterId } = parse(CharacterParams, req.params);
       if (!(await removeIgnore(prisma, who.sub, characterId))) throw new HttpError(404, "NOT_IGNORED", "That player is not on your ignore list");
       await refreshWorld(who.sub);
       res.json({ success: true, removed: characterId });
-    }),
+    },
   );
 
   // ---- lookup and trade history ----------------------------------------------------------
@@ -256,24 +256,24 @@ export function socialRoutes(ctx: ServerContext) {
   router.get(
     "/api/player/lookup",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { name } = parse(LookupQuery, req.query);
       const c = await characterByName(prisma, name);
       if (!c) throw new HttpError(404, "PLAYER_NOT_FOUND", `No player called ${name}`);
       const { id, name: shown, combatLevel, online } = publicView(c, await onlineNow(ctx));
       res.json({ success: true, player: { id, name: shown, combatLevel, online } });
-    }),
+    },
   );
 
   router.get(
     "/api/player/trades",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const q = parse(TradesQuery, req.query);
       const me = await requireCharacter(prisma, authOf(req), q.characterId);
       const trades = await tradeHistory(prisma, me.id, q.limit);
       res.json({ success: true, characterId: me.id, trades: trades.map((t) => tradeView(t, me.id)) });
-    }),
+    },
   );
   return router;
 }

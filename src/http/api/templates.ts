@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireAuth } from "../../auth/middleware.js";
 import type { ServerContext } from "../../context.js";
 import type { CharacterTemplate } from "../../manifests/gameData.js";
-import { authOf, parse, route } from "./access.js";
+import { authOf, parse } from "./access.js";
 import { createOwnCharacter, templateLevels, templateOf } from "./characters.js";
 import { PlayerName } from "./player.js";
 
@@ -34,22 +34,22 @@ export function templateRoutes(ctx: ServerContext) {
 
   router.get(
     "/api/template/:templateId",
-    route(async (req, res) => {
+    async (req, res) => {
       const { templateId } = parse(Params, req.params);
       res.json({ success: true, template: templateView(ctx, templateOf(ctx, templateId)) });
-    }),
+    },
   );
 
   router.post(
     "/api/template/:templateId/character",
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { templateId } = parse(Params, req.params);
       const template = templateOf(ctx, templateId);
       const body = parse(Body, req.body);
       const character = await createOwnCharacter(ctx, authOf(req), { name: body.name, template });
       res.status(201).json({ success: true, character });
-    }),
+    },
   );
   return router;
 }

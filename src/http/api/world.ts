@@ -1,6 +1,5 @@
 import { Router } from "express";
 import type { ServerContext } from "../../context.js";
-import { route } from "./access.js";
 
 /** /api/v1/world: a snapshot of the live world; /api/v1/world/areas: the areas of the world data. Public. */
 export function worldRoutes(ctx: ServerContext) {
@@ -8,7 +7,7 @@ export function worldRoutes(ctx: ServerContext) {
 
   router.get(
     "/api/v1/world",
-    route(async (_req, res) => {
+    async (_req, res) => {
       const w = await ctx.world.summary();
       if (!w) return res.status(503).json({ success: false, error: { code: "WORLD_UNAVAILABLE", message: "The world is not running" } });
       const none = () => ({ npcs: { alive: 0, dead: 0 }, resources: { available: 0, depleted: 0 } });
@@ -21,7 +20,7 @@ export function worldRoutes(ctx: ServerContext) {
           return { id: a.id, name: a.name, npcs, resources };
         }),
       });
-    }),
+    },
   );
 
   router.get("/api/v1/world/areas", (_req, res) => {
