@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Tile } from "../game/types.js";
-import { chooseGoal, hasBankable, isKept, npcByName, availableGoals, GATHERING, type Command, type Goal, type GoalOption, type GoalType } from "./goals.js";
+import { chooseGoal, hasBankable, isKept, npcByName, availableGoals, type Command, type Goal, type GoalOption, type GoalType } from "./goals.js";
 import { walkableNear, type WorldKnowledge } from "./knowledge.js";
 import { nearest, type AgentView } from "./view.js";
-import type { RoomEnvelope } from "../protocol/index.js";
+import { GATHERING_SKILLS, type RoomEnvelope } from "../protocol/index.js";
 import { chebyshev } from "../game/movement.js";
 
 /**
@@ -46,7 +46,7 @@ export function goalFrom(option: Pick<GoalOption, "type" | "target">, view: Agen
 }
 
 /** The skills whose experience counts toward a goal. */
-const goalSkills = (g: Goal) => ((GATHERING as readonly string[]).includes(g.type) ? [g.type] : g.type === "combat" ? ["attack", "strength", "defense", "constitution"] : []);
+const goalSkills = (g: Goal) => ((GATHERING_SKILLS as readonly string[]).includes(g.type) ? [g.type] : g.type === "combat" ? ["attack", "strength", "defense", "constitution"] : []);
 
 /** Refresh the goal's experience progress from what the agent knows. */
 export function measure(goal: Goal, view: AgentView) {

@@ -8,10 +8,8 @@ import type { AgentView, SelfState } from "./view.js";
  * on its own, and the chat-style commands its owner may send. Pure.
  */
 
-import { GATHERING_SKILLS, type GatheringSkill } from "../protocol/vocabulary.js";
-export const GATHERING = GATHERING_SKILLS;
-export type GatheringGoal = GatheringSkill;
-export type GoalType = GatheringGoal | "combat" | "bank" | "pickup" | "idle";
+import { GATHERING_SKILLS, type GatheringSkill } from "../protocol/index.js";
+export type GoalType = GatheringSkill | "combat" | "bank" | "pickup" | "idle";
 
 export interface GoalProgress {
   /** Experience gained in the goal's skill (or combat skills) since it began. */
@@ -84,7 +82,7 @@ export function availableGoals(view: AgentView, k: WorldKnowledge): GoalOption[]
   const out: GoalOption[] = [];
   const inv = inventoryOf(self);
   const equipped = Object.values(self.equipment).flatMap((s) => (s ? [s.itemId] : []));
-  for (const skill of GATHERING) {
+  for (const skill of GATHERING_SKILLS) {
     for (const def of k.data.gathering[skill].values()) {
       if (!k.resourceSpots.has(def.id)) continue;
       const check = canGather(def, self.skills[skill]?.level ?? 1, inv, k.data.items, { tools: k.data.tools, equipped });
@@ -101,7 +99,7 @@ export function availableGoals(view: AgentView, k: WorldKnowledge): GoalOption[]
   return out;
 }
 
-const verb = (skill: GatheringGoal) => (skill === "woodcutting" ? "Chop" : skill === "mining" ? "Mine" : "Fish at");
+const verb = (skill: GatheringSkill) => (skill === "woodcutting" ? "Chop" : skill === "mining" ? "Mine" : "Fish at");
 
 /**
  * What the agent picks on its own: bank a full pack; otherwise train its lowest gathering skill it
@@ -111,7 +109,7 @@ export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number
   const options = availableGoals(view, k).filter((o) => o.available);
   const self = view.self!;
   if (view.freeSlots() === 0 && options.some((o) => o.type === "bank")) return options.find((o) => o.type === "bank")!;
-  const gathering = options.filter((o) => (GATHERING as readonly string[]).includes(o.type));
+  const gathering = options.filter((o) => (GATHERING_SKILLS as readonly string[]).includes(o.type));
   if (gathering.length) {
     // The lowest skill first (a random one among equals, so a crowd spreads out); within it, the
     // hardest resource the agent may work.
@@ -125,11 +123,11 @@ export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number
   return options.find((o) => o.type === "idle")!;
 }
 
-const levelOf = (k: WorldKnowledge, o: GoalOption) => k.data.gathering[o.type as GatheringGoal].get(o.target!)?.levelRequired ?? 1;
+const levelOf = (k: WorldKnowledge, o: GoalOption) => k.data.gathering[o.type as GatheringSkill].get(o.target!)?.levelRequired ?? 1;
 
 /** A command an owner can send in words. */
 export type Command =
-  | { kind: "gather"; skill: GatheringGoal }
+  | { kind: "gather"; skill: GatheringSkill }
   | { kind: "attack"; npc: string | null }
   | { kind: "pickup" }
   | { kind: "bank" }

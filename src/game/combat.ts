@@ -23,7 +23,6 @@ import type { CombatStyle } from "../protocol/vocabulary.js";
 import type { Rng, SkillName } from "./types.js";
 
 // The styles are a word of the wire: defined once, in the protocol's vocabulary.
-export { COMBAT_STYLES, type CombatStyle } from "../protocol/vocabulary.js";
 
 /** Invisible level bonus each style gives to attack, strength and defence. */
 export const STYLE_BONUS: Readonly<Record<CombatStyle, { attack: number; strength: number; defense: number }>> = {

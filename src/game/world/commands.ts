@@ -5,7 +5,8 @@ import { validateMoveTarget } from "../movement.js";
 import { findPath } from "../pathfinding.js";
 import { GameError, type Tile } from "../types.js";
 import { canSeeGroundItem } from "./deathPiles.js";
-import type { CombatStyle, PlayerEntity } from "./entities.js";
+import type { CombatStyle } from "../../protocol/index.js";
+import type { PlayerEntity } from "./entities.js";
 import { nearBank } from "./players.js";
 import type { World } from "./World.js";
 

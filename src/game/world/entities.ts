@@ -7,8 +7,7 @@ export type PlayerAction =
   | { type: "attack"; targetId: string }
   | { type: "pickup"; targetId: string };
 
-import type { CombatStyle } from "../../protocol/vocabulary.js";
-export type { CombatStyle };
+import type { CombatStyle, GatheringSkill } from "../../protocol/vocabulary.js";
 
 /** A character in the world. The id is the character id: stable across logins. */
 export interface PlayerEntity {
@@ -78,7 +77,8 @@ export interface NpcEntity extends NpcInstance {
 export interface ResourceEntity {
   id: string;
   resourceId: string;
-  skill: "woodcutting" | "mining" | "fishing" | "firemaking";
+  /** A gathering skill, or firemaking for a fire someone lit. */
+  skill: GatheringSkill | "firemaking";
   name: string;
   tile: Tile;
   depleted: boolean;

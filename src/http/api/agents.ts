@@ -12,6 +12,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
 import { agentById, agentsOf } from "../../db/agentRepo.js";
 import { HttpError } from "../errors.js";
+import { GATHERING_SKILLS } from "../../protocol/index.js";
 import { authOf, isAdmin, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
 import { playerView } from "./playerView.js";
@@ -23,7 +24,7 @@ const AgentParams = z.object({ agentId: z.string().min(1).max(128) });
 const RegisterBody = z.object({ name: PlayerName }).strict();
 const GoalBody = z.union([
   z.object({ goalId: z.string().min(1).max(128) }).strict(),
-  z.object({ type: z.enum(["woodcutting", "mining", "fishing", "combat", "bank", "pickup", "idle"]), target: z.string().min(1).max(128).nullish() }).strict(),
+  z.object({ type: z.enum([...GATHERING_SKILLS, "combat", "bank", "pickup", "idle"]), target: z.string().min(1).max(128).nullish() }).strict(),
 ]);
 const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
 
