@@ -74,7 +74,6 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
   const transport = new WebSocketTransport({ noServer: true });
   transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
 
-
   installCorsPolicy(ctx.config);
 
   const agents = new AgentRuntime(ctx);
@@ -102,7 +101,11 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
 
   // The plain JSON protocol: a translator into the same rooms, never a second game. Its guest
   // identities count as authentication attempts, with the HTTP ones.
-  const ws = attachWsEndpoint(httpServer, ctx, { heartbeatMs: options.wsHeartbeatMs, authenticateWithinMs: options.wsAuthenticateWithinMs, guestLimiter: limiters?.auth });
+  const ws = attachWsEndpoint(httpServer, ctx, {
+    heartbeatMs: options.wsHeartbeatMs,
+    authenticateWithinMs: options.wsAuthenticateWithinMs,
+    guestLimiter: limiters?.auth,
+  });
 
   const gameServer = defineServer({
     rooms: {

@@ -58,10 +58,13 @@ function parseOptions(): Options {
 const opts = parseOptions();
 const startedAt = performance.now();
 const deadline = startedAt + opts.timeLimitS * 1000;
-const watchdog = setTimeout(() => {
-  console.error(`bench: time limit of ${opts.timeLimitS}s (+45 s) reached, stopping`);
-  process.exit(2);
-}, opts.timeLimitS * 1000 + 45_000);
+const watchdog = setTimeout(
+  () => {
+    console.error(`bench: time limit of ${opts.timeLimitS}s (+45 s) reached, stopping`);
+    process.exit(2);
+  },
+  opts.timeLimitS * 1000 + 45_000,
+);
 watchdog.unref();
 
 // @colyseus/schema warns on stderr when an encode outgrows its buffer: count instead of flooding.
@@ -132,7 +135,13 @@ async function main() {
     const drivers = () => agentIds.flatMap((id) => runtime.driver(id) ?? []);
 
     // Snapshots right after a tick (first listener), as bench/world.ts takes them.
-    type Snap = Snapshot & { cpu: NodeJS.CpuUsage; elu: ReturnType<typeof performance.eventLoopUtilization>; tally: AgentTally; xp: Map<string, number>; tiles: Map<string, string> };
+    type Snap = Snapshot & {
+      cpu: NodeJS.CpuUsage;
+      elu: ReturnType<typeof performance.eventLoopUtilization>;
+      tally: AgentTally;
+      xp: Map<string, number>;
+      tiles: Map<string, string>;
+    };
     const captures: Array<{ tick: number; resolve: (s: Snap) => void }> = [];
     let sampling: { from: number; to: number; goals: Map<string, number>; states: Map<string, number>; n: number } | undefined;
     probe.onTick((tick) => {
@@ -183,7 +192,8 @@ async function main() {
       for (const [k, v] of end.xp) xpGained.set(k, v - (start.xp.get(k) ?? 0));
       const records = probe.between(start.tick, end.tick);
       const inWindow = gcs.filter((g) => g.at >= start.at && g.at <= end.at);
-      const gcDuring = (r: { startedAt: number; totalMs: number }) => inWindow.filter((g) => g.at >= r.startedAt && g.at <= r.startedAt + r.totalMs).reduce((n, g) => n + g.ms, 0);
+      const gcDuring = (r: { startedAt: number; totalMs: number }) =>
+        inWindow.filter((g) => g.at >= r.startedAt && g.at <= r.startedAt + r.totalMs).reduce((n, g) => n + g.ms, 0);
       const w = records.reduce((x, y) => (y.totalMs > x.totalMs ? y : x), records[0]);
       let still = 0;
       for (const [id, at] of end.tiles) if (start.tiles.get(id) === at) still++;
@@ -199,10 +209,17 @@ async function main() {
         states: avg(s.states),
         xpGained,
         stillAgents: still,
-        gc: { count: inWindow.length, ms: inWindow.reduce((n, g) => n + g.ms, 0), maxMs: Math.max(0, ...inWindow.map((g) => g.ms)), inTicksMs: records.reduce((n, r) => n + gcDuring(r), 0) },
+        gc: {
+          count: inWindow.length,
+          ms: inWindow.reduce((n, g) => n + g.ms, 0),
+          maxMs: Math.max(0, ...inWindow.map((g) => g.ms)),
+          inTicksMs: records.reduce((n, r) => n + gcDuring(r), 0),
+        },
         worst: { tick: w.tick, totalMs: w.totalMs, syncMs: w.syncMs, viewsMs: w.viewsMs, patchMs: w.patchMs, gcMs: gcDuring(w) },
       };
-      log(`${name}: tick median ${fmt(result.tick.median, 2)} ms, p90 ${fmt(phase.p90, 2)}, p99 ${fmt(result.tick.p99, 2)}, max ${fmt(result.tick.max, 2)}; CPU ${fmt(phase.cpuPct, 0)}%`);
+      log(
+        `${name}: tick median ${fmt(result.tick.median, 2)} ms, p90 ${fmt(phase.p90, 2)}, p99 ${fmt(result.tick.p99, 2)}, max ${fmt(result.tick.max, 2)}; CPU ${fmt(phase.cpuPct, 0)}%`,
+      );
       return phase;
     };
 
@@ -268,7 +285,9 @@ async function registerAgents(server: TestServer, count: number, concurrency: nu
   const worker = async () => {
     while (next < count && performance.now() < deadline) {
       const i = next++;
-      const r = await post("/api/agent/register", owners[Math.floor(i / MAX_AGENTS_PER_ACCOUNT)], { name: `Agent${String(i + 1).padStart(4, "0")}` }).catch((err) => ({ status: 0, body: String(err) }));
+      const r = await post("/api/agent/register", owners[Math.floor(i / MAX_AGENTS_PER_ACCOUNT)], { name: `Agent${String(i + 1).padStart(4, "0")}` }).catch(
+        (err) => ({ status: 0, body: String(err) }),
+      );
       if (r.status === 201) ids.push(r.body.agentId);
       else if (++failures <= 3) console.error(`bench: register failed: ${r.status} ${JSON.stringify(r.body)}`);
     }
@@ -283,7 +302,23 @@ function sample(room: WorldRoom, drivers: AgentDriver[], s: { goals: Map<string,
   for (const d of drivers) {
     const goal = d.mind.goal?.type ?? "none";
     const p = room.world.players.get(d.userData?.playerId);
-    const state = !p ? "offline" : p.health <= 0 ? "dead" : p.path.length > 0 ? (p.action ? "walking to target" : "walking") : p.action?.type === "gather" ? "gathering" : p.action?.type === "attack" ? "fighting" : p.action?.type === "pickup" ? "picking up" : goal === "bank" && d.sight.self?.bank ? "at bank" : "standing";
+    const state = !p
+      ? "offline"
+      : p.health <= 0
+        ? "dead"
+        : p.path.length > 0
+          ? p.action
+            ? "walking to target"
+            : "walking"
+          : p.action?.type === "gather"
+            ? "gathering"
+            : p.action?.type === "attack"
+              ? "fighting"
+              : p.action?.type === "pickup"
+                ? "picking up"
+                : goal === "bank" && d.sight.self?.bank
+                  ? "at bank"
+                  : "standing";
     bump(s.goals, goal);
     bump(s.states, state);
     bump(s.states, `${goal}|${state}`);
@@ -303,8 +338,17 @@ function agentXpAndTiles(room: WorldRoom, drivers: AgentDriver[]) {
 }
 
 function diffTally(b: AgentTally, a: AgentTally): AgentTally {
-  const d = (x: Map<string, number>, y: Map<string, number>) => new Map([...x].map(([k, v]) => [k, v - (y.get(k) ?? 0)] as [string, number]).filter(([, v]) => v !== 0));
-  return { orders: d(b.orders, a.orders), ordersTotal: b.ordersTotal - a.ordersTotal, actMs: b.actMs - a.actMs, handleMs: b.handleMs - a.handleMs, errors: d(b.errors, a.errors), goalChanges: b.goalChanges - a.goalChanges, backAndForth: b.backAndForth - a.backAndForth };
+  const d = (x: Map<string, number>, y: Map<string, number>) =>
+    new Map([...x].map(([k, v]) => [k, v - (y.get(k) ?? 0)] as [string, number]).filter(([, v]) => v !== 0));
+  return {
+    orders: d(b.orders, a.orders),
+    ordersTotal: b.ordersTotal - a.ordersTotal,
+    actMs: b.actMs - a.actMs,
+    handleMs: b.handleMs - a.handleMs,
+    errors: d(b.errors, a.errors),
+    goalChanges: b.goalChanges - a.goalChanges,
+    backAndForth: b.backAndForth - a.backAndForth,
+  };
 }
 
 main()

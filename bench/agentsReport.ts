@@ -49,12 +49,22 @@ export interface Phase {
   worst: { tick: number; totalMs: number; syncMs: number; viewsMs: number; patchMs: number; gcMs: number };
 }
 
-export function printReport(phases: Phase[], meta: { regS: number; readyS: number; regFailures: number; room: WorldRoom; warnings: number; startedAt: number }, opts: Options) {
+export function printReport(
+  phases: Phase[],
+  meta: { regS: number; readyS: number; regFailures: number; room: WorldRoom; warnings: number; startedAt: number },
+  opts: Options,
+) {
   const [a, b] = phases;
   const out: string[] = [""];
-  out.push(`Agents benchmark — ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, node ${process.version}; one world room ${JSON.stringify(meta.room.world.map.bounds)}, 600 ms tick, embedded PGlite in memory, SAVE_INTERVAL=3600 s`);
-  out.push(`phase A: ${opts.players} players (in-memory clients, bench/population.ts: walk or gather every 3-6 s, spread=${opts.spread}); phase B: the same + ${opts.agents} built-in agents registered over REST (${MAX_AGENTS_PER_ACCOUNT} per guest account), all in the world with a goal before the warm-up`);
-  out.push(`each window: ${opts.ticks} ticks after ${opts.warmup} warm-up ticks; baseline = phase A of this run; p99 is sample floor(0.99·n) of the sorted durations (with n=${opts.ticks}: the largest)`);
+  out.push(
+    `Agents benchmark — ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, node ${process.version}; one world room ${JSON.stringify(meta.room.world.map.bounds)}, 600 ms tick, embedded PGlite in memory, SAVE_INTERVAL=3600 s`,
+  );
+  out.push(
+    `phase A: ${opts.players} players (in-memory clients, bench/population.ts: walk or gather every 3-6 s, spread=${opts.spread}); phase B: the same + ${opts.agents} built-in agents registered over REST (${MAX_AGENTS_PER_ACCOUNT} per guest account), all in the world with a goal before the warm-up`,
+  );
+  out.push(
+    `each window: ${opts.ticks} ticks after ${opts.warmup} warm-up ticks; baseline = phase A of this run; p99 is sample floor(0.99·n) of the sorted durations (with n=${opts.ticks}: the largest)`,
+  );
   out.push(`agents: registration ${fmt(meta.regS, 1)} s (${meta.regFailures} failed), then ${fmt(meta.readyS, 1)} s until all were in the world with a goal`);
   out.push("");
   const r = (p: Phase) => p.result;
@@ -81,10 +91,28 @@ export function printReport(phases: Phase[], meta: { regS: number; readyS: numbe
     ),
   );
   out.push("");
-  out.push("Where the tick goes (medians, ms) and the process around it (CPU = user+system over the window, % of one core; the agents' act runs outside the tick):");
+  out.push(
+    "Where the tick goes (medians, ms) and the process around it (CPU = user+system over the window, % of one core; the agents' act runs outside the tick):",
+  );
   out.push(
     table(
-      ["phase", "syncState", "updateViews", "broadcastPatch", "rules+msgs", "view in/out", "CPU %", "loop util", "heap MB", "player cmds/s", "player cmd ms/s", "agent orders/s", "agent act ms/s", "of which room handling", "B/player/s med"],
+      [
+        "phase",
+        "syncState",
+        "updateViews",
+        "broadcastPatch",
+        "rules+msgs",
+        "view in/out",
+        "CPU %",
+        "loop util",
+        "heap MB",
+        "player cmds/s",
+        "player cmd ms/s",
+        "agent orders/s",
+        "agent act ms/s",
+        "of which room handling",
+        "B/player/s med",
+      ],
       phases.map((p) => [
         p.name,
         fmt(r(p).stages.sync, 2),
@@ -109,25 +137,72 @@ export function printReport(phases: Phase[], meta: { regS: number; readyS: numbe
   out.push(
     table(
       ["phase", "GCs", "GC ms", "longest GC ms", "GC ms inside ticks", "slowest tick", "ms", "syncState", "updateViews", "broadcastPatch", "GC in it ms"],
-      phases.map((p) => [p.name, String(p.gc.count), fmt(p.gc.ms, 1), fmt(p.gc.maxMs, 1), fmt(p.gc.inTicksMs, 1), String(p.worst.tick), fmt(p.worst.totalMs, 1), fmt(p.worst.syncMs, 1), fmt(p.worst.viewsMs, 1), fmt(p.worst.patchMs, 1), fmt(p.worst.gcMs, 1)]),
+      phases.map((p) => [
+        p.name,
+        String(p.gc.count),
+        fmt(p.gc.ms, 1),
+        fmt(p.gc.maxMs, 1),
+        fmt(p.gc.inTicksMs, 1),
+        String(p.worst.tick),
+        fmt(p.worst.totalMs, 1),
+        fmt(p.worst.syncMs, 1),
+        fmt(p.worst.viewsMs, 1),
+        fmt(p.worst.patchMs, 1),
+        fmt(p.worst.gcMs, 1),
+      ]),
     ),
   );
   if (b) {
     out.push("");
-    out.push(`Agents in phase B, averaged over the window's ticks: goal (driver mind.goal.type) × what the world entity does (walking = a path left after a move order, walking to target = to the node/npc of its action; gathering/fighting = that action, at the target):`);
+    out.push(
+      `Agents in phase B, averaged over the window's ticks: goal (driver mind.goal.type) × what the world entity does (walking = a path left after a move order, walking to target = to the node/npc of its action; gathering/fighting = that action, at the target):`,
+    );
     const goals = [...b.activity.keys()].sort();
-    const states = ["walking", "walking to target", "gathering", "fighting", "picking up", "at bank", "standing", "dead", "offline"].filter((s) => b.states.has(s));
+    const states = ["walking", "walking to target", "gathering", "fighting", "picking up", "at bank", "standing", "dead", "offline"].filter((s) =>
+      b.states.has(s),
+    );
     out.push(
       table(
         ["goal", "agents", ...states],
-        [...goals.map((g) => [g, fmt(b.activity.get(g), 1), ...states.map((s) => fmt(b.states.get(`${g}|${s}`) ?? 0, 1))]), ["all", fmt([...b.activity.values()].reduce((x, y) => x + y, 0), 1), ...states.map((s) => fmt(b.states.get(s), 1))]],
+        [
+          ...goals.map((g) => [g, fmt(b.activity.get(g), 1), ...states.map((s) => fmt(b.states.get(`${g}|${s}`) ?? 0, 1))]),
+          [
+            "all",
+            fmt(
+              [...b.activity.values()].reduce((x, y) => x + y, 0),
+              1,
+            ),
+            ...states.map((s) => fmt(b.states.get(s), 1)),
+          ],
+        ],
       ),
     );
     const t = b.agentTally;
     const perS = (v: number) => fmt(v / r(b).seconds, 2);
-    out.push(`orders/s by type: ${[...t.orders].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${perS(v)}`).join(", ") || "none"}`);
-    out.push(`refusals the agents received (error events): ${[...t.errors].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}; goal changes ${t.goalChanges}; move orders back to the tile of the agent's move before last: ${t.backAndForth} of ${t.orders.get("player:move") ?? 0}`);
-    out.push(`xp the agents gained in the window: ${[...b.xpGained].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}; agents on the same tile at both ends of the window: ${b.stillAgents}/${b.agents}`);
+    out.push(
+      `orders/s by type: ${
+        [...t.orders]
+          .sort((x, y) => y[1] - x[1])
+          .map(([k, v]) => `${k} ${perS(v)}`)
+          .join(", ") || "none"
+      }`,
+    );
+    out.push(
+      `refusals the agents received (error events): ${
+        [...t.errors]
+          .sort((x, y) => y[1] - x[1])
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ") || "none"
+      }; goal changes ${t.goalChanges}; move orders back to the tile of the agent's move before last: ${t.backAndForth} of ${t.orders.get("player:move") ?? 0}`,
+    );
+    out.push(
+      `xp the agents gained in the window: ${
+        [...b.xpGained]
+          .filter(([, v]) => v > 0)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ") || "none"
+      }; agents on the same tile at both ends of the window: ${b.stillAgents}/${b.agents}`,
+    );
   }
   if (meta.warnings) out.push(`console.warn calls (schema encoder): ${meta.warnings}`);
   out.push(`elapsed ${fmt((performance.now() - meta.startedAt) / 1000, 0)} s`);
@@ -140,7 +215,13 @@ export function printReport(phases: Phase[], meta: { regS: number; readyS: numbe
       name: p.name,
       players: r(p).n,
       agents: p.agents,
-      tickMs: { median: round(r(p).tick.median, 3), p90: round(p.p90, 3), p99: round(r(p).tick.p99, 3), max: round(r(p).tick.max, 3), mean: round(r(p).tick.mean, 3) },
+      tickMs: {
+        median: round(r(p).tick.median, 3),
+        p90: round(p.p90, 3),
+        p99: round(r(p).tick.p99, 3),
+        max: round(r(p).tick.max, 3),
+        mean: round(r(p).tick.mean, 3),
+      },
       ratioToA: { median: rnd3(ratio(r(p).tick.median, r(a).tick.median)), p90: rnd3(ratio(p.p90, a.p90)), p99: rnd3(ratio(r(p).tick.p99, r(a).tick.p99)) },
       cpuPct: round(p.cpuPct, 1),
       gcMs: round(p.gc.ms, 1),

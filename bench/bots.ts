@@ -19,7 +19,8 @@ export const GATHER_CHANCE = 0.4;
 /** Chance that a player already gathering keeps at it instead of deciding anew. */
 export const KEEP_GATHERING_CHANCE = 0.5;
 
-export type Command = { type: "player:move"; payload: { x: number; z: number; run?: boolean } } | { type: "player:action"; payload: { action: "gather"; targetId: string } };
+export type Command =
+  { type: "player:move"; payload: { x: number; z: number; run?: boolean } } | { type: "player:action"; payload: { action: "gather"; targetId: string } };
 
 /** The game's seeded generator, so runs are comparable. */
 export { seededRng as seededRandom } from "../src/game/random.js";

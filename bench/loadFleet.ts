@@ -71,7 +71,14 @@ export function mergeWindows(parts: RawWindow[]): ClientWindow {
     kindsPerSec: kinds,
     sentPerSec: sum((p) => p.sent / p.seconds),
     sent,
-    latency: { count: latencies.length, median: quantile(latencies, 0.5), p90: quantile(latencies, 0.9), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1] ?? 0, mean: mean(latencies) },
+    latency: {
+      count: latencies.length,
+      median: quantile(latencies, 0.5),
+      p90: quantile(latencies, 0.9),
+      p99: quantile(latencies, 0.99),
+      max: latencies[latencies.length - 1] ?? 0,
+      mean: mean(latencies),
+    },
     unconfirmed: sum((p) => p.unconfirmed),
     held: sum((p) => p.held),
     timedOut: sum((p) => p.timedOut),
@@ -121,7 +128,9 @@ export class LoadFleet {
 
   async connect(kind: ClientKind, n: number, concurrency: number, spreadMaxDistance: number, timeoutMs: number): Promise<ConnectResult> {
     const K = this.drivers.length;
-    const parts = await Promise.all(this.drivers.map((d, k) => d.connect(kind, this.share(n, k), Math.max(1, Math.round(concurrency / K)), spreadMaxDistance, timeoutMs)));
+    const parts = await Promise.all(
+      this.drivers.map((d, k) => d.connect(kind, this.share(n, k), Math.max(1, Math.round(concurrency / K)), spreadMaxDistance, timeoutMs)),
+    );
     return {
       connected: parts.reduce((a, p) => a + p.connected, 0),
       failed: parts.reduce((a, p) => a + p.failed, 0),
@@ -133,7 +142,11 @@ export class LoadFleet {
 
   async spread(timeoutMs: number, maxDistance: number): Promise<SpreadResult> {
     const parts = await Promise.all(this.drivers.map((d) => d.spread(timeoutMs, maxDistance)));
-    return { started: parts.reduce((a, p) => a + p.started, 0), stragglers: parts.reduce((a, p) => a + p.stragglers, 0), seconds: Math.max(...parts.map((p) => p.seconds)) };
+    return {
+      started: parts.reduce((a, p) => a + p.started, 0),
+      stragglers: parts.reduce((a, p) => a + p.stragglers, 0),
+      seconds: Math.max(...parts.map((p) => p.seconds)),
+    };
   }
 
   async walk() {

@@ -49,7 +49,15 @@ export interface PhaseResult {
   maxTickGapMs: number;
   skippedTicks: number;
   saves: number;
-  bytes: { perClientMedian: number; perClientP99: number; perClientMin: number; perClientMax: number; total: number; wirePerClientMedian: number; statePct: number };
+  bytes: {
+    perClientMedian: number;
+    perClientP99: number;
+    perClientMin: number;
+    perClientMax: number;
+    total: number;
+    wirePerClientMedian: number;
+    statePct: number;
+  };
   framesPerClientMedian: number;
   commandsPerSec: number;
   commandMsPerSec: number;
@@ -64,7 +72,15 @@ export interface PhaseResult {
   save?: { characters: number; wallMs: number; skippedTicks: number; maxTickGapMs: number };
 }
 
-export function summarise(n: number, playersInWorld: number, start: Snapshot, end: Snapshot, records: TickRecord[], twins: TwinCheck[], joinSeconds: number): PhaseResult {
+export function summarise(
+  n: number,
+  playersInWorld: number,
+  start: Snapshot,
+  end: Snapshot,
+  records: TickRecord[],
+  twins: TwinCheck[],
+  joinSeconds: number,
+): PhaseResult {
   const ticks = end.tick - start.tick;
   const seconds = (end.at - start.at) / 1000;
   const durations = end.durations.slice(-ticks);
@@ -138,9 +154,13 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   const out: string[] = [];
   out.push("");
   out.push(`WorldRoom benchmark — ${meta.cpus}, node ${meta.node}; one room, default world ${JSON.stringify(meta.worldBounds)}`);
-  out.push(`players walk to a random tile within 20 tiles or gather a node within 20 tiles every 3-6 s; spread=${meta.spread}; window ${meta.windowTicks} ticks after ${meta.warmupTicks} warm-up ticks`);
+  out.push(
+    `players walk to a random tile within 20 tiles or gather a node within 20 tiles every 3-6 s; spread=${meta.spread}; window ${meta.windowTicks} ticks after ${meta.warmupTicks} warm-up ticks`,
+  );
   out.push(`clients: ${meta.design}`);
-  out.push(`baseline: N=${base?.n} of this run; x = ratio to it. p99 over ${base?.ticks} ticks is sample floor(0.99·n) of the sorted durations, i.e. the largest one.`);
+  out.push(
+    `baseline: N=${base?.n} of this run; x = ratio to it. p99 over ${base?.ticks} ticks is sample floor(0.99·n) of the sorted durations, i.e. the largest one.`,
+  );
   out.push("");
   out.push(
     table(
@@ -164,7 +184,26 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   out.push("Where the tick goes (medians, ms; rules+msgs = tickWorld, events, world:update, player:sync) and the rest of the picture:");
   out.push(
     table(
-      ["N", "syncState", "updateViews", "broadcastPatch", "rules+msgs", "tick max", "max gap ms", "skipped", "view in/out per tick", "B/client/s p99", "frames/tick", "state %", "cmds/s", "cmd ms/s", "warn", "enc buf MB", "heap MB", "join s"],
+      [
+        "N",
+        "syncState",
+        "updateViews",
+        "broadcastPatch",
+        "rules+msgs",
+        "tick max",
+        "max gap ms",
+        "skipped",
+        "view in/out per tick",
+        "B/client/s p99",
+        "frames/tick",
+        "state %",
+        "cmds/s",
+        "cmd ms/s",
+        "warn",
+        "enc buf MB",
+        "heap MB",
+        "join s",
+      ],
       results.map((r) => [
         String(r.n),
         fmt(r.stages.sync, 2),
@@ -200,7 +239,12 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   if (saves.length) {
     out.push(
       `Periodic save (WorldSaver.saveDirty, kept out of the windows with SAVE_INTERVAL=${meta.saveIntervalS}s, run after each window): ` +
-        saves.map((r) => `N=${r.n}: ${r.save!.characters} chars in ${fmt(r.save!.wallMs / 1000, 2)} s, ${r.save!.skippedTicks} ticks skipped, longest tick gap ${fmt(r.save!.maxTickGapMs, 0)} ms`).join("; "),
+        saves
+          .map(
+            (r) =>
+              `N=${r.n}: ${r.save!.characters} chars in ${fmt(r.save!.wallMs / 1000, 2)} s, ${r.save!.skippedTicks} ticks skipped, longest tick gap ${fmt(r.save!.maxTickGapMs, 0)} ms`,
+          )
+          .join("; "),
     );
   }
   const checks = results.flatMap((r) => r.twins.map((t) => ({ n: r.n, ...t })));
@@ -227,7 +271,9 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   if (profile) {
     const share = (ms: number) => `${fmt(ms, 0).padStart(7)} ms ${fmt((100 * ms) / profile.totalMs, 1).padStart(5)}%`;
     out.push("");
-    out.push(`CPU profile of the N=${results[results.length - 1].n} window (${profile.file}, ${fmt(profile.totalMs, 0)} ms of busy CPU sampled, shares of that):`);
+    out.push(
+      `CPU profile of the N=${results[results.length - 1].n} window (${profile.file}, ${fmt(profile.totalMs, 0)} ms of busy CPU sampled, shares of that):`,
+    );
     out.push("  heaviest by self time:");
     for (const [name, ms] of profile.self) out.push(`    ${share(ms)}  ${name}`);
     out.push("  heaviest by total time:");
@@ -253,8 +299,19 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       windowTicks: r.ticks,
       windowSeconds: round(r.seconds, 2),
       tickMs: { median: round(r.tick.median, 3), p99: round(r.tick.p99, 3), max: round(r.tick.max, 3), mean: round(r.tick.mean, 3) },
-      stagesMedianMs: { syncState: round(r.stages.sync, 3), updateViews: round(r.stages.views, 3), broadcastPatch: round(r.stages.patch, 3), rulesAndMessages: round(r.stages.rest, 3) },
-      bytesPerClientPerSec: { median: round(r.bytes.perClientMedian, 1), p99: round(r.bytes.perClientP99, 1), min: round(r.bytes.perClientMin, 1), max: round(r.bytes.perClientMax, 1), wireMedian: round(r.bytes.wirePerClientMedian, 1) },
+      stagesMedianMs: {
+        syncState: round(r.stages.sync, 3),
+        updateViews: round(r.stages.views, 3),
+        broadcastPatch: round(r.stages.patch, 3),
+        rulesAndMessages: round(r.stages.rest, 3),
+      },
+      bytesPerClientPerSec: {
+        median: round(r.bytes.perClientMedian, 1),
+        p99: round(r.bytes.perClientP99, 1),
+        min: round(r.bytes.perClientMin, 1),
+        max: round(r.bytes.perClientMax, 1),
+        wireMedian: round(r.bytes.wirePerClientMedian, 1),
+      },
       totalBytesPerSec: round(r.bytes.total, 0),
       statePct: round(r.bytes.statePct, 1),
       framesPerClientPerSec: round(r.framesPerClientMedian, 2),

@@ -15,7 +15,9 @@ export async function measureSendCost(sockets: number, frameBytes: number, round
   const port = (wss.address() as { port: number }).port;
   const conns: WebSocket[] = [];
   wss.on("connection", (ws) => conns.push(ws));
-  const child = fork(fileURLToPath(new URL("./wsSink.ts", import.meta.url)), [String(port), String(sockets)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(new URL("./wsSink.ts", import.meta.url)), [String(port), String(sockets)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("ws sink did not connect")), 30_000);

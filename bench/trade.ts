@@ -149,7 +149,10 @@ async function tradeOnce(x: BenchTrader, y: BenchTrader, probe: CommitProbe): Pr
     // Both offer a coin; nobody accepts before both offers are in (a change resets acceptances).
     const bothOffered = (d: any) => d.tradeId === tradeId && d.myOffer.items.length > 0 && d.theirOffer.items.length > 0;
     waits = [x.waitFor("tradeUpdated", bothOffered), y.waitFor("tradeUpdated", bothOffered)];
-    await Promise.all([x.send("tradeAddItem", { tradeId, inventorySlot: x.coinsSlot, quantity: 1 }), y.send("tradeAddItem", { tradeId, inventorySlot: y.coinsSlot, quantity: 1 })]);
+    await Promise.all([
+      x.send("tradeAddItem", { tradeId, inventorySlot: x.coinsSlot, quantity: 1 }),
+      y.send("tradeAddItem", { tradeId, inventorySlot: y.coinsSlot, quantity: 1 }),
+    ]);
     await both(...waits);
 
     waits = [x.waitFor("tradeConfirmScreen", ofThis), y.waitFor("tradeConfirmScreen", ofThis)];

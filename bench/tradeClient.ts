@@ -146,4 +146,3 @@ export class BenchTrader {
     await closed;
   }
 }
-

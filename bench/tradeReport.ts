@@ -81,10 +81,16 @@ export function machineTimes() {
 export function printReport(results: DbResult[], opts: Options, startedAt: number) {
   const out: string[] = [""];
   out.push(`Trade throughput — ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, node ${process.version}`);
-  out.push(`server and ${2 * opts.pairs} /ws clients (${opts.pairs} pairs) in this process, real WebSockets over 127.0.0.1; all pairs trade in parallel, continuously`);
-  out.push(`each trade: request, respond, 1 coin offered each way, both accept the offer screen, asker accepts the confirm screen, then the asked player's accept commits; the asker alternates`);
+  out.push(
+    `server and ${2 * opts.pairs} /ws clients (${opts.pairs} pairs) in this process, real WebSockets over 127.0.0.1; all pairs trade in parallel, continuously`,
+  );
+  out.push(
+    `each trade: request, respond, 1 coin offered each way, both accept the offer screen, asker accepts the confirm screen, then the asked player's accept commits; the asker alternates`,
+  );
   if (opts.repeatMs < TRADE_LIMITS.repeatRequestMs) {
-    out.push(`NOTE: the repeat-request limit was lifted for the bench (tradeLimits.repeatRequestMs = ${opts.repeatMs}; the server's default is ${TRADE_LIMITS.repeatRequestMs} ms, which would cap each pair at 2 trades per ${TRADE_LIMITS.repeatRequestMs / 1000} s)`);
+    out.push(
+      `NOTE: the repeat-request limit was lifted for the bench (tradeLimits.repeatRequestMs = ${opts.repeatMs}; the server's default is ${TRADE_LIMITS.repeatRequestMs} ms, which would cap each pair at 2 trades per ${TRADE_LIMITS.repeatRequestMs / 1000} s)`,
+    );
   } else out.push(`repeat-request limit kept at ${opts.repeatMs} ms: each pair waits it out before asking in the same direction again`);
   out.push(`window ${opts.seconds} s after ${opts.warmupS} s of warm-up (trades completed in the window); periodic save off (SAVE_INTERVAL=3600)`);
   out.push(
@@ -117,11 +123,25 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
     ["trades/s", "commit p50 ms", "commit p99 ms", "commit max ms", "trade p50 ms", "trade p99 ms", "trades", "cancelled", "errors", "coins conserved"],
     (r) => [r.perSecond, r.commit!.median, r.commit!.p99, r.commit!.max, r.trade!.median, r.trade!.p99],
     [1, 1, 1, 1, 1, 1],
-    (r) => [String(r.completed), String(sumOf(r.trouble!.cancelled)), String(sumOf(r.trouble!.errors) + r.trouble!.stalls), r.coins!.found === r.coins!.expected ? "yes" : `NO (${r.coins!.found}/${r.coins!.expected})`],
+    (r) => [
+      String(r.completed),
+      String(sumOf(r.trouble!.cancelled)),
+      String(sumOf(r.trouble!.errors) + r.trouble!.stalls),
+      r.coins!.found === r.coins!.expected ? "yes" : `NO (${r.coins!.found}/${r.coins!.expected})`,
+    ],
   );
   section(
     ["commit →server p50 ms", "server p50 ms", "server p99 ms", "→client p50 ms", "CPU %", "machine CPU %", "loop util", "loop delay p99 ms"],
-    (r) => [r.legs!.toServer, r.legs!.server, r.legs!.serverP99, r.legs!.toClient, r.process?.cpuPct, r.process?.machinePct, r.process?.elu, r.process?.loopDelayP99Ms],
+    (r) => [
+      r.legs!.toServer,
+      r.legs!.server,
+      r.legs!.serverP99,
+      r.legs!.toClient,
+      r.process?.cpuPct,
+      r.process?.machinePct,
+      r.process?.elu,
+      r.process?.loopDelayP99Ms,
+    ],
     [1, 1, 1, 1, 0, 0, 2, 1],
   );
   for (const r of results) out.push(r.skipped ? `${LABEL[r.kind]}: run skipped — ${r.skipped}` : `${LABEL[r.kind]} = ${r.label}`);
@@ -129,10 +149,15 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
   for (const r of done) {
     const t = r.trouble!;
     const list = (m: Map<string, number>) => [...m].map(([k, v]) => `${k} ${v}`).join(", ") || "none";
-    out.push(`${LABEL[r.kind]}: ${r.clients} clients; ${r.completed} trades in the window, ${r.completedLate} finished after it; cancelled: ${list(t.cancelled)}; errors: ${list(t.errors)}; stalled steps: ${t.stalls}; frames held back by the client pacer: ${t.pacedWaits}`);
+    out.push(
+      `${LABEL[r.kind]}: ${r.clients} clients; ${r.completed} trades in the window, ${r.completedLate} finished after it; cancelled: ${list(t.cancelled)}; errors: ${list(t.errors)}; stalled steps: ${t.stalls}; frames held back by the client pacer: ${t.pacedWaits}`,
+    );
     for (const f of t.first) out.push(`  first trouble: ${f}`);
     const cap = (opts.pairs * opts.sendRate) / 4;
-    if (r.perSecond! >= 0.9 * cap) out.push(`  ${fmt(r.perSecond, 1)} trades/s is at the clients' pacing cap (${fmt(cap, 0)}/s): a floor for what the server and database can do; run more --pairs`);
+    if (r.perSecond! >= 0.9 * cap)
+      out.push(
+        `  ${fmt(r.perSecond, 1)} trades/s is at the clients' pacing cap (${fmt(cap, 0)}/s): a floor for what the server and database can do; run more --pairs`,
+      );
   }
   out.push("");
   if (pgl && pg) {
@@ -140,7 +165,15 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
       `Baseline measured in the same run: PostgreSQL ${fmt(pg.perSecond, 1)} trades/s vs PGlite ${fmt(pgl.perSecond, 1)} trades/s = ${fmtRatio(ratio(pg.perSecond!, pgl.perSecond!))} throughput; ` +
         `commit p50 ${fmt(pg.commit!.median, 1)} ms vs ${fmt(pgl.commit!.median, 1)} ms = ${fmtRatio(ratio(pg.commit!.median, pgl.commit!.median))}`,
     );
-  } else out.push(`No PostgreSQL/PGlite comparison: ${results.filter((r) => r.skipped).map((r) => `${r.label} skipped`).join(", ") || "only one database was run"}`);
+  } else
+    out.push(
+      `No PostgreSQL/PGlite comparison: ${
+        results
+          .filter((r) => r.skipped)
+          .map((r) => `${r.label} skipped`)
+          .join(", ") || "only one database was run"
+      }`,
+    );
   out.push(`elapsed ${fmt((performance.now() - startedAt) / 1000, 0)} s`);
   out.push("");
   console.log(out.join("\n"));

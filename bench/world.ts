@@ -63,7 +63,11 @@ function parseOptions(): Options {
     "send-cost": "true",
   });
   return {
-    sizes: a.sizes.split(",").map(Number).filter((n) => n > 0).sort((x, y) => x - y),
+    sizes: a.sizes
+      .split(",")
+      .map(Number)
+      .filter((n) => n > 0)
+      .sort((x, y) => x - y),
     window: Math.max(5, Number(a.window)),
     warmup: Math.max(1, Number(a.warmup)),
     twins: Math.max(0, Number(a.twins)),
@@ -83,17 +87,22 @@ const startedAt = performance.now();
 const deadline = startedAt + opts.timeLimitS * 1000;
 
 // Whatever happens, the benchmark stops by itself.
-const watchdog = setTimeout(() => {
-  console.error(`bench: time limit of ${opts.timeLimitS}s reached, stopping`);
-  process.exit(2);
-}, opts.timeLimitS * 1000 + 45_000);
+const watchdog = setTimeout(
+  () => {
+    console.error(`bench: time limit of ${opts.timeLimitS}s reached, stopping`);
+    process.exit(2);
+  },
+  opts.timeLimitS * 1000 + 45_000,
+);
 watchdog.unref();
 
 // @colyseus/schema warns on stderr each time an encode outgrows its buffer: count instead of flooding.
 const warnings = new Map<string, number>();
 let warningCount = 0;
 console.warn = (...args: unknown[]) => {
-  const key = String(args[0] ?? "").split("\n")[0].slice(0, 160);
+  const key = String(args[0] ?? "")
+    .split("\n")[0]
+    .slice(0, 160);
   warnings.set(key, (warnings.get(key) ?? 0) + 1);
   warningCount++;
 };
@@ -130,7 +139,8 @@ async function main() {
       durations: [...room.loop.durations],
       warnings: warningCount,
       visiblePlayersMedian: median([...room.sync.viewers.values()].map((v) => v.visible.player.size)),
-      encoderBufferBytes: (room as unknown as { _serializer?: { encoder?: { sharedBuffer?: Uint8Array } } })._serializer?.encoder?.sharedBuffer?.byteLength ?? 0,
+      encoderBufferBytes:
+        (room as unknown as { _serializer?: { encoder?: { sharedBuffer?: Uint8Array } } })._serializer?.encoder?.sharedBuffer?.byteLength ?? 0,
     });
     const captureAt = (tick: number) =>
       new Promise<Snapshot>((resolve, reject) => {
@@ -180,7 +190,9 @@ async function main() {
       // The save grows linearly with N (see the report): time it at the smallest and largest N only.
       if (opts.measureSave && (n === opts.sizes[0] || n === opts.sizes[opts.sizes.length - 1])) result.save = await timeSave(room, probe);
       results.push(result);
-      log(`N=${n}: tick median ${result.tick.median.toFixed(1)} ms, p99 ${result.tick.p99.toFixed(1)} ms, ${(result.bytes.perClientMedian / 1000).toFixed(1)} KB/s per client`);
+      log(
+        `N=${n}: tick median ${result.tick.median.toFixed(1)} ms, p99 ${result.tick.p99.toFixed(1)} ms, ${(result.bytes.perClientMedian / 1000).toFixed(1)} KB/s per client`,
+      );
     }
 
     let sendCost: Awaited<ReturnType<typeof measureSendCost>> | undefined;
@@ -195,7 +207,8 @@ async function main() {
     }
 
     printReport(results, {
-      design: "in-memory transport clients (counting, never decoding) joined via matchMaker.joinOrCreate + connectClientToRoom; real @colyseus/sdk twins in a child process validate the counts",
+      design:
+        "in-memory transport clients (counting, never decoding) joined via matchMaker.joinOrCreate + connectClientToRoom; real @colyseus/sdk twins in a child process validate the counts",
       cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}`,
       node: process.version,
       spread: opts.spread,
@@ -215,7 +228,12 @@ async function main() {
   }
 
   /** Each SDK player against its twin and against what the server handed its socket, over the window. */
-  function checkTwins(reports: Awaited<ReturnType<SdkPlayers["report"]>>, pairs: Array<{ sdkIdx: number; botIdx: number }>, start: Snapshot, end: Snapshot): TwinCheck[] {
+  function checkTwins(
+    reports: Awaited<ReturnType<SdkPlayers["report"]>>,
+    pairs: Array<{ sdkIdx: number; botIdx: number }>,
+    start: Snapshot,
+    end: Snapshot,
+  ): TwinCheck[] {
     return pairs.map(({ sdkIdx, botIdx }) => {
       const r = reports.find((x) => x.idx === sdkIdx);
       const byTick = new Map(r?.byTick ?? []);

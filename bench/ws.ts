@@ -64,7 +64,11 @@ function parseOptions(): Options {
     profile: undefined,
   });
   return {
-    sizes: a.sizes.split(",").map(Number).filter((n) => n > 0).sort((x, y) => x - y),
+    sizes: a.sizes
+      .split(",")
+      .map(Number)
+      .filter((n) => n > 0)
+      .sort((x, y) => x - y),
     windowS: Math.max(3, Number(a.window)),
     warmupS: Math.max(1, Number(a.warmup)),
     concurrency: Math.max(1, Number(a.concurrency)),
@@ -96,18 +100,23 @@ const skipped: string[] = [];
 let report: (() => void) | undefined;
 
 // Whatever happens, the benchmark stops by itself, printing what it has (its children exit with it).
-const watchdog = setTimeout(() => {
-  console.error(`bench: time limit of ${opts.timeLimitS}s (+${WATCHDOG_GRACE_S}s grace) reached, stopping`);
-  skipped.push("the rest (watchdog)");
-  report?.();
-  process.exit(2);
-}, (opts.timeLimitS + WATCHDOG_GRACE_S) * 1000);
+const watchdog = setTimeout(
+  () => {
+    console.error(`bench: time limit of ${opts.timeLimitS}s (+${WATCHDOG_GRACE_S}s grace) reached, stopping`);
+    skipped.push("the rest (watchdog)");
+    report?.();
+    process.exit(2);
+  },
+  (opts.timeLimitS + WATCHDOG_GRACE_S) * 1000,
+);
 watchdog.unref();
 
 // @colyseus/schema warns on stderr when an encode outgrows its buffer: count instead of flooding.
 const warnings = new Map<string, number>();
 console.warn = (...args: unknown[]) => {
-  const key = String(args[0] ?? "").split("\n")[0].slice(0, 160);
+  const key = String(args[0] ?? "")
+    .split("\n")[0]
+    .slice(0, 160);
   warnings.set(key, (warnings.get(key) ?? 0) + 1);
 };
 
@@ -132,7 +141,13 @@ async function main() {
     driver = await LoadFleet.start(opts.clientProcesses);
     await driver.setup(server.url, server.port, map, opts.seed);
 
-    const markServer = (): ServerMark => ({ at: performance.now(), tick: probe.tick, cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(), skipped: room.loop.skipped });
+    const markServer = (): ServerMark => ({
+      at: performance.now(),
+      tick: probe.tick,
+      cpu: process.cpuUsage(),
+      elu: performance.eventLoopUtilization(),
+      skipped: room.loop.skipped,
+    });
     const serverWindow = (a: ServerMark): ServerWindow => {
       const seconds = (performance.now() - a.at) / 1000;
       const cpu = process.cpuUsage(a.cpu);
@@ -162,7 +177,8 @@ async function main() {
     const waitEmpty = async (timeoutMs: number) => {
       const t0 = performance.now();
       while ((room.clients.length > 0 || room.world.players.size > 0) && performance.now() - t0 < timeoutMs) await sleep(100);
-      if (room.clients.length > 0 || room.world.players.size > 0) log(`room not empty after ${timeoutMs} ms: ${room.clients.length} clients, ${room.world.players.size} players`);
+      if (room.clients.length > 0 || room.world.players.size > 0)
+        log(`room not empty after ${timeoutMs} ms: ${room.clients.length} clients, ${room.world.players.size} players`);
       await room.settled();
     };
 
@@ -200,11 +216,14 @@ async function main() {
           continue;
         }
         const connect = await driver.connect(kind, n, opts.concurrency, SPREAD_DISTANCE, 240_000);
-        log(`N=${n} ${kind}: ${connect.connected} joined in ${connect.seconds.toFixed(1)} s (${connect.failed} failed; tokens ${connect.tokensSeconds.toFixed(1)} s); ${room.world.players.size} in world`);
+        log(
+          `N=${n} ${kind}: ${connect.connected} joined in ${connect.seconds.toFixed(1)} s (${connect.failed} failed; tokens ${connect.tokensSeconds.toFixed(1)} s); ${room.world.players.size} in world`,
+        );
         // Those already in place walk at once (the spreading ones join in when they arrive).
         await driver.walk();
         const spread = await driver.spread(opts.spreadTimeoutS * 1000, SPREAD_DISTANCE);
-        if (spread.started) log(`N=${n} ${kind}: ${spread.started} new characters spread out in ${spread.seconds.toFixed(1)} s (${spread.stragglers} still walking)`);
+        if (spread.started)
+          log(`N=${n} ${kind}: ${spread.started} new characters spread out in ${spread.seconds.toFixed(1)} s (${spread.stragglers} still walking)`);
         await sleep(opts.warmupS * 1000);
         const profiling = opts.profile && kind === "ws" && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
         await profiling?.start();

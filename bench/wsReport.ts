@@ -41,11 +41,21 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   const out: string[] = [""];
   out.push(`/ws vs @colyseus/sdk — ${meta.cpus}, node ${meta.node}; one WorldRoom, world ${JSON.stringify(meta.worldBounds)}`);
   const pids = meta.clientPids as number[];
-  out.push(`server: this process (pid ${meta.serverPid}); clients: ${pids.length === 1 ? "one child process" : `${pids.length} child processes`} (pid ${pids.join(", ")}), real WebSockets over 127.0.0.1, no compression`);
-  out.push(`each client moves once a second to a walkable tile 1-2 tiles away (moves spread over the second; a client whose last move has not shown yet skips that second: "held"); characters spread over the world first (spawn ${JSON.stringify(meta.spawn)})`);
-  out.push(`window ${meta.windowS} s after ${meta.warmupS} s of walking; both phases of an N play the same N characters (guest token i = client i); periodic save kept out of the windows (SAVE_INTERVAL=${meta.saveIntervalS}s)`);
-  out.push(`move→shown: from writing the move to the start of the message event of the first world:update (/ws) or state patch (SDK) with the client's own player on the target tile.`);
-  out.push(`  A move waits for the next 600 ms tick (300 ms on average): ~300 ms median is the floor; above it is the tick's own work before that client's frame goes out, the send, and the client process's queue (its loop delay below).`);
+  out.push(
+    `server: this process (pid ${meta.serverPid}); clients: ${pids.length === 1 ? "one child process" : `${pids.length} child processes`} (pid ${pids.join(", ")}), real WebSockets over 127.0.0.1, no compression`,
+  );
+  out.push(
+    `each client moves once a second to a walkable tile 1-2 tiles away (moves spread over the second; a client whose last move has not shown yet skips that second: "held"); characters spread over the world first (spawn ${JSON.stringify(meta.spawn)})`,
+  );
+  out.push(
+    `window ${meta.windowS} s after ${meta.warmupS} s of walking; both phases of an N play the same N characters (guest token i = client i); periodic save kept out of the windows (SAVE_INTERVAL=${meta.saveIntervalS}s)`,
+  );
+  out.push(
+    `move→shown: from writing the move to the start of the message event of the first world:update (/ws) or state patch (SDK) with the client's own player on the target tile.`,
+  );
+  out.push(
+    `  A move waits for the next 600 ms tick (300 ms on average): ~300 ms median is the floor; above it is the tick's own work before that client's frame goes out, the send, and the client process's queue (its loop delay below).`,
+  );
   out.push("");
   const rows: string[][] = [];
   for (const n of sizes) {
@@ -92,7 +102,22 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   }
   out.push(
     table(
-      ["N", "phase", "clients/in world", "recv msg/s", "recv msg/s/client med", "recv KB/s/client", "sent msg/s", "move→shown med ms", "p99 ms", "shown %", "tick med ms", "tick p99 ms", "server CPU %", "clients CPU %"],
+      [
+        "N",
+        "phase",
+        "clients/in world",
+        "recv msg/s",
+        "recv msg/s/client med",
+        "recv KB/s/client",
+        "sent msg/s",
+        "move→shown med ms",
+        "p99 ms",
+        "shown %",
+        "tick med ms",
+        "tick p99 ms",
+        "server CPU %",
+        "clients CPU %",
+      ],
       rows,
     ),
   );
@@ -100,7 +125,29 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   out.push("Both sides over each window (server stages: medians per tick, ms; the /ws JSON is built in updateViews and serialised and written in rules+msgs):");
   out.push(
     table(
-      ["N", "phase", "syncState", "updateViews", "broadcastPatch", "rules+msgs", "tick max", "max gap ms", "skipped", "server ELU", "heap MB", "client ELU", "client loop delay p99 ms", "recv msgs by kind /s", "refused", "held", "timed out", "unconfirmed", "join s", "spread s", "leave+save s"],
+      [
+        "N",
+        "phase",
+        "syncState",
+        "updateViews",
+        "broadcastPatch",
+        "rules+msgs",
+        "tick max",
+        "max gap ms",
+        "skipped",
+        "server ELU",
+        "heap MB",
+        "client ELU",
+        "client loop delay p99 ms",
+        "recv msgs by kind /s",
+        "refused",
+        "held",
+        "timed out",
+        "unconfirmed",
+        "join s",
+        "spread s",
+        "leave+save s",
+      ],
       results.map((r) => [
         String(r.n),
         LABEL[r.kind],
@@ -133,7 +180,8 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   );
   const failures = results.filter((r) => r.connect.failed > 0);
   for (const r of failures) out.push(`N=${r.n} ${LABEL[r.kind]}: ${r.connect.failed} clients failed to join (first: ${r.connect.firstFailure})`);
-  for (const r of results.filter((x) => x.spread.stragglers > 0)) out.push(`N=${r.n} ${LABEL[r.kind]}: ${r.spread.stragglers} players had not reached their spread tile when the wait ended`);
+  for (const r of results.filter((x) => x.spread.stragglers > 0))
+    out.push(`N=${r.n} ${LABEL[r.kind]}: ${r.spread.stragglers} players had not reached their spread tile when the wait ended`);
   const profile = meta.profile as { file: string; totalMs: number; self: Array<[string, number]>; inclusive: Array<[string, number]> } | undefined;
   if (profile) {
     const share = (ms: number) => `${fmt(ms, 0).padStart(7)} ms ${fmt((100 * ms) / profile.totalMs, 1).padStart(5)}%`;
@@ -159,12 +207,24 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       playersInWorld: r.server.playersInWorld,
       windowSeconds: round(r.clients.seconds, 2),
       recvMsgsPerSec: round(r.clients.framesPerSec, 1),
-      recvMsgsPerSecPerClient: { median: round(r.clients.perClientFramesPerSec.median, 3), mean: round(r.clients.perClientFramesPerSec.mean, 3), min: round(r.clients.perClientFramesPerSec.min, 3), max: round(r.clients.perClientFramesPerSec.max, 3) },
+      recvMsgsPerSecPerClient: {
+        median: round(r.clients.perClientFramesPerSec.median, 3),
+        mean: round(r.clients.perClientFramesPerSec.mean, 3),
+        min: round(r.clients.perClientFramesPerSec.min, 3),
+        max: round(r.clients.perClientFramesPerSec.max, 3),
+      },
       recvMsgsPerSecByKind: Object.fromEntries(Object.entries(r.clients.kindsPerSec).map(([k, v]) => [k, round(v, 1)])),
       recvBytesPerSec: round(r.clients.bytesPerSec, 0),
       recvBytesPerSecPerClient: round(r.clients.bytesPerSec / Math.max(1, r.clients.clients), 1),
       sentMsgsPerSec: round(r.clients.sentPerSec, 1),
-      moveToShownMs: { median: round(r.clients.latency.median, 1), p90: round(r.clients.latency.p90, 1), p99: round(r.clients.latency.p99, 1), max: round(r.clients.latency.max, 1), mean: round(r.clients.latency.mean, 1), samples: r.clients.latency.count },
+      moveToShownMs: {
+        median: round(r.clients.latency.median, 1),
+        p90: round(r.clients.latency.p90, 1),
+        p99: round(r.clients.latency.p99, 1),
+        max: round(r.clients.latency.max, 1),
+        mean: round(r.clients.latency.mean, 1),
+        samples: r.clients.latency.count,
+      },
       movesSent: r.clients.sent,
       unconfirmed: r.clients.unconfirmed,
       heldMoves: r.clients.held,
@@ -179,7 +239,11 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
         skippedTicks: r.server.skippedTicks,
         heapMB: round(r.server.heapMB, 0),
       },
-      clientProcesses: { cpuPct: round(r.clients.cpuPct, 1), elu: round(r.clients.elu, 3), loopDelayMs: Object.fromEntries(Object.entries(r.clients.loopDelayMs).map(([k, v]) => [k, round(v, 2)])) },
+      clientProcesses: {
+        cpuPct: round(r.clients.cpuPct, 1),
+        elu: round(r.clients.elu, 3),
+        loopDelayMs: Object.fromEntries(Object.entries(r.clients.loopDelayMs).map(([k, v]) => [k, round(v, 2)])),
+      },
       joinSeconds: round(r.connect.seconds, 2),
       joinFailures: r.connect.failed,
       spread: { ...r.spread, seconds: round(r.spread.seconds, 1) },

@@ -8,7 +8,16 @@ import { privateStateOf } from "../src/game/world/players.js";
 import { tickGroundItems, tickNpcs, tickPlayers, tickResources } from "../src/game/world/tick.js";
 import type { World } from "../src/game/world/World.js";
 import { onlinePlayers, tickDuration } from "../src/metrics.js";
-import { ClientMessages, CLOSE_CODES, TradeMessages, type ClientMessageType, type ServerMessage, type ServerMessageType, type TradeMessageType, type WorldUpdate } from "../src/protocol/index.js";
+import {
+  ClientMessages,
+  CLOSE_CODES,
+  TradeMessages,
+  type ClientMessageType,
+  type ServerMessage,
+  type ServerMessageType,
+  type TradeMessageType,
+  type WorldUpdate,
+} from "../src/protocol/index.js";
 import { WorldState } from "../schema/WorldState.js";
 import { CharacterLocks, RoomCharacterLocks } from "./characterLocks.js";
 import { TickLoop } from "./tickLoop.js";
@@ -64,7 +73,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** How the world's events reach the players. */
   private events!: EventContext;
   /** The tick's phases, timed into the tick histogram. */
-  readonly phases = new TickPhases<"players" | "npcs" | "resources" | "groundItems" | "events" | "trades" | "sync" | "views" | "send" | "save" | "endTick">(tickDuration);
+  readonly phases = new TickPhases<"players" | "npcs" | "resources" | "groundItems" | "events" | "trades" | "sync" | "views" | "send" | "save" | "endTick">(
+    tickDuration,
+  );
 
   async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
     this.autoDispose = false;
@@ -131,10 +142,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.onMessage("*", (client: WorldClient, type: string | number) => {
       client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
     });
-    this.loop = new TickLoop(TICK_MS, () => this.tick(), 1000, (ms) => {
-      tickDuration.observe({ phase: "total" }, ms / 1000);
-      onlinePlayers.set(this.world.players.size);
-    });
+    this.loop = new TickLoop(
+      TICK_MS,
+      () => this.tick(),
+      1000,
+      (ms) => {
+        tickDuration.observe({ phase: "total" }, ms / 1000);
+        onlinePlayers.set(this.world.players.size);
+      },
+    );
     this.loop.begin();
   }
 
@@ -236,8 +252,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (w.tick % LOCK_REFRESH_TICKS === 0) this.locks.refresh(this.sessions.keys());
   }
 
-
-
   /** Does the account playing `playerId` ignore `fromId`? */
   private isIgnoring(playerId: string, fromId: string): boolean {
     const s = this.sessions.get(playerId);
@@ -256,6 +270,4 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     s.client.send("player:sync", privateStateOf(this.world, p));
     p.privateDirty = false;
   }
-
 }
-

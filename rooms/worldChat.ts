@@ -45,7 +45,8 @@ export function handleChat(ctx: ChatContext, session: ChatSession, text: string,
     const say = (code: string, message: string) => session.client.send("notice", { code, message });
     if (outcome === "granted") return say("ADMIN_GRANTED", "You are now an admin for this session");
     if (outcome === "unavailable") throw new GameError("ADMIN_UNAVAILABLE", "Admin access is not enabled on this server");
-    if (outcome === "locked") throw new GameError("ADMIN_LOCKED", `Too many wrong admin codes: admin access is locked for this account for ${ADMIN_LOCK_MS / 60_000} minutes`);
+    if (outcome === "locked")
+      throw new GameError("ADMIN_LOCKED", `Too many wrong admin codes: admin access is locked for this account for ${ADMIN_LOCK_MS / 60_000} minutes`);
     throw new GameError("ADMIN_WRONG_CODE", `Wrong admin code (${session.admin.attemptsLeft} attempts left)`);
   }
   if (!ADMIN_COMMANDS.has(parsed.command)) throw new GameError("UNKNOWN_COMMAND", `Unknown command /${parsed.command}`);

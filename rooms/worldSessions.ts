@@ -120,7 +120,12 @@ export class WorldSessions {
     });
   }
 
-  private async enter(client: WorldClient, options: { name?: string; worldUpdates?: boolean; clientType?: string }, auth: TokenClaims, characterId: string | undefined) {
+  private async enter(
+    client: WorldClient,
+    options: { name?: string; worldUpdates?: boolean; clientType?: string },
+    auth: TokenClaims,
+    characterId: string | undefined,
+  ) {
     // A character that just left may still be saving: load it only once that save is written.
     await this.settled();
     let snap: CharacterSnapshot;
@@ -162,7 +167,14 @@ export class WorldSessions {
       await endSession(this.c.prisma, dbSessionId, "logout");
       return;
     }
-    const session: Session = { playerId: player.id, client, accountId: auth.sub, dbSessionId, admin: new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts: this.adminLockouts, accountId: auth.sub }), replaced: false };
+    const session: Session = {
+      playerId: player.id,
+      client,
+      accountId: auth.sub,
+      dbSessionId,
+      admin: new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts: this.adminLockouts, accountId: auth.sub }),
+      replaced: false,
+    };
     client.userData = session;
     this.c.sessions.set(player.id, session);
 

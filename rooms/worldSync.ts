@@ -94,7 +94,13 @@ export class WorldSync {
       t.health = p.health;
       t.maxHealth = maxHealth(p.levels.constitution);
       t.combatLevel = p.combatLevel;
-      t.action = p.action ? (p.action.type === "gather" ? (w.resources.get(p.action.targetId)?.skill ?? "gather") : p.action.type === "attack" ? "combat" : p.action.type) : "";
+      t.action = p.action
+        ? p.action.type === "gather"
+          ? (w.resources.get(p.action.targetId)?.skill ?? "gather")
+          : p.action.type === "attack"
+            ? "combat"
+            : p.action.type
+        : "";
       t.moving = p.path.length > 0;
       t.running = p.running;
       t.isAgent = p.isAgent;
@@ -133,7 +139,12 @@ export class WorldSync {
   }
 
   attach(playerId: string, json: boolean, patches = true): Viewer {
-    const viewer: Viewer = { playerId, view: patches ? new StateView() : undefined, visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() }, json };
+    const viewer: Viewer = {
+      playerId,
+      view: patches ? new StateView() : undefined,
+      visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() },
+      json,
+    };
     this.viewers.set(playerId, viewer);
     return viewer;
   }

@@ -10,7 +10,15 @@ import { snapshotOf } from "../src/game/world/players.js";
 import { TradeError, type TradeBook, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
 import type { World } from "../src/game/world/World.js";
 import { tradeCommitDuration, tradesEnded } from "../src/metrics.js";
-import { describeZodError, TradeMessages, type SeatReservation, type ServerMessage, type ServerMessageType, type TradeMessage, type TradeMessageType } from "../src/protocol/index.js";
+import {
+  describeZodError,
+  TradeMessages,
+  type SeatReservation,
+  type ServerMessage,
+  type ServerMessageType,
+  type TradeMessage,
+  type TradeMessageType,
+} from "../src/protocol/index.js";
 
 /** What the trade desk needs from its trade's room (rooms/TradeRoom.ts). */
 export interface TradeRoomHandle {
@@ -41,7 +49,10 @@ export interface TradeDeskOptions {
   now?: () => number;
 }
 
-const offerView = (side: TradeSide) => ({ items: side.items.map((o: OfferItem) => ({ inventorySlot: o.inventorySlot, itemId: o.itemId, quantity: o.quantity })), accepted: side.accepted });
+const offerView = (side: TradeSide) => ({
+  items: side.items.map((o: OfferItem) => ({ inventorySlot: o.inventorySlot, itemId: o.itemId, quantity: o.quantity })),
+  accepted: side.accepted,
+});
 
 /**
  * The world room's trade desk: it runs the world's trade book (`world.trades`) on the messages of
@@ -145,8 +156,17 @@ export class TradeDesk {
     const { trade } = e;
     switch (e.kind) {
       case "requested":
-        this.to(trade, trade.initiator.playerId, "tradeRequestSent", { tradeId: trade.id, targetPlayerId: trade.recipient.playerId, targetName: trade.recipient.name });
-        if (!trade.hiddenFromTarget) this.to(trade, trade.recipient.playerId, "tradeIncoming", { tradeId: trade.id, fromPlayerId: trade.initiator.playerId, fromPlayerName: trade.initiator.name });
+        this.to(trade, trade.initiator.playerId, "tradeRequestSent", {
+          tradeId: trade.id,
+          targetPlayerId: trade.recipient.playerId,
+          targetName: trade.recipient.name,
+        });
+        if (!trade.hiddenFromTarget)
+          this.to(trade, trade.recipient.playerId, "tradeIncoming", {
+            tradeId: trade.id,
+            fromPlayerId: trade.initiator.playerId,
+            fromPlayerName: trade.initiator.name,
+          });
         return;
       case "started":
         this.open(trade);
@@ -157,12 +177,14 @@ export class TradeDesk {
         return;
       case "confirm":
         this.rooms.get(trade.id)?.mirror(trade);
-        this.toBoth(trade, (id, me, them) => this.to(trade, id, "tradeConfirmScreen", {
-          tradeId: trade.id,
-          myOffer: offerView(me),
-          theirOffer: offerView(them),
-          values: tradeValues(me.items, them.items, this.o.world.data.items),
-        }));
+        this.toBoth(trade, (id, me, them) =>
+          this.to(trade, id, "tradeConfirmScreen", {
+            tradeId: trade.id,
+            myOffer: offerView(me),
+            theirOffer: offerView(them),
+            values: tradeValues(me.items, them.items, this.o.world.data.items),
+          }),
+        );
         return;
       case "commit":
         this.rooms.get(trade.id)?.mirror(trade);
@@ -180,7 +202,8 @@ export class TradeDesk {
       case "cancelled":
         tradesEnded.inc({ outcome: e.reason });
         // A request hidden from an ignoring player ends for the asker alone.
-        if (trade.hiddenFromTarget && trade.screen === "requested") this.to(trade, trade.initiator.playerId, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message });
+        if (trade.hiddenFromTarget && trade.screen === "requested")
+          this.to(trade, trade.initiator.playerId, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message });
         else this.toBoth(trade, (id) => this.to(trade, id, "tradeCancelled", { tradeId: trade.id, reason: e.reason, message: e.message }));
         this.closeRoom(trade.id);
         return;
@@ -195,7 +218,10 @@ export class TradeDesk {
       this.expecting.add(trade.id);
       const listing: IRoomCache = await matchMaker.handleCreateRoom("trade", { tradeId: trade.id, worldRoomId: this.o.worldRoomId });
       const traders = [trade.initiator, trade.recipient].flatMap((side) => this.o.world.players.get(side.playerId) ?? []);
-      seats = await reserveTradeSeats(listing, traders.map((p): TradeSeat => ({ tradeId: trade.id, playerId: p.id, accountId: p.accountId })));
+      seats = await reserveTradeSeats(
+        listing,
+        traders.map((p): TradeSeat => ({ tradeId: trade.id, playerId: p.id, accountId: p.accountId })),
+      );
     })();
     made
       .catch((err) => this.o.logger.error({ err, tradeId: trade.id }, "could not open the trade's room; the trade goes on through the world room"))
@@ -203,9 +229,17 @@ export class TradeDesk {
         this.expecting.delete(trade.id);
         const held = this.held.get(trade.id) ?? [];
         this.held.delete(trade.id);
-        for (const [me, them] of [[trade.initiator, trade.recipient], [trade.recipient, trade.initiator]]) {
+        for (const [me, them] of [
+          [trade.initiator, trade.recipient],
+          [trade.recipient, trade.initiator],
+        ]) {
           const reservation = seats.get(me.playerId);
-          this.o.send(me.playerId, "tradeStarted", { tradeId: trade.id, partnerId: them.playerId, partnerName: them.name, ...(reservation ? { reservation } : {}) });
+          this.o.send(me.playerId, "tradeStarted", {
+            tradeId: trade.id,
+            partnerId: them.playerId,
+            partnerName: them.name,
+            ...(reservation ? { reservation } : {}),
+          });
         }
         for (const send of held) send();
         // Ended while its room was being made.
@@ -233,8 +267,18 @@ export class TradeDesk {
     const items = world.data.items;
     const record: TradeRecord = {
       id: trade.id,
-      initiator: { characterId: initiator.id, name: initiator.name, offer: trade.initiator.items.map((o) => ({ ...o })), value: offerValue(trade.initiator.items, items) },
-      recipient: { characterId: recipient.id, name: recipient.name, offer: trade.recipient.items.map((o) => ({ ...o })), value: offerValue(trade.recipient.items, items) },
+      initiator: {
+        characterId: initiator.id,
+        name: initiator.name,
+        offer: trade.initiator.items.map((o) => ({ ...o })),
+        value: offerValue(trade.initiator.items, items),
+      },
+      recipient: {
+        characterId: recipient.id,
+        name: recipient.name,
+        offer: trade.recipient.items.map((o) => ({ ...o })),
+        value: offerValue(trade.recipient.items, items),
+      },
     };
     const started = performance.now();
     const done = this.o.saver

@@ -67,7 +67,10 @@ const intIn = (name: string, min: number, max: number, fallback: number) =>
 
 /** A comma-separated setting as its trimmed, non-empty items (unset or blank: none). */
 function commaList(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 const EnvSchema = z.object({
@@ -147,7 +150,10 @@ const EnvSchema = z.object({
       try {
         proxyaddr.compile(list);
       } catch {
-        ctx.addIssue({ code: "custom", message: `TRUST_PROXY must be a comma-separated list of proxy addresses or CIDRs (or loopback, linklocal, uniquelocal), got "${v}"` });
+        ctx.addIssue({
+          code: "custom",
+          message: `TRUST_PROXY must be a comma-separated list of proxy addresses or CIDRs (or loopback, linklocal, uniquelocal), got "${v}"`,
+        });
         return z.NEVER;
       }
       return list;

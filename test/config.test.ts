@@ -60,7 +60,13 @@ describe("configuration", () => {
   });
 
   it("accepts a complete production environment", () => {
-    const c = loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgresql://u:p@db:5432/game", JWT_SECRET: SECRET, PUBLIC_API_URL: "https://api.game.example/", SAVE_INTERVAL: "30" });
+    const c = loadConfig({
+      NODE_ENV: "production",
+      DATABASE_URL: "postgresql://u:p@db:5432/game",
+      JWT_SECRET: SECRET,
+      PUBLIC_API_URL: "https://api.game.example/",
+      SAVE_INTERVAL: "30",
+    });
     assert.equal(c.nodeEnv, "production");
     assert.equal(c.jwtSecretGenerated, false);
     assert.equal(c.publicApiUrl, "https://api.game.example");
@@ -71,7 +77,10 @@ describe("configuration", () => {
   it("honours DISABLE_RATE_LIMIT in development only", () => {
     assert.equal(loadConfig({ DISABLE_RATE_LIMIT: "true" }).rateLimitDisabled, true);
     assert.equal(loadConfig({ DISABLE_RATE_LIMIT: "true", NODE_ENV: "test" }).rateLimitDisabled, false);
-    assert.equal(loadConfig({ DISABLE_RATE_LIMIT: "true", NODE_ENV: "production", DATABASE_URL: "postgres://h/d", JWT_SECRET: SECRET }).rateLimitDisabled, false);
+    assert.equal(
+      loadConfig({ DISABLE_RATE_LIMIT: "true", NODE_ENV: "production", DATABASE_URL: "postgres://h/d", JWT_SECRET: SECRET }).rateLimitDisabled,
+      false,
+    );
   });
 
   it("treats CI as SKIP_ASSETS", () => {
@@ -81,7 +90,15 @@ describe("configuration", () => {
   });
 
   it("public settings carry no secret", () => {
-    const c = loadConfig({ JWT_SECRET: SECRET, ADMIN_CODE: "admin-code-123", IDP_APP_SECRET: "idp-secret-456", VOICE_API_KEY: "vk-789", VOICE_API_SECRET: "vs-000", PUBLIC_IDP_APP_ID: "app-1", DATABASE_URL: "postgres://user:dbpass@h/d" });
+    const c = loadConfig({
+      JWT_SECRET: SECRET,
+      ADMIN_CODE: "admin-code-123",
+      IDP_APP_SECRET: "idp-secret-456",
+      VOICE_API_KEY: "vk-789",
+      VOICE_API_SECRET: "vs-000",
+      PUBLIC_IDP_APP_ID: "app-1",
+      DATABASE_URL: "postgres://user:dbpass@h/d",
+    });
     const text = JSON.stringify(publicSettings(c));
     for (const secret of [SECRET, "admin-code-123", "idp-secret-456", "vk-789", "vs-000", "dbpass"]) assert.ok(!text.includes(secret), secret);
     assert.equal(publicSettings(c).PUBLIC_IDP_APP_ID, "app-1");
@@ -89,7 +106,10 @@ describe("configuration", () => {
 
   it("an invalid variable stops the server with one clear line and exit code 1", async function () {
     this.timeout(30_000);
-    const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], { cwd: ROOT, env: { ...process.env, PORT: "not-a-port", NODE_ENV: "development" } });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: "not-a-port", NODE_ENV: "development" },
+    });
     let stderr = "";
     let stdout = "";
     child.stderr.on("data", (d) => (stderr += d));

@@ -167,7 +167,9 @@ describe("the server process", function () {
       let output = "";
       npm.stdout!.on("data", (d) => (output += d));
       npm.stderr!.on("data", (d) => (output += d));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on("exit", (code, signal) => resolve({ code, signal })));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        npm.on("exit", (code, signal) => resolve({ code, signal })),
+      );
       let gone = false;
       void exited.then(() => (gone = true));
       const deadline = Date.now() + 20_000;
@@ -192,7 +194,7 @@ describe("the server process", function () {
     /** Every process under this one (to clean up after a failure). */
     const treeOf = async (pid: number) => {
       const tree: number[] = [];
-      for (let next = [pid]; next.length; ) {
+      for (let next = [pid]; next.length;) {
         next = (await Promise.all(next.map(childrenOf))).flat();
         tree.push(...next);
       }
@@ -208,7 +210,7 @@ describe("the server process", function () {
       for (const pid of p.tree) if (alive(pid)) process.kill(pid, "SIGKILL");
     };
 
-    const within = <T,>(p: Promise<T>, ms: number, what: string) =>
+    const within = <T>(p: Promise<T>, ms: number, what: string) =>
       Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} not within ${ms} ms`)), ms).unref())]);
     const alive = (pid: number) => {
       try {
@@ -279,13 +281,19 @@ describe("the server process", function () {
     child.stderr!.on("data", (d) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
     assert.equal(stderr, "", "nothing printed outside the logger");
-    const lines = stdout.trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => [l.level, l.msg]), [
-      [50, "unhandled promise rejection"],
-      [30, "still running"],
-      [60, "uncaught exception"],
-      [30, "shutting down after the exception"],
-    ]);
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.msg]),
+      [
+        [50, "unhandled promise rejection"],
+        [30, "still running"],
+        [60, "uncaught exception"],
+        [30, "shutting down after the exception"],
+      ],
+    );
     assert.equal(lines[0].err.message, "boom-rejection");
     assert.match(lines[0].err.stack, /boom-rejection/);
     assert.equal(lines[2].err.message, "boom-exception");

@@ -34,7 +34,17 @@ export interface Mind {
   rng: () => number;
 }
 
-export const newMind = (rng: () => number = Math.random): Mind => ({ goal: null, paused: false, queue: [], say: [], avoid: new Map(), lastError: null, stuck: 0, destination: null, rng });
+export const newMind = (rng: () => number = Math.random): Mind => ({
+  goal: null,
+  paused: false,
+  queue: [],
+  say: [],
+  avoid: new Map(),
+  lastError: null,
+  stuck: 0,
+  destination: null,
+  rng,
+});
 
 /** How far one move order goes (the server refuses moves of more than 200 tiles; paths stay short). */
 const LEG_TILES = 24;
@@ -42,11 +52,20 @@ const LEG_TILES = 24;
 export function goalFrom(option: Pick<GoalOption, "type" | "target">, view: AgentView, source: Goal["source"]): Goal {
   const startXp: Record<string, number> = {};
   for (const [skill, s] of Object.entries(view.self?.skills ?? {})) startXp[skill] = s.xp;
-  return { id: `g_${randomUUID()}`, type: option.type as GoalType, target: option.target, source, startedTick: view.tick, startXp, progress: { xpGained: 0, gathered: 0, banked: 0, pickedUp: 0, kills: 0 } };
+  return {
+    id: `g_${randomUUID()}`,
+    type: option.type as GoalType,
+    target: option.target,
+    source,
+    startedTick: view.tick,
+    startXp,
+    progress: { xpGained: 0, gathered: 0, banked: 0, pickedUp: 0, kills: 0 },
+  };
 }
 
 /** The skills whose experience counts toward a goal. */
-const goalSkills = (g: Goal) => ((GATHERING_SKILLS as readonly string[]).includes(g.type) ? [g.type] : g.type === "combat" ? ["attack", "strength", "defense", "constitution"] : []);
+const goalSkills = (g: Goal) =>
+  (GATHERING_SKILLS as readonly string[]).includes(g.type) ? [g.type] : g.type === "combat" ? ["attack", "strength", "defense", "constitution"] : [];
 
 /** Refresh the goal's experience progress from what the agent knows. */
 export function measure(goal: Goal, view: AgentView) {
@@ -112,14 +131,19 @@ function runCommand(mind: Mind, cmd: Command, view: AgentView, k: WorldKnowledge
     case "pickup":
       return set({ type: "pickup", target: null });
     case "gather": {
-      const fit = options.filter((o) => o.type === cmd.skill && o.available).sort((a, b) => (k.data.gathering[cmd.skill].get(b.target!)?.levelRequired ?? 0) - (k.data.gathering[cmd.skill].get(a.target!)?.levelRequired ?? 0));
+      const fit = options
+        .filter((o) => o.type === cmd.skill && o.available)
+        .sort((a, b) => (k.data.gathering[cmd.skill].get(b.target!)?.levelRequired ?? 0) - (k.data.gathering[cmd.skill].get(a.target!)?.levelRequired ?? 0));
       if (fit.length) return set(fit[0]);
       const why = options.find((o) => o.type === cmd.skill)?.reason ?? `there is nowhere to go ${cmd.skill}`;
       mind.say.push(`I can't do that: ${why}`);
       return;
     }
     case "attack": {
-      const npc = cmd.npc ? npcByName(k, cmd.npc) : options.filter((o) => o.type === "combat" && o.available).sort((a, b) => k.npcSpawns.get(a.target!)!.level - k.npcSpawns.get(b.target!)!.level)[0]?.target ?? null;
+      const npc = cmd.npc
+        ? npcByName(k, cmd.npc)
+        : (options.filter((o) => o.type === "combat" && o.available).sort((a, b) => k.npcSpawns.get(a.target!)!.level - k.npcSpawns.get(b.target!)!.level)[0]
+            ?.target ?? null);
       if (!npc) {
         mind.say.push(cmd.npc ? `I don't know of any ${cmd.npc} around here.` : "There is nothing here I can fight.");
         return;
@@ -168,7 +192,10 @@ function gather(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orde
     const closest = nearest(self.tile, nodes);
     if (closest) mind.avoid.set(closest.id, view.tick + 20);
   }
-  const node = nearest(self.tile, nodes.filter((r) => (mind.avoid.get(r.id) ?? -1) < view.tick));
+  const node = nearest(
+    self.tile,
+    nodes.filter((r) => (mind.avoid.get(r.id) ?? -1) < view.tick),
+  );
   if (node) {
     mind.destination = null;
     orders.push({ type: "player:action", data: { action: "gather", targetId: node.id } });
@@ -255,7 +282,10 @@ function bank(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders
 function pickUp(mind: Mind, goal: Goal, view: AgentView, orders: Order[]) {
   const self = view.self!;
   if (!mind.lastError && self.doing === "pickup") return;
-  const item = nearest(self.tile, [...view.groundItems.values()].filter((g) => (mind.avoid.get(g.id) ?? -1) < view.tick && chebyshev(self.tile, g) <= 16));
+  const item = nearest(
+    self.tile,
+    [...view.groundItems.values()].filter((g) => (mind.avoid.get(g.id) ?? -1) < view.tick && chebyshev(self.tile, g) <= 16),
+  );
   if (!item) {
     mind.goal = null;
     return;

@@ -48,7 +48,16 @@ export interface GoalView {
 }
 
 export const goalView = (g: Goal | null): GoalView | null =>
-  g ? { id: g.id, type: g.type, target: g.target, source: g.source, progress: g.progress, resume: g.resume ? { type: g.resume.type, target: g.resume.target } : null } : null;
+  g
+    ? {
+        id: g.id,
+        type: g.type,
+        target: g.target,
+        source: g.source,
+        progress: g.progress,
+        resume: g.resume ? { type: g.resume.type, target: g.resume.target } : null,
+      }
+    : null;
 
 export interface GoalOption {
   /** Use it as `goalId` in POST /goal. */
@@ -86,12 +95,26 @@ export function availableGoals(view: AgentView, k: WorldKnowledge): GoalOption[]
     for (const def of k.data.gathering[skill].values()) {
       if (!k.resourceSpots.has(def.id)) continue;
       const check = canGather(def, self.skills[skill]?.level ?? 1, inv, k.data.items, { tools: k.data.tools, equipped });
-      out.push({ id: `${skill}:${def.id}`, type: skill, target: def.id, name: `${verb(skill)} ${def.name.toLowerCase()}`, available: check.ok, ...(check.ok ? {} : { reason: check.message }) });
+      out.push({
+        id: `${skill}:${def.id}`,
+        type: skill,
+        target: def.id,
+        name: `${verb(skill)} ${def.name.toLowerCase()}`,
+        available: check.ok,
+        ...(check.ok ? {} : { reason: check.message }),
+      });
     }
   }
   for (const [npcId, spawns] of k.npcSpawns) {
     const tooStrong = spawns.level > self.combatLevel + 5;
-    out.push({ id: `combat:${npcId}`, type: "combat", target: npcId, name: `Fight ${spawns.name.toLowerCase()}s`, available: !tooStrong, ...(tooStrong ? { reason: `${spawns.name} (level ${spawns.level}) is too strong for combat level ${self.combatLevel}` } : {}) });
+    out.push({
+      id: `combat:${npcId}`,
+      type: "combat",
+      target: npcId,
+      name: `Fight ${spawns.name.toLowerCase()}s`,
+      available: !tooStrong,
+      ...(tooStrong ? { reason: `${spawns.name} (level ${spawns.level}) is too strong for combat level ${self.combatLevel}` } : {}),
+    });
   }
   const bankable = hasBankable(k, self);
   out.push({ id: "bank", type: "bank", target: null, name: "Bank the inventory", available: bankable, ...(bankable ? {} : { reason: "Nothing to bank" }) });
@@ -136,7 +159,11 @@ export type Command =
 
 /** "chop trees", "mine", "fish", "attack goblin", "pick up", "go to bank", "stop", "idle" (and close variants); null otherwise. */
 export function parseCommand(text: string): Command | null {
-  const t = text.toLowerCase().replace(/[^a-z ]/g, " ").replace(/\s+/g, " ").trim();
+  const t = text
+    .toLowerCase()
+    .replace(/[^a-z ]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (/^(chop|cut)( down)?( some| the)? (trees?|wood|logs)$|^(chop|woodcut|woodcutting)$/.test(t)) return { kind: "gather", skill: "woodcutting" };
   if (/^(mine|mining)( (some|the))?( (ore|rocks?|copper|tin))?$/.test(t)) return { kind: "gather", skill: "mining" };
   if (/^(fish|fishing)( (some|for))?( (fish|shrimps?))?$/.test(t)) return { kind: "gather", skill: "fishing" };

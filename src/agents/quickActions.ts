@@ -21,9 +21,26 @@ export function quickActions(view: AgentView, k: WorldKnowledge) {
     { id: "woodcutting", command: "chop trees", label: "Chop trees", ...state("woodcutting", "No trees known nearby") },
     { id: "mining", command: "mine", label: "Mine", ...state("mining", "No rocks known nearby") },
     { id: "fishing", command: "fish", label: "Fish", ...state("fishing", "No fishing spots known nearby") },
-    { id: "combat", command: `attack ${first("combat")?.target?.replace(/_/g, " ") ?? "goblin"}`, label: "Fight", ...state("combat", "Nothing to fight nearby") },
-    { id: "pickup", command: "pick up", label: "Pick up items", available: seenItems.length > 0, ...(seenItems.length ? {} : { reason: "Nothing on the ground nearby" }) },
-    { id: "bank", command: "go to bank", label: "Bank", available: self ? hasBankable(k, self) : false, ...(self && hasBankable(k, self) ? {} : { reason: "Nothing to bank" }) },
+    {
+      id: "combat",
+      command: `attack ${first("combat")?.target?.replace(/_/g, " ") ?? "goblin"}`,
+      label: "Fight",
+      ...state("combat", "Nothing to fight nearby"),
+    },
+    {
+      id: "pickup",
+      command: "pick up",
+      label: "Pick up items",
+      available: seenItems.length > 0,
+      ...(seenItems.length ? {} : { reason: "Nothing on the ground nearby" }),
+    },
+    {
+      id: "bank",
+      command: "go to bank",
+      label: "Bank",
+      available: self ? hasBankable(k, self) : false,
+      ...(self && hasBankable(k, self) ? {} : { reason: "Nothing to bank" }),
+    },
     { id: "stop", command: "stop", label: "Stop", available: true },
     { id: "idle", command: "idle", label: "Idle", available: true },
   ];
@@ -31,7 +48,12 @@ export function quickActions(view: AgentView, k: WorldKnowledge) {
   const places = [
     ...k.areas.map((a) => ({ id: a.id, name: a.name, type: "area", distance: chebyshev(here, a.centre) })),
     ...(nearest(here, k.banks) ? [{ id: "bank", name: "Bank", type: "bank", distance: chebyshev(here, nearest(here, k.banks)!) }] : []),
-    ...[...k.resourceSpots].map(([id, s]) => ({ id, name: k.data.gathering[s.skill as "woodcutting"]?.get(id)?.name ?? id, type: s.skill, distance: chebyshev(here, nearest(here, s.tiles)!) })),
+    ...[...k.resourceSpots].map(([id, s]) => ({
+      id,
+      name: k.data.gathering[s.skill as "woodcutting"]?.get(id)?.name ?? id,
+      type: s.skill,
+      distance: chebyshev(here, nearest(here, s.tiles)!),
+    })),
   ].sort((a, b) => a.distance - b.distance);
   const counts = new Map<string, number>();
   for (const s of self?.inventory ?? []) counts.set(s.itemId, (counts.get(s.itemId) ?? 0) + s.quantity);

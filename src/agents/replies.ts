@@ -13,7 +13,7 @@ const doing: Record<string, string> = {
 /** What an agent says in world chat to words it does not take as a command. */
 export function replyTo(content: string, name: string, goal: Goal | null): string {
   const t = content.toLowerCase();
-  const now = goal ? doing[goal.type] ?? "busy" : "looking for something to do";
+  const now = goal ? (doing[goal.type] ?? "busy") : "looking for something to do";
   if (/\b(hi|hello|hey|greetings|well met)\b/.test(t)) return `Well met! ${name} here, ${now}.`;
   if (/\b(how are you|status|what are you doing|wyd)\b/.test(t)) return `I'm ${now}.`;
   if (/\b(thanks|thank you|cheers)\b/.test(t)) return "Any time.";

@@ -82,7 +82,13 @@ export class AgentRuntime {
   private async join(m: AgentMapping): Promise<AgentDriver> {
     const knowledge = await this.knowledge();
     const token = signToken({ sub: m.ownerAccountId, role: "agent", characterId: m.characterId }, this.ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
-    const { client } = await joinInMemory((sid) => new AgentDriver(sid, m.agentId, knowledge), token, { characterId: m.characterId, worldUpdates: true, clientType: "runtime" }, "world", "agent-runtime");
+    const { client } = await joinInMemory(
+      (sid) => new AgentDriver(sid, m.agentId, knowledge),
+      token,
+      { characterId: m.characterId, worldUpdates: true, clientType: "runtime" },
+      "world",
+      "agent-runtime",
+    );
     client.mind.paused = m.goalsPaused;
     const row = await activeGoal(this.ctx.db.prisma, m.agentId);
     if (row && !m.goalsPaused) {
@@ -136,7 +142,9 @@ export class AgentRuntime {
     const prisma = this.ctx.db.prisma;
     const fresh = await agentById(prisma, m.agentId);
     const row = await activeGoal(prisma, m.agentId);
-    const goal: GoalView | null = row ? { id: row.id, type: row.type as GoalType, target: row.target, source: "owner", progress: row.progress as unknown as Goal["progress"], resume: null } : null;
+    const goal: GoalView | null = row
+      ? { id: row.id, type: row.type as GoalType, target: row.target, source: "owner", progress: row.progress as unknown as Goal["progress"], resume: null }
+      : null;
     return { goal, goalsPaused: fresh?.goalsPaused ?? m.goalsPaused };
   }
 

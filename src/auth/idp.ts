@@ -105,7 +105,9 @@ function keySource(settings: IdpSettings, options: IdpVerifierOptions): KeySourc
     try {
       key = createPublicKey(settings.verificationKey);
     } catch {
-      return { error: new IdpError(503, "IDP_NOT_CONFIGURED", "The identity provider's verification key (IDP_VERIFICATION_KEY) is not a readable PEM public key") };
+      return {
+        error: new IdpError(503, "IDP_NOT_CONFIGURED", "The identity provider's verification key (IDP_VERIFICATION_KEY) is not a readable PEM public key"),
+      };
     }
     const algorithms = algorithmsFor(key);
     if (algorithms.length === 0) {
@@ -131,7 +133,13 @@ function keySource(settings: IdpSettings, options: IdpVerifierOptions): KeySourc
     };
     return { key: getKey, algorithms: ASYMMETRIC_ALGORITHMS };
   }
-  return { error: new IdpError(503, "IDP_NOT_CONFIGURED", "Identity provider login is not set up on this server: it has no provider keys (IDP_JWKS_URL or IDP_VERIFICATION_KEY)") };
+  return {
+    error: new IdpError(
+      503,
+      "IDP_NOT_CONFIGURED",
+      "Identity provider login is not set up on this server: it has no provider keys (IDP_JWKS_URL or IDP_VERIFICATION_KEY)",
+    ),
+  };
 }
 
 /** What a jose failure means, in words for the client (never the token or its contents). */

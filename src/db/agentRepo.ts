@@ -39,7 +39,14 @@ export async function recordGoal(prisma: PrismaClient, agentId: string, goal: Go
     if (current) await tx.agentGoal.update({ where: { id: current.id }, data: { status: ended } });
     if (goal) {
       await tx.agentGoal.create({
-        data: { id: goal.id, agentId, type: goal.type, target: goal.target, params: { source: goal.source }, progress: goal.progress as unknown as Prisma.InputJsonValue },
+        data: {
+          id: goal.id,
+          agentId,
+          type: goal.type,
+          target: goal.target,
+          params: { source: goal.source },
+          progress: goal.progress as unknown as Prisma.InputJsonValue,
+        },
       });
     }
   });

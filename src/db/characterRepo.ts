@@ -121,7 +121,11 @@ export async function createCharacter(prisma: PrismaClient, spec: NewCharacter):
 
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
-  return e?.code === "P2002" || /unique constraint|duplicate key/i.test(String(e?.message ?? "")) || e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
+  return (
+    e?.code === "P2002" ||
+    /unique constraint|duplicate key/i.test(String(e?.message ?? "")) ||
+    e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation"
+  );
 }
 
 /**
@@ -152,7 +156,12 @@ export async function writeCharacterStats(tx: Tx, snaps: CharacterSnapshot[]): P
     row.health = Math.max(0, Math.floor(snap.health));
     return row;
   });
-  const set = [...STAT_COLUMNS.map((c) => `"${c}" = r."${c}"`), `"positionX" = r."positionX"`, `"positionZ" = r."positionZ"`, `"updatedAt" = CURRENT_TIMESTAMP`].join(", ");
+  const set = [
+    ...STAT_COLUMNS.map((c) => `"${c}" = r."${c}"`),
+    `"positionX" = r."positionX"`,
+    `"positionZ" = r."positionZ"`,
+    `"updatedAt" = CURRENT_TIMESTAMP`,
+  ].join(", ");
   const types = [`"id" text`, ...STAT_COLUMNS.map((c) => `"${c}" int`), `"positionX" float8`, `"positionZ" float8`].join(", ");
   await tx.$executeRawUnsafe(
     `UPDATE "characters" AS c SET ${set} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) WHERE c."id" = r."id"`,

@@ -5,7 +5,6 @@ import type { Logger } from "pino";
 import { MIGRATIONS_DIR } from "../paths.js";
 import type { SqlRunner } from "./sql.js";
 
-
 /** An arbitrary, fixed advisory-lock key: one migrating process at a time per database. */
 const MIGRATION_LOCK_KEY = 5_555_001;
 

@@ -12,14 +12,14 @@ export async function openPglite(dir: string | undefined): Promise<OpenedDriver>
     exec: async (text) => {
       await pg.exec(text);
     },
-    query: async <T,>(text: string, params: unknown[] = []) => (await pg.query(text, params)).rows as T[],
+    query: async <T>(text: string, params: unknown[] = []) => (await pg.query(text, params)).rows as T[],
     transaction: (fn) =>
       pg.transaction(async (tx) =>
         fn({
           exec: async (text) => {
             await tx.exec(text);
           },
-          query: async <T,>(text: string, params: unknown[] = []) => (await tx.query(text, params)).rows as T[],
+          query: async <T>(text: string, params: unknown[] = []) => (await tx.query(text, params)).rows as T[],
         }),
       ),
   };

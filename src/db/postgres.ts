@@ -11,7 +11,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     exec: async (text) => {
       await pool.query(text);
     },
-    query: async <T,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
+    query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
     transaction: async (fn) => {
       const client = await pool.connect();
       try {
@@ -20,7 +20,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
           exec: async (text) => {
             await client.query(text);
           },
-          query: async <T,>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
+          query: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
         });
         await client.query("COMMIT");
         return result;

@@ -68,8 +68,16 @@ export function createFriendRequest(prisma: PrismaClient, fromId: string, toId: 
 /** Pending requests to and from a character, newest first. */
 export async function pendingRequestsOf(prisma: PrismaClient, characterId: string) {
   const [incoming, outgoing] = await Promise.all([
-    prisma.friendRequest.findMany({ where: { toCharacterId: characterId, status: "pending" }, include: { from: { select: PUBLIC_CHARACTER } }, orderBy: { createdAt: "desc" } }),
-    prisma.friendRequest.findMany({ where: { fromCharacterId: characterId, status: "pending" }, include: { to: { select: PUBLIC_CHARACTER } }, orderBy: { createdAt: "desc" } }),
+    prisma.friendRequest.findMany({
+      where: { toCharacterId: characterId, status: "pending" },
+      include: { from: { select: PUBLIC_CHARACTER } },
+      orderBy: { createdAt: "desc" },
+    }),
+    prisma.friendRequest.findMany({
+      where: { fromCharacterId: characterId, status: "pending" },
+      include: { to: { select: PUBLIC_CHARACTER } },
+      orderBy: { createdAt: "desc" },
+    }),
   ]);
   return { incoming, outgoing };
 }

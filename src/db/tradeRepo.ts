@@ -73,7 +73,11 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
 
   let swap: Swap;
   try {
-    swap = planSwap({ inventory: inventories.get(ids[0])!, offer: trade.initiator.offer }, { inventory: inventories.get(ids[1])!, offer: trade.recipient.offer }, lookup);
+    swap = planSwap(
+      { inventory: inventories.get(ids[0])!, offer: trade.initiator.offer },
+      { inventory: inventories.get(ids[1])!, offer: trade.recipient.offer },
+      lookup,
+    );
   } catch (err) {
     if (err instanceof NoRoomError) {
       throw new TradeCommitError("inventory_full", `${trade[err.side].name}'s inventory does not have enough space`, err.side);
@@ -113,7 +117,12 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
 export function isRetryableTxError(err: unknown): boolean {
   const e = err as { code?: string; message?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } };
   const original = e?.meta?.driverAdapterError?.cause?.originalCode;
-  return e?.code === "P2034" || original === "40001" || original === "40P01" || /could not serialize|deadlock detected|write conflict/i.test(String(e?.message ?? ""));
+  return (
+    e?.code === "P2034" ||
+    original === "40001" ||
+    original === "40P01" ||
+    /could not serialize|deadlock detected|write conflict/i.test(String(e?.message ?? ""))
+  );
 }
 
 /** A character's completed trades, newest first (the trade history). */

@@ -15,7 +15,8 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
-const MESSAGES = /PGlite is closed|Connection terminated|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error/i;
+const MESSAGES =
+  /PGlite is closed|Connection terminated|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error/i;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

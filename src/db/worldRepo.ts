@@ -16,7 +16,10 @@ export async function startSession(prisma: PrismaClient, characterId: string, ac
 
 export async function endSession(db: PrismaClient | Tx, sessionId: string, reason: string): Promise<void> {
   await db.playerSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endReason: reason } });
-  await db.$executeRawUnsafe(`UPDATE "users" SET "lastSeenAt" = CURRENT_TIMESTAMP WHERE "id" = (SELECT "accountId" FROM "player_sessions" WHERE "id" = $1)`, sessionId);
+  await db.$executeRawUnsafe(
+    `UPDATE "users" SET "lastSeenAt" = CURRENT_TIMESTAMP WHERE "id" = (SELECT "accountId" FROM "player_sessions" WHERE "id" = $1)`,
+    sessionId,
+  );
 }
 
 /** Close every session left open by a process that died (called at start-up). */
@@ -50,7 +53,15 @@ export interface OpenDeath {
 export async function recordDeath(tx: Tx, death: { id: string; characterId: string; at: Tile; items: ItemStack[]; killedBy: string | null }): Promise<void> {
   await tx.playerDeath.updateMany({ where: { characterId: death.characterId, resolvedAt: null }, data: { resolvedAt: new Date(), resolution: "expired" } });
   await tx.playerDeath.create({
-    data: { id: death.id, characterId: death.characterId, positionX: death.at.x, positionY: 0, positionZ: death.at.z, items: death.items as unknown as Prisma.InputJsonValue, killedBy: death.killedBy },
+    data: {
+      id: death.id,
+      characterId: death.characterId,
+      positionX: death.at.x,
+      positionY: 0,
+      positionZ: death.at.z,
+      items: death.items as unknown as Prisma.InputJsonValue,
+      killedBy: death.killedBy,
+    },
   });
 }
 
@@ -62,7 +73,13 @@ export async function resolveDeath(tx: Tx, deathId: string, characterId: string,
 
 export async function openDeaths(prisma: PrismaClient): Promise<OpenDeath[]> {
   const rows = await prisma.playerDeath.findMany({ where: { resolvedAt: null } });
-  return rows.map((r) => ({ id: r.id, characterId: r.characterId, tile: { x: Math.round(r.positionX), z: Math.round(r.positionZ) }, items: r.items as unknown as ItemStack[], diedAt: r.diedAt }));
+  return rows.map((r) => ({
+    id: r.id,
+    characterId: r.characterId,
+    tile: { x: Math.round(r.positionX), z: Math.round(r.positionZ) },
+    items: r.items as unknown as ItemStack[],
+    diedAt: r.diedAt,
+  }));
 }
 
 export interface ChunkRecord {

@@ -87,8 +87,14 @@ export class WorldSaver {
         if (c.kills.size) await addNpcKills(tx, c.snap.id, c.kills);
       }
       // Every character's stats in one statement; item rows only where the items changed.
-      await writeCharacterStats(tx, captured.map((c) => c.snap));
-      await writeCharacterItems(tx, captured.filter((c) => c.itemsChanged).map((c) => c.snap));
+      await writeCharacterStats(
+        tx,
+        captured.map((c) => c.snap),
+      );
+      await writeCharacterItems(
+        tx,
+        captured.filter((c) => c.itemsChanged).map((c) => c.snap),
+      );
       await writeChunks(tx, this.worldName, chunks);
     };
     const write = async (): Promise<T> => {
@@ -115,7 +121,8 @@ export class WorldSaver {
     const done = this.chain.then(write).catch((err) => {
       this.stats.failures++;
       worldSaves.inc({ outcome: "failed" });
-      if (err instanceof TradeCommitError) this.logger.warn({ reason: err.reason, message: err.message }, "a trade commit refused the trade; nothing was written");
+      if (err instanceof TradeCommitError)
+        this.logger.warn({ reason: err.reason, message: err.message }, "a trade commit refused the trade; nothing was written");
       else this.logger.error({ err, characters: captured.length, chunks: chunks.length }, "world save failed; will retry");
       // Put back what was not written so the next save tries again.
       for (const c of captured) {

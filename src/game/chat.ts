@@ -125,10 +125,7 @@ export class AdminGate {
   private granted = false;
   private readonly lockouts: AdminLockouts;
 
-  constructor(
-    maxAttempts = ADMIN_MAX_ATTEMPTS,
-    shared?: { lockouts: AdminLockouts; accountId: string },
-  ) {
+  constructor(maxAttempts = ADMIN_MAX_ATTEMPTS, shared?: { lockouts: AdminLockouts; accountId: string }) {
     this.lockouts = shared?.lockouts ?? new AdminLockouts(maxAttempts);
     this.accountId = shared?.accountId ?? "";
   }

@@ -12,17 +12,36 @@ const TICK_MS = 600;
 
 /** The manifests' slot names, lower case, to the server's slots. */
 const SLOT_ALIASES: Record<string, EquipmentSlot> = {
-  weapon: "weapon", mainhand: "weapon", "main-hand": "weapon", main_hand: "weapon",
-  shield: "shield", offhand: "shield", "off-hand": "shield", off_hand: "shield",
-  helmet: "helmet", head: "helmet", helm: "helmet", hat: "helmet",
-  body: "body", chest: "body", torso: "body",
-  legs: "legs", leg: "legs",
-  boots: "boots", feet: "boots",
-  gloves: "gloves", hands: "gloves",
-  cape: "cape", back: "cape",
-  amulet: "amulet", neck: "amulet",
+  weapon: "weapon",
+  mainhand: "weapon",
+  "main-hand": "weapon",
+  main_hand: "weapon",
+  shield: "shield",
+  offhand: "shield",
+  "off-hand": "shield",
+  off_hand: "shield",
+  helmet: "helmet",
+  head: "helmet",
+  helm: "helmet",
+  hat: "helmet",
+  body: "body",
+  chest: "body",
+  torso: "body",
+  legs: "legs",
+  leg: "legs",
+  boots: "boots",
+  feet: "boots",
+  gloves: "gloves",
+  hands: "gloves",
+  cape: "cape",
+  back: "cape",
+  amulet: "amulet",
+  neck: "amulet",
   ring: "ring",
-  arrows: "arrows", ammo: "arrows", ammunition: "arrows", quiver: "arrows",
+  arrows: "arrows",
+  ammo: "arrows",
+  ammunition: "arrows",
+  quiver: "arrows",
 };
 const TWO_HANDED = new Set(["2h", "twohanded", "two_handed", "two-handed"]);
 
@@ -73,13 +92,7 @@ export interface EquipResult {
  * equipping a shield, a worn two-handed weapon). INVENTORY_FULL when the displaced items do not
  * fit; nothing changes then. Stackable ammunition of the same id merges into the arrows slot.
  */
-export function equip(
-  inv: Inventory,
-  equipment: Equipment,
-  slot: number,
-  items: ItemIndex,
-  levels: Readonly<Record<string, number | undefined>>,
-): EquipResult {
+export function equip(inv: Inventory, equipment: Equipment, slot: number, items: ItemIndex, levels: Readonly<Record<string, number | undefined>>): EquipResult {
   assertSlot(slot);
   const stack = inv[slot];
   if (!stack) throw new GameError("EMPTY_SLOT", `slot ${slot} is empty`);
@@ -87,7 +100,9 @@ export function equip(
   const target = equipSlotOf(def);
   if (!target) throw new GameError("NOT_EQUIPPABLE", `${def.name} cannot be worn`);
   if (!meetsRequirements(def, levels)) {
-    const needs = Object.entries(def.requirements?.skills ?? {}).map(([s, l]) => `${s} ${l}`).join(", ");
+    const needs = Object.entries(def.requirements?.skills ?? {})
+      .map(([s, l]) => `${s} ${l}`)
+      .join(", ");
     throw new GameError("LEVEL_TOO_LOW", `${def.name} needs ${needs}`);
   }
 
@@ -159,7 +174,10 @@ export interface Bonuses {
 
 /** Bonus names as the data spells them, folded: lower case, no separators, "defence" -> "defense". */
 function foldKey(key: string): string {
-  return key.toLowerCase().replace(/[^a-z0-9]/g, "").replace(/defence/g, "defense");
+  return key
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")
+    .replace(/defence/g, "defense");
 }
 
 function folded(bonuses: Record<string, number> | undefined): Map<string, number> {

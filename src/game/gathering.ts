@@ -71,8 +71,7 @@ export function bestTool(
       return;
     }
     const priority = opts.tools?.get(id)?.priority ?? 0;
-    const better =
-      !best || need > best.level || (need === best.level && (priority < best.priority || (priority === best.priority && order > best.order)));
+    const better = !best || need > best.level || (need === best.level && (priority < best.priority || (priority === best.priority && order > best.order)));
     if (better) best = { id, level: need, priority, order };
   });
   return best ? { toolId: best.id } : { toolId: null, lackingLevel };

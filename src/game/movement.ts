@@ -41,12 +41,7 @@ export interface MoveTargetOptions {
  *   TOO_FAR         more than MAX_MOVE_DISTANCE tiles from `from` (Chebyshev)
  *   BLOCKED         the tile cannot be stood on (unless `allowBlocked`)
  */
-export function validateMoveTarget(
-  map: TileMap,
-  from: Tile,
-  target: { x: unknown; z: unknown },
-  options: MoveTargetOptions = {},
-): Tile {
+export function validateMoveTarget(map: TileMap, from: Tile, target: { x: unknown; z: unknown }, options: MoveTargetOptions = {}): Tile {
   const { x, z } = target ?? ({} as { x: unknown; z: unknown });
   if (typeof x !== "number" || typeof z !== "number" || !Number.isFinite(x) || !Number.isFinite(z)) {
     throw new GameError("INVALID_TARGET", "The destination must have finite numeric x and z.");

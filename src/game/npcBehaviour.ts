@@ -99,13 +99,7 @@ export function isAggressiveTowards(def: Pick<NpcDef, "level" | "combat">, playe
   return def.combat.aggressive && !player.dead && player.combatLevel <= 2 * def.level;
 }
 
-export function decideNpcAction(
-  npc: NpcInstance,
-  def: NpcDef,
-  players: readonly NearbyPlayer[],
-  tick: number,
-  env: NpcEnvironment,
-): NpcAction {
+export function decideNpcAction(npc: NpcInstance, def: NpcDef, players: readonly NearbyPlayer[], tick: number, env: NpcEnvironment): NpcAction {
   if (npc.deadUntilTick != null) return { type: "idle" };
   if (npc.returning && !same(npc.position, npc.spawn)) return returnHome(npc, env.map);
 
@@ -148,7 +142,12 @@ function fight(npc: NpcInstance, def: NpcDef, target: NearbyPlayer, tick: number
   const targetId = target.id;
   const d = chebyshev(npc.position, target.position);
   if (d === 0) {
-    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+    for (const [dx, dz] of [
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+    ] as const) {
       if (canStep(map, npc.position.x, npc.position.z, dx, dz)) {
         return { type: "move", to: { x: npc.position.x + dx, z: npc.position.z + dz }, targetId };
       }

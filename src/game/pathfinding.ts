@@ -140,9 +140,7 @@ export function findPath(map: TileMap, from: Tile, to: Tile, options: PathOption
     ? (x: number, z: number) => Math.max(Math.abs(x - to.x), Math.abs(z - to.z)) === 1
     : (x: number, z: number) => x === to.x && z === to.z;
   // Any tile next to `to` is at most sqrt(2) closer than `to` itself: still admissible.
-  const h = adjacentGoal
-    ? (x: number, z: number) => Math.max(0, octile(x, z, to.x, to.z) - SQRT2)
-    : (x: number, z: number) => octile(x, z, to.x, to.z);
+  const h = adjacentGoal ? (x: number, z: number) => Math.max(0, octile(x, z, to.x, to.z) - SQRT2) : (x: number, z: number) => octile(x, z, to.x, to.z);
 
   if (isGoal(from.x, from.z)) return [];
   if (adjacentGoal && !hasWalkableNeighbour(map, to)) return null;

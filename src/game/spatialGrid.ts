@@ -128,10 +128,7 @@ export class SpatialGrid<T extends string = string> {
 }
 
 /** What changed between two interest sets: ids that came into view and ids that went out of it. */
-export function diffInterest<T extends string>(
-  previous: ReadonlySet<T>,
-  current: ReadonlySet<T>,
-): { entered: T[]; left: T[] } {
+export function diffInterest<T extends string>(previous: ReadonlySet<T>, current: ReadonlySet<T>): { entered: T[]; left: T[] } {
   const entered: T[] = [];
   const left: T[] = [];
   for (const id of current) if (!previous.has(id)) entered.push(id);

@@ -138,11 +138,7 @@ export function quarterTurns(rotation: number): number {
  * swapped by an odd number of quarter turns. Covers [centre - size/2, centre + size/2) on each axis,
  * so an 8-wide building at x = 94 spans x 90..97 and a 3-wide one at x = 38 spans 37..39.
  */
-export function footprintRect(
-  position: { x: number; z: number },
-  footprint: { width: number; depth: number },
-  rotation = 0,
-): TileBounds {
+export function footprintRect(position: { x: number; z: number }, footprint: { width: number; depth: number }, rotation = 0): TileBounds {
   const odd = quarterTurns(rotation) % 2 === 1;
   const w = Math.max(1, Math.round(odd ? footprint.depth : footprint.width));
   const d = Math.max(1, Math.round(odd ? footprint.width : footprint.depth));

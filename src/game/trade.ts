@@ -59,7 +59,10 @@ export function offerAdd(offer: readonly OfferItem[], inv: Inventory, slot: unkn
   const existing = offer.find((o) => o.inventorySlot === slot);
   const total = (existing?.quantity ?? 0) + quantity;
   if (total > held.quantity) {
-    throw new GameError("INVALID_QUANTITY", `slot ${slot} holds ${held.quantity}; ${existing ? `${existing.quantity} already offered, ` : ""}${quantity} more is too many`);
+    throw new GameError(
+      "INVALID_QUANTITY",
+      `slot ${slot} holds ${held.quantity}; ${existing ? `${existing.quantity} already offered, ` : ""}${quantity} more is too many`,
+    );
   }
   if (existing) return offer.map((o) => (o === existing ? { ...o, quantity: total } : o));
   return [...offer, { inventorySlot: slot, itemId: held.itemId, quantity }];

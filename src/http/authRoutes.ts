@@ -36,7 +36,7 @@ export function authRoutes(deps: { config: Config; db: Database }) {
     }
     const body = IdpLoginBody.safeParse(req.body ?? {});
     if (!body.success) {
-      return sendError(res, 400, "INVALID_PAYLOAD", "The body must be {\"idpToken\": \"<the identity provider's access token>\"}");
+      return sendError(res, 400, "INVALID_PAYLOAD", 'The body must be {"idpToken": "<the identity provider\'s access token>"}');
     }
     try {
       res.json(await loginWithIdp(deps.db.prisma, idp, body.data.idpToken, deps.config.jwtSecret));

@@ -34,9 +34,7 @@ function originOf(url: string | undefined): string | undefined {
 
 export function makeOriginCheck(config: Config): (origin: string) => boolean {
   const exact = new Set<string>(
-    [...config.corsOrigins, originOf(config.publicAppUrl), originOf(config.clientUrl), originOf(config.agentApiUrl)].filter(
-      (o): o is string => Boolean(o),
-    ),
+    [...config.corsOrigins, originOf(config.publicAppUrl), originOf(config.clientUrl), originOf(config.agentApiUrl)].filter((o): o is string => Boolean(o)),
   );
   return (origin) => exact.has(origin) || BUILT_IN_ORIGIN_PATTERNS.some((re) => re.test(origin));
 }

@@ -61,7 +61,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (isDatabaseUnavailable(err)) {
-      logger.warn({ path: req.path, method: req.method, cause: err instanceof Error ? err.message.split("\n").filter(Boolean).pop() : String(err) }, "database unavailable");
+      logger.warn(
+        { path: req.path, method: req.method, cause: err instanceof Error ? err.message.split("\n").filter(Boolean).pop() : String(err) },
+        "database unavailable",
+      );
       res.set("Retry-After", "5");
       return sendError(res, 503, "DATABASE_UNAVAILABLE", "The database is unavailable; try again shortly");
     }

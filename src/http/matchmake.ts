@@ -62,7 +62,16 @@ export function matchmakeGate(options: MatchmakeGateOptions) {
         }
         if (isDatabaseUnavailable(err)) {
           options.logger.warn({ url: req.url }, "matchmaking: database unavailable");
-          return reply(res, 503, { success: false, error: { code: "DATABASE_UNAVAILABLE", message: "The database is unavailable; try again shortly" }, message: "The database is unavailable" }, { ...cors, "Retry-After": "5" });
+          return reply(
+            res,
+            503,
+            {
+              success: false,
+              error: { code: "DATABASE_UNAVAILABLE", message: "The database is unavailable; try again shortly" },
+              message: "The database is unavailable",
+            },
+            { ...cors, "Retry-After": "5" },
+          );
         }
         options.logger.error({ err, url: req.url }, "matchmaking failed");
         reply(res, 500, { success: false, error: { code: "INTERNAL", message: "Internal server error" }, message: "Internal server error" }, cors);
@@ -138,7 +147,14 @@ function asGateError(err: unknown): unknown {
 }
 
 function codeForStatus(status: number): string {
-  return ({ 400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT", 429: "RATE_LIMITED", 503: "UNAVAILABLE" } as Record<number, string>)[status] ?? "ERROR";
+  return (
+    (
+      { 400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT", 429: "RATE_LIMITED", 503: "UNAVAILABLE" } as Record<
+        number,
+        string
+      >
+    )[status] ?? "ERROR"
+  );
 }
 
 function bearerOf(req: IncomingMessage): string | undefined {
@@ -168,7 +184,9 @@ async function consume(limiter: RateLimiterAbstract, keys: string[], req: Incomi
       if (!(r instanceof RateLimiterRes)) throw r;
       req.resume();
       const retry = Math.max(1, Math.ceil(r.msBeforeNext / 1000));
-      throw new GateError(429, "RATE_LIMITED", `Too many requests: at most ${limiter.points} per ${limiter.duration} s; try again in ${retry} s`, { "Retry-After": String(retry) });
+      throw new GateError(429, "RATE_LIMITED", `Too many requests: at most ${limiter.points} per ${limiter.duration} s; try again in ${retry} s`, {
+        "Retry-After": String(retry),
+      });
     }
   }
 }
@@ -197,7 +215,8 @@ function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
       } catch {
         return reject(new GateError(400, "BAD_JSON", "The request body is not valid JSON"));
       }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return reject(new GateError(400, "INVALID_PAYLOAD", "Join options must be a JSON object"));
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        return reject(new GateError(400, "INVALID_PAYLOAD", "Join options must be a JSON object"));
       const problem = bodyTextProblem(parsed);
       if (problem) return reject(new GateError(400, "INVALID_PAYLOAD", `Join options: ${problem}`));
       resolve(parsed as Record<string, unknown>);

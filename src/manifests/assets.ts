@@ -135,9 +135,6 @@ export async function downloadAssets(opts: DownloadAssetsOptions): Promise<Downl
   for (const list of [report.downloaded, report.skipped]) list.sort();
   report.failed.sort((a, b) => a.path.localeCompare(b.path));
   for (const f of report.failed) opts.logger.warn({ asset: f.path }, `asset ${f.path}: ${f.reason}`);
-  opts.logger.info(
-    { downloaded: report.downloaded.length, skipped: report.skipped.length, failed: report.failed.length },
-    "assets downloaded",
-  );
+  opts.logger.info({ downloaded: report.downloaded.length, skipped: report.skipped.length, failed: report.failed.length }, "assets downloaded");
   return report;
 }

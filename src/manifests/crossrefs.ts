@@ -68,9 +68,7 @@ function checkTools(ctx: LoadContext, d: Draft): void {
 
 function checkNpcDrops(ctx: LoadContext, d: Draft): void {
   for (const npc of d.npcs.values()) {
-    npc.drops = npc.drops.filter(
-      (drop) => d.items.has(drop.itemId) || !broken(ctx, npc.source, `npc ${npc.id} drop ${drop.itemId}: unknown item; skipped`),
-    );
+    npc.drops = npc.drops.filter((drop) => d.items.has(drop.itemId) || !broken(ctx, npc.source, `npc ${npc.id} drop ${drop.itemId}: unknown item; skipped`));
   }
 }
 
@@ -103,9 +101,7 @@ function gatheringOk(ctx: LoadContext, d: Draft, res: GatheringResource): boolea
 
 function checkStores(ctx: LoadContext, d: Draft): void {
   for (const store of d.stores.values()) {
-    store.items = store.items.filter(
-      (e) => d.items.has(e.itemId) || !broken(ctx, "stores.json", `store ${store.id} item ${e.itemId}: unknown item; skipped`),
-    );
+    store.items = store.items.filter((e) => d.items.has(e.itemId) || !broken(ctx, "stores.json", `store ${store.id} item ${e.itemId}: unknown item; skipped`));
   }
 }
 
@@ -127,8 +123,7 @@ function checkBiomes(ctx: LoadContext, d: Draft, opts: CrossRefOptions): void {
     for (const layer of biome.vegetation) {
       layer.assets = layer.assets.filter(
         (a) =>
-          d.vegetation.has(a) ||
-          !broken(ctx, file, `biome ${biome.id} vegetation layer ${layer.category} asset ${a}: not defined in vegetation.json; skipped`),
+          d.vegetation.has(a) || !broken(ctx, file, `biome ${biome.id} vegetation layer ${layer.category} asset ${a}: not defined in vegetation.json; skipped`),
       );
     }
   }
@@ -184,9 +179,7 @@ function checkQuests(ctx: LoadContext, d: Draft): void {
       d.quests.delete(id);
       continue;
     }
-    quest.startItems = quest.startItems.filter(
-      (e) => d.items.has(e.itemId) || !broken(ctx, file, `quest ${id} start item ${e.itemId}: unknown item; skipped`),
-    );
+    quest.startItems = quest.startItems.filter((e) => d.items.has(e.itemId) || !broken(ctx, file, `quest ${id} start item ${e.itemId}: unknown item; skipped`));
     quest.rewardItems = quest.rewardItems.filter(
       (e) => d.items.has(e.itemId) || !broken(ctx, file, `quest ${id} reward item ${e.itemId}: unknown item; skipped`),
     );
@@ -194,9 +187,7 @@ function checkQuests(ctx: LoadContext, d: Draft): void {
 }
 
 function checkKitAndTemplates(ctx: LoadContext, d: Draft): void {
-  d.starterKit = d.starterKit.filter(
-    (e) => d.items.has(e.itemId) || !broken(ctx, "starter-kit.json", `entry ${e.itemId}: unknown item; skipped`),
-  );
+  d.starterKit = d.starterKit.filter((e) => d.items.has(e.itemId) || !broken(ctx, "starter-kit.json", `entry ${e.itemId}: unknown item; skipped`));
   for (const t of d.templates.values()) {
     t.items = t.items.filter(
       (e) => d.items.has(e.itemId) || !broken(ctx, "character-templates.json", `template ${t.id} item ${e.itemId}: unknown item; skipped`),

@@ -55,12 +55,7 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 /** Run with explicit settings; returns the report, or null when skipped. */
-export async function runDownloadAssets(
-  args: CliArgs,
-  settings: AssetCliSettings,
-  logger: Logger,
-  fetchImpl?: typeof fetch,
-): Promise<DownloadReport | null> {
+export async function runDownloadAssets(args: CliArgs, settings: AssetCliSettings, logger: Logger, fetchImpl?: typeof fetch): Promise<DownloadReport | null> {
   if (args.skip || settings.skip) {
     logger.info("SKIP_ASSETS: asset download skipped");
     return null;

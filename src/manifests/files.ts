@@ -7,13 +7,7 @@
 export const REQUIRED_FILES = ["npcs.json", "world-areas.json", "biomes.json", "stores.json"] as const;
 
 /** The current (split) item layout: these five must all be present. */
-export const SPLIT_ITEM_FILES = [
-  "items/weapons.json",
-  "items/tools.json",
-  "items/resources.json",
-  "items/food.json",
-  "items/misc.json",
-] as const;
+export const SPLIT_ITEM_FILES = ["items/weapons.json", "items/tools.json", "items/resources.json", "items/food.json", "items/misc.json"] as const;
 
 /** Further item files of the split layout, loaded when present. */
 export const OPTIONAL_SPLIT_ITEM_FILES = ["items/armor.json", "items/ammunition.json", "items/runes.json"] as const;
@@ -84,9 +78,7 @@ export function itemLayoutOf(present: ReadonlySet<string>): ItemLayout | null {
 /** The item files to read for a layout, in load order. */
 export function itemFilesFor(layout: ItemLayout, present: ReadonlySet<string>): string[] {
   if (layout === "single") return [SINGLE_ITEMS_FILE];
-  const extra = [...present].filter(
-    (f) => f.startsWith("items/") && !(SPLIT_ITEM_FILES as readonly string[]).includes(f),
-  );
+  const extra = [...present].filter((f) => f.startsWith("items/") && !(SPLIT_ITEM_FILES as readonly string[]).includes(f));
   return [...SPLIT_ITEM_FILES, ...extra.sort()];
 }
 

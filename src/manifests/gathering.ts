@@ -6,13 +6,7 @@ import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
 import { GATHERING_SKILLS } from "../protocol/vocabulary.js";
 import type { GatheringResource, GatheringSkill, GatheringYield } from "./gameData.js";
-import {
-  gatheringFileSchemas,
-  gatheringListKey,
-  gatheringResourceSchema,
-  gatheringYieldSchema,
-  legacyResourcesFileSchema,
-} from "./schemasWorld.js";
+import { gatheringFileSchemas, gatheringListKey, gatheringResourceSchema, gatheringYieldSchema, legacyResourcesFileSchema } from "./schemasWorld.js";
 import { def, msToTicks } from "./util.js";
 import type { z } from "zod";
 
@@ -50,13 +44,7 @@ function yieldsOf(ctx: LoadContext, file: string, r: ResourceRecord): GatheringY
   return out;
 }
 
-function toResource(
-  ctx: LoadContext,
-  file: string,
-  r: ResourceRecord,
-  skill: GatheringSkill,
-  raw: Record<string, unknown>,
-): GatheringResource | undefined {
+function toResource(ctx: LoadContext, file: string, r: ResourceRecord, skill: GatheringSkill, raw: Record<string, unknown>): GatheringResource | undefined {
   const yields = yieldsOf(ctx, file, r);
   if (!yields) return undefined;
   const low = r.catchLow ?? yields[0]?.catchLow;
@@ -98,13 +86,7 @@ function add(ctx: LoadContext, index: GatheringIndex, file: string, resource: Ga
 }
 
 /** Read gathering/{woodcutting,mining,fishing}.json. */
-export function readGatheringFile(
-  ctx: LoadContext,
-  index: GatheringIndex,
-  skill: GatheringSkill,
-  file: string,
-  json: unknown,
-): void {
+export function readGatheringFile(ctx: LoadContext, index: GatheringIndex, skill: GatheringSkill, file: string, json: unknown): void {
   const top = ctx.topLevel(gatheringFileSchemas[skill], json, file, false);
   if (!top) return;
   const list = (top as Record<string, unknown[]>)[gatheringListKey[skill]] ?? [];

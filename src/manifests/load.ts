@@ -7,15 +7,7 @@ import type { Logger } from "pino";
 import { LoadContext } from "./context.js";
 import { checkCrossReferences } from "./crossrefs.js";
 import { ManifestError } from "./errors.js";
-import {
-  extrasKey,
-  GATHERING_FILES,
-  itemFilesFor,
-  itemLayoutOf,
-  missingRequiredFiles,
-  REQUIRED_FILES,
-  SINGLE_ITEMS_FILE,
-} from "./files.js";
+import { extrasKey, GATHERING_FILES, itemFilesFor, itemLayoutOf, missingRequiredFiles, REQUIRED_FILES, SINGLE_ITEMS_FILE } from "./files.js";
 import type { GameData, GatheringSkill, Recipe } from "./gameData.js";
 import { emptyGathering, readGatheringFile, readLegacyResources } from "./gathering.js";
 import { buildItems } from "./items.js";
@@ -78,8 +70,7 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
   if (missing.length > 0) {
     const first = missing[0]!;
     const what = first === SINGLE_ITEMS_FILE ? `${SINGLE_ITEMS_FILE} (or the split set items/*.json)` : first;
-    const message = `required manifest ${what} is missing from ${manifestDir}` +
-      (missing.length > 1 ? ` (also missing: ${missing.slice(1).join(", ")})` : "");
+    const message = `required manifest ${what} is missing from ${manifestDir}` + (missing.length > 1 ? ` (also missing: ${missing.slice(1).join(", ")})` : "");
     if (ctx.validate) throw new ManifestError(first, message);
     for (const file of missing) ctx.warn(file, "required manifest is missing; loading without it");
   }
@@ -94,11 +85,17 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
   const get = (rel: string) => json.get(rel);
   const has = (rel: string) => json.has(rel);
 
-  const items = buildItems(ctx, itemFiles.filter(has).map((f) => [f, get(f)] as [string, unknown]));
-  const npcs = buildNpcs(ctx, [
-    ...(has("npcs.json") ? [["npcs.json", get("npcs.json"), { required: true, legacyMobs: false }] as const] : []),
-    ...(has("mobs.json") ? [["mobs.json", get("mobs.json"), { required: false, legacyMobs: true }] as const] : []),
-  ].map(([f, v, o]) => [f, v, o]));
+  const items = buildItems(
+    ctx,
+    itemFiles.filter(has).map((f) => [f, get(f)] as [string, unknown]),
+  );
+  const npcs = buildNpcs(
+    ctx,
+    [
+      ...(has("npcs.json") ? [["npcs.json", get("npcs.json"), { required: true, legacyMobs: false }] as const] : []),
+      ...(has("mobs.json") ? [["mobs.json", get("mobs.json"), { required: false, legacyMobs: true }] as const] : []),
+    ].map(([f, v, o]) => [f, v, o]),
+  );
 
   const gathering = emptyGathering();
   for (const [skill, file] of Object.entries(GATHERING_FILES) as Array<[GatheringSkill, string]>) {
@@ -111,8 +108,7 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
     if (has(file)) readRecipeFile(ctx, recipes, file, get(file));
   }
 
-  const opt = <T>(file: string, build: (c: LoadContext, f: string, j: unknown) => T, empty: T): T =>
-    has(file) ? build(ctx, file, get(file)) : empty;
+  const opt = <T>(file: string, build: (c: LoadContext, f: string, j: unknown) => T, empty: T): T => (has(file) ? build(ctx, file, get(file)) : empty);
 
   const draft = {
     dir: manifestDir,
@@ -137,8 +133,7 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
   } satisfies Omit<GameData, "warnings" | "files" | "spawn">;
 
   for (const [rel, value] of json) {
-    const isModelled = MODELLED.has(rel) || itemFiles.includes(rel) || rel.startsWith("recipes/") ||
-      (Object.values(GATHERING_FILES) as string[]).includes(rel);
+    const isModelled = MODELLED.has(rel) || itemFiles.includes(rel) || rel.startsWith("recipes/") || (Object.values(GATHERING_FILES) as string[]).includes(rel);
     if (!isModelled) draft.extras[extrasKey(rel)] = value;
   }
 

@@ -4,17 +4,7 @@
  */
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
-import type {
-  BuildingDef,
-  CharacterTemplate,
-  ItemQuantity,
-  MusicTrack,
-  QuestDef,
-  SkillUnlock,
-  StationDef,
-  ToolDef,
-  VegetationAsset,
-} from "./gameData.js";
+import type { BuildingDef, CharacterTemplate, ItemQuantity, MusicTrack, QuestDef, SkillUnlock, StationDef, ToolDef, VegetationAsset } from "./gameData.js";
 import { itemQuantitySchema } from "./schemas.js";
 import {
   buildingSchema,

@@ -25,13 +25,7 @@ const LEGACY_GROUPS: Array<[string, DropRarity]> = [
   ["rareDrops", "rare"],
 ];
 
-function dropEntry(
-  ctx: LoadContext,
-  file: string,
-  npcId: string,
-  value: unknown,
-  rarity: DropRarity,
-): DropEntry | undefined {
+function dropEntry(ctx: LoadContext, file: string, npcId: string, value: unknown, rarity: DropRarity): DropEntry | undefined {
   const r = ctx.record(dropSchema, value, file, `npc ${npcId} drop ${labelOf(value, 0, ["itemId"])}`);
   if (!r) return undefined;
   const min = r.minQuantity ?? r.quantity ?? 1;
@@ -73,7 +67,7 @@ function dropsOf(ctx: LoadContext, file: string, r: NpcRecord): DropEntry[] {
 }
 
 function servicesOf(r: NpcRecord): string[] {
-  const list = Array.isArray(r.services) ? r.services : r.services?.enabled === false ? [] : r.services?.types ?? [];
+  const list = Array.isArray(r.services) ? r.services : r.services?.enabled === false ? [] : (r.services?.types ?? []);
   return list.map((s) => (s === "banking" ? "bank" : s));
 }
 

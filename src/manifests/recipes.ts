@@ -36,9 +36,15 @@ function normalize(kind: RecipeKind, fileKind: string, value: unknown): Base | {
     case "cooking": {
       const r = recipeSchemas.cooking.parse(value);
       return {
-        id: r.cooked, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
-        inputs: [{ itemId: r.raw, quantity: 1 }], outputs: [{ itemId: r.cooked, quantity: 1 }],
-        failure: def(r.burnt), tools: [],
+        id: r.cooked,
+        skill,
+        level: r.level,
+        xp: r.xp,
+        ticks: def(r.ticks),
+        inputs: [{ itemId: r.raw, quantity: 1 }],
+        outputs: [{ itemId: r.cooked, quantity: 1 }],
+        failure: def(r.burnt),
+        tools: [],
       };
     }
     case "firemaking": {
@@ -48,41 +54,70 @@ function normalize(kind: RecipeKind, fileKind: string, value: unknown): Base | {
     case "smelting": {
       const r = recipeSchemas.smelting.parse(value);
       return {
-        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
-        inputs: qty(r.inputs), outputs: [{ itemId: r.output, quantity: 1 }], tools: [], station: "furnace",
+        id: r.output,
+        skill,
+        level: r.level,
+        xp: r.xp,
+        ticks: def(r.ticks),
+        inputs: qty(r.inputs),
+        outputs: [{ itemId: r.output, quantity: 1 }],
+        tools: [],
+        station: "furnace",
       };
     }
     case "smithing": {
       const r = recipeSchemas.smithing.parse(value);
       return {
-        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
+        id: r.output,
+        skill,
+        level: r.level,
+        xp: r.xp,
+        ticks: def(r.ticks),
         inputs: [{ itemId: r.bar, quantity: r.barsRequired ?? 1 }],
-        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }], tools: [], station: "anvil",
+        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+        tools: [],
+        station: "anvil",
       };
     }
     case "crafting": {
       const r = recipeSchemas.crafting.parse(value);
       const station = r.station && r.station !== "none" ? r.station : undefined;
       return {
-        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
-        inputs: [...qty(r.inputs), ...qty(r.consumables)], outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
-        tools: [...(r.tools ?? [])], station,
+        id: r.output,
+        skill,
+        level: r.level,
+        xp: r.xp,
+        ticks: def(r.ticks),
+        inputs: [...qty(r.inputs), ...qty(r.consumables)],
+        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+        tools: [...(r.tools ?? [])],
+        station,
       };
     }
     case "fletching": {
       const r = recipeSchemas.fletching.parse(value);
       return {
-        id: r.output, skill, level: r.level, xp: r.xp, ticks: def(r.ticks),
-        inputs: qty(r.inputs), outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+        id: r.output,
+        skill,
+        level: r.level,
+        xp: r.xp,
+        ticks: def(r.ticks),
+        inputs: qty(r.inputs),
+        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
         tools: [...(r.tools ?? [])],
       };
     }
     case "runecrafting": {
       const r = recipeSchemas.runecrafting.parse(value);
       return {
-        id: r.runeItemId, skill, level: r.levelRequired, xp: r.xpPerEssence,
-        inputs: [{ itemId: r.essenceTypes[0]!, quantity: 1 }], outputs: [{ itemId: r.runeItemId, quantity: 1 }],
-        tools: [], station: "runecrafting_altar",
+        id: r.runeItemId,
+        skill,
+        level: r.levelRequired,
+        xp: r.xpPerEssence,
+        inputs: [{ itemId: r.essenceTypes[0]!, quantity: 1 }],
+        outputs: [{ itemId: r.runeItemId, quantity: 1 }],
+        tools: [],
+        station: "runecrafting_altar",
       };
     }
     case "tanning": {

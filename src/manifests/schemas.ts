@@ -36,9 +36,7 @@ export const itemSchema = z.looseObject({
   equipSlot: z.string().nullish(),
   bonuses: z.record(z.string(), num).nullish(),
   healAmount: nonNeg.nullish(),
-  requirements: z
-    .looseObject({ level: num.nullish(), skills: z.record(z.string(), num).nullish() })
-    .nullish(),
+  requirements: z.looseObject({ level: num.nullish(), skills: z.record(z.string(), num).nullish() }).nullish(),
   weaponType: z.string().nullish(),
   attackType: z.string().nullish(),
   attackSpeed: nonNeg.nullish(),
@@ -67,9 +65,7 @@ const dropList = z.array(z.unknown()).nullish();
 
 /** Current format: drops grouped by rarity, plus a default drop (usually bones). */
 export const dropTableSchema = z.looseObject({
-  defaultDrop: z
-    .looseObject({ enabled: z.boolean().nullish(), itemId: z.string().nullish(), quantity: num.nullish() })
-    .nullish(),
+  defaultDrop: z.looseObject({ enabled: z.boolean().nullish(), itemId: z.string().nullish(), quantity: num.nullish() }).nullish(),
   always: dropList,
   common: dropList,
   uncommon: dropList,
@@ -121,21 +117,15 @@ export const npcSchema = z.looseObject({
       respawnTicks: nonNeg.nullish(),
     })
     .nullish(),
-  behavior: z
-    .looseObject({ aggressive: z.boolean().nullish(), aggroRange: nonNeg.nullish(), chaseRange: nonNeg.nullish() })
-    .nullish(),
+  behavior: z.looseObject({ aggressive: z.boolean().nullish(), aggroRange: nonNeg.nullish(), chaseRange: nonNeg.nullish() }).nullish(),
   attackSpeed: num.positive().nullish(),
   combatRange: nonNeg.nullish(),
   respawnTime: nonNeg.nullish(),
-  movement: z
-    .looseObject({ type: z.string().nullish(), speed: nonNeg.nullish(), wanderRadius: nonNeg.nullish() })
-    .nullish(),
+  movement: z.looseObject({ type: z.string().nullish(), speed: nonNeg.nullish(), wanderRadius: nonNeg.nullish() }).nullish(),
   moveSpeed: nonNeg.nullish(),
   drops: z.union([z.array(z.unknown()), dropTableSchema]).nullish(),
   lootTable: lootTableSchema.nullish(),
-  services: z
-    .union([z.array(z.string()), z.looseObject({ enabled: z.boolean().nullish(), types: z.array(z.string()).nullish() })])
-    .nullish(),
+  services: z.union([z.array(z.string()), z.looseObject({ enabled: z.boolean().nullish(), types: z.array(z.string()).nullish() })]).nullish(),
   appearance: z.looseObject({ modelPath: z.string().nullish() }).nullish(),
   modelPath: z.string().nullish(),
 });

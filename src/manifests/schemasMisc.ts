@@ -141,10 +141,7 @@ export const starterKitFileSchema = z.union([z.array(z.unknown()), z.looseObject
 export const starterKitEntrySchema = z.looseObject({ itemId: id, quantity: num.int().positive() });
 
 /** Either a bare list of templates or `{templates: [...]}`. */
-export const templatesFileSchema = z.union([
-  z.array(z.unknown()),
-  z.looseObject({ templates: z.array(z.unknown()) }),
-]);
+export const templatesFileSchema = z.union([z.array(z.unknown()), z.looseObject({ templates: z.array(z.unknown()) })]);
 
 export const templateSchema = z.looseObject({
   id,

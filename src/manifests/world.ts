@@ -81,11 +81,7 @@ function readArea(ctx: LoadContext, group: string, key: string, value: unknown):
   });
   const isStarterTown = group === "starterTowns";
   const b = a.bounds;
-  const spawnPoint = a.spawnPoint
-    ? pos(a.spawnPoint)
-    : isStarterTown
-      ? { x: (b.minX + b.maxX) / 2, y: 0, z: (b.minZ + b.maxZ) / 2 }
-      : undefined;
+  const spawnPoint = a.spawnPoint ? pos(a.spawnPoint) : isStarterTown ? { x: (b.minX + b.maxX) / 2, y: 0, z: (b.minZ + b.maxZ) / 2 } : undefined;
   return {
     id: a.id ?? key,
     name: a.name,
@@ -102,9 +98,7 @@ function readArea(ctx: LoadContext, group: string, key: string, value: unknown):
     resources,
     mobSpawns,
     stations,
-    fishing: a.fishing
-      ? { enabled: a.fishing.enabled ?? true, spotCount: a.fishing.spotCount ?? 0, spotTypes: a.fishing.spotTypes ?? [] }
-      : undefined,
+    fishing: a.fishing ? { enabled: a.fishing.enabled ?? true, spotCount: a.fishing.spotCount ?? 0, spotTypes: a.fishing.spotTypes ?? [] } : undefined,
     raw: rawOf(value),
   };
 }

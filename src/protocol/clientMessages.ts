@@ -9,7 +9,11 @@ import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK } from "./vocab
 
 const coordinate = z.number().finite().min(-1_000_000).max(1_000_000);
 /** An inventory slot: a whole number from 0 to INVENTORY_SIZE - 1. */
-const slot = z.number().int().min(0).max(INVENTORY_SIZE - 1);
+const slot = z
+  .number()
+  .int()
+  .min(0)
+  .max(INVENTORY_SIZE - 1);
 /** A quantity: a whole number from 1 to MAX_STACK. */
 const quantity = z.number().int().positive().max(MAX_STACK);
 const id = z.string().min(1).max(128);

@@ -138,7 +138,11 @@ export class WsConnection {
         this.pending = [];
         if (!(res instanceof RateLimiterRes)) throw res;
         const retry = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-        return this.refuse("RATE_LIMITED", `Too many new guest identities from this address: try again in ${retry} s, or connect with a token`, CLOSE_CODES.FLOOD);
+        return this.refuse(
+          "RATE_LIMITED",
+          `Too many new guest identities from this address: try again in ${retry} s, or connect with a token`,
+          CLOSE_CODES.FLOOD,
+        );
       }
     }
     let token: string;
@@ -174,7 +178,13 @@ export class WsConnection {
     }
     this.joining = true;
     try {
-      const { client } = await joinInMemory((sessionId) => new WsRoomClient(sessionId, this.socket, carried), token, { characterId, worldUpdates: true, clientType: "ws" }, "world", "ws");
+      const { client } = await joinInMemory(
+        (sessionId) => new WsRoomClient(sessionId, this.socket, carried),
+        token,
+        { characterId, worldUpdates: true, clientType: "ws" },
+        "world",
+        "ws",
+      );
       if (this.socket.readyState !== this.socket.OPEN) {
         client.leave(CLOSE_CODES.NORMAL);
         return;
@@ -245,7 +255,7 @@ export class WsConnection {
       parsed = JSON.parse(data.toString("utf8"));
     } catch {
       this.startGuest();
-      return this.error("BAD_JSON", "Frames must be JSON text: {\"type\": \"...\", \"data\": {...}}");
+      return this.error("BAD_JSON", 'Frames must be JSON text: {"type": "...", "data": {...}}');
     }
     const rawId = (parsed as { id?: unknown } | null)?.id;
     const echo = typeof rawId === "string" && rawId.length <= 128 && !textProblem(rawId) ? rawId : undefined;

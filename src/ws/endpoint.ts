@@ -21,7 +21,11 @@ export function isWsPath(req: IncomingMessage): boolean {
  * that has not answered the previous ping when the next one is due is terminated. One address may
  * hold at most WS_MAX_CONNECTIONS_PER_ADDRESS sockets: over it the upgrade is refused with 429.
  */
-export function attachWsEndpoint(httpServer: HttpServer, ctx: ServerContext, options: { heartbeatMs?: number; authenticateWithinMs?: number; guestLimiter?: RateLimiterAbstract } = {}) {
+export function attachWsEndpoint(
+  httpServer: HttpServer,
+  ctx: ServerContext,
+  options: { heartbeatMs?: number; authenticateWithinMs?: number; guestLimiter?: RateLimiterAbstract } = {},
+) {
   // Frames over the limit close the socket with CLOSE_CODES.TOO_BIG, 1009 (ws does this itself).
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_LIMITS.maxFrameBytes });
   const connections = new Map<import("ws").WebSocket, WsConnection>();

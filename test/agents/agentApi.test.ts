@@ -43,7 +43,10 @@ describe("agents: REST control of the built-in runtime", function () {
     await until("the agent joins", () => room.world.players.has(a.characterId));
     assert.equal(room.world.players.get(a.characterId)!.isAgent, true);
     const list = await call("GET", "/api/agent", owner.token);
-    assert.deepEqual(list.body.agents.map((x: any) => [x.agentId, x.running, x.online, x.runtime]), [[a.agentId, true, true, "builtin"]]);
+    assert.deepEqual(
+      list.body.agents.map((x: any) => [x.agentId, x.running, x.online, x.runtime]),
+      [[a.agentId, true, true, "builtin"]],
+    );
     const mapping = await call("GET", `/api/agents/mapping/${a.agentId}`, owner.token);
     assert.deepEqual([mapping.body.mapping.characterId, mapping.body.mapping.ownerAccountId], [a.characterId, owner.accountId]);
 
@@ -74,7 +77,10 @@ describe("agents: REST control of the built-in runtime", function () {
 
     await until("woodcutting xp", () => p.xp.woodcutting > xpBefore);
     await until("the logs are banked", () => p.bank.some((s) => s.itemId === "logs" && s.quantity >= 18), 200);
-    assert.ok(p.inventory.some((s) => s?.itemId === "bronze_hatchet"), "the hatchet is kept");
+    assert.ok(
+      p.inventory.some((s) => s?.itemId === "bronze_hatchet"),
+      "the hatchet is kept",
+    );
     await until("back to chopping", () => server.arena.agents.driver(a.agentId)?.mind.goal?.type === "woodcutting");
     const goal = await call("GET", `/api/agents/${a.agentId}/goal`, owner.token);
     assert.equal(goal.body.goal.type, "woodcutting", "back to the goal after banking");
@@ -126,7 +132,10 @@ describe("agents: REST control of the built-in runtime", function () {
       const reply = await call("POST", `/api/agents/${a.agentId}/message`, owner.token, { content: "hello there, how is the weather?" });
       assert.equal(reply.body.queued, false);
       assert.match(reply.body.reply, /Well met/);
-      const heard = await listener.next("chat:message", (m) => m.fromId === a.characterId || m.playerId === a.characterId || m.from === a.characterId || String(m.message ?? m.text ?? "").includes("Well met"));
+      const heard = await listener.next(
+        "chat:message",
+        (m) => m.fromId === a.characterId || m.playerId === a.characterId || m.from === a.characterId || String(m.message ?? m.text ?? "").includes("Well met"),
+      );
       assert.ok(heard);
 
       const q = await call("GET", `/api/agents/${a.agentId}/quick-actions`, owner.token);
@@ -139,7 +148,10 @@ describe("agents: REST control of the built-in runtime", function () {
       }
       assert.ok(q.body.nearbyLocations.length > 0);
       const distances = q.body.nearbyLocations.map((l: any) => l.distance);
-      assert.deepEqual(distances, [...distances].sort((x: number, y: number) => x - y));
+      assert.deepEqual(
+        distances,
+        [...distances].sort((x: number, y: number) => x - y),
+      );
       assert.ok(q.body.inventory.items.some((i: any) => i.itemId === "coins" && i.quantity === 25));
       assert.equal(q.body.inventory.usedSlots + q.body.inventory.freeSlots, 28);
     } finally {

@@ -18,7 +18,9 @@ describe("agent goals and decisions", () => {
       health: 100,
       maxHealth: 100,
       combatLevel: 3,
-      skills: Object.fromEntries(["woodcutting", "mining", "fishing", "attack", "strength", "defense", "constitution"].map((s) => [s, { level: skills[s] ?? 1, xp: 0 }])),
+      skills: Object.fromEntries(
+        ["woodcutting", "mining", "fishing", "attack", "strength", "defense", "constitution"].map((s) => [s, { level: skills[s] ?? 1, xp: 0 }]),
+      ),
       inventory: inventory.map(([itemId, quantity], slot) => ({ slot, itemId, quantity })),
       equipment: {},
       bank: null,
@@ -65,17 +67,30 @@ describe("agent goals and decisions", () => {
   it("a full pack is banked first; otherwise the lowest gathering skill it can train", () => {
     const full = viewWith([["bronze_hatchet", 1], ...Array.from({ length: 27 }, () => ["logs", 1] as [string, number])]);
     assert.equal(chooseGoal(full, k).type, "bank");
-    const choice = chooseGoal(viewWith([["bronze_hatchet", 1], ["bronze_pickaxe", 1]], { woodcutting: 10, mining: 2 }), k);
+    const choice = chooseGoal(
+      viewWith(
+        [
+          ["bronze_hatchet", 1],
+          ["bronze_pickaxe", 1],
+        ],
+        { woodcutting: 10, mining: 2 },
+      ),
+      k,
+    );
     assert.equal(choice.type, "mining");
   });
 
   it("a step orders a gather at the nearest node in view; nothing new while already at it", () => {
     const v = viewWith([["bronze_hatchet", 1]]);
-    v.update({ tick: 5, players: [{ id: "c_me", x: 100, z: 100, moving: false, health: 100, action: "" }], resources: [
-      { id: "res:far", resourceId: "tree_normal", skill: "woodcutting", x: 120, z: 100, depleted: false },
-      { id: "res:near", resourceId: "tree_normal", skill: "woodcutting", x: 103, z: 100, depleted: false },
-      { id: "res:gone", resourceId: "tree_normal", skill: "woodcutting", x: 101, z: 100, depleted: true },
-    ] });
+    v.update({
+      tick: 5,
+      players: [{ id: "c_me", x: 100, z: 100, moving: false, health: 100, action: "" }],
+      resources: [
+        { id: "res:far", resourceId: "tree_normal", skill: "woodcutting", x: 120, z: 100, depleted: false },
+        { id: "res:near", resourceId: "tree_normal", skill: "woodcutting", x: 103, z: 100, depleted: false },
+        { id: "res:gone", resourceId: "tree_normal", skill: "woodcutting", x: 101, z: 100, depleted: true },
+      ],
+    });
     const mind = newMind();
     mind.queue.push({ kind: "gather", skill: "woodcutting" });
     assert.deepEqual(step(mind, v, k), [{ type: "player:action", data: { action: "gather", targetId: "res:near" } }]);
@@ -89,13 +104,25 @@ describe("agent goals and decisions", () => {
   });
 
   it("at a bank a banking step deposits everything but the tools", () => {
-    const v = viewWith([["bronze_hatchet", 1], ["logs", 1], ["logs", 1], ["coins", 25]], {}, { bank: [] });
+    const v = viewWith(
+      [
+        ["bronze_hatchet", 1],
+        ["logs", 1],
+        ["logs", 1],
+        ["coins", 25],
+      ],
+      {},
+      { bank: [] },
+    );
     const mind = newMind();
     mind.queue.push({ kind: "bank" });
     const orders = step(mind, v, k);
-    assert.deepEqual(orders.map((o) => o.data).sort((a: any, b: any) => a.slot - b.slot), [
-      { slot: 1, quantity: 2 },
-      { slot: 3, quantity: 25 },
-    ]);
+    assert.deepEqual(
+      orders.map((o) => o.data).sort((a: any, b: any) => a.slot - b.slot),
+      [
+        { slot: 1, quantity: 2 },
+        { slot: 3, quantity: 25 },
+      ],
+    );
   });
 });

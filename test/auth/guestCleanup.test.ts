@@ -57,7 +57,10 @@ for (const kind of DATABASE_KINDS) {
       await account(prisma, "guest_edge", { guest: true, seenHoursAgo: 71.9 });
       await account(prisma, "guest_past", { guest: true, seenHoursAgo: 72.1 });
       assert.equal(await removeIdleGuests(prisma, { idleHours: 72, now: NOW, isOnline: () => false }), 1);
-      assert.deepEqual((await prisma.user.findMany({ select: { id: true } })).map((u) => u.id), ["guest_edge"]);
+      assert.deepEqual(
+        (await prisma.user.findMany({ select: { id: true } })).map((u) => u.id),
+        ["guest_edge"],
+      );
     });
 
     it("never removes an account that is not a guest, however idle", async () => {
@@ -94,7 +97,10 @@ for (const kind of DATABASE_KINDS) {
       const online = new Set([ids[0], ids[4], ids[5], ids[22]]);
       const removed = await removeIdleGuests(prisma, { idleHours: 72, now: NOW, isOnline: (id) => online.has(id), batchSize: 5 });
       assert.equal(removed, ids.length - online.size);
-      assert.deepEqual((await prisma.user.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((u) => u.id), [...online].sort());
+      assert.deepEqual(
+        (await prisma.user.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((u) => u.id),
+        [...online].sort(),
+      );
     });
 
     it("startGuestCleanup runs at start, can run again, and stops", async () => {
@@ -104,7 +110,10 @@ for (const kind of DATABASE_KINDS) {
       await account(prisma, "guest_fresh", { guest: true, seenHoursAgo: 1, from: now });
       const cleanup = startGuestCleanup(prisma, { idleHours: 72, isOnline: () => false, logger: silentLogger });
       assert.equal(await cleanup.runNow(), 1, "the start-up run and runNow are one run");
-      assert.deepEqual((await prisma.user.findMany({ select: { id: true } })).map((u) => u.id), ["guest_fresh"]);
+      assert.deepEqual(
+        (await prisma.user.findMany({ select: { id: true } })).map((u) => u.id),
+        ["guest_fresh"],
+      );
       await account(prisma, "guest_stale2", { guest: true, seenHoursAgo: 24 * 30, from: now });
       assert.equal(await cleanup.runNow(), 1);
       await cleanup.stop();

@@ -51,7 +51,10 @@ describe("token clock checks", function () {
 
     it("a token of a real account issued a year ahead is refused with 401", async () => {
       const g = await (await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).json();
-      const future = jwt.sign({ role: "player", iat: now() + 365 * 24 * 3600, exp: now() + 2 * 365 * 24 * 3600 }, TEST_SECRET, { algorithm: "HS256", subject: g.accountId });
+      const future = jwt.sign({ role: "player", iat: now() + 365 * 24 * 3600, exp: now() + 2 * 365 * 24 * 3600 }, TEST_SECRET, {
+        algorithm: "HS256",
+        subject: g.accountId,
+      });
       for (const path of ["/api/auth/me", "/api/character"]) {
         const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${future}` } });
         assert.equal(res.status, 401, path);

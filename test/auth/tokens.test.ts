@@ -25,35 +25,62 @@ describe("server tokens", () => {
   });
 
   it("refuses a missing token", () => {
-    assert.equal(code(() => verifyToken(undefined, SECRET)), "TOKEN_MISSING");
-    assert.equal(code(() => verifyToken("", SECRET)), "TOKEN_MISSING");
+    assert.equal(
+      code(() => verifyToken(undefined, SECRET)),
+      "TOKEN_MISSING",
+    );
+    assert.equal(
+      code(() => verifyToken("", SECRET)),
+      "TOKEN_MISSING",
+    );
   });
 
   it("refuses an expired token", () => {
     const token = jwt.sign({ role: "player", exp: Math.floor(Date.now() / 1000) - 10 }, SECRET, { algorithm: "HS256", subject: "a" });
-    assert.equal(code(() => verifyToken(token, SECRET)), "TOKEN_EXPIRED");
+    assert.equal(
+      code(() => verifyToken(token, SECRET)),
+      "TOKEN_EXPIRED",
+    );
   });
 
   it("refuses a token signed with another secret", () => {
     const token = signToken({ sub: "a" }, "o".repeat(40));
-    assert.equal(code(() => verifyToken(token, SECRET)), "TOKEN_INVALID");
+    assert.equal(
+      code(() => verifyToken(token, SECRET)),
+      "TOKEN_INVALID",
+    );
   });
 
   it("refuses alg none", () => {
     const header = Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url");
     const payload = Buffer.from(JSON.stringify({ sub: "a", role: "admin", exp: Math.floor(Date.now() / 1000) + 600 })).toString("base64url");
-    assert.equal(code(() => verifyToken(`${header}.${payload}.`, SECRET)), "TOKEN_INVALID");
+    assert.equal(
+      code(() => verifyToken(`${header}.${payload}.`, SECRET)),
+      "TOKEN_INVALID",
+    );
   });
 
   it("refuses another HMAC algorithm with the right secret", () => {
     const token = jwt.sign({ role: "player" }, SECRET, { algorithm: "HS512", subject: "a", expiresIn: 60 });
-    assert.equal(code(() => verifyToken(token, SECRET)), "TOKEN_INVALID");
+    assert.equal(
+      code(() => verifyToken(token, SECRET)),
+      "TOKEN_INVALID",
+    );
   });
 
   it("refuses tokens without a subject or with an unknown role, and garbage", () => {
-    assert.equal(code(() => verifyToken(jwt.sign({ role: "player" }, SECRET, { expiresIn: 60 }), SECRET)), "TOKEN_INVALID");
-    assert.equal(code(() => verifyToken(jwt.sign({ role: "god" }, SECRET, { subject: "a", expiresIn: 60 }), SECRET)), "TOKEN_INVALID");
-    assert.equal(code(() => verifyToken("not.a.token", SECRET)), "TOKEN_INVALID");
+    assert.equal(
+      code(() => verifyToken(jwt.sign({ role: "player" }, SECRET, { expiresIn: 60 }), SECRET)),
+      "TOKEN_INVALID",
+    );
+    assert.equal(
+      code(() => verifyToken(jwt.sign({ role: "god" }, SECRET, { subject: "a", expiresIn: 60 }), SECRET)),
+      "TOKEN_INVALID",
+    );
+    assert.equal(
+      code(() => verifyToken("not.a.token", SECRET)),
+      "TOKEN_INVALID",
+    );
   });
 
   it("reads Bearer headers and nothing else", () => {

@@ -33,7 +33,14 @@ describe("rate limits with REDIS_URL", function () {
     try {
       const one = await start({ env: { REDIS_URL: redis.url, TRUST_PROXY: "loopback" } });
       // A second server process on the same Redis (its own embedded database), limits on.
-      const two = await startServerProcess({ REDIS_URL: redis.url, NODE_ENV: "test", DISABLE_RATE_LIMIT: "false", DATA_DIR: dataDir, JWT_SECRET: "rate-limit-test-secret".padEnd(40, "r"), TRUST_PROXY: "loopback" });
+      const two = await startServerProcess({
+        REDIS_URL: redis.url,
+        NODE_ENV: "test",
+        DISABLE_RATE_LIMIT: "false",
+        DATA_DIR: dataDir,
+        JWT_SECRET: "rate-limit-test-secret".padEnd(40, "r"),
+        TRUST_PROXY: "loopback",
+      });
       const at = (s: { url: string }) => fetch(`${s.url}/api/auth/guest`, { method: "POST", headers: { "x-forwarded-for": "198.51.100.77" } });
       for (let i = 0; i < 5; i++) assert.equal((await at(one)).status, 201);
       for (let i = 0; i < 5; i++) assert.equal((await at(two)).status, 201);

@@ -87,16 +87,25 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
     assert.equal(data.gathering.mining.has("ore_gold"), false);
     assert.ok(warningsIn(data, "world-areas.json").some((w) => w.includes("resource ore_gold ")));
     assert.ok(warningsIn(data, "recipes/cooking.json").some((w) => w.includes("burnt_tuna")));
-    assert.equal(data.recipes.cooking!.some((r) => r.id === "tuna"), false);
+    assert.equal(
+      data.recipes.cooking!.some((r) => r.id === "tuna"),
+      false,
+    );
     assert.ok(warningsIn(data, "quests.json").some((w) => w.includes("fletchers_introduction") && w.includes("item feather:")));
     const quest = data.quests.get("fletchers_introduction")!;
-    assert.equal(quest.startItems.some((i) => i.itemId === "feather"), false);
+    assert.equal(
+      quest.startItems.some((i) => i.itemId === "feather"),
+      false,
+    );
     assert.ok(quest.startItems.length > 0);
   });
 
   it("warns about the five tools that are not items", function () {
     for (const id of ["dragon_hatchet", "crystal_hatchet", "dragon_pickaxe", "crystal_pickaxe", "barbarian_rod"]) {
-      assert.ok(warningsIn(data, "tools.json").some((w) => w.includes(`tool ${id}:`)), `no tools.json warning for ${id}`);
+      assert.ok(
+        warningsIn(data, "tools.json").some((w) => w.includes(`tool ${id}:`)),
+        `no tools.json warning for ${id}`,
+      );
       assert.equal(data.tools.has(id), false);
     }
     assert.ok(data.tools.has("bronze_hatchet"));
@@ -155,7 +164,10 @@ describe("manifests: the published 2025 set (older format) loads as it is", func
     assert.equal(tree.cycleTicks, 5);
     assert.equal(tree.respawnTicks, 100);
     const lumbridge = data.worldAreas.get("lumbridge")!;
-    assert.deepEqual(lumbridge.resources.map((r) => r.resourceId), ["tree_normal"]);
+    assert.deepEqual(
+      lumbridge.resources.map((r) => r.resourceId),
+      ["tree_normal"],
+    );
     assert.equal(lumbridge.mobSpawns.length, 2);
   });
 

@@ -31,12 +31,35 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(second.alreadyApplied, first.applied);
 
       const rows = await t.db.sql.query<{ name: string }>(`SELECT "name" FROM "_arena_migrations" ORDER BY "name"`);
-      assert.deepEqual(rows.map((r) => r.name), first.applied);
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        first.applied,
+      );
       const tables = await t.db.sql.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
       );
-      for (const name of ["users", "characters", "inventory", "equipment", "bank", "items", "world_chunks", "player_sessions", "player_deaths", "npc_kills", "friendships", "friend_requests", "ignore_lists", "trades", "agent_mappings", "agent_goals"]) {
-        assert.ok(tables.some((r) => r.table_name === name), `table ${name} exists`);
+      for (const name of [
+        "users",
+        "characters",
+        "inventory",
+        "equipment",
+        "bank",
+        "items",
+        "world_chunks",
+        "player_sessions",
+        "player_deaths",
+        "npc_kills",
+        "friendships",
+        "friend_requests",
+        "ignore_lists",
+        "trades",
+        "agent_mappings",
+        "agent_goals",
+      ]) {
+        assert.ok(
+          tables.some((r) => r.table_name === name),
+          `table ${name} exists`,
+        );
       }
     });
 

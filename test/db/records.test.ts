@@ -49,11 +49,25 @@ for (const kind of DATABASE_KINDS) {
     it("characters get the documented defaults and keep every skill's level and xp", async () => {
       const c = await prisma.character.findUniqueOrThrow({ where: { id: "c1" } });
       assert.deepEqual(
-        [c.combatLevel, c.attackLevel, c.strengthLevel, c.defenseLevel, c.constitutionLevel, c.rangedLevel, c.woodcuttingLevel, c.fishingLevel, c.firemakingLevel, c.cookingLevel],
+        [
+          c.combatLevel,
+          c.attackLevel,
+          c.strengthLevel,
+          c.defenseLevel,
+          c.constitutionLevel,
+          c.rangedLevel,
+          c.woodcuttingLevel,
+          c.fishingLevel,
+          c.firemakingLevel,
+          c.cookingLevel,
+        ],
         [3, 1, 1, 1, 10, 1, 1, 1, 1, 1],
       );
       assert.deepEqual([c.health, c.coins, c.positionX, c.positionY, c.positionZ, c.isAgent], [100, 0, 0, 10, 0, false]);
-      assert.deepEqual([c.prayerLevel, c.magicLevel, c.miningLevel, c.smithingLevel, c.agilityLevel, c.craftingLevel, c.fletchingLevel, c.runecraftingLevel], [1, 1, 1, 1, 1, 1, 1, 1]);
+      assert.deepEqual(
+        [c.prayerLevel, c.magicLevel, c.miningLevel, c.smithingLevel, c.agilityLevel, c.craftingLevel, c.fletchingLevel, c.runecraftingLevel],
+        [1, 1, 1, 1, 1, 1, 1, 1],
+      );
       await prisma.character.update({ where: { id: "c1" }, data: { miningXp: 13_363, miningLevel: 30, positionX: 12.5, isAgent: true } });
       const back = await prisma.character.findUniqueOrThrow({ where: { id: "c1" } });
       assert.deepEqual([back.miningXp, back.miningLevel, back.positionX, back.isAgent], [13_363, 30, 12.5, true]);
@@ -88,7 +102,13 @@ for (const kind of DATABASE_KINDS) {
         ],
       });
       const rows = await prisma.inventoryItem.findMany({ where: { characterId: "c1" }, orderBy: { slot: "asc" } });
-      assert.deepEqual(rows.map((r) => [r.slot, r.itemId, r.quantity]), [[0, "bronze_sword", 1], [27, "coins", 2_000_000_000]]);
+      assert.deepEqual(
+        rows.map((r) => [r.slot, r.itemId, r.quantity]),
+        [
+          [0, "bronze_sword", 1],
+          [27, "coins", 2_000_000_000],
+        ],
+      );
       await refused(prisma.inventoryItem.create({ data: { characterId: "c1", slot: 0, itemId: "logs", quantity: 1 } }), "a second item in slot 0");
       await refused(prisma.inventoryItem.create({ data: { characterId: "c1", slot: 28, itemId: "logs", quantity: 1 } }), "slot 28");
       await refused(prisma.inventoryItem.create({ data: { characterId: "c1", slot: 3, itemId: "logs", quantity: 0 } }), "quantity 0");
@@ -99,7 +119,13 @@ for (const kind of DATABASE_KINDS) {
       await prisma.equipmentItem.create({ data: { characterId: "c1", slot: "weapon", itemId: "bronze_sword" } });
       await prisma.equipmentItem.create({ data: { characterId: "c1", slot: "arrows", itemId: "bronze_arrow", quantity: 150 } });
       const worn = await prisma.equipmentItem.findMany({ where: { characterId: "c1" }, orderBy: { slot: "asc" } });
-      assert.deepEqual(worn.map((w) => [w.slot, w.itemId, w.quantity]), [["weapon", "bronze_sword", 1], ["arrows", "bronze_arrow", 150]]);
+      assert.deepEqual(
+        worn.map((w) => [w.slot, w.itemId, w.quantity]),
+        [
+          ["weapon", "bronze_sword", 1],
+          ["arrows", "bronze_arrow", 150],
+        ],
+      );
       await refused(prisma.equipmentItem.create({ data: { characterId: "c1", slot: "weapon", itemId: "bronze_sword" } }), "a second weapon");
       await refused(prisma.equipmentItem.create({ data: { characterId: "c2", slot: "ring", itemId: "coins", quantity: -1 } }), "a negative quantity");
     });
@@ -123,7 +149,10 @@ for (const kind of DATABASE_KINDS) {
       await prisma.playerSession.update({ where: { id: "s1" }, data: { endedAt: new Date("2026-01-01T11:00:00Z"), endReason: "logout" } });
       const s = await prisma.playerSession.findUniqueOrThrow({ where: { id: "s1" } });
       assert.equal(s.endedAt?.toISOString(), "2026-01-01T11:00:00.000Z");
-      await refused(prisma.playerSession.create({ data: { id: "s2", characterId: "c1", accountId: "acc1", startedAt: start, endedAt: new Date("2025-12-31T00:00:00Z") } }), "logout before login");
+      await refused(
+        prisma.playerSession.create({ data: { id: "s2", characterId: "c1", accountId: "acc1", startedAt: start, endedAt: new Date("2025-12-31T00:00:00Z") } }),
+        "logout before login",
+      );
     });
 
     it("player deaths: one open death lock per character, resolvable once", async () => {
@@ -159,7 +188,10 @@ for (const kind of DATABASE_KINDS) {
 
     it("ignore lists are per account", async () => {
       await prisma.ignoreEntry.create({ data: { accountId: "acc1", ignoredCharacterId: "c2" } });
-      assert.deepEqual((await prisma.ignoreEntry.findMany({ where: { accountId: "acc1" } })).map((e) => e.ignoredCharacterId), ["c2"]);
+      assert.deepEqual(
+        (await prisma.ignoreEntry.findMany({ where: { accountId: "acc1" } })).map((e) => e.ignoredCharacterId),
+        ["c2"],
+      );
       await refused(prisma.ignoreEntry.create({ data: { accountId: "acc1", ignoredCharacterId: "c2" } }), "ignoring twice");
     });
 
@@ -167,12 +199,30 @@ for (const kind of DATABASE_KINDS) {
       const offerA = [{ itemId: "bronze_sword", quantity: 1 }];
       const offerB = [{ itemId: "coins", quantity: 300 }];
       await prisma.trade.create({
-        data: { id: "t1", initiatorId: "c1", recipientId: "c2", initiatorName: "Aldric", recipientName: "Brin", initiatorOffer: offerA, recipientOffer: offerB, initiatorValue: 26n, recipientValue: 300n },
+        data: {
+          id: "t1",
+          initiatorId: "c1",
+          recipientId: "c2",
+          initiatorName: "Aldric",
+          recipientName: "Brin",
+          initiatorOffer: offerA,
+          recipientOffer: offerB,
+          initiatorValue: 26n,
+          recipientValue: 300n,
+        },
       });
       const tr = await prisma.trade.findUniqueOrThrow({ where: { id: "t1" } });
       assert.deepEqual([tr.initiatorOffer, tr.recipientOffer, tr.initiatorValue, tr.recipientValue], [offerA, offerB, 26n, 300n]);
-      await refused(prisma.trade.create({ data: { id: "t1", initiatorName: "x", recipientName: "y", initiatorOffer: [], recipientOffer: [] } }), "the same trade twice");
-      await refused(prisma.trade.create({ data: { id: "t2", initiatorId: "c1", recipientId: "c1", initiatorName: "x", recipientName: "x", initiatorOffer: [], recipientOffer: [] } }), "a trade with oneself");
+      await refused(
+        prisma.trade.create({ data: { id: "t1", initiatorName: "x", recipientName: "y", initiatorOffer: [], recipientOffer: [] } }),
+        "the same trade twice",
+      );
+      await refused(
+        prisma.trade.create({
+          data: { id: "t2", initiatorId: "c1", recipientId: "c1", initiatorName: "x", recipientName: "x", initiatorOffer: [], recipientOffer: [] },
+        }),
+        "a trade with oneself",
+      );
     });
 
     it("agent mappings and goals: one active goal per agent", async () => {
@@ -180,9 +230,15 @@ for (const kind of DATABASE_KINDS) {
       await prisma.agentGoal.create({ data: { id: "g1", agentId: "ag1", type: "woodcutting", target: "tree", progress: { logs: 3 } } });
       const m = await prisma.agentMapping.findUniqueOrThrow({ where: { agentId: "ag1" }, include: { goals: true } });
       assert.equal(m.characterId, "c2");
-      assert.deepEqual(m.goals.map((g) => [g.type, g.status, g.progress]), [["woodcutting", "active", { logs: 3 }]]);
+      assert.deepEqual(
+        m.goals.map((g) => [g.type, g.status, g.progress]),
+        [["woodcutting", "active", { logs: 3 }]],
+      );
       await refused(prisma.agentGoal.create({ data: { id: "g2", agentId: "ag1", type: "mining" } }), "a second active goal");
-      await refused(prisma.agentMapping.create({ data: { agentId: "ag2", characterId: "c2", ownerAccountId: "acc1", name: "dup" } }), "a second agent for one character");
+      await refused(
+        prisma.agentMapping.create({ data: { agentId: "ag2", characterId: "c2", ownerAccountId: "acc1", name: "dup" } }),
+        "a second agent for one character",
+      );
     });
 
     it("deleting an account removes its characters and their records, but keeps trade history", async () => {

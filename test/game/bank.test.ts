@@ -25,12 +25,18 @@ function totals(i: Inventory, b: Bank): Map<string, number> {
 describe("game/bank", function () {
   it("deposits part of a stack and merges into the bank's stack", function () {
     const i = inv({ 2: ["coins", 100] });
-    const b: Bank = [{ itemId: "logs", quantity: 3 }, { itemId: "coins", quantity: 5 }];
+    const b: Bank = [
+      { itemId: "logs", quantity: 3 },
+      { itemId: "coins", quantity: 5 },
+    ];
     const [ic, bc] = [structuredClone(i), structuredClone(b)];
     const r = deposit(i, b, 2, 40, ITEMS);
     assert.deepEqual(r.moved, { itemId: "coins", quantity: 40 });
     assert.deepEqual(r.inventory[2], { itemId: "coins", quantity: 60 });
-    assert.deepEqual(r.bank, [{ itemId: "logs", quantity: 3 }, { itemId: "coins", quantity: 45 }]);
+    assert.deepEqual(r.bank, [
+      { itemId: "logs", quantity: 3 },
+      { itemId: "coins", quantity: 45 },
+    ]);
     assert.deepEqual([i, b], [ic, bc], "inputs unchanged");
   });
 
@@ -83,12 +89,18 @@ describe("game/bank", function () {
 
   it("withdraws a stackable item as one stack and removes emptied bank entries", function () {
     const i = inv({ 0: ["coins", 1] });
-    const b: Bank = [{ itemId: "coins", quantity: 50 }, { itemId: "logs", quantity: 2 }];
+    const b: Bank = [
+      { itemId: "coins", quantity: 50 },
+      { itemId: "logs", quantity: 2 },
+    ];
     const [ic, bc] = [structuredClone(i), structuredClone(b)];
     const r = withdraw(i, b, "coins", 20, ITEMS);
     assert.deepEqual(r.moved, { itemId: "coins", quantity: 20 });
     assert.deepEqual(r.inventory[0], { itemId: "coins", quantity: 21 });
-    assert.deepEqual(r.bank, [{ itemId: "coins", quantity: 30 }, { itemId: "logs", quantity: 2 }]);
+    assert.deepEqual(r.bank, [
+      { itemId: "coins", quantity: 30 },
+      { itemId: "logs", quantity: 2 },
+    ]);
     const all = withdraw(i, b, "coins", 1000, ITEMS);
     assert.deepEqual(all.moved, { itemId: "coins", quantity: 50 });
     assert.deepEqual(all.bank, [{ itemId: "logs", quantity: 2 }]);
@@ -106,7 +118,10 @@ describe("game/bank", function () {
 
   it("a withdrawal that fits nothing fails cleanly", function () {
     const i = emptyInventory().map(() => ({ itemId: "bronze_sword", quantity: 1 }));
-    const b: Bank = [{ itemId: "logs", quantity: 10 }, { itemId: "coins", quantity: 5 }];
+    const b: Bank = [
+      { itemId: "logs", quantity: 10 },
+      { itemId: "coins", quantity: 5 },
+    ];
     const [ic, bc] = [structuredClone(i), structuredClone(b)];
     assert.throws(() => withdraw(i, b, "logs", 1, ITEMS), code("INVENTORY_FULL"));
     assert.throws(() => withdraw(i, b, "coins", 1, ITEMS), code("INVENTORY_FULL"));
@@ -117,7 +132,10 @@ describe("game/bank", function () {
 
   it("a withdrawal refuses what the bank does not hold and bad quantities", function () {
     const i = inv();
-    const b: Bank = [{ itemId: "logs", quantity: 1 }, { itemId: "mystery", quantity: 1 }];
+    const b: Bank = [
+      { itemId: "logs", quantity: 1 },
+      { itemId: "mystery", quantity: 1 },
+    ];
     const [ic, bc] = [structuredClone(i), structuredClone(b)];
     assert.throws(() => withdraw(i, b, "coins", 1, ITEMS), code("NOT_IN_BANK"));
     assert.throws(() => withdraw(i, b, "dragon_scimitar", 1, ITEMS), code("NOT_IN_BANK"));
@@ -131,7 +149,10 @@ describe("game/bank", function () {
     const i = inv({ 0: ["coins", 75], 1: ["logs", 1], 2: ["logs", 1] });
     let r = deposit(i, [], 0, 75, ITEMS);
     r = deposit(r.inventory, r.bank, 1, 2, ITEMS);
-    assert.equal(r.inventory.every((s) => s === null), true);
+    assert.equal(
+      r.inventory.every((s) => s === null),
+      true,
+    );
     r = withdraw(r.inventory, r.bank, "coins", 75, ITEMS);
     r = withdraw(r.inventory, r.bank, "logs", 2, ITEMS);
     assert.deepEqual(r.bank, []);
@@ -144,7 +165,10 @@ describe("game/bank", function () {
       const rng = seededRng(seed);
       let i = inv({ 0: ["coins", 500], 1: ["feathers", 40] });
       for (let k = 2; k < 22; k++) i[k] = { itemId: ids[2 + (k % 3)]!, quantity: 1 };
-      let b: Bank = [{ itemId: "logs", quantity: 15 }, { itemId: "coins", quantity: MAX_STACK - 600 }];
+      let b: Bank = [
+        { itemId: "logs", quantity: 15 },
+        { itemId: "coins", quantity: MAX_STACK - 600 },
+      ];
       const expected = totals(i, b);
       let ok = 0;
       for (let step = 0; step < 300; step++) {
@@ -174,7 +198,10 @@ describe("game/bank", function () {
   });
 
   it("isNearBank uses Chebyshev distance", function () {
-    const banks = [{ x: 10, z: 10 }, { x: 50, z: 50 }];
+    const banks = [
+      { x: 10, z: 10 },
+      { x: 50, z: 50 },
+    ];
     assert.equal(isNearBank({ x: 13, z: 13 }, banks), true);
     assert.equal(isNearBank({ x: 14, z: 10 }, banks), false);
     assert.equal(isNearBank({ x: 10, z: 6 }, banks), false);

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { ADMIN_LOCK_MS, ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts, CHAT_RANGE_TILES, MAX_CHAT_LENGTH, parseChat, sanitizeChat, withinChatRange } from "../../src/game/chat.js";
+import {
+  ADMIN_LOCK_MS,
+  ADMIN_MAX_ATTEMPTS,
+  AdminGate,
+  AdminLockouts,
+  CHAT_RANGE_TILES,
+  MAX_CHAT_LENGTH,
+  parseChat,
+  sanitizeChat,
+  withinChatRange,
+} from "../../src/game/chat.js";
 import { GameError } from "../../src/game/types.js";
 import { code } from "./fixtures.js";
 

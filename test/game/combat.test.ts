@@ -43,7 +43,7 @@ describe("game: combat", function () {
     const d: DefenderStats = { defense: 1, defenseBonus: 0, style: "defensive" };
     const odds = meleeOdds(a, d);
     assert.equal(odds.maxHit, 1);
-    close(odds.chance, 12 * 64 / (2 * (12 * 64 + 1))); // 12 * 64 against 12 * 64: the lower branch
+    close(odds.chance, (12 * 64) / (2 * (12 * 64 + 1))); // 12 * 64 against 12 * 64: the lower branch
     assert.equal(meleeOdds({ ...a, strength: 99, style: "aggressive" }, d).maxHit, 11); // 0.5 + 110 * 64 / 640 = 11.5
   });
 

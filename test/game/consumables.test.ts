@@ -46,7 +46,14 @@ describe("game/consumables", function () {
     assert.throws(() => eat(i, 1, 50, 100, ITEMS), code("UNKNOWN_ITEM"));
     assert.throws(() => eat(i, 3, 50, 100, ITEMS), code("EMPTY_SLOT"));
     for (const s of [-1, 28, 2.5, NaN]) assert.throws(() => eat(i, s, 50, 100, ITEMS), code("INVALID_SLOT"));
-    for (const [h, m] of [[-1, 100], [NaN, 100], [50.5, 100], [50, 0], [50, Infinity], [Infinity, 100]] as const) {
+    for (const [h, m] of [
+      [-1, 100],
+      [NaN, 100],
+      [50.5, 100],
+      [50, 0],
+      [50, Infinity],
+      [Infinity, 100],
+    ] as const) {
       assert.throws(() => eat(i, 2, h, m, ITEMS), code("INVALID_HEALTH"), `${h}/${m}`);
     }
     assert.deepEqual(i, copy);

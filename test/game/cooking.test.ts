@@ -16,8 +16,18 @@ const ITEMS = new Map<string, ItemDef>(
     .map((d) => [d.id, d]),
 );
 const recipe = (raw: string, cooked: string, level: number, xp: number, extra: Partial<Recipe> = {}): Recipe => ({
-  id: cooked, kind: "cooking", skill: "cooking", level, xp, ticks: 4, inputs: [{ itemId: raw, quantity: 1 }], outputs: [{ itemId: cooked, quantity: 1 }],
-  tools: [], itemRefs: [raw, cooked], raw: {}, ...extra,
+  id: cooked,
+  kind: "cooking",
+  skill: "cooking",
+  level,
+  xp,
+  ticks: 4,
+  inputs: [{ itemId: raw, quantity: 1 }],
+  outputs: [{ itemId: cooked, quantity: 1 }],
+  tools: [],
+  itemRefs: [raw, cooked],
+  raw: {},
+  ...extra,
 });
 const SHRIMP = recipe("raw_shrimp", "shrimp", 1, 30, { failure: "burnt_shrimp", raw: { stopBurnLevel: { fire: 34, range: 33 } } });
 const TROUT = recipe("raw_trout", "trout", 15, 70, { failure: "burnt_trout", raw: {} }); // burnt_trout is not an item here

@@ -41,7 +41,10 @@ describe("game: drops", function () {
     const rng = seededRng(12);
     const seen = new Set<number>();
     for (let i = 0; i < 2000; i++) seen.add(rollQuantity(rng, 3, 8));
-    assert.deepEqual([...seen].sort((a, b) => a - b), [3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      [3, 4, 5, 6, 7, 8],
+    );
     assert.equal(rollQuantity(fixedRng(), 4, 4), 4, "no draw for a fixed quantity");
     assert.equal(rollQuantity(fixedRng(0.999999), 1, 3), 3);
   });

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import pino from "pino";
-import {
-  equip, equipmentBonuses, equipSlotOf, isTwoHanded, unequip, UNARMED_SPEED_TICKS, weaponSpeedTicks,
-} from "../../src/game/equipment.js";
+import { equip, equipmentBonuses, equipSlotOf, isTwoHanded, unequip, UNARMED_SPEED_TICKS, weaponSpeedTicks } from "../../src/game/equipment.js";
 import { emptyInventory } from "../../src/game/inventory.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import type { ItemDef } from "../../src/manifests/gameData.js";
@@ -16,8 +14,15 @@ const ITEMS = new Map<string, ItemDef>(
     item("rune_sword", { equipSlot: "weapon", attackSpeed: 2400, bonuses: { attack_stab: 38, attack_slash: 26 }, requirements: { skills: { attack: 40 } } }),
     item("bronze_2h_sword", { equipSlot: "2h", attackSpeed: 7, bonuses: { attack: 9, strength: 10 } }),
     item("shortbow", { equipSlot: "two_handed", attackSpeed: 2.4, bonuses: { attackRanged: 8 } }),
-    item("kiteshield", { equipSlot: "off-hand", bonuses: { defenseStab: 7, defenseSlash: 9, defenseCrush: 8, defenseMagic: -1, defenseRanged: 8, attackMagic: -8, attackRanged: -3 } }),
-    item("full_helm", { equipSlot: "head", bonuses: { defence_stab: 4, defence_slash: 5, defence_crush: 3 }, requirements: { skills: { defense: 5, attack: 1 } } }),
+    item("kiteshield", {
+      equipSlot: "off-hand",
+      bonuses: { defenseStab: 7, defenseSlash: 9, defenseCrush: 8, defenseMagic: -1, defenseRanged: 8, attackMagic: -8, attackRanged: -3 },
+    }),
+    item("full_helm", {
+      equipSlot: "head",
+      bonuses: { defence_stab: 4, defence_slash: 5, defence_crush: 3 },
+      requirements: { skills: { defense: 5, attack: 1 } },
+    }),
     item("platebody", { equipSlot: "chest", bonuses: { defense: 20 } }),
     item("boots", { equipSlot: "feet" }),
     item("gloves", { equipSlot: "hands", bonuses: { attackStab: 2, attackSlash: 3, attackCrush: 1 } }),
@@ -37,8 +42,17 @@ describe("game/equipment", function () {
   it("maps the manifests' slot names", function () {
     const slotOf = (id: string) => equipSlotOf(ITEMS.get(id)!);
     const expected: Record<string, EquipmentSlot | undefined> = {
-      bronze_sword: "weapon", bronze_2h_sword: "weapon", shortbow: "weapon", kiteshield: "shield", full_helm: "helmet",
-      platebody: "body", boots: "boots", gloves: "gloves", amulet_of_power: "amulet", bronze_arrow: "arrows", logs: undefined,
+      bronze_sword: "weapon",
+      bronze_2h_sword: "weapon",
+      shortbow: "weapon",
+      kiteshield: "shield",
+      full_helm: "helmet",
+      platebody: "body",
+      boots: "boots",
+      gloves: "gloves",
+      amulet_of_power: "amulet",
+      bronze_arrow: "arrows",
+      logs: undefined,
     };
     for (const [id, slot] of Object.entries(expected)) assert.equal(slotOf(id), slot, id);
     assert.equal(equipSlotOf(item("x", { equipSlot: "torso" })), "body");
@@ -174,10 +188,26 @@ describe("game/equipment", function () {
       boots: { itemId: "unknown_boots", quantity: 1 }, // unknown: nothing
     };
     assert.deepEqual(equipmentBonuses(e, ITEMS), {
-      attack: 7, strength: 9, defense: 32, ranged: -3, rangedStrength: 7, magic: -2, defenseRanged: 8, defenseMagic: 5, prayer: 1,
+      attack: 7,
+      strength: 9,
+      defense: 32,
+      ranged: -3,
+      rangedStrength: 7,
+      magic: -2,
+      defenseRanged: 8,
+      defenseMagic: 5,
+      prayer: 1,
     });
     assert.deepEqual(equipmentBonuses({}, ITEMS), {
-      attack: 0, strength: 0, defense: 0, ranged: 0, rangedStrength: 0, magic: 0, defenseRanged: 0, defenseMagic: 0, prayer: 0,
+      attack: 0,
+      strength: 0,
+      defense: 0,
+      ranged: 0,
+      rangedStrength: 0,
+      magic: 0,
+      defenseRanged: 0,
+      defenseMagic: 0,
+      prayer: 0,
     });
     const rune = equipmentBonuses({ weapon: { itemId: "rune_sword", quantity: 1 }, arrows: { itemId: "iron_arrow", quantity: 1 } }, ITEMS);
     assert.equal(rune.attack, 38, "snake_case style bonuses");

@@ -1,18 +1,32 @@
 import assert from "node:assert/strict";
-import {
-  FIRE_DURATION_TICKS, firemakingRecipe, isTinderbox, LIGHT_CHANCE_AT_REQUIREMENT, lightChance, lightFire,
-} from "../../src/game/firemaking.js";
+import { FIRE_DURATION_TICKS, firemakingRecipe, isTinderbox, LIGHT_CHANCE_AT_REQUIREMENT, lightChance, lightFire } from "../../src/game/firemaking.js";
 import { seededRng } from "../../src/game/random.js";
 import type { ItemDef, Recipe } from "../../src/manifests/gameData.js";
 import { type Rng } from "../../src/game/types.js";
 import { code, inv, item } from "./fixtures.js";
 
 const ITEMS = new Map<string, ItemDef>(
-  [item("tinderbox", { type: "tool", toolSkill: "firemaking" }), item("flint_kit", { type: "tool", toolSkill: "firemaking" }),
-    item("logs"), item("oak_logs"), item("willow_logs"), item("shrimp")].map((d) => [d.id, d]),
+  [
+    item("tinderbox", { type: "tool", toolSkill: "firemaking" }),
+    item("flint_kit", { type: "tool", toolSkill: "firemaking" }),
+    item("logs"),
+    item("oak_logs"),
+    item("willow_logs"),
+    item("shrimp"),
+  ].map((d) => [d.id, d]),
 );
 const recipe = (log: string, level: number, xp: number): Recipe => ({
-  id: log, kind: "firemaking", skill: "firemaking", level, xp, ticks: 4, inputs: [{ itemId: log, quantity: 1 }], outputs: [], tools: [], itemRefs: [log], raw: {},
+  id: log,
+  kind: "firemaking",
+  skill: "firemaking",
+  level,
+  xp,
+  ticks: 4,
+  inputs: [{ itemId: log, quantity: 1 }],
+  outputs: [],
+  tools: [],
+  itemRefs: [log],
+  raw: {},
 });
 const RECIPES = [recipe("logs", 1, 40), recipe("oak_logs", 15, 60), recipe("willow_logs", 30, 90)];
 const always: Rng = () => 0;

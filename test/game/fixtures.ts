@@ -7,8 +7,17 @@ import type { ItemDef } from "../../src/manifests/gameData.js";
 export const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
 
 /** A minimal item definition (not stackable, value 1, tradeable) with overrides. */
-export const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef =>
-  ({ id, name: id, type: "misc", stackable: false, value: 1, tradeable: true, source: "test", raw: {}, ...extra });
+export const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef => ({
+  id,
+  name: id,
+  type: "misc",
+  stackable: false,
+  value: 1,
+  tradeable: true,
+  source: "test",
+  raw: {},
+  ...extra,
+});
 
 /** An inventory with the given slots filled (slot -> [id, quantity]). */
 export function inv(entries: Record<number, [string, number]> = {}): Inventory {

@@ -108,7 +108,10 @@ describe("game: gathering", function () {
           { itemId: "raw_anchovies", quantity: 1, chance: 0.25, xp: 40, levelRequired: 15, catchLow: 255, catchHigh: 255 },
         ],
       };
-      assert.deepEqual(availableYields(mixed, 14).map((y) => y.itemId), ["raw_shrimp"]);
+      assert.deepEqual(
+        availableYields(mixed, 14).map((y) => y.itemId),
+        ["raw_shrimp"],
+      );
       assert.equal(gatherCycle(fixedRng(0.5), mixed, 14).yield?.itemId, "raw_shrimp");
       assert.equal(gatherCycle(fixedRng(0.74, 0.5), mixed, 15).yield?.itemId, "raw_shrimp");
       assert.equal(gatherCycle(fixedRng(0.76, 0.5), mixed, 15).yield?.itemId, "raw_anchovies");

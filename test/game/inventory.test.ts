@@ -1,7 +1,18 @@
 import assert from "node:assert/strict";
 import {
-  addItem, addItemAll, assertQuantity, assertSlot, canAdd, countItem, emptyInventory, findSlot, freeSlots,
-  isStackable, moveSlot, removeFromSlot, removeItem,
+  addItem,
+  addItemAll,
+  assertQuantity,
+  assertSlot,
+  canAdd,
+  countItem,
+  emptyInventory,
+  findSlot,
+  freeSlots,
+  isStackable,
+  moveSlot,
+  removeFromSlot,
+  removeItem,
 } from "../../src/game/inventory.js";
 import type { ItemDef } from "../../src/manifests/gameData.js";
 import { INVENTORY_SIZE, MAX_STACK, type Inventory } from "../../src/game/types.js";
@@ -118,8 +129,28 @@ describe("game/inventory", function () {
     const almost = full();
     almost[0] = null;
     almost[1] = { itemId: "coins", quantity: 3 };
-    assert.equal(canAdd(almost, [{ itemId: "coins", quantity: 100 }, { itemId: "logs", quantity: 1 }], ITEMS), true);
-    assert.equal(canAdd(almost, [{ itemId: "logs", quantity: 1 }, { itemId: "feathers", quantity: 1 }], ITEMS), false);
+    assert.equal(
+      canAdd(
+        almost,
+        [
+          { itemId: "coins", quantity: 100 },
+          { itemId: "logs", quantity: 1 },
+        ],
+        ITEMS,
+      ),
+      true,
+    );
+    assert.equal(
+      canAdd(
+        almost,
+        [
+          { itemId: "logs", quantity: 1 },
+          { itemId: "feathers", quantity: 1 },
+        ],
+        ITEMS,
+      ),
+      false,
+    );
     assert.equal(canAdd(almost, [{ itemId: "logs", quantity: 2 }], ITEMS), false);
     assert.equal(canAdd(almost, [], ITEMS), true);
     assert.throws(() => canAdd(almost, [{ itemId: "logs", quantity: 0 }], ITEMS), code("INVALID_QUANTITY"));

@@ -44,17 +44,39 @@ describe("game: movement", function () {
 
   it("rejects non-numeric, NaN and infinite coordinates", function () {
     for (const bad of [{ x: "1", z: 2 }, { x: 1, z: null }, { x: NaN, z: 0 }, { x: 0, z: Infinity }, { x: undefined, z: 0 }, {}]) {
-      assert.equal(code(() => validateMoveTarget(map, from, bad as { x: unknown; z: unknown })), "INVALID_TARGET", JSON.stringify(bad));
+      assert.equal(
+        code(() => validateMoveTarget(map, from, bad as { x: unknown; z: unknown })),
+        "INVALID_TARGET",
+        JSON.stringify(bad),
+      );
     }
-    assert.equal(code(() => validateMoveTarget(map, from, null as unknown as { x: unknown; z: unknown })), "INVALID_TARGET");
+    assert.equal(
+      code(() => validateMoveTarget(map, from, null as unknown as { x: unknown; z: unknown })),
+      "INVALID_TARGET",
+    );
   });
 
   it("rejects tiles outside the world, then those too far, then blocked ones", function () {
-    assert.equal(code(() => validateMoveTarget(map, from, { x: 301, z: 0 })), "OUT_OF_BOUNDS");
-    assert.equal(code(() => validateMoveTarget(map, from, { x: 0, z: -300.6 })), "OUT_OF_BOUNDS");
-    assert.equal(code(() => validateMoveTarget(map, from, { x: 201, z: 0 })), "TOO_FAR");
-    assert.equal(code(() => validateMoveTarget(map, from, { x: -150, z: 200.5 })), "TOO_FAR");
-    assert.equal(code(() => validateMoveTarget(map, from, { x: 5, z: 5 })), "BLOCKED");
+    assert.equal(
+      code(() => validateMoveTarget(map, from, { x: 301, z: 0 })),
+      "OUT_OF_BOUNDS",
+    );
+    assert.equal(
+      code(() => validateMoveTarget(map, from, { x: 0, z: -300.6 })),
+      "OUT_OF_BOUNDS",
+    );
+    assert.equal(
+      code(() => validateMoveTarget(map, from, { x: 201, z: 0 })),
+      "TOO_FAR",
+    );
+    assert.equal(
+      code(() => validateMoveTarget(map, from, { x: -150, z: 200.5 })),
+      "TOO_FAR",
+    );
+    assert.equal(
+      code(() => validateMoveTarget(map, from, { x: 5, z: 5 })),
+      "BLOCKED",
+    );
     assert.deepEqual(validateMoveTarget(map, from, { x: 5, z: 5 }, { allowBlocked: true }), { x: 5, z: 5 });
   });
 
@@ -80,6 +102,9 @@ describe("game: movement", function () {
 
   it("stays put on an empty path when given the current tile, and refuses without it", function () {
     assert.deepEqual(stepAlong([], 2, { x: 7, z: 8 }), { position: { x: 7, z: 8 }, remaining: [], moved: 0 });
-    assert.equal(code(() => stepAlong([], 2)), "NO_PATH");
+    assert.equal(
+      code(() => stepAlong([], 2)),
+      "NO_PATH",
+    );
   });
 });

@@ -57,7 +57,10 @@ describe("game: pathfinding", function () {
   it("walks straight and diagonally on an open grid, excluding from and including to", function () {
     const map = open();
     const straight = findPath(map, { x: 2, z: 2 }, { x: 7, z: 2 })!;
-    assert.deepEqual(straight, [3, 4, 5, 6, 7].map((x) => ({ x, z: 2 })));
+    assert.deepEqual(
+      straight,
+      [3, 4, 5, 6, 7].map((x) => ({ x, z: 2 })),
+    );
     const mixed = findPath(map, { x: 0, z: 0 }, { x: 5, z: 3 })!;
     assert.equal(mixed.length, 5);
     assert.deepEqual(mixed.at(-1), { x: 5, z: 3 });
@@ -75,7 +78,10 @@ describe("game: pathfinding", function () {
     assert.ok(path);
     assertLegal(map, from, path);
     assert.deepEqual(path.at(-1), to);
-    assert.ok(path.some((t) => t.x === 10 && t.z >= 16), "crosses through the gap");
+    assert.ok(
+      path.some((t) => t.x === 10 && t.z >= 16),
+      "crosses through the gap",
+    );
     // 11 steps up to (9, 16), through (10, 16) and (11, 16) (no diagonal past the wall's end),
     // 11 steps back down: 24 tiles, of optimal octile cost.
     assert.equal(path.length, 24);

@@ -50,7 +50,10 @@ describe("game/random", function () {
     const seen = new Set<number>();
     const rng = seededRng(3);
     for (let i = 0; i < 1000; i++) seen.add(randomInt(rng, -2, 2));
-    assert.deepEqual([...seen].sort((x, y) => x - y), [-2, -1, 0, 1, 2]);
+    assert.deepEqual(
+      [...seen].sort((x, y) => x - y),
+      [-2, -1, 0, 1, 2],
+    );
   });
 
   it("randomInt refuses bad ranges", function () {

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  addXp, combatLevel, defaultSkillXp, levelForXp, MAX_XP, maxHealth, skillLevels, xpForLevel,
-} from "../../src/game/skills.js";
+import { addXp, combatLevel, defaultSkillXp, levelForXp, MAX_XP, maxHealth, skillLevels, xpForLevel } from "../../src/game/skills.js";
 import { SKILLS, type SkillName } from "../../src/game/types.js";
 import { code } from "./fixtures.js";
 

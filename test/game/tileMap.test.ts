@@ -23,7 +23,13 @@ describe("game: tileMap", function () {
       const map = new TileMap({ minX: 0, maxX: 9, minZ: 0, maxZ: 9 });
       map.block(3, 4);
       assert.equal(map.isBlocked(3, 4), true);
-      for (const [x, z] of [[2, 4], [4, 4], [3, 3], [3, 5]] as const) assert.equal(map.isBlocked(x, z), false);
+      for (const [x, z] of [
+        [2, 4],
+        [4, 4],
+        [3, 3],
+        [3, 5],
+      ] as const)
+        assert.equal(map.isBlocked(x, z), false);
       assert.equal(map.blockedCount(), 1);
       map.block(100, 100); // ignored
       assert.equal(map.blockedCount(), 1);

@@ -57,8 +57,16 @@ describe("trade rules", () => {
     it("moves both offers, merging stackables into an existing stack", () => {
       const a = inv({ 0: ["coins", 50], 1: ["sword", 1] });
       const b = inv({ 3: ["coins", 7], 4: ["logs", 1] });
-      const swap = planSwap({ inventory: a, offer: [{ inventorySlot: 0, itemId: "coins", quantity: 30 }] }, { inventory: b, offer: [{ inventorySlot: 4, itemId: "logs", quantity: 1 }] }, items);
-      assert.deepEqual(swap.initiator.slice(0, 3), [{ itemId: "coins", quantity: 20 }, { itemId: "sword", quantity: 1 }, { itemId: "logs", quantity: 1 }]);
+      const swap = planSwap(
+        { inventory: a, offer: [{ inventorySlot: 0, itemId: "coins", quantity: 30 }] },
+        { inventory: b, offer: [{ inventorySlot: 4, itemId: "logs", quantity: 1 }] },
+        items,
+      );
+      assert.deepEqual(swap.initiator.slice(0, 3), [
+        { itemId: "coins", quantity: 20 },
+        { itemId: "sword", quantity: 1 },
+        { itemId: "logs", quantity: 1 },
+      ]);
       assert.deepEqual(swap.recipient[3], { itemId: "coins", quantity: 37 });
       assert.equal(swap.recipient[4], null);
       assert.deepEqual(swap.toInitiator, [{ itemId: "logs", quantity: 1 }]);
@@ -69,19 +77,29 @@ describe("trade rules", () => {
 
     it("a side's own offer frees the room it needs", () => {
       const full = inv(Object.fromEntries([...Array(28).keys()].map((i) => [i, ["logs", 1] as [string, number]])));
-      const swap = planSwap({ inventory: full, offer: [{ inventorySlot: 5, itemId: "logs", quantity: 1 }] }, { inventory: inv({ 0: ["sword", 1] }), offer: [{ inventorySlot: 0, itemId: "sword", quantity: 1 }] }, items);
+      const swap = planSwap(
+        { inventory: full, offer: [{ inventorySlot: 5, itemId: "logs", quantity: 1 }] },
+        { inventory: inv({ 0: ["sword", 1] }), offer: [{ inventorySlot: 0, itemId: "sword", quantity: 1 }] },
+        items,
+      );
       assert.deepEqual(swap.initiator[5], { itemId: "sword", quantity: 1 });
     });
 
     it("says which side has no room", () => {
       const full = inv(Object.fromEntries([...Array(28).keys()].map((i) => [i, ["logs", 1] as [string, number]])));
       assert.throws(
-        () => planSwap({ inventory: inv({ 0: ["sword", 1] }), offer: [{ inventorySlot: 0, itemId: "sword", quantity: 1 }] }, { inventory: full, offer: [] }, items),
+        () =>
+          planSwap({ inventory: inv({ 0: ["sword", 1] }), offer: [{ inventorySlot: 0, itemId: "sword", quantity: 1 }] }, { inventory: full, offer: [] }, items),
         (e: unknown) => e instanceof NoRoomError && e.side === "recipient",
       );
       // A stack that would pass the largest stack does not fit either.
       assert.throws(
-        () => planSwap({ inventory: inv({ 0: ["coins", 10] }), offer: [{ inventorySlot: 0, itemId: "coins", quantity: 10 }] }, { inventory: inv({ 0: ["coins", MAX_STACK - 5] }), offer: [] }, items),
+        () =>
+          planSwap(
+            { inventory: inv({ 0: ["coins", 10] }), offer: [{ inventorySlot: 0, itemId: "coins", quantity: 10 }] },
+            { inventory: inv({ 0: ["coins", MAX_STACK - 5] }), offer: [] },
+            items,
+          ),
         (e: unknown) => e instanceof NoRoomError && e.side === "recipient",
       );
     });

@@ -28,7 +28,9 @@ export async function startTestRedis(): Promise<TestRedis> {
   const bin = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p)) ?? "redis-server";
   const port = await freePort();
   const child: ChildProcess = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  const failed = new Promise<never>((_, reject) => child.once("error", (err) => reject(new Error(`The Redis suites need redis-server (apt-get install redis-server): ${err.message}`))));
+  const failed = new Promise<never>((_, reject) =>
+    child.once("error", (err) => reject(new Error(`The Redis suites need redis-server (apt-get install redis-server): ${err.message}`))),
+  );
   const url = `redis://127.0.0.1:${port}`;
   // Ready once it answers PING.
   const ready = (async () => {

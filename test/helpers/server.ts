@@ -33,7 +33,12 @@ export interface TestServer {
  * database unless one is given.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; db?: Database; gameData?: GameData; /** The server's logger (default: silent). */ logger?: Logger } & ArenaOptions = {},
+  options: {
+    env?: Record<string, string>;
+    db?: Database;
+    gameData?: GameData;
+    /** The server's logger (default: silent). */ logger?: Logger;
+  } & ArenaOptions = {},
 ): Promise<TestServer> {
   // Suites and benchmarks open many /ws sockets from loopback: the per-address cap is the /ws integrity suite's subject.
   const config = loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_SECRET, WS_MAX_CONNECTIONS_PER_ADDRESS: "1000000", ...options.env });

@@ -23,7 +23,15 @@ const running = new Set<ChildProcess>();
 export function spawnServerProcess(env: Record<string, string>, port: number): ServerProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "development", DISABLE_RATE_LIMIT: "true", LOG_LEVEL: "warn", ...env, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "development",
+      DISABLE_RATE_LIMIT: "true",
+      LOG_LEVEL: "warn",
+      ...env,
+      PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);

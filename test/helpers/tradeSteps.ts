@@ -14,7 +14,10 @@ export async function openTrade(a: Trader, b: Trader): Promise<string> {
   a.send("tradeRequest", { targetPlayerId: b.id });
   const incoming = await b.next("tradeIncoming", (d) => d.fromPlayerId === a.id, { since: mb });
   b.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
-  const [sa, sb] = await Promise.all([a.next("tradeStarted", (d) => d.tradeId === incoming.tradeId, { since: ma }), b.next("tradeStarted", (d) => d.tradeId === incoming.tradeId, { since: mb })]);
+  const [sa, sb] = await Promise.all([
+    a.next("tradeStarted", (d) => d.tradeId === incoming.tradeId, { since: ma }),
+    b.next("tradeStarted", (d) => d.tradeId === incoming.tradeId, { since: mb }),
+  ]);
   assert.equal(sa.partnerId, b.id);
   assert.equal(sb.partnerId, a.id);
   return incoming.tradeId;

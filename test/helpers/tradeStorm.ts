@@ -107,7 +107,16 @@ export interface StormOptions {
 }
 
 export class TradeStorm {
-  readonly stats = { started: 0, completed: 0, cancelled: 0, refused: 0, offerMoves: 0, inProgressAtKill: 0, errors: {} as Record<string, number>, cancelReasons: {} as Record<string, number> };
+  readonly stats = {
+    started: 0,
+    completed: 0,
+    cancelled: 0,
+    refused: 0,
+    offerMoves: 0,
+    inProgressAtKill: 0,
+    errors: {} as Record<string, number>,
+    cancelReasons: {} as Record<string, number>,
+  };
   /** Every trade whose last accept was sent, with the offers both sides confirmed. */
   readonly confirmed = new Map<string, ConfirmedTrade>();
   /** Failures of the storm itself before the server was killed (a step the server never answered...). */
@@ -213,7 +222,9 @@ export class TradeStorm {
     const ma = a.ws.mark();
     const mb = b.ws.mark();
     a.ws.send("tradeRequest", { targetPlayerId: b.id });
-    const asked = await waitFirst("tradeRequestSent", [[a, ma, (f) => (f.type === "tradeRequestSent" && f.data.targetPlayerId === b.id) || f.type === "tradeError"]]);
+    const asked = await waitFirst("tradeRequestSent", [
+      [a, ma, (f) => (f.type === "tradeRequestSent" && f.data.targetPlayerId === b.id) || f.type === "tradeError"],
+    ]);
     if (asked.frame.type === "tradeError") {
       this.stats.refused++;
       this.count(this.stats.errors, `request:${asked.frame.data.code}`);
@@ -222,10 +233,16 @@ export class TradeStorm {
     const tradeId: string = asked.frame.data.tradeId;
     this.stats.started++;
     const ended = (f: Frame) => f.type === "tradeCancelled" && f.data.tradeId === tradeId;
-    const mine = (type: string, extra: (f: Frame) => boolean = () => true) => (f: Frame) => (f.type === type && f.data.tradeId === tradeId && extra(f)) || ended(f);
+    const mine =
+      (type: string, extra: (f: Frame) => boolean = () => true) =>
+      (f: Frame) =>
+        (f.type === type && f.data.tradeId === tradeId && extra(f)) || ended(f);
     /** Both players' first frame of `type` for this trade (or its cancellation); null when it was cancelled. */
     const both = async (type: string, since: [number, number]) => {
-      const [fa, fb] = await Promise.all([waitFirst(`${type} (asker)`, [[a, since[0], mine(type)]]), waitFirst(`${type} (asked)`, [[b, since[1], mine(type)]])]);
+      const [fa, fb] = await Promise.all([
+        waitFirst(`${type} (asker)`, [[a, since[0], mine(type)]]),
+        waitFirst(`${type} (asked)`, [[b, since[1], mine(type)]]),
+      ]);
       if (ended(fa.frame) || ended(fb.frame)) {
         const reason = (ended(fa.frame) ? fa : fb).frame.data.reason;
         this.stats.cancelled++;
@@ -264,7 +281,14 @@ export class TradeStorm {
         const m = side.ws.mark();
         side.ws.send(move.type, { tradeId, ...move.data });
         const answer = await waitFirst(move.type, [
-          [side, m, (f) => ended(f) || (f.type === "tradeError" && f.data.tradeId === tradeId) || (f.type === "tradeUpdated" && f.data.tradeId === tradeId && sameOffer(f.data.myOffer.items, move.expected))],
+          [
+            side,
+            m,
+            (f) =>
+              ended(f) ||
+              (f.type === "tradeError" && f.data.tradeId === tradeId) ||
+              (f.type === "tradeUpdated" && f.data.tradeId === tradeId && sameOffer(f.data.myOffer.items, move.expected)),
+          ],
         ]);
         if (ended(answer.frame)) {
           this.stats.cancelled++;
@@ -284,7 +308,16 @@ export class TradeStorm {
     const accept = async (who: StormPlayer) => {
       const m = who.ws.mark();
       who.ws.send("tradeAccept", { tradeId });
-      const answer = await waitFirst("tradeAccept", [[who, m, (f) => ended(f) || (f.type === "tradeError" && f.data.tradeId === tradeId) || (f.type === "tradeUpdated" && f.data.tradeId === tradeId && f.data.myOffer.accepted === true)]]);
+      const answer = await waitFirst("tradeAccept", [
+        [
+          who,
+          m,
+          (f) =>
+            ended(f) ||
+            (f.type === "tradeError" && f.data.tradeId === tradeId) ||
+            (f.type === "tradeUpdated" && f.data.tradeId === tradeId && f.data.myOffer.accepted === true),
+        ],
+      ]);
       if (answer.frame.type === "tradeError") throw new Error(`tradeAccept refused: ${JSON.stringify(answer.frame.data)}`);
       if (ended(answer.frame)) {
         this.stats.cancelled++;
@@ -309,7 +342,12 @@ export class TradeStorm {
     if (this.stopping && !this.killed) await this.park(tradeId);
     if (this.killed) throw new ServerGone("the server was killed while this trade was parked");
     since = [a.ws.mark(), b.ws.mark()];
-    this.confirmed.set(tradeId, { initiatorId: a.id, recipientId: b.id, initiatorOffer: screenA.data.myOffer.items, recipientOffer: screenA.data.theirOffer.items });
+    this.confirmed.set(tradeId, {
+      initiatorId: a.id,
+      recipientId: b.id,
+      initiatorOffer: screenA.data.myOffer.items,
+      recipientOffer: screenA.data.theirOffer.items,
+    });
     b.ws.send("tradeAccept", { tradeId });
     if (!(await both("tradeCompleted", since))) return;
     this.stats.completed++;
@@ -322,7 +360,11 @@ export class TradeStorm {
       const o = this.pick(offer);
       if (o.quantity > 1 && this.random() < 0.5) {
         const quantity = 1 + Math.floor(this.random() * (o.quantity - 1));
-        return { type: "tradeRemoveItem", data: { inventorySlot: o.inventorySlot, quantity }, expected: offer.map((x) => (x === o ? { ...x, quantity: x.quantity - quantity } : x)) };
+        return {
+          type: "tradeRemoveItem",
+          data: { inventorySlot: o.inventorySlot, quantity },
+          expected: offer.map((x) => (x === o ? { ...x, quantity: x.quantity - quantity } : x)),
+        };
       }
       return { type: "tradeRemoveItem", data: { inventorySlot: o.inventorySlot }, expected: offer.filter((x) => x !== o) };
     }
@@ -335,7 +377,9 @@ export class TradeStorm {
     const s = coins && this.random() < 0.5 ? coins : this.pick(slots);
     const quantity = s.left > 1 ? 1 + Math.floor(this.random() * Math.min(s.left, 12)) : 1;
     const existing = offer.find((o) => o.inventorySlot === s.slot);
-    const expected = existing ? offer.map((o) => (o === existing ? { ...o, quantity: o.quantity + quantity } : o)) : [...offer, { inventorySlot: s.slot, itemId: s.itemId, quantity }];
+    const expected = existing
+      ? offer.map((o) => (o === existing ? { ...o, quantity: o.quantity + quantity } : o))
+      : [...offer, { inventorySlot: s.slot, itemId: s.itemId, quantity }];
     return { type: "tradeAddItem", data: { inventorySlot: s.slot, quantity }, expected };
   }
 }

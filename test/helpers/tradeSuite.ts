@@ -13,7 +13,8 @@ export const PAIRS: Array<[TraderKind, TraderKind]> = [
 /** The world's own view of a player's inventory (the truth the clients are told). */
 export const worldInventory = (room: WorldRoom, id: string) => room.world.players.get(id)!.inventory;
 export const worldItems = (room: WorldRoom, id: string) => JSON.stringify(worldInventory(room, id));
-export const countItems = (room: WorldRoom, id: string, itemId: string) => worldInventory(room, id).reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
+export const countItems = (room: WorldRoom, id: string, itemId: string) =>
+  worldInventory(room, id).reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
 
 /** Wait until `check` holds (polling the server's state, which has no event for it). */
 export async function until(check: () => boolean, timeoutMs = 10_000) {
@@ -42,7 +43,10 @@ export function tradingHooks(kindA: TraderKind, kindB: TraderKind, started: (ser
   let room: WorldRoom;
   const traders: Trader[] = [];
   before(async () => {
-    server = await startTestServer({ gameData: await worldWithUntradeable(), tradeLimits: { requestTimeoutMs: 1_500, idleTimeoutMs: 3_000, repeatRequestMs: 1_000 } });
+    server = await startTestServer({
+      gameData: await worldWithUntradeable(),
+      tradeLimits: { requestTimeoutMs: 1_500, idleTimeoutMs: 3_000, repeatRequestMs: 1_000 },
+    });
     room = await theWorld();
     started(server, room);
   });

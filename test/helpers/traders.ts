@@ -36,7 +36,11 @@ export interface Trader {
 
 const TRADE_ROOM_EVENTS = new Set<string>(TRADE_ROOM_MESSAGES);
 
-export async function sdkTrader(server: TestServer, identity?: { token: string; accountId: string }, join: { roomId?: string; options?: Record<string, unknown> } = {}): Promise<Trader> {
+export async function sdkTrader(
+  server: TestServer,
+  identity?: { token: string; accountId: string },
+  join: { roomId?: string; options?: Record<string, unknown> } = {},
+): Promise<Trader> {
   const p: WorldPlayer = await joinWorld(server, join.options ?? {}, identity, join.roomId);
   let seat: { tradeId: string; room: Room<any> } | undefined;
   let seating: Promise<void> = Promise.resolve();
@@ -59,7 +63,10 @@ export async function sdkTrader(server: TestServer, identity?: { token: string; 
   watch(0);
   // Once the trade is over its room is gone: later messages about it go to the world, as a game client's would.
   const ended = (from: number) => {
-    Promise.race([p.next("tradeCompleted", () => true, { since: from, timeoutMs: 600_000 }), p.next("tradeCancelled", () => true, { since: from, timeoutMs: 600_000 })])
+    Promise.race([
+      p.next("tradeCompleted", () => true, { since: from, timeoutMs: 600_000 }),
+      p.next("tradeCancelled", () => true, { since: from, timeoutMs: 600_000 }),
+    ])
       .then((d) => {
         const at = p.mark();
         if (seat?.tradeId === d.tradeId) seat = undefined;
@@ -79,7 +86,11 @@ export async function sdkTrader(server: TestServer, identity?: { token: string; 
       else p.room.send(type, data);
     },
     next: (type, pred, options) => p.next(type, pred, options),
-    all: (type, since = 0) => p.received.slice(since).filter((r) => r.type === type).map((r) => r.data),
+    all: (type, since = 0) =>
+      p.received
+        .slice(since)
+        .filter((r) => r.type === type)
+        .map((r) => r.data),
     events: (since = 0) => p.received.slice(since),
     mark: () => p.mark(),
     sync: () => p.sync(),
@@ -105,7 +116,11 @@ export async function wsTrader(server: TestServer, identity?: { token: string; a
     token: who.token,
     send: (type, data) => ws.send(type, data),
     next: async (type, pred = () => true, options) => (await ws.next(type, (f) => pred(f.data), options)).data,
-    all: (type, since = 0) => ws.frames.slice(since).filter((f) => f.type === type).map((f) => f.data),
+    all: (type, since = 0) =>
+      ws.frames
+        .slice(since)
+        .filter((f) => f.type === type)
+        .map((f) => f.data),
     events: (since = 0) => ws.frames.slice(since).map((f) => ({ type: f.type, data: f.data })),
     mark: () => ws.mark(),
     sync: () => [...ws.frames].reverse().find((f) => f.type === "player:sync")?.data,

@@ -26,8 +26,30 @@ export interface WorldPlayer {
   mark(): number;
 }
 
-export const TRADE_EVENTS = ["tradeRequestSent", "tradeIncoming", "tradeStarted", "tradeUpdated", "tradeConfirmScreen", "tradeCompleted", "tradeCancelled", "tradeError"];
-const MESSAGE_TYPES = ["player:sync", "world:update", "skill:xp", "skill:levelup", "combat:hit", "chat:message", "error", "notice", "npc:killed", "player:death", "session:replaced", ...TRADE_EVENTS];
+export const TRADE_EVENTS = [
+  "tradeRequestSent",
+  "tradeIncoming",
+  "tradeStarted",
+  "tradeUpdated",
+  "tradeConfirmScreen",
+  "tradeCompleted",
+  "tradeCancelled",
+  "tradeError",
+];
+const MESSAGE_TYPES = [
+  "player:sync",
+  "world:update",
+  "skill:xp",
+  "skill:levelup",
+  "combat:hit",
+  "chat:message",
+  "error",
+  "notice",
+  "npc:killed",
+  "player:death",
+  "session:replaced",
+  ...TRADE_EVENTS,
+];
 
 export async function guestToken(server: TestServer): Promise<{ token: string; accountId: string }> {
   const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
@@ -36,7 +58,12 @@ export async function guestToken(server: TestServer): Promise<{ token: string; a
 }
 
 /** Join the world (by name, or by room id when `roomId` is given) as a real SDK client. */
-export async function joinWorld(server: TestServer, options: Record<string, unknown> = {}, identity?: { token: string; accountId: string }, roomId?: string): Promise<WorldPlayer> {
+export async function joinWorld(
+  server: TestServer,
+  options: Record<string, unknown> = {},
+  identity?: { token: string; accountId: string },
+  roomId?: string,
+): Promise<WorldPlayer> {
   const who = identity ?? (await guestToken(server));
   const sdk = new Client(server.url);
   sdk.auth.token = who.token;
@@ -74,7 +101,10 @@ export async function joinWorld(server: TestServer, options: Record<string, unkn
     next: (type, pred = () => true, opts = {}) =>
       new Promise((resolve, reject) => {
         const since = opts.since ?? 0;
-        const timer = setTimeout(() => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${JSON.stringify(received.slice(since)).slice(0, 600)}`)), opts.timeoutMs ?? 15_000);
+        const timer = setTimeout(
+          () => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${JSON.stringify(received.slice(since)).slice(0, 600)}`)),
+          opts.timeoutMs ?? 15_000,
+        );
         const check = () => {
           const m = received.slice(since).find((r) => (type === "*" || r.type === type) && pred(r.data));
           if (m) {

@@ -36,7 +36,16 @@ export async function leaveAndSettle(player: WorldPlayer): Promise<void> {
 
 /** A walkable tile exactly `distance` tiles (Chebyshev) from `tile`, straight or diagonal. */
 export function tileAway(room: WorldRoom, tile: Tile, distance: number): Tile {
-  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
+  for (const [dx, dz] of [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+  ]) {
     const t = { x: tile.x + dx * distance, z: tile.z + dz * distance };
     if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
   }

@@ -26,10 +26,12 @@ export function wsConnect(port: number, query = ""): Promise<WsPlayer> {
     frames.push(JSON.parse(String(data)));
     for (const w of waiters.splice(0)) w();
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => {
-    resolve({ code, reason: String(reason) });
-    for (const w of waiters.splice(0)) w();
-  }));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on("close", (code, reason) => {
+      resolve({ code, reason: String(reason) });
+      for (const w of waiters.splice(0)) w();
+    }),
+  );
   const player: WsPlayer = {
     ws,
     frames,
@@ -38,7 +40,10 @@ export function wsConnect(port: number, query = ""): Promise<WsPlayer> {
     next: (type, pred = () => true, opts = {}) =>
       new Promise((resolve, reject) => {
         const since = opts.since ?? 0;
-        const timer = setTimeout(() => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${JSON.stringify(frames.slice(since)).slice(0, 500)}`)), opts.timeoutMs ?? 15_000);
+        const timer = setTimeout(
+          () => reject(new Error(`no ${type} within ${opts.timeoutMs ?? 15_000} ms; got ${JSON.stringify(frames.slice(since)).slice(0, 500)}`)),
+          opts.timeoutMs ?? 15_000,
+        );
         const check = () => {
           const f = frames.slice(since).find((x) => (type === "*" || x.type === type) && pred(x));
           if (f) {

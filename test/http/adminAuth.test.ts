@@ -28,7 +28,11 @@ describe("admin code brute force", function () {
       assert.equal(res.status, 401, `attempt ${i + 1}`);
       assert.equal((await res.json()).error.code, "UNAUTHORIZED");
     }
-    for (const [path, pass] of [["/colyseus/api", "wrong-guess-10"], ["/colyseus/api", CODE], ["/metrics", CODE]]) {
+    for (const [path, pass] of [
+      ["/colyseus/api", "wrong-guess-10"],
+      ["/colyseus/api", CODE],
+      ["/metrics", CODE],
+    ]) {
       const res = await at(path, pass);
       assert.equal(res.status, 429, `${path} with ${pass === CODE ? "the right" : "a wrong"} code`);
       const retry = Number(res.headers.get("retry-after"));

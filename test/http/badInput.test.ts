@@ -52,7 +52,11 @@ describe("bad input over HTTP", function () {
     logs = captureLogs();
     server = await startTestServer({ logger: logs.logger });
     token = (await (await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).json()).token;
-    const made = await fetch(`${server.url}/api/character`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Inputs" }) });
+    const made = await fetch(`${server.url}/api/character`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Inputs" }),
+    });
     mine = (await made.json()).character.id;
   });
   after(async () => {
@@ -87,7 +91,8 @@ describe("bad input over HTTP", function () {
 
   it("NUL or unpaired surrogates in a JSON body (values or keys) are 400 INVALID_PAYLOAD naming the field", async () => {
     const from = logs.lines.length;
-    const post = (path: string, raw: string) => fetch(`${server.url}${path}`, { method: "POST", headers: authed({ "content-type": "application/json" }), body: raw });
+    const post = (path: string, raw: string) =>
+      fetch(`${server.url}${path}`, { method: "POST", headers: authed({ "content-type": "application/json" }), body: raw });
     for (const [path, raw, field] of [
       ["/api/player/ignore", '{"characterId":"\\u0000"}', "body.characterId"],
       ["/api/player/ignore", '{"characterId":"\\ud800"}', "body.characterId"],
@@ -115,8 +120,18 @@ describe("bad input over HTTP", function () {
   it("a body that is not what its Content-Encoding says, or an unknown encoding, is 400; a real gzip body still works", async () => {
     const from = logs.lines.length;
     const send = (encoding: string, body: Buffer | string) =>
-      fetch(`${server.url}/api/character`, { method: "POST", headers: authed({ "content-type": "application/json", "content-encoding": encoding }), body: typeof body === "string" ? body : new Uint8Array(body) });
-    for (const [encoding, code] of [["gzip", "BAD_ENCODING"], ["deflate", "BAD_ENCODING"], ["br", "BAD_ENCODING"], ["snappy", "UNSUPPORTED_ENCODING"], ["gzip, identity", "UNSUPPORTED_ENCODING"]]) {
+      fetch(`${server.url}/api/character`, {
+        method: "POST",
+        headers: authed({ "content-type": "application/json", "content-encoding": encoding }),
+        body: typeof body === "string" ? body : new Uint8Array(body),
+      });
+    for (const [encoding, code] of [
+      ["gzip", "BAD_ENCODING"],
+      ["deflate", "BAD_ENCODING"],
+      ["br", "BAD_ENCODING"],
+      ["snappy", "UNSUPPORTED_ENCODING"],
+      ["gzip, identity", "UNSUPPORTED_ENCODING"],
+    ]) {
       const res = await send(encoding, '{"name":"Plain"}');
       assertDocumented(res.status, await res.json(), { status: 400, code }, encoding);
     }
@@ -132,12 +147,23 @@ describe("bad input over HTTP", function () {
     assert.equal((await fetch(`${server.url}/api/no-such-thing`)).status, 404);
     assert.equal((await fetch(`${server.url}/api/character`)).status, 401);
     const requestLines = logs.lines.slice(from).filter((l) => l.msg === "request completed");
-    assert.deepEqual(requestLines.map((l) => [(l.res as { statusCode: number }).statusCode, l.level]), [[404, LEVEL.warn], [401, LEVEL.warn]]);
+    assert.deepEqual(
+      requestLines.map((l) => [(l.res as { statusCode: number }).statusCode, l.level]),
+      [
+        [404, LEVEL.warn],
+        [401, LEVEL.warn],
+      ],
+    );
   });
 
   it("bodies over the limit are 413 PAYLOAD_TOO_LARGE, read to the end so the client sees the answer (1 MB, 10 MB, chunked)", async () => {
     const from = logs.lines.length;
-    for (const [size, chunked] of [[1024 * 1024, false], [10 * 1024 * 1024, false], [1024 * 1024, true], [65 * 1024, false]] as const) {
+    for (const [size, chunked] of [
+      [1024 * 1024, false],
+      [10 * 1024 * 1024, false],
+      [1024 * 1024, true],
+      [65 * 1024, false],
+    ] as const) {
       const res = await upload(server.port, "/api/auth/guest", size, { chunked });
       assertDocumented(res.status, res.body, { status: 413, code: "PAYLOAD_TOO_LARGE" }, `${size} bytes${chunked ? " chunked" : ""}`);
       assert.equal(res.written, size);
@@ -146,7 +172,11 @@ describe("bad input over HTTP", function () {
     const other = await upload(server.port, "/api/player/ignore", 2 * 1024 * 1024);
     assert.equal(other.status, 413);
     // A body within the limit is read as usual.
-    const fine = await fetch(`${server.url}/api/player/ignore`, { method: "POST", headers: authed({ "content-type": "application/json" }), body: JSON.stringify({ name: "Nobody", pad: "x".repeat(60_000) }) });
+    const fine = await fetch(`${server.url}/api/player/ignore`, {
+      method: "POST",
+      headers: authed({ "content-type": "application/json" }),
+      body: JSON.stringify({ name: "Nobody", pad: "x".repeat(60_000) }),
+    });
     assert.equal(fine.status, 400);
     assert.equal((await fine.json()).error.code, "INVALID_PAYLOAD");
     assert.deepEqual(errorLines(from), [], "nothing logged at error level");
@@ -154,10 +184,19 @@ describe("bad input over HTTP", function () {
 
   it("a body declared beyond the 10 MB discard cap gets the 413 without being read", async () => {
     const res = await new Promise<{ status?: number; error?: string }>((resolve) => {
-      const req = http.request({ host: "127.0.0.1", port: server.port, path: "/api/auth/guest", method: "POST", headers: { "content-type": "application/json", "content-length": 1024 * 1024 * 1024 } }, (r) => {
-        r.resume();
-        resolve({ status: r.statusCode });
-      });
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: "/api/auth/guest",
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": 1024 * 1024 * 1024 },
+        },
+        (r) => {
+          r.resume();
+          resolve({ status: r.statusCode });
+        },
+      );
       req.on("error", (err: NodeJS.ErrnoException) => resolve({ error: err.code }));
       // Send a little, as a client would before reading; the server answers at once.
       req.write(Buffer.alloc(1024, 0x20));
@@ -168,7 +207,14 @@ describe("bad input over HTTP", function () {
 
 describe("requestTargetProblem", () => {
   it("passes well-formed targets and names the problem of bad ones", () => {
-    for (const ok of ["/", "/api/characters/c_1/skills", "/a/%2F/b?x=1&y=%E2%82%AC&z=a+b&flag", "/%F0%9F%98%80?q=%F0%9F%98%80", "/matchmake/joinOrCreate/world", "/x?a=%25"]) {
+    for (const ok of [
+      "/",
+      "/api/characters/c_1/skills",
+      "/a/%2F/b?x=1&y=%E2%82%AC&z=a+b&flag",
+      "/%F0%9F%98%80?q=%F0%9F%98%80",
+      "/matchmake/joinOrCreate/world",
+      "/x?a=%25",
+    ]) {
       assert.equal(requestTargetProblem(ok), undefined, ok);
     }
     for (const [bad, problem] of [

@@ -66,7 +66,10 @@ describe("character and template REST API", function () {
       const plain = await create(who.token, { name: uniqueName() });
       assert.equal(plain.online, false);
       const plainView = (await call("GET", `/api/v1/player?characterId=${plain.id}`, who.token)).body.player;
-      assert.ok(plainView.inventory.some((s: any) => s.itemId === "coins" && s.quantity === 25), "starter kit");
+      assert.ok(
+        plainView.inventory.some((s: any) => s.itemId === "coins" && s.quantity === 25),
+        "starter kit",
+      );
       assert.ok(!plainView.inventory.some((s: any) => s.itemId === "logs"));
 
       const woodsman = await create(who.token, { name: uniqueName(), templateId: "woodsman" });
@@ -77,7 +80,10 @@ describe("character and template REST API", function () {
       const view = (await call("GET", `/api/v1/player?characterId=${woodsman.id}`, who.token)).body.player;
       const logs = view.inventory.filter((s: any) => s.itemId === "logs").reduce((n: number, s: any) => n + s.quantity, 0);
       assert.equal(logs, 5);
-      assert.ok(view.inventory.some((s: any) => s.itemId === "coins" && s.quantity === 25), "the starter kit too");
+      assert.ok(
+        view.inventory.some((s: any) => s.itemId === "coins" && s.quantity === 25),
+        "the starter kit too",
+      );
     });
 
     it("POST refuses bad input (400 naming the field), taken names, unknown templates (404) and more than the limit", async () => {
@@ -136,7 +142,10 @@ describe("character and template REST API", function () {
       const gone = await call("DELETE", `/api/character/${a.id}`, who.token);
       assert.equal(gone.status, 200);
       assert.deepEqual(gone.body, { success: true, deleted: a.id });
-      assert.deepEqual((await call("GET", "/api/character", who.token)).body.characters.map((c: any) => c.id), [b.id]);
+      assert.deepEqual(
+        (await call("GET", "/api/character", who.token)).body.characters.map((c: any) => c.id),
+        [b.id],
+      );
       assert.equal(await server.ctx.db.prisma.character.count({ where: { id: a.id } }), 0);
       assert.equal((await call("DELETE", `/api/character/${a.id}`, who.token)).status, 404, "already gone");
       // The place it held is free again.
@@ -165,7 +174,10 @@ describe("character and template REST API", function () {
       const agentToken = signToken({ sub: who.accountId, role: "agent", characterId: c.id }, TEST_SECRET);
 
       const listed = await call("GET", "/api/character", agentToken);
-      assert.deepEqual(listed.body.characters.map((x: any) => [x.id, x.isAgent]), [[c.id, true]]);
+      assert.deepEqual(
+        listed.body.characters.map((x: any) => [x.id, x.isAgent]),
+        [[c.id, true]],
+      );
       assert.equal((await call("POST", "/api/character", agentToken, { name: uniqueName() })).status, 403);
       assert.equal((await call("DELETE", `/api/character/${c.id}`, agentToken)).status, 403);
 
@@ -175,7 +187,10 @@ describe("character and template REST API", function () {
       await prisma.agentMapping.update({ where: { agentId: `a_${c.id}` }, data: { running: false } });
       assert.equal((await call("DELETE", `/api/character/${c.id}`, who.token)).status, 200);
       assert.equal(await prisma.agentMapping.count({ where: { characterId: c.id } }), 0, "the agent's mapping went with it");
-      assert.deepEqual((await call("GET", "/api/character", who.token)).body.characters.map((x: any) => x.id), [mine.id]);
+      assert.deepEqual(
+        (await call("GET", "/api/character", who.token)).body.characters.map((x: any) => x.id),
+        [mine.id],
+      );
     });
 
     it("an agent's character does not take a player character's place", async () => {

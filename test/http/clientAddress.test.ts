@@ -69,7 +69,13 @@ describe("client address and TRUST_PROXY", function () {
   it("TRUST_PROXY is validated: addresses, CIDRs and proxy-addr's names; default none", () => {
     assert.deepEqual(loadConfig({}).trustProxy, []);
     assert.deepEqual(loadConfig({ TRUST_PROXY: "127.0.0.1, 10.0.0.0/8,loopback, ::1" }).trustProxy, ["127.0.0.1", "10.0.0.0/8", "loopback", "::1"]);
-    assert.throws(() => loadConfig({ TRUST_PROXY: "my-proxy.local" }), (err: unknown) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message));
-    assert.throws(() => loadConfig({ TRUST_PROXY: "10.0.0.0/99" }), (err: unknown) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message));
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: "my-proxy.local" }),
+      (err: unknown) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message),
+    );
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: "10.0.0.0/99" }),
+      (err: unknown) => err instanceof ConfigError && /TRUST_PROXY/.test(err.message),
+    );
   });
 });

@@ -7,7 +7,12 @@ describe("CORS", function () {
 
   before(async () => {
     server = await startTestServer({
-      env: { CORS_ORIGINS: "https://play.game.example", CLIENT_URL: "https://client.game.example/app", PUBLIC_APP_URL: "https://app.game.example", AGENT_API_URL: "http://agents.internal:4001" },
+      env: {
+        CORS_ORIGINS: "https://play.game.example",
+        CLIENT_URL: "https://client.game.example/app",
+        PUBLIC_APP_URL: "https://app.game.example",
+        AGENT_API_URL: "http://agents.internal:4001",
+      },
     });
   });
   after(async () => {
@@ -74,15 +79,24 @@ describe("CORS", function () {
   });
 
   it("answers a disallowed preflight without CORS headers", async () => {
-    const res = await fetch(`${server.url}/api/auth/guest`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
+    const res = await fetch(`${server.url}/api/auth/guest`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
     assert.equal(res.headers.get("access-control-allow-origin"), null);
     assert.equal(res.headers.get("access-control-allow-credentials"), null);
   });
 
   it("applies the same rule to the matchmaking routes", async () => {
-    const evil = await fetch(`${server.url}/matchmake/joinOrCreate/world`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
+    const evil = await fetch(`${server.url}/matchmake/joinOrCreate/world`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
     assert.equal(evil.headers.get("access-control-allow-origin"), null);
-    const good = await fetch(`${server.url}/matchmake/joinOrCreate/world`, { method: "OPTIONS", headers: { origin: "http://localhost:3000", "access-control-request-method": "POST" } });
+    const good = await fetch(`${server.url}/matchmake/joinOrCreate/world`, {
+      method: "OPTIONS",
+      headers: { origin: "http://localhost:3000", "access-control-request-method": "POST" },
+    });
     assert.equal(good.headers.get("access-control-allow-origin"), "http://localhost:3000");
   });
 

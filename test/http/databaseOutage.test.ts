@@ -79,7 +79,10 @@ describe("database outage", function () {
       await relay.cut();
       await expectUnavailable(server, guest.token);
       assert.ok(!logs.lines.some((l) => l.msg === "unhandled error in request"), "no request was a 500");
-      assert.ok(logs.lines.some((l) => l.msg === "database unavailable" && l.level === 40), "each is logged at warn");
+      assert.ok(
+        logs.lines.some((l) => l.msg === "database unavailable" && l.level === 40),
+        "each is logged at warn",
+      );
     } finally {
       await server?.close();
       await db?.close();

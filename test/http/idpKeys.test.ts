@@ -3,7 +3,24 @@ import { SignJWT } from "jose";
 import { upsertIdpUser } from "../../src/auth/idp.js";
 import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { APP_ID, ISSUER, APP_SECRET, ecPair, pemOf, now, providerToken, b64, JwksHost, startJwksHost, deadUrl, login, expectInvalid, providerKey, rsaKey, strangerKey } from "../helpers/idp.js";
+import {
+  APP_ID,
+  ISSUER,
+  APP_SECRET,
+  ecPair,
+  pemOf,
+  now,
+  providerToken,
+  b64,
+  JwksHost,
+  startJwksHost,
+  deadUrl,
+  login,
+  expectInvalid,
+  providerKey,
+  rsaKey,
+  strangerKey,
+} from "../helpers/idp.js";
 
 /** Identity-provider login: key rotation, PEM keys, an unusable provider, accounts on both databases. */
 
@@ -67,7 +84,11 @@ describe("identity-provider login (PEM verification key)", function () {
   it("accepts a token signed by the provider's key, with or without a kid", async () => {
     const a = await login(server, { idpToken: await providerToken(providerKey, { sub: "did:privy:pem" }) });
     assert.equal(a.status, 200, a.text);
-    const noKid = await new SignJWT({ sub: "did:privy:pem", iss: ISSUER, aud: APP_ID }).setProtectedHeader({ alg: "ES256" }).setIssuedAt().setExpirationTime("5m").sign(providerKey.privateKey);
+    const noKid = await new SignJWT({ sub: "did:privy:pem", iss: ISSUER, aud: APP_ID })
+      .setProtectedHeader({ alg: "ES256" })
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(providerKey.privateKey);
     const b = await login(server, { idpToken: noKid });
     assert.equal(b.status, 200, b.text);
     assert.equal(b.body.accountId, a.body.accountId);
@@ -76,7 +97,10 @@ describe("identity-provider login (PEM verification key)", function () {
   it("refuses another key, another algorithm family, HS256 and alg none", async () => {
     await expectInvalid(server, await providerToken(strangerKey), /signature/);
     await expectInvalid(server, await providerToken(rsaKey), /algorithm/);
-    const hs = await new SignJWT({ sub: "x", iss: ISSUER, aud: APP_ID }).setProtectedHeader({ alg: "HS256" }).setExpirationTime("5m").sign(new TextEncoder().encode(pemOf(providerKey)));
+    const hs = await new SignJWT({ sub: "x", iss: ISSUER, aud: APP_ID })
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode(pemOf(providerKey)));
     await expectInvalid(server, hs, /algorithm/);
     await expectInvalid(server, `${b64({ alg: "none" })}.${b64({ sub: "x", iss: ISSUER, aud: APP_ID, exp: now() + 60 })}.`, /algorithm/);
     await expectInvalid(server, await providerToken(providerKey, { aud: "another-app" }), /audience/);
@@ -168,7 +192,9 @@ for (const kind of DATABASE_KINDS) {
     });
 
     it("many first logins at once make one account", async () => {
-      const users = await Promise.all(Array.from({ length: 10 }, () => upsertIdpUser(t.db.prisma, { userId: "did:privy:concurrent", socialIds: { farcaster: "7" } })));
+      const users = await Promise.all(
+        Array.from({ length: 10 }, () => upsertIdpUser(t.db.prisma, { userId: "did:privy:concurrent", socialIds: { farcaster: "7" } })),
+      );
       assert.equal(new Set(users.map((u) => u.id)).size, 1);
       const rows = await t.db.prisma.user.findMany({ where: { idpUserId: "did:privy:concurrent" } });
       assert.equal(rows.length, 1);

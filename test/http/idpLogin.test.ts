@@ -1,8 +1,24 @@
 import assert from "node:assert/strict";
 import { SignJWT } from "jose";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { APP_ID, ISSUER, APP_SECRET, jwkOf, pemOf, now, providerToken, b64, JwksHost, startJwksHost, seenBodies, login, expectInvalid, providerKey, rsaKey, strangerKey } from "../helpers/idp.js";
-
+import {
+  APP_ID,
+  ISSUER,
+  APP_SECRET,
+  jwkOf,
+  pemOf,
+  now,
+  providerToken,
+  b64,
+  JwksHost,
+  startJwksHost,
+  seenBodies,
+  login,
+  expectInvalid,
+  providerKey,
+  rsaKey,
+  strangerKey,
+} from "../helpers/idp.js";
 
 describe("identity-provider login (JWKS)", function () {
   this.timeout(60_000);
@@ -134,7 +150,16 @@ describe("identity-provider login (JWKS)", function () {
   });
 
   it("answers 400 for a missing or malformed body", async () => {
-    for (const body of [{}, { idpToken: "" }, { idpToken: "   " }, { idpToken: 42 }, { idpToken: null }, { token: "abc" }, [], { idpToken: "x".repeat(20_000) }]) {
+    for (const body of [
+      {},
+      { idpToken: "" },
+      { idpToken: "   " },
+      { idpToken: 42 },
+      { idpToken: null },
+      { token: "abc" },
+      [],
+      { idpToken: "x".repeat(20_000) },
+    ]) {
       const res = await login(server, body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error.code, "INVALID_PAYLOAD");

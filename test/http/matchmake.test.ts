@@ -90,7 +90,7 @@ describe("matchmaking: rooms only the server makes", function () {
     const cases: Array<[string, number, Record<string, string>?]> = [
       ["{not json", 400],
       ["[1,2,3]", 400],
-      ["\"text\"", 400],
+      ['"text"', 400],
       [`{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`, 400],
       ["{}", 400, { "content-encoding": "gzip" }],
       [JSON.stringify({ name: "x".repeat(1024 * 1024) }), 413],

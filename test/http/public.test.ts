@@ -78,7 +78,11 @@ describe("public endpoints", function () {
         assert.equal(typeof u.description, "string");
         assert.ok(["item", "ability", "area", "quest", "activity"].includes(u.type), u.type);
       }
-      assert.deepEqual(unlocks.map((u) => u.level), [...unlocks.map((u) => u.level)].sort((a, b) => a - b), skill);
+      assert.deepEqual(
+        unlocks.map((u) => u.level),
+        [...unlocks.map((u) => u.level)].sort((a, b) => a - b),
+        skill,
+      );
     }
     assert.ok(body.woodcutting?.length, "woodcutting unlocks");
   });
@@ -108,7 +112,11 @@ describe("public endpoints", function () {
 
   it("an oversized body answers 413 and changes nothing", async () => {
     const before = await server.ctx.db.prisma.user.count();
-    const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pad: "x".repeat(100_000) }) });
+    const res = await fetch(`${server.url}/api/auth/guest`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pad: "x".repeat(100_000) }),
+    });
     assert.equal(res.status, 413);
     assert.equal((await res.json()).error.code, "PAYLOAD_TOO_LARGE");
     assert.equal(await server.ctx.db.prisma.user.count(), before);

@@ -40,7 +40,11 @@ describe("rate limits", function () {
     }
     // Another address is counted on its own; the login endpoint shares the authentication count.
     assert.equal((await guest(server, "203.0.113.8")).status, 201);
-    const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "x-forwarded-for": "203.0.113.7", "content-type": "application/json" }, body: "{}" });
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "x-forwarded-for": "203.0.113.7", "content-type": "application/json" },
+      body: "{}",
+    });
     assert.equal(login.status, 429);
     // Checking a token is not an authentication attempt: it counts as an ordinary request.
     const me = await fetch(`${server.url}/api/auth/me`, { headers: { "x-forwarded-for": "203.0.113.7" } });
@@ -75,7 +79,8 @@ describe("rate limits", function () {
     const server = await start();
     const a = await (await guest(server, "198.51.100.1")).json();
     const b = await (await guest(server, "198.51.100.2")).json();
-    const get = (token?: string) => fetch(`${server.url}/api/v1/world`, { headers: { "x-forwarded-for": "198.51.100.9", ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    const get = (token?: string) =>
+      fetch(`${server.url}/api/v1/world`, { headers: { "x-forwarded-for": "198.51.100.9", ...(token ? { authorization: `Bearer ${token}` } : {}) } });
     for (let i = 0; i < 100; i++) assert.equal((await get(a.token)).status, 200, `request ${i + 1}`);
     const over = await get(a.token);
     assert.equal(over.status, 429);

@@ -80,7 +80,13 @@ describe("slow clients", function () {
 
   it("the timeouts are configuration: defaults 15 s, 30 s and 65 s keep-alive; headers no longer than the request", () => {
     assert.deepEqual(loadConfig({}).http, { headersTimeoutS: 15, requestTimeoutS: 30, keepAliveTimeoutS: 65 });
-    assert.throws(() => loadConfig({ HTTP_HEADERS_TIMEOUT_S: "40" }), (err: unknown) => err instanceof ConfigError && /HTTP_HEADERS_TIMEOUT_S/.test(err.message));
-    assert.throws(() => loadConfig({ HTTP_REQUEST_TIMEOUT_S: "0" }), (err: unknown) => err instanceof ConfigError && /HTTP_REQUEST_TIMEOUT_S/.test(err.message));
+    assert.throws(
+      () => loadConfig({ HTTP_HEADERS_TIMEOUT_S: "40" }),
+      (err: unknown) => err instanceof ConfigError && /HTTP_HEADERS_TIMEOUT_S/.test(err.message),
+    );
+    assert.throws(
+      () => loadConfig({ HTTP_REQUEST_TIMEOUT_S: "0" }),
+      (err: unknown) => err instanceof ConfigError && /HTTP_REQUEST_TIMEOUT_S/.test(err.message),
+    );
   });
 });

@@ -54,19 +54,31 @@ describe("social REST API", function () {
 
       const theirs = await call("GET", "/api/player/friends/requests", b.token);
       assert.equal(theirs.status, 200);
-      assert.deepEqual(theirs.body.incoming.map((r: any) => [r.id, r.from.id, r.from.name]), [[requestId, a.id, a.name]]);
+      assert.deepEqual(
+        theirs.body.incoming.map((r: any) => [r.id, r.from.id, r.from.name]),
+        [[requestId, a.id, a.name]],
+      );
       assert.deepEqual(theirs.body.outgoing, []);
       const mine = await call("GET", "/api/player/friends/requests", a.token);
-      assert.deepEqual(mine.body.outgoing.map((r: any) => [r.id, r.to.id]), [[requestId, b.id]]);
+      assert.deepEqual(
+        mine.body.outgoing.map((r: any) => [r.id, r.to.id]),
+        [[requestId, b.id]],
+      );
       assert.deepEqual(mine.body.incoming, []);
 
       const accepted = await call("POST", "/api/player/friends/accept", b.token, { requestId });
       assert.equal(accepted.status, 200);
       assert.equal(accepted.body.friend.id, a.id);
-      for (const [me, them] of [[a, b], [b, a]]) {
+      for (const [me, them] of [
+        [a, b],
+        [b, a],
+      ]) {
         const friends = await call("GET", "/api/player/friends", me.token);
         assert.equal(friends.status, 200);
-        assert.deepEqual(friends.body.friends.map((f: any) => [f.id, f.name, f.online]), [[them.id, them.name, false]]);
+        assert.deepEqual(
+          friends.body.friends.map((f: any) => [f.id, f.name, f.online]),
+          [[them.id, them.name, false]],
+        );
         assert.ok(!Number.isNaN(Date.parse(friends.body.friends[0].since)));
         assert.deepEqual((await call("GET", "/api/player/friends/requests", me.token)).body, { success: true, characterId: me.id, incoming: [], outgoing: [] });
       }
@@ -98,7 +110,10 @@ describe("social REST API", function () {
       assert.equal(back.status, 200);
       assert.equal(back.body.accepted, true);
       assert.equal(back.body.requestId, first.body.request.id);
-      assert.deepEqual((await call("GET", "/api/player/friends", a.token)).body.friends.map((f: any) => f.id), [b.id]);
+      assert.deepEqual(
+        (await call("GET", "/api/player/friends", a.token)).body.friends.map((f: any) => f.id),
+        [b.id],
+      );
       const row = await server.ctx.db.prisma.friendRequest.findUniqueOrThrow({ where: { id: first.body.request.id } });
       assert.equal(row.status, "accepted");
       assert.ok(row.respondedAt);
@@ -176,7 +191,10 @@ describe("social REST API", function () {
       assert.equal(r.status, 201);
       // The request is addressed to b's character: b accepts it, whatever b's current character.
       await call("POST", "/api/player/friends/accept", b.token, { requestId: r.body.request.id });
-      assert.deepEqual((await call("GET", `/api/player/friends?characterId=${alt.id}`, a.token)).body.friends.map((f: any) => f.id), [b.id]);
+      assert.deepEqual(
+        (await call("GET", `/api/player/friends?characterId=${alt.id}`, a.token)).body.friends.map((f: any) => f.id),
+        [b.id],
+      );
       assert.deepEqual((await call("GET", "/api/player/friends", a.token)).body.friends, [], "the first character has no friends");
       expectError(await call("GET", `/api/player/friends?characterId=${a.id}`, b.token), 403);
       expectError(await call("POST", `/api/player/friends/request?characterId=${a.id}`, b.token, { characterId: alt.id }), 403);
@@ -215,13 +233,22 @@ describe("social REST API", function () {
       for (const q of ["", `?characterId=${alt.id}`]) {
         const list = await call("GET", `/api/player/ignore${q}`, a.token);
         assert.equal(list.status, 200);
-        assert.deepEqual(list.body.ignored.map((e: any) => [e.id, e.name]), [[b.id, b.name], [c.id, c.name]]);
+        assert.deepEqual(
+          list.body.ignored.map((e: any) => [e.id, e.name]),
+          [
+            [b.id, b.name],
+            [c.id, c.name],
+          ],
+        );
         assert.ok(!Number.isNaN(Date.parse(list.body.ignored[0].since)));
       }
       expectError(await call("POST", "/api/player/ignore", a.token, { characterId: b.id }), 400, "ALREADY_IGNORED");
       const removed = await call("DELETE", `/api/player/ignore/${b.id}`, a.token);
       assert.deepEqual(removed.body, { success: true, removed: b.id });
-      assert.deepEqual((await call("GET", "/api/player/ignore", a.token)).body.ignored.map((e: any) => e.id), [c.id]);
+      assert.deepEqual(
+        (await call("GET", "/api/player/ignore", a.token)).body.ignored.map((e: any) => e.id),
+        [c.id],
+      );
       expectError(await call("DELETE", `/api/player/ignore/${b.id}`, a.token), 404, "NOT_IGNORED");
       expectError(await call("DELETE", "/api/player/ignore/c_nobody", a.token), 404, "NOT_IGNORED");
       // b's own list is untouched.
@@ -309,7 +336,10 @@ describe("social REST API", function () {
       await trade(`t_${a.id}_2`, 2, a, b);
       const all = await call("GET", "/api/player/trades", a.token);
       assert.equal(all.status, 200);
-      assert.deepEqual(all.body.trades.map((t: any) => t.id), [`t_${a.id}_3`, `t_${a.id}_2`, `t_${a.id}_1`]);
+      assert.deepEqual(
+        all.body.trades.map((t: any) => t.id),
+        [`t_${a.id}_3`, `t_${a.id}_2`, `t_${a.id}_1`],
+      );
       assert.deepEqual(all.body.trades[0], {
         id: `t_${a.id}_3`,
         completedAt: at(3).toISOString(),
@@ -322,7 +352,10 @@ describe("social REST API", function () {
       });
       assert.equal(all.body.trades[1].role, "initiator");
       assert.deepEqual(all.body.trades[1].gave, [{ itemId: "logs", quantity: 2 }]);
-      assert.deepEqual((await call("GET", "/api/player/trades?limit=2", a.token)).body.trades.map((t: any) => t.id), [`t_${a.id}_3`, `t_${a.id}_2`]);
+      assert.deepEqual(
+        (await call("GET", "/api/player/trades?limit=2", a.token)).body.trades.map((t: any) => t.id),
+        [`t_${a.id}_3`, `t_${a.id}_2`],
+      );
       assert.equal((await call("GET", "/api/player/trades", b.token)).body.trades.length, 3, "the partner sees them too");
       const stranger = await someone();
       assert.deepEqual((await call("GET", "/api/player/trades", stranger.token)).body.trades, []);

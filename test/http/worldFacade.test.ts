@@ -16,7 +16,10 @@ describe("world facade (ctx.world)", () => {
     let sent: Array<[string, string, unknown]>;
     let reloaded: string[];
     let facade: WorldAccess;
-    const session = (playerId: string, accountId: string) => ({ accountId, client: { send: (type: string, data: unknown) => sent.push([playerId, type, data]) } });
+    const session = (playerId: string, accountId: string) => ({
+      accountId,
+      client: { send: (type: string, data: unknown) => sent.push([playerId, type, data]) },
+    });
 
     beforeEach(async () => {
       world = createWorld(await defaultGameData());
@@ -37,7 +40,11 @@ describe("world facade (ctx.world)", () => {
         });
       }
       // Only ann holds a session (bob is in the world between a leave's unlock and its removal, say).
-      const room = { world, sessions: new Map([["c_ann", session("c_ann", "u_ann")]]), ignores: { reload: async (accountId: string) => void reloaded.push(accountId) } };
+      const room = {
+        world,
+        sessions: new Map([["c_ann", session("c_ann", "u_ann")]]),
+        ignores: { reload: async (accountId: string) => void reloaded.push(accountId) },
+      };
       facade = localWorld(async () => room as unknown as FacadeRoom);
     });
 

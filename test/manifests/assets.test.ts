@@ -136,13 +136,8 @@ describe("manifests: downloadAssets (build-time asset download)", function () {
     const world = await tempDir("assets-world-");
     dirs.push(world);
     await writeFiles(path.join(world, "manifests"), { "music.json": MANIFESTS["music.json"] });
-    const report = await runDownloadAssets(
-      { publicDir, skip: false },
-      { cdnUrl: host!.url, worldDir: world, skip: false },
-      captureLogger().logger,
-    );
+    const report = await runDownloadAssets({ publicDir, skip: false }, { cdnUrl: host!.url, worldDir: world, skip: false }, captureLogger().logger);
     assert.deepEqual(report?.downloaded, ["audio/music/combat/1.mp3", "audio/music/normal/1.mp3", "audio/music/normal/2.mp3"]);
     assert.ok(existsSync(path.join(publicDir, "audio/music/combat/1.mp3")));
   });
-
 });

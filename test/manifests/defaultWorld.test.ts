@@ -3,8 +3,7 @@ import { loadGameData, type GameData, type Position, type WorldArea } from "../.
 import { captureLogger, DEFAULT_MANIFESTS } from "./support.js";
 
 const dist = (a: Position, b: Position) => Math.hypot(a.x - b.x, a.z - b.z);
-const inside = (p: Position, a: WorldArea) =>
-  p.x >= a.bounds.minX && p.x <= a.bounds.maxX && p.z >= a.bounds.minZ && p.z <= a.bounds.maxZ;
+const inside = (p: Position, a: WorldArea) => p.x >= a.bounds.minX && p.x <= a.bounds.maxX && p.z >= a.bounds.minZ && p.z <= a.bounds.maxZ;
 
 describe("manifests: the default world (world/manifests)", function () {
   let data: GameData;
@@ -15,17 +14,53 @@ describe("manifests: the default world (world/manifests)", function () {
   it("loads with zero warnings, in the current split format", function () {
     assert.deepEqual(data.warnings, []);
     assert.equal(data.itemLayout, "split");
-    for (const f of ["items/armor.json", "gathering/woodcutting.json", "recipes/cooking.json", "recipes/firemaking.json", "skill-unlocks.json", "stations.json", "music.json", "starter-kit.json", "character-templates.json"]) {
+    for (const f of [
+      "items/armor.json",
+      "gathering/woodcutting.json",
+      "recipes/cooking.json",
+      "recipes/firemaking.json",
+      "skill-unlocks.json",
+      "stations.json",
+      "music.json",
+      "starter-kit.json",
+      "character-templates.json",
+    ]) {
       assert.ok(data.files.includes(f), f);
     }
   });
 
   it("has the items a small world needs, every one with a value", function () {
     const needed = [
-      "bronze_shortsword", "iron_shortsword", "steel_longsword", "bronze_platebody", "iron_full_helm", "steel_kiteshield",
-      "bronze_hatchet", "iron_hatchet", "bronze_pickaxe", "iron_pickaxe", "fishing_rod", "small_fishing_net", "tinderbox",
-      "logs", "oak_logs", "willow_logs", "copper_ore", "tin_ore", "iron_ore", "bronze_bar", "iron_bar",
-      "raw_shrimp", "shrimp", "burnt_shrimp", "raw_trout", "trout", "burnt_trout", "coins", "bones", "feathers",
+      "bronze_shortsword",
+      "iron_shortsword",
+      "steel_longsword",
+      "bronze_platebody",
+      "iron_full_helm",
+      "steel_kiteshield",
+      "bronze_hatchet",
+      "iron_hatchet",
+      "bronze_pickaxe",
+      "iron_pickaxe",
+      "fishing_rod",
+      "small_fishing_net",
+      "tinderbox",
+      "logs",
+      "oak_logs",
+      "willow_logs",
+      "copper_ore",
+      "tin_ore",
+      "iron_ore",
+      "bronze_bar",
+      "iron_bar",
+      "raw_shrimp",
+      "shrimp",
+      "burnt_shrimp",
+      "raw_trout",
+      "trout",
+      "burnt_trout",
+      "coins",
+      "bones",
+      "feathers",
     ];
     for (const id of needed) assert.ok(data.items.has(id), id);
     for (const item of data.items.values()) assert.equal(typeof item.raw.value, "number", `${item.id} has no value`);
@@ -120,7 +155,10 @@ describe("manifests: the default world (world/manifests)", function () {
         assert.ok(r.toolItemIds.length > 0, `${r.id} tool`);
         assert.ok(r.levelRequired >= 1 && r.cycleTicks > 0 && r.respawnTicks > 0, r.id);
         assert.ok(r.successChance && r.successChance.high > r.successChance.low, `${r.id} success chance`);
-        assert.ok(r.yields.every((y) => y.xp > 0 && data.items.has(y.itemId)), `${r.id} yields`);
+        assert.ok(
+          r.yields.every((y) => y.xp > 0 && data.items.has(y.itemId)),
+          `${r.id} yields`,
+        );
       }
     }
     assert.deepEqual(data.gathering.woodcutting.get("tree_oak")?.toolItemIds, ["bronze_hatchet", "iron_hatchet", "steel_hatchet"]);
@@ -130,10 +168,16 @@ describe("manifests: the default world (world/manifests)", function () {
   it("has stores, recipes, stations and music", function () {
     const store = data.stores.get("general_store")!;
     for (const id of ["bronze_hatchet", "bronze_pickaxe", "small_fishing_net", "tinderbox", "shrimp"]) {
-      assert.ok(store.items.some((i) => i.itemId === id), id);
+      assert.ok(
+        store.items.some((i) => i.itemId === id),
+        id,
+      );
     }
     assert.ok(data.recipes.cooking!.some((r) => r.inputs[0]?.itemId === "raw_shrimp" && r.outputs[0]?.itemId === "shrimp" && r.failure === "burnt_shrimp"));
-    assert.deepEqual(data.recipes.firemaking!.map((r) => r.id), ["logs", "oak_logs", "willow_logs"]);
+    assert.deepEqual(
+      data.recipes.firemaking!.map((r) => r.id),
+      ["logs", "oak_logs", "willow_logs"],
+    );
     assert.deepEqual([...data.stations.keys()].sort(), ["anvil", "bank", "furnace", "range"]);
     assert.ok(data.music.some((t) => t.category === "normal") && data.music.some((t) => t.category === "combat"));
   });
@@ -142,9 +186,16 @@ describe("manifests: the default world (world/manifests)", function () {
     for (const skill of ["attack", "strength", "defense", "woodcutting", "mining", "fishing", "firemaking", "cooking"]) {
       const list = data.skillUnlocks[skill];
       assert.ok(list && list.length > 0, skill);
-      assert.deepEqual(list.map((u) => u.level), [...list.map((u) => u.level)].sort((a, b) => a - b));
+      assert.deepEqual(
+        list.map((u) => u.level),
+        [...list.map((u) => u.level)].sort((a, b) => a - b),
+      );
     }
-    const types = new Set(Object.values(data.skillUnlocks).flat().map((u) => u.type));
+    const types = new Set(
+      Object.values(data.skillUnlocks)
+        .flat()
+        .map((u) => u.type),
+    );
     for (const t of ["item", "ability", "area", "activity"]) assert.ok(types.has(t as never), t);
   });
 

@@ -40,7 +40,10 @@ export function goodFixture(): Files {
           name: "Town",
           bounds: { minX: 0, maxX: 20, minZ: 0, maxZ: 20 },
           safeZone: true,
-          npcs: [{ id: "clerk", type: "bank", position: { x: 2, y: 0, z: 2 } }, { id: "goblin", storeId: "shop", position: { x: 3, z: 3 } }],
+          npcs: [
+            { id: "clerk", type: "bank", position: { x: 2, y: 0, z: 2 } },
+            { id: "goblin", storeId: "shop", position: { x: 3, z: 3 } },
+          ],
           resources: [{ type: "tree", resourceId: "tree_basic", position: { x: 5, y: 0, z: 5 } }],
           mobSpawns: [{ mobId: "goblin", position: { x: 10, y: 0, z: 10 }, spawnRadius: 3, maxCount: 2 }],
         },
@@ -94,7 +97,12 @@ export function goodFixture(): Files {
         defence: [{ level: 1, description: "Bronze armour", type: "item" }],
       },
     },
-    "starter-kit.json": { items: [{ itemId: "bronze_hatchet", quantity: 1 }, { itemId: "coins", quantity: 10 }] },
+    "starter-kit.json": {
+      items: [
+        { itemId: "bronze_hatchet", quantity: 1 },
+        { itemId: "coins", quantity: 10 },
+      ],
+    },
     "character-templates.json": [{ id: "fighter", name: "Fighter", skills: { attack: 5, Defence: 3 }, items: [{ itemId: "bronze_sword", quantity: 1 }] }],
   };
 }

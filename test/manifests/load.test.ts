@@ -44,7 +44,10 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     assert.equal(data.npcs.get("goblin")?.combat.aggressive, true);
     assert.deepEqual(
       data.npcs.get("goblin")?.drops.map((d) => [d.itemId, d.rarity]),
-      [["logs", "always"], ["coins", "common"]],
+      [
+        ["logs", "always"],
+        ["coins", "common"],
+      ],
     );
     assert.deepEqual(data.npcs.get("clerk")?.services, ["bank"]);
     assert.equal(data.npcs.get("clerk")?.combat.attackable, false);
@@ -60,7 +63,10 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     assert.equal(data.worldAreas.get("pond")?.resources[0]?.skill, "fishing");
     assert.deepEqual(data.recipes.cooking?.[0]?.inputs, [{ itemId: "raw_fish", quantity: 1 }]);
     assert.equal(data.recipes.cooking?.[0]?.failure, "burnt_fish");
-    assert.deepEqual(data.starterKit, [{ itemId: "bronze_hatchet", quantity: 1 }, { itemId: "coins", quantity: 10 }]);
+    assert.deepEqual(data.starterKit, [
+      { itemId: "bronze_hatchet", quantity: 1 },
+      { itemId: "coins", quantity: 10 },
+    ]);
     assert.deepEqual(data.templates.get("fighter")?.skills, { attack: 5, defense: 3 });
     assert.ok(data.files.includes("items/food.json") && data.files.includes("gathering/woodcutting.json"));
   });
@@ -76,14 +82,11 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
 
   it("skill unlocks: sorted by level, typed, 'defence' read as 'defense', bad entries skipped", async function () {
     const data = await load(brokenFixture());
-    assert.deepEqual(
-      data.skillUnlocks.woodcutting,
-      [
-        { level: 1, description: "Normal trees", type: "item" },
-        { level: 15, description: "Oak trees", type: "item" },
-        { level: 30, description: "Lumber yard", type: "area" },
-      ],
-    );
+    assert.deepEqual(data.skillUnlocks.woodcutting, [
+      { level: 1, description: "Normal trees", type: "item" },
+      { level: 15, description: "Oak trees", type: "item" },
+      { level: 30, description: "Lumber yard", type: "area" },
+    ]);
     assert.deepEqual(data.skillUnlocks.defense, [{ level: 1, description: "Bronze armour", type: "item" }]);
     assert.equal(data.skillUnlocks.defence, undefined);
     assert.ok(data.warnings.some((w) => w.startsWith("skill-unlocks.json:") && w.includes("woodcutting unlock #3")));
@@ -117,12 +120,18 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     });
     it("a drop naming an unknown item is skipped; the npc stays", function () {
       warned("npcs.json", "goblin", "ghost_item");
-      assert.deepEqual(data.npcs.get("goblin")?.drops.map((d) => d.itemId), ["logs", "coins"]);
+      assert.deepEqual(
+        data.npcs.get("goblin")?.drops.map((d) => d.itemId),
+        ["logs", "coins"],
+      );
     });
     it("a store selling an unknown item: that entry is skipped, the store stays", function () {
       warned("stores.json", "shop", "unobtainium");
       warned("stores.json", "shop", "invalid");
-      assert.deepEqual(data.stores.get("shop")?.items.map((i) => i.itemId), ["bronze_hatchet"]);
+      assert.deepEqual(
+        data.stores.get("shop")?.items.map((i) => i.itemId),
+        ["bronze_hatchet"],
+      );
     });
     it("a gathering yield naming an unknown item skips the resource, and its placements", function () {
       warned("gathering/woodcutting.json", "tree_phantom", "phantom_logs");
@@ -140,9 +149,18 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
       warned("world-areas.json", "tree_missing", "(6, 0, 6)");
       warned("world-areas.json", "dragon", "unknown npc");
       warned("world-areas.json", "mob spawn goblin", "invalid");
-      assert.deepEqual(town.npcs.map((n) => n.npcId), ["clerk", "goblin"]);
-      assert.deepEqual(town.resources.map((r) => r.resourceId), ["tree_basic"]);
-      assert.deepEqual(town.mobSpawns.map((m) => m.mobId), ["goblin"]);
+      assert.deepEqual(
+        town.npcs.map((n) => n.npcId),
+        ["clerk", "goblin"],
+      );
+      assert.deepEqual(
+        town.resources.map((r) => r.resourceId),
+        ["tree_basic"],
+      );
+      assert.deepEqual(
+        town.mobSpawns.map((m) => m.mobId),
+        ["goblin"],
+      );
     });
     it("a vegetation asset not in vegetation.json is dropped from the layer", function () {
       warned("biomes.json", "plains", "undefined_bush");
@@ -150,13 +168,22 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     });
     it("a recipe naming an unknown item is skipped", function () {
       warned("recipes/cooking.json", "eel", "raw_eel");
-      assert.deepEqual(data.recipes.cooking?.map((r) => r.id), ["fish"]);
+      assert.deepEqual(
+        data.recipes.cooking?.map((r) => r.id),
+        ["fish"],
+      );
     });
     it("starter kit and template entries naming unknown items are skipped", function () {
       warned("starter-kit.json", "golden_spoon");
       warned("character-templates.json", "fighter", "mythic_blade");
-      assert.deepEqual(data.starterKit.map((e) => e.itemId), ["bronze_hatchet", "coins"]);
-      assert.deepEqual(data.templates.get("fighter")?.items.map((e) => e.itemId), ["bronze_sword"]);
+      assert.deepEqual(
+        data.starterKit.map((e) => e.itemId),
+        ["bronze_hatchet", "coins"],
+      );
+      assert.deepEqual(
+        data.templates.get("fighter")?.items.map((e) => e.itemId),
+        ["bronze_sword"],
+      );
     });
     it("every warning names its file", function () {
       for (const w of data.warnings) assert.match(w, /^[\w./-]+\.json: /);
@@ -183,7 +210,7 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
 
   it("unparseable JSON is a ManifestError naming the file (required or optional)", async function () {
     for (const file of ["npcs.json", "items/food.json", "recipes/cooking.json"]) {
-      await rejectsNaming({ ...goodFixture(), [file]: "[{ \"id\": " }, file, /not valid JSON/);
+      await rejectsNaming({ ...goodFixture(), [file]: '[{ "id": ' }, file, /not valid JSON/);
     }
   });
 
@@ -201,7 +228,9 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
 
   it("reads the older single items.json layout; items/ wins when both exist", async function () {
     const files = goodFixture();
-    const all = Object.entries(files).filter(([f]) => f.startsWith("items/")).flatMap(([, v]) => v as unknown[]);
+    const all = Object.entries(files)
+      .filter(([f]) => f.startsWith("items/"))
+      .flatMap(([, v]) => v as unknown[]);
     for (const f of Object.keys(files)) if (f.startsWith("items/")) delete files[f];
     files["items.json"] = all;
     const data = await load(files);
@@ -233,7 +262,10 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     assert.equal(data.stores.size, 0);
     assert.ok(data.warnings.some((w) => w.startsWith("biomes.json:")));
     assert.ok(data.warnings.some((w) => w.startsWith("stores.json:")));
-    assert.deepEqual(data.starterKit.map((e) => e.itemId), ["bronze_hatchet", "coins", "golden_spoon"]);
+    assert.deepEqual(
+      data.starterKit.map((e) => e.itemId),
+      ["bronze_hatchet", "coins", "golden_spoon"],
+    );
     assert.ok(data.worldAreas.get("town")?.mobSpawns.some((m) => m.mobId === "dragon"));
   });
 

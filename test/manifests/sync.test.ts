@@ -4,14 +4,7 @@ import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startAssetHost, type AssetHost } from "../helpers/assetHost.js";
 import { ETAG_SIDECAR, ManifestError, prepareGameData, syncManifests, type ManifestSyncOptions } from "../../src/manifests/index.js";
-import {
-  captureLogger,
-  cleanup,
-  DEFAULT_MANIFESTS,
-  tempDir,
-  worldWith,
-  type CapturedLogger,
-} from "./support.js";
+import { captureLogger, cleanup, DEFAULT_MANIFESTS, tempDir, worldWith, type CapturedLogger } from "./support.js";
 
 /** A host nobody listens on: start a host, remember its URL, stop it. */
 async function deadUrl(): Promise<string> {
@@ -128,7 +121,10 @@ describe("manifests: syncManifests (fetch + ETag cache)", function () {
     const report = await syncManifests({ ...options({ cdnUrl: url }) });
     assert.deepEqual(report.unreachable, [url]);
     assert.ok(report.cached.includes("npcs.json"));
-    assert.ok(log.warnings().some((w) => w.includes("unreachable") && w.includes("cached")), log.warnings().join("\n"));
+    assert.ok(
+      log.warnings().some((w) => w.includes("unreachable") && w.includes("cached")),
+      log.warnings().join("\n"),
+    );
     assert.equal(await readFile(file("npcs.json"), "utf8"), before);
     const data = await prepareGameData(options({ cdnUrl: url }));
     assert.ok(data.items.size > 0);
@@ -189,7 +185,6 @@ describe("manifests: syncManifests (fetch + ETag cache)", function () {
     assert.equal(host.okCount("stores.json"), 1);
     assert.ok(existsSync(file("stores.json")));
   });
-
 
   it("optional 404s are quiet (debug), not warnings", async function () {
     host = await startAssetHost({ manifestsDir: DEFAULT_MANIFESTS });

@@ -63,8 +63,10 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   tradeCancel: { tradeId: "t_1" },
 };
 
-const accepts = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) => assert.equal(schema.safeParse(value).success, true, `accepts ${JSON.stringify(value)}`);
-const refuses = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) => assert.equal(schema.safeParse(value).success, false, `refuses ${JSON.stringify(value)}`);
+const accepts = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) =>
+  assert.equal(schema.safeParse(value).success, true, `accepts ${JSON.stringify(value)}`);
+const refuses = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) =>
+  assert.equal(schema.safeParse(value).success, false, `refuses ${JSON.stringify(value)}`);
 
 /** Quantities no schema may take: none, negative, fractional, over MAX_STACK, not finite, not a number. */
 const BAD_QUANTITIES = [0, -1, -MAX_STACK, 1.5, MAX_STACK + 1, Number.MAX_SAFE_INTEGER, Infinity, NaN, "5", null, true];
@@ -83,7 +85,9 @@ function codeOf(fn: () => unknown): string | undefined {
 
 /** Every file under `dir` with one of the extensions. */
 function filesUnder(dir: string, ext = ".ts"): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), ext) : e.name.endsWith(ext) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name), ext) : e.name.endsWith(ext) ? [join(dir, e.name)] : [],
+  );
 }
 
 describe("src/protocol: the wire contract", () => {
@@ -152,10 +156,26 @@ describe("src/protocol: the wire contract", () => {
         refuses(TradeMessages[type], { tradeId: 7, inventorySlot: 0, quantity: 1 });
         refuses(TradeMessages[type], { tradeId: "", inventorySlot: 0, quantity: 1 });
       }
-      for (const bad of BAD_QUANTITIES) assert.equal(codeOf(() => assertTradeQuantity(bad)), "INVALID_QUANTITY", `quantity ${String(bad)}`);
-      assert.equal(codeOf(() => assertTradeQuantity(MAX_STACK)), undefined);
-      for (const bad of BAD_SLOTS) assert.equal(codeOf(() => offerRemove([], bad)), "INVALID_SLOT", `slot ${String(bad)}`);
-      assert.equal(codeOf(() => offerRemove([], INVENTORY_SIZE - 1)), "NOT_OFFERED");
+      for (const bad of BAD_QUANTITIES)
+        assert.equal(
+          codeOf(() => assertTradeQuantity(bad)),
+          "INVALID_QUANTITY",
+          `quantity ${String(bad)}`,
+        );
+      assert.equal(
+        codeOf(() => assertTradeQuantity(MAX_STACK)),
+        undefined,
+      );
+      for (const bad of BAD_SLOTS)
+        assert.equal(
+          codeOf(() => offerRemove([], bad)),
+          "INVALID_SLOT",
+          `slot ${String(bad)}`,
+        );
+      assert.equal(
+        codeOf(() => offerRemove([], INVENTORY_SIZE - 1)),
+        "NOT_OFFERED",
+      );
     });
 
     it("field rules: coordinates finite and bounded, enums closed, ids 1-128 characters, chat at most 1000", () => {
@@ -212,14 +232,27 @@ describe("src/protocol: the wire contract", () => {
     });
 
     it("error codes, notice codes and trade cancel reasons are unique, and error codes are UPPER_SNAKE", () => {
-      for (const list of [Object.keys(ERROR_CODES), [...NOTICE_CODES], [...TRADE_CANCEL_REASONS]]) assert.equal(new Set(list).size, list.length, `duplicates in ${list.join(", ")}`);
+      for (const list of [Object.keys(ERROR_CODES), [...NOTICE_CODES], [...TRADE_CANCEL_REASONS]])
+        assert.equal(new Set(list).size, list.length, `duplicates in ${list.join(", ")}`);
       for (const code of [...Object.keys(ERROR_CODES), ...NOTICE_CODES]) assert.match(code, /^[A-Z][A-Z0-9_]*$/);
       for (const reason of TRADE_CANCEL_REASONS) assert.match(reason, /^[a-z][a-z_]*$/);
     });
 
     it("every code a rule refuses with (GameError / TradeError in src and rooms) is in ERROR_CODES", () => {
       // Guards of the pure rules against the server's own mistakes: no client input reaches them.
-      const guards = new Set(["INVALID_LEVEL", "INVALID_XP", "UNKNOWN_SKILL", "INVALID_HEALTH", "INVALID_RANGE", "INVALID_PROBABILITY", "INVALID_STATION", "INVALID_ITEM", "INVALID_MESSAGE", "NOT_ENOUGH_ITEMS", "OFFER_CHANGED"]);
+      const guards = new Set([
+        "INVALID_LEVEL",
+        "INVALID_XP",
+        "UNKNOWN_SKILL",
+        "INVALID_HEALTH",
+        "INVALID_RANGE",
+        "INVALID_PROBABILITY",
+        "INVALID_STATION",
+        "INVALID_ITEM",
+        "INVALID_MESSAGE",
+        "NOT_ENOUGH_ITEMS",
+        "OFFER_CHANGED",
+      ]);
       const missing: string[] = [];
       for (const file of [...filesUnder(join(root, "src")), ...filesUnder(join(root, "rooms"))]) {
         const text = readFileSync(file, "utf8");

@@ -79,7 +79,10 @@ function move(p: StormPlayer, everyone: StormPlayer[], rng: Rng): "disconnect" |
       p.trader.send("tradeRequestRespond", { tradeId: p.incoming.shift(), accept: rng() < 0.85 });
       return;
     }
-    const other = pick(rng, everyone.filter((o) => o !== p));
+    const other = pick(
+      rng,
+      everyone.filter((o) => o !== p),
+    );
     p.trader.send("tradeRequest", { targetPlayerId: other.trader.id });
     return;
   }
@@ -144,7 +147,9 @@ for (const kind of DATABASE_KINDS) {
       const worldTotal = () =>
         plain(
           bagOf([
-            ...[...room.world.players.values()].flatMap((p) => [...p.inventory, ...Object.values(p.equipment), ...p.bank].filter((s) => s !== null && s !== undefined)),
+            ...[...room.world.players.values()].flatMap((p) =>
+              [...p.inventory, ...Object.values(p.equipment), ...p.bank].filter((s) => s !== null && s !== undefined),
+            ),
             ...room.world.groundItems.values(),
           ]),
         );

@@ -55,7 +55,10 @@ async function join(port: number, guest: Guest, sockets: WsPlayer[]): Promise<Jo
 const slots = (inventory: Array<{ slot: number; itemId: string; quantity: number }>) => inventory.map((s) => `${s.slot}:${s.itemId}x${s.quantity}`).sort();
 
 /** What the history says each character holds: its starting items, plus what it received, minus what it gave. */
-function replayHistory(start: Ledger, rows: Array<{ id: string; initiatorId: string | null; recipientId: string | null; initiatorOffer: unknown; recipientOffer: unknown }>): Map<string, Bag> {
+function replayHistory(
+  start: Ledger,
+  rows: Array<{ id: string; initiatorId: string | null; recipientId: string | null; initiatorOffer: unknown; recipientOffer: unknown }>,
+): Map<string, Bag> {
   const expected = new Map([...start.characters].map(([id, bag]) => [id, new Map(bag)]));
   for (const row of rows) {
     const a = expected.get(row.initiatorId ?? "");
@@ -147,7 +150,10 @@ for (const kind of DATABASE_KINDS) {
       const released = await Promise.race([
         storm.released,
         new Promise<never>((_, reject) => {
-          stalled = setTimeout(() => reject(new Error(`the storm did not get under way: ${JSON.stringify(storm!.stats)} ${storm!.anomalies.join("; ")}`)), 40_000);
+          stalled = setTimeout(
+            () => reject(new Error(`the storm did not get under way: ${JSON.stringify(storm!.stats)} ${storm!.anomalies.join("; ")}`)),
+            40_000,
+          );
         }),
       ]).finally(() => clearTimeout(stalled));
       // The released trades' last accepts are on their way: kill as soon as the first of them ends,
@@ -196,7 +202,12 @@ for (const kind of DATABASE_KINDS) {
         assert.ok(confirmed, `trade ${row.id} is in the history but its last accept was never sent`);
         assert.deepEqual(
           { initiatorId: row.initiatorId, recipientId: row.recipientId, initiatorOffer: row.initiatorOffer, recipientOffer: row.recipientOffer },
-          { initiatorId: confirmed.initiatorId, recipientId: confirmed.recipientId, initiatorOffer: confirmed.initiatorOffer, recipientOffer: confirmed.recipientOffer },
+          {
+            initiatorId: confirmed.initiatorId,
+            recipientId: confirmed.recipientId,
+            initiatorOffer: confirmed.initiatorOffer,
+            recipientOffer: confirmed.recipientOffer,
+          },
           `trade ${row.id} as written and as both confirmed it`,
         );
       }

@@ -58,7 +58,10 @@ for (const [kindA, kindB] of PAIRS) {
       assert.deepEqual(history.initiatorOffer, [{ inventorySlot: coins, itemId: "coins", quantity: 10 }]);
       assert.equal(history.initiatorValue, 10n);
       assert.deepEqual(
-        worldInventory(room, a.id).filter(Boolean).map((s) => s!.itemId).sort(),
+        worldInventory(room, a.id)
+          .filter(Boolean)
+          .map((s) => s!.itemId)
+          .sort(),
         afterA.inventory.map((s: any) => s.itemId).sort(),
       );
     });
@@ -74,7 +77,10 @@ for (const [kindA, kindB] of PAIRS) {
       await offer(a, tradeId, coins, 3);
       const state = (tradeRoom as any).state;
       assert.equal(state.screen, "offer");
-      assert.deepEqual(state.initiator.items.map((i: any) => [i.inventorySlot, i.itemId, i.quantity]), [[coins, "coins", 3]]);
+      assert.deepEqual(
+        state.initiator.items.map((i: any) => [i.inventorySlot, i.itemId, i.quantity]),
+        [[coins, "coins", 3]],
+      );
       for (const t of [a, b]) {
         if (t.kind !== "sdk") continue;
         // The SDK player's copy of the state follows the room's.
@@ -98,7 +104,10 @@ for (const [kindA, kindB] of PAIRS) {
       const incoming = await b.next("tradeIncoming", (d) => d.tradeId === sent.tradeId);
       assert.equal(incoming.fromPlayerName, a.sync().name);
       b.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: false });
-      const [ca, cb] = await Promise.all([a.next("tradeCancelled", (d) => d.tradeId === sent.tradeId, { since: ma }), b.next("tradeCancelled", (d) => d.tradeId === sent.tradeId)]);
+      const [ca, cb] = await Promise.all([
+        a.next("tradeCancelled", (d) => d.tradeId === sent.tradeId, { since: ma }),
+        b.next("tradeCancelled", (d) => d.tradeId === sent.tradeId),
+      ]);
       assert.equal(ca.reason, "declined");
       assert.equal(cb.reason, "declined");
       const m = a.mark();
@@ -119,7 +128,10 @@ for (const [kindA, kindB] of PAIRS) {
         const ma = a.mark();
         const mb = b.mark();
         b.send("tradeCancel", { tradeId });
-        const [ca, cb] = await Promise.all([a.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: ma }), b.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: mb })]);
+        const [ca, cb] = await Promise.all([
+          a.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: ma }),
+          b.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: mb }),
+        ]);
         assert.deepEqual([ca.reason, cb.reason], ["cancelled", "cancelled"]);
         assert.match(ca.message, /cancelled the trade/);
         assert.equal(room.world.players.get(a.id)!.lockedSlots.size, 0, `unlocked after a cancel on the ${screen} screen`);
@@ -180,7 +192,10 @@ for (const [kindA, kindB] of PAIRS) {
       const ma = a.mark();
       a.send("tradeRequest", { targetPlayerId: b.id });
       const sent = await a.next("tradeRequestSent", () => true, { since: ma });
-      const [ta, tb] = await Promise.all([a.next("tradeCancelled", (d) => d.tradeId === sent.tradeId, { since: ma }), b.next("tradeCancelled", (d) => d.tradeId === sent.tradeId)]);
+      const [ta, tb] = await Promise.all([
+        a.next("tradeCancelled", (d) => d.tradeId === sent.tradeId, { since: ma }),
+        b.next("tradeCancelled", (d) => d.tradeId === sent.tradeId),
+      ]);
       assert.deepEqual([ta.reason, tb.reason], ["timeout", "timeout"]);
 
       const tradeId = await openTrade(b, a);
@@ -214,10 +229,12 @@ for (const [kindA, kindB] of PAIRS) {
       const ma = a.mark();
       const mb = b.mark();
       killPlayer(room.world, room.world.players.get(b.id)!, null);
-      const [ca, cb] = await Promise.all([a.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: ma }), b.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: mb })]);
+      const [ca, cb] = await Promise.all([
+        a.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: ma }),
+        b.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: mb }),
+      ]);
       assert.deepEqual([ca.reason, cb.reason], ["player_died", "player_died"]);
       assert.equal(room.trades.book.sessions.size, 0);
     });
-
   });
 }

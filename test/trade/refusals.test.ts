@@ -161,13 +161,18 @@ for (const [kindA, kindB] of PAIRS) {
       for (const [type, data, code] of cases) {
         const m = a.mark();
         a.send(type, data);
-        const err = await a.next("tradeError", () => true, { since: m, timeoutMs: 3000 }).catch((e) => {
-          throw new Error(`${type} ${JSON.stringify(data)}: ${e.message}`);
-        });
+        const err = await a
+          .next("tradeError", () => true, { since: m, timeoutMs: 3000 })
+          .catch((e) => {
+            throw new Error(`${type} ${JSON.stringify(data)}: ${e.message}`);
+          });
         assert.equal(err.code, code, `${type} ${JSON.stringify(data)} -> ${err.code}: ${err.message}`);
         assert.equal(typeof err.message, "string");
       }
-      assert.deepEqual({ session: session(), a: worldItems(room, a.id), b: worldItems(room, b.id), locks: [...room.world.players.get(a.id)!.lockedSlots] }, before);
+      assert.deepEqual(
+        { session: session(), a: worldItems(room, a.id), b: worldItems(room, b.id), locks: [...room.world.players.get(a.id)!.lockedSlots] },
+        before,
+      );
       assert.equal(room.trades.book.sessions.get(otherTrade)!.screen, "offer");
 
       // The trade still completes as it stood; a replayed accept afterwards finds no trade.

@@ -80,7 +80,13 @@ describe("/ws integrity: deep and wide frames", function () {
     const a = await player();
     const room = await worldRoom();
     await quietly(async () => {
-      for (const [type, depth] of [["player:chat", 1500], ["player:move", 1500], ["tradeAccept", 5000], ["authenticate", 1500], ["ping", 1500]] as const) {
+      for (const [type, depth] of [
+        ["player:chat", 1500],
+        ["player:move", 1500],
+        ["tradeAccept", 5000],
+        ["authenticate", 1500],
+        ["ping", 1500],
+      ] as const) {
         const since = a.mark();
         // Written out as text: JSON.stringify itself gives up a few thousand levels down.
         a.sendRaw(`{"type":"${type}","id":"deep-${type}","data":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`);
@@ -180,7 +186,10 @@ describe("/ws integrity: authenticate first (no throw-away guest)", function () 
       const a = await wsConnect(server.port);
       a.send("authenticate", { token: who.token }, `auth-${i}`);
       await a.next("world:update");
-      assert.deepEqual(a.frames.slice(0, 3).map((f) => f.type), ["authenticated", "player:sync", "world:update"]);
+      assert.deepEqual(
+        a.frames.slice(0, 3).map((f) => f.type),
+        ["authenticated", "player:sync", "world:update"],
+      );
       assert.deepEqual([a.frames[0].id, a.frames[0].data.accountId], [`auth-${i}`, who.accountId], "the first and only identity is the token's");
       assert.equal(a.frames.filter((f) => f.type === "authenticated").length, 1);
       a.close();
@@ -230,7 +239,10 @@ describe("/ws integrity: the first frame decides", function () {
     const a = await wsConnect(server.port);
     a.send("player:chat", { message: "/world first words" }, "first");
     const heard = await a.next("chat:message", (f) => f.data.message === "first words");
-    assert.deepEqual(a.frames.slice(0, 3).map((f) => f.type), ["authenticated", "player:sync", "world:update"]);
+    assert.deepEqual(
+      a.frames.slice(0, 3).map((f) => f.type),
+      ["authenticated", "player:sync", "world:update"],
+    );
     assert.match(a.frames[0].data.accountId, /^guest_/);
     assert.ok(a.frames.indexOf(heard) > 2);
     assert.equal(await guests(), before + 1);
@@ -246,7 +258,10 @@ describe("/ws integrity: the first frame decides", function () {
     assert.equal((await a.next("error", (f) => f.id === "bad")).data.code, "INVALID_PAYLOAD");
     a.send("authenticate", { token: who.token }, "good");
     await a.next("world:update");
-    assert.deepEqual(a.frames.filter((f) => f.type === "authenticated").map((f) => [f.id, f.data.accountId]), [["good", who.accountId]]);
+    assert.deepEqual(
+      a.frames.filter((f) => f.type === "authenticated").map((f) => [f.id, f.data.accountId]),
+      [["good", who.accountId]],
+    );
     assert.equal(await guests(), before + 1, "the HTTP guest only");
     a.close();
     await a.closed;
@@ -327,8 +342,17 @@ describe("/ws integrity: open sockets per address", function () {
   });
 
   it("a bad WS_MAX_CONNECTIONS_PER_ADDRESS or WS_GUEST_AFTER_MS stops start-up with a line naming it", () => {
-    for (const [name, value] of [["WS_MAX_CONNECTIONS_PER_ADDRESS", "0"], ["WS_MAX_CONNECTIONS_PER_ADDRESS", "many"], ["WS_GUEST_AFTER_MS", "-1"], ["WS_GUEST_AFTER_MS", "60001"]]) {
-      assert.throws(() => loadConfig({ [name]: value }), (err: unknown) => err instanceof ConfigError && err.message.includes(name), `${name}=${value}`);
+    for (const [name, value] of [
+      ["WS_MAX_CONNECTIONS_PER_ADDRESS", "0"],
+      ["WS_MAX_CONNECTIONS_PER_ADDRESS", "many"],
+      ["WS_GUEST_AFTER_MS", "-1"],
+      ["WS_GUEST_AFTER_MS", "60001"],
+    ]) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: unknown) => err instanceof ConfigError && err.message.includes(name),
+        `${name}=${value}`,
+      );
     }
     const defaults = loadConfig({});
     assert.deepEqual(defaults.ws, { guestAfterMs: 1000, maxConnectionsPerAddress: 20 });

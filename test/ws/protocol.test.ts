@@ -41,12 +41,19 @@ describe("/ws: the plain JSON protocol", function () {
     assert.equal(auth.data.playerId, auth.data.characterId);
     const types = a.frames.map((f) => f.type);
     await a.next("world:update");
-    assert.deepEqual(a.frames.slice(0, 3).map((f) => f.type), ["authenticated", "player:sync", "world:update"], JSON.stringify(types));
+    assert.deepEqual(
+      a.frames.slice(0, 3).map((f) => f.type),
+      ["authenticated", "player:sync", "world:update"],
+      JSON.stringify(types),
+    );
     const sync = a.frames[1].data;
     assert.equal(sync.id, auth.data.playerId);
     assert.ok(sync.inventory.length > 0);
     const update = a.frames[2].data;
-    assert.ok(update.players.some((p: { id: string }) => p.id === auth.data.playerId), "everything in view, me included");
+    assert.ok(
+      update.players.some((p: { id: string }) => p.id === auth.data.playerId),
+      "everything in view, me included",
+    );
     assert.ok(update.npcs.length + update.resources.length > 0);
   });
 
@@ -88,7 +95,11 @@ describe("/ws: the plain JSON protocol", function () {
     const target = { x: sync.data.position.x + 2, z: sync.data.position.z };
     const since = a.mark();
     a.send("player:move", target, "move-1");
-    const update = await a.next("world:update", (f) => f.data.players.some((p: { id: string; x: number; z: number }) => p.id === auth.data.playerId && p.x === target.x && p.z === target.z), { since });
+    const update = await a.next(
+      "world:update",
+      (f) => f.data.players.some((p: { id: string; x: number; z: number }) => p.id === auth.data.playerId && p.x === target.x && p.z === target.z),
+      { since },
+    );
     assert.equal(typeof update.data.tick, "number");
     const room = await worldRoom();
     assert.deepEqual(room.world.players.get(auth.data.playerId)!.tile, target);

@@ -45,7 +45,9 @@ async function modelMatches(p: WsPlayer, room: WorldRoom, playerId: string) {
   } catch {
     const model = modelOf(p.frames);
     const truth = truthOf(room, playerId);
-    assert.fail(`the client's view differs from the server's: ghosts ${JSON.stringify([...model].filter((id) => !truth.has(id)))}, missing ${JSON.stringify([...truth].filter((id) => !model.has(id)))}`);
+    assert.fail(
+      `the client's view differs from the server's: ghosts ${JSON.stringify([...model].filter((id) => !truth.has(id)))}, missing ${JSON.stringify([...truth].filter((id) => !model.has(id)))}`,
+    );
   }
 }
 
@@ -101,7 +103,10 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
     while (!sdk.room.state.players.has(old)) await ticks(room, 1);
     await modelMatches(b, room, old);
     const seen = modelOf(b.frames);
-    assert.ok([...seen].some((id) => id.startsWith("npc:brindle_pasture")), "the socket saw the pasture's animals");
+    assert.ok(
+      [...seen].some((id) => id.startsWith("npc:brindle_pasture")),
+      "the socket saw the pasture's animals",
+    );
 
     const since = b.mark();
     const watcherSince = watcher.p.mark();
@@ -167,11 +172,14 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
     since = viewer.p.mark();
     viewer.p.send("player:chat", { message: "/give logs 1" });
     await viewer.p.next("notice", (f) => f.data.code === "GIVEN", { since });
-    const inv = (await viewer.p.next("player:sync", (f) => f.data.inventory.some((s: { itemId: string }) => s.itemId === "logs"), { since })).data.inventory as Array<{ slot: number; itemId: string }>;
+    const inv = (await viewer.p.next("player:sync", (f) => f.data.inventory.some((s: { itemId: string }) => s.itemId === "logs"), { since })).data
+      .inventory as Array<{ slot: number; itemId: string }>;
     const slotOf = (itemId: string) => inv.find((s) => s.itemId === itemId)!.slot;
     since = viewer.p.mark();
     viewer.p.send("inventory:use", { slot: slotOf("tinderbox"), targetSlot: slotOf("logs") });
-    const fire = (await viewer.p.next("world:update", (f) => f.data.resources.some((r: { id: string }) => r.id.startsWith("fire:")), { since })).data.resources.find((r: { id: string }) => r.id.startsWith("fire:"));
+    const fire = (
+      await viewer.p.next("world:update", (f) => f.data.resources.some((r: { id: string }) => r.id.startsWith("fire:")), { since })
+    ).data.resources.find((r: { id: string }) => r.id.startsWith("fire:"));
     room.world.resources.get(fire.id)!.expiresAtTick = room.world.tick + 1;
     await removedIn(viewer.p, fire.id, since);
 

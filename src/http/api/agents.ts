@@ -72,144 +72,113 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     return { ...(await runtime.goalStatus(m)), availableGoals: availableGoals(view, await knowledge()) };
   }
 
-  router.post(
-    "/api/agent/register",
-    auth,
-    async (req, res) => {
-      const who = authOf(req);
-      const body = parse(RegisterBody, req.body);
-      if ((await prisma.agentMapping.count({ where: { ownerAccountId: who.sub } })) >= MAX_AGENTS_PER_ACCOUNT) {
-        throw new HttpError(400, "AGENT_LIMIT", `An account may have at most ${MAX_AGENTS_PER_ACCOUNT} agents`);
-      }
-      const snap = await newCharacter(ctx, { accountId: who.sub, name: body.name, isAgent: true });
-      let m: AgentMapping;
-      try {
-        m = await prisma.agentMapping.create({ data: { agentId: `a_${randomUUID()}`, characterId: snap.id, ownerAccountId: who.sub, name: body.name } });
-      } catch (err) {
-        await prisma.character.delete({ where: { id: snap.id } }).catch(() => {});
-        throw err;
-      }
-      const token = signToken({ sub: who.sub, role: "agent", characterId: snap.id }, ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
-      // A registered agent runs in the built-in runtime unless stopped.
-      await runtime.start(m).catch((err) => ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "new agent could not start"));
-      res.status(201).json({ success: true, agentId: m.agentId, characterId: snap.id, token, expiresIn: DEFAULT_TOKEN_TTL_SECONDS });
-    },
-  );
+  router.post("/api/agent/register", auth, async (req, res) => {
+    const who = authOf(req);
+    const body = parse(RegisterBody, req.body);
+    if ((await prisma.agentMapping.count({ where: { ownerAccountId: who.sub } })) >= MAX_AGENTS_PER_ACCOUNT) {
+      throw new HttpError(400, "AGENT_LIMIT", `An account may have at most ${MAX_AGENTS_PER_ACCOUNT} agents`);
+    }
+    const snap = await newCharacter(ctx, { accountId: who.sub, name: body.name, isAgent: true });
+    let m: AgentMapping;
+    try {
+      m = await prisma.agentMapping.create({ data: { agentId: `a_${randomUUID()}`, characterId: snap.id, ownerAccountId: who.sub, name: body.name } });
+    } catch (err) {
+      await prisma.character.delete({ where: { id: snap.id } }).catch(() => {});
+      throw err;
+    }
+    const token = signToken({ sub: who.sub, role: "agent", characterId: snap.id }, ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
+    // A registered agent runs in the built-in runtime unless stopped.
+    await runtime.start(m).catch((err) => ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "new agent could not start"));
+    res.status(201).json({ success: true, agentId: m.agentId, characterId: snap.id, token, expiresIn: DEFAULT_TOKEN_TTL_SECONDS });
+  });
 
-  router.get(
-    "/api/agent",
-    auth,
-    async (req, res) => {
-      const agents = await agentsOf(prisma, authOf(req).sub);
-      res.json({
-        success: true,
-        agents: await Promise.all(
-          agents.map(async (m) => {
-            const { runtime: runs, running, online, goalsPaused } = await runtime.status(m);
-            return { agentId: m.agentId, characterId: m.characterId, name: m.name, runtime: runs, running, online, goalsPaused };
-          }),
-        ),
-      });
-    },
-  );
+  router.get("/api/agent", auth, async (req, res) => {
+    const agents = await agentsOf(prisma, authOf(req).sub);
+    res.json({
+      success: true,
+      agents: await Promise.all(
+        agents.map(async (m) => {
+          const { runtime: runs, running, online, goalsPaused } = await runtime.status(m);
+          return { agentId: m.agentId, characterId: m.characterId, name: m.name, runtime: runs, running, online, goalsPaused };
+        }),
+      ),
+    });
+  });
 
-  router.post(
-    "/api/agent/:agentId/start",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      await runtime.setRunning(m, true);
-      res.json({ success: true, agentId: m.agentId, running: true });
-    },
-  );
+  router.post("/api/agent/:agentId/start", auth, async (req, res) => {
+    const m = await agentOf(req);
+    await runtime.setRunning(m, true);
+    res.json({ success: true, agentId: m.agentId, running: true });
+  });
 
-  router.post(
-    "/api/agent/:agentId/stop",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      await runtime.setRunning(m, false);
-      res.json({ success: true, agentId: m.agentId, running: false });
-    },
-  );
+  router.post("/api/agent/:agentId/stop", auth, async (req, res) => {
+    const m = await agentOf(req);
+    await runtime.setRunning(m, false);
+    res.json({ success: true, agentId: m.agentId, running: false });
+  });
 
-  router.get(
-    "/api/agents/mapping/:agentId",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      res.json({ success: true, mapping: { agentId: m.agentId, characterId: m.characterId, ownerAccountId: m.ownerAccountId, name: m.name, runtime: m.runtime, running: runtime.driver(m.agentId) !== undefined, createdAt: m.createdAt.toISOString() } });
-    },
-  );
+  router.get("/api/agents/mapping/:agentId", auth, async (req, res) => {
+    const m = await agentOf(req);
+    res.json({
+      success: true,
+      mapping: {
+        agentId: m.agentId,
+        characterId: m.characterId,
+        ownerAccountId: m.ownerAccountId,
+        name: m.name,
+        runtime: m.runtime,
+        running: runtime.driver(m.agentId) !== undefined,
+        createdAt: m.createdAt.toISOString(),
+      },
+    });
+  });
 
-  router.get(
-    "/api/agents/:agentId/goal",
-    auth,
-    async (req, res) => {
-      res.json({ success: true, ...(await goalState(await agentOf(req))) });
-    },
-  );
+  router.get("/api/agents/:agentId/goal", auth, async (req, res) => {
+    res.json({ success: true, ...(await goalState(await agentOf(req))) });
+  });
 
-  router.post(
-    "/api/agents/:agentId/goal",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      const body = parse(GoalBody, req.body);
-      const view = await viewOf(m);
-      const options = availableGoals(view, await knowledge());
-      const chosen: GoalOption | undefined =
-        "goalId" in body ? options.find((o) => o.id === body.goalId) : options.find((o) => o.type === body.type && (body.target == null ? true : o.target === body.target));
-      if (!chosen) throw new HttpError(400, "UNKNOWN_GOAL", "goal: not one of availableGoals");
-      if (!chosen.available) throw new HttpError(400, "GOAL_UNAVAILABLE", `goal: ${chosen.reason ?? "not available now"}`);
-      await runtime.setGoal(m, goalFrom(chosen, view, "owner"));
-      res.json({ success: true, ...(await goalState(m)) });
-    },
-  );
+  router.post("/api/agents/:agentId/goal", auth, async (req, res) => {
+    const m = await agentOf(req);
+    const body = parse(GoalBody, req.body);
+    const view = await viewOf(m);
+    const options = availableGoals(view, await knowledge());
+    const chosen: GoalOption | undefined =
+      "goalId" in body
+        ? options.find((o) => o.id === body.goalId)
+        : options.find((o) => o.type === body.type && (body.target == null ? true : o.target === body.target));
+    if (!chosen) throw new HttpError(400, "UNKNOWN_GOAL", "goal: not one of availableGoals");
+    if (!chosen.available) throw new HttpError(400, "GOAL_UNAVAILABLE", `goal: ${chosen.reason ?? "not available now"}`);
+    await runtime.setGoal(m, goalFrom(chosen, view, "owner"));
+    res.json({ success: true, ...(await goalState(m)) });
+  });
 
   // Stop: the current path is cleared now, the agent idles, and picks no goal by itself until resumed.
-  router.post(
-    "/api/agents/:agentId/goal/stop",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      await runtime.pause(m);
-      res.json({ success: true, ...(await goalState(m)) });
-    },
-  );
+  router.post("/api/agents/:agentId/goal/stop", auth, async (req, res) => {
+    const m = await agentOf(req);
+    await runtime.pause(m);
+    res.json({ success: true, ...(await goalState(m)) });
+  });
 
-  router.post(
-    "/api/agents/:agentId/goal/resume",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      await runtime.resume(m);
-      res.json({ success: true, ...(await goalState(m)) });
-    },
-  );
+  router.post("/api/agents/:agentId/goal/resume", auth, async (req, res) => {
+    const m = await agentOf(req);
+    await runtime.resume(m);
+    res.json({ success: true, ...(await goalState(m)) });
+  });
 
-  router.post(
-    "/api/agents/:agentId/message",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      const { content } = parse(MessageBody, req.body);
-      const told = await runtime.tell(m, content);
-      if (!told.delivered) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
-      if (told.command) return res.json({ success: true, queued: true, command: told.command.kind });
-      res.json({ success: true, queued: false, reply: told.reply });
-    },
-  );
+  router.post("/api/agents/:agentId/message", auth, async (req, res) => {
+    const m = await agentOf(req);
+    const { content } = parse(MessageBody, req.body);
+    const told = await runtime.tell(m, content);
+    if (!told.delivered) throw new HttpError(400, "AGENT_OFFLINE", "The agent is not in the world: start it first");
+    if (told.command) return res.json({ success: true, queued: true, command: told.command.kind });
+    res.json({ success: true, queued: false, reply: told.reply });
+  });
 
-  router.get(
-    "/api/agents/:agentId/quick-actions",
-    auth,
-    async (req, res) => {
-      const m = await agentOf(req);
-      const view = await viewOf(m);
-      res.json({ success: true, agentId: m.agentId, ...quickActions(view, await knowledge()) });
-    },
-  );
+  router.get("/api/agents/:agentId/quick-actions", auth, async (req, res) => {
+    const m = await agentOf(req);
+    const view = await viewOf(m);
+    res.json({ success: true, agentId: m.agentId, ...quickActions(view, await knowledge()) });
+  });
 
   return router;
 }

@@ -17,7 +17,9 @@ const SKILL_SET = new Set<string>(SKILLS);
 
 /** The template's skill levels that a character can start with (known skills, 1..99). */
 export function templateLevels(t: CharacterTemplate): Partial<Record<SkillName, number>> {
-  return Object.fromEntries(Object.entries(t.skills).filter(([s, l]) => SKILL_SET.has(s) && Number.isInteger(l) && l >= 1 && l <= 99)) as Partial<Record<SkillName, number>>;
+  return Object.fromEntries(Object.entries(t.skills).filter(([s, l]) => SKILL_SET.has(s) && Number.isInteger(l) && l >= 1 && l <= 99)) as Partial<
+    Record<SkillName, number>
+  >;
 }
 
 /** The template with this id, or 404 TEMPLATE_NOT_FOUND. */
@@ -58,7 +60,8 @@ export async function createOwnCharacter(ctx: ServerContext, auth: TokenClaims, 
   refuseAgentToken(auth);
   const prisma = ctx.db.prisma;
   const max = ctx.config.maxCharactersPerAccount;
-  if (!(await prisma.user.findUnique({ where: { id: auth.sub }, select: { id: true } }))) throw new HttpError(401, "ACCOUNT_NOT_FOUND", "The token's account does not exist");
+  if (!(await prisma.user.findUnique({ where: { id: auth.sub }, select: { id: true } })))
+    throw new HttpError(401, "ACCOUNT_NOT_FOUND", "The token's account does not exist");
   if ((await prisma.character.count({ where: { accountId: auth.sub, isAgent: false } })) >= max) throw limitReached(max);
   const snap = await newCharacter(ctx, {
     accountId: auth.sub,
@@ -66,7 +69,12 @@ export async function createOwnCharacter(ctx: ServerContext, auth: TokenClaims, 
     levels: spec.template ? templateLevels(spec.template) : undefined,
     extraItems: spec.template?.items,
   });
-  const kept = await prisma.character.findMany({ where: { accountId: auth.sub, isAgent: false }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: max, select: { id: true } });
+  const kept = await prisma.character.findMany({
+    where: { accountId: auth.sub, isAgent: false },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: max,
+    select: { id: true },
+  });
   if (!kept.some((k) => k.id === snap.id)) {
     await prisma.character.deleteMany({ where: { id: snap.id } });
     throw limitReached(max);
@@ -80,52 +88,40 @@ export function characterRoutes(ctx: ServerContext) {
   const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
   const prisma = ctx.db.prisma;
 
-  router.get(
-    "/api/character",
-    auth,
-    async (req, res) => {
-      const who = authOf(req);
-      // An agent token sees the one character it drives.
-      const where = who.characterId && !isAdmin(who) ? { id: who.characterId, accountId: who.sub } : { accountId: who.sub };
-      const rows = await prisma.character.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-      res.json({ success: true, characters: await Promise.all(rows.map((c) => characterSummary(ctx, c))), maxCharacters: ctx.config.maxCharactersPerAccount });
-    },
-  );
+  router.get("/api/character", auth, async (req, res) => {
+    const who = authOf(req);
+    // An agent token sees the one character it drives.
+    const where = who.characterId && !isAdmin(who) ? { id: who.characterId, accountId: who.sub } : { accountId: who.sub };
+    const rows = await prisma.character.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    res.json({ success: true, characters: await Promise.all(rows.map((c) => characterSummary(ctx, c))), maxCharacters: ctx.config.maxCharactersPerAccount });
+  });
 
-  router.post(
-    "/api/character",
-    auth,
-    async (req, res) => {
-      const body = parse(CreateBody, req.body);
-      const template = body.templateId === undefined ? undefined : templateOf(ctx, body.templateId);
-      const character = await createOwnCharacter(ctx, authOf(req), { name: body.name, template });
-      res.status(201).json({ success: true, character });
-    },
-  );
+  router.post("/api/character", auth, async (req, res) => {
+    const body = parse(CreateBody, req.body);
+    const template = body.templateId === undefined ? undefined : templateOf(ctx, body.templateId);
+    const character = await createOwnCharacter(ctx, authOf(req), { name: body.name, template });
+    res.status(201).json({ success: true, character });
+  });
 
   /**
    * Delete one of the caller's characters, with everything it owns (items, bank, friends, its
    * agent mapping and goals); its trades stay in the history with the name it had. Refused while
    * it is in the world, and for an agent that is set running (stop the agent first).
    */
-  router.delete(
-    "/api/character/:characterId",
-    auth,
-    async (req, res) => {
-      const who = authOf(req);
-      refuseAgentToken(who);
-      const { characterId } = parse(Params, req.params);
-      const c = await ownedCharacter(prisma, who, characterId);
-      if ((await ctx.world.isOnline(c.id)) || (await ctx.world.hasSession(c.id))) {
-        throw new HttpError(400, "CHARACTER_ONLINE", "That character is in the world; log out before deleting it");
-      }
-      if (c.isAgent && (await prisma.agentMapping.count({ where: { characterId: c.id, running: true } })) > 0) {
-        throw new HttpError(400, "AGENT_RUNNING", "That character's agent is running; stop the agent before deleting it");
-      }
-      const gone = await prisma.character.deleteMany({ where: { id: c.id } });
-      if (gone.count === 0) throw new HttpError(404, "CHARACTER_NOT_FOUND", "No such character");
-      res.json({ success: true, deleted: c.id });
-    },
-  );
+  router.delete("/api/character/:characterId", auth, async (req, res) => {
+    const who = authOf(req);
+    refuseAgentToken(who);
+    const { characterId } = parse(Params, req.params);
+    const c = await ownedCharacter(prisma, who, characterId);
+    if ((await ctx.world.isOnline(c.id)) || (await ctx.world.hasSession(c.id))) {
+      throw new HttpError(400, "CHARACTER_ONLINE", "That character is in the world; log out before deleting it");
+    }
+    if (c.isAgent && (await prisma.agentMapping.count({ where: { characterId: c.id, running: true } })) > 0) {
+      throw new HttpError(400, "AGENT_RUNNING", "That character's agent is running; stop the agent before deleting it");
+    }
+    const gone = await prisma.character.deleteMany({ where: { id: c.id } });
+    if (gone.count === 0) throw new HttpError(404, "CHARACTER_NOT_FOUND", "No such character");
+    res.json({ success: true, deleted: c.id });
+  });
   return router;
 }

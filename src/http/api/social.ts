@@ -54,7 +54,8 @@ function publicView(c: PublicCharacter, online: Map<string, { name: string; comb
 /** A trade history row from one trader's side. */
 function tradeView(t: Trade, me: string) {
   const mine = t.initiatorId === me ? "initiator" : "recipient";
-  const items = (offer: unknown) => (Array.isArray(offer) ? offer : []).map((o: { itemId: string; quantity: number }) => ({ itemId: o.itemId, quantity: o.quantity }));
+  const items = (offer: unknown) =>
+    (Array.isArray(offer) ? offer : []).map((o: { itemId: string; quantity: number }) => ({ itemId: o.itemId, quantity: o.quantity }));
   const [gave, received] = mine === "initiator" ? [t.initiatorOffer, t.recipientOffer] : [t.recipientOffer, t.initiatorOffer];
   return {
     id: t.id,
@@ -69,7 +70,8 @@ function tradeView(t: Trade, me: string) {
 }
 
 /** May this caller act as that character (its own; an agent token only its one; an admin any)? */
-const actsAs = (auth: TokenClaims, c: Pick<Character, "id" | "accountId">) => isAdmin(auth) || (c.accountId === auth.sub && (!auth.characterId || auth.characterId === c.id));
+const actsAs = (auth: TokenClaims, c: Pick<Character, "id" | "accountId">) =>
+  isAdmin(auth) || (c.accountId === auth.sub && (!auth.characterId || auth.characterId === c.id));
 
 /**
  * /api/player/friends, /ignore, /lookup, /trades: the social side of the caller's current
@@ -92,112 +94,89 @@ export function socialRoutes(ctx: ServerContext) {
   async function requestFor(auth: TokenClaims, requestId: string, side: "to" | "from") {
     const r = await prisma.friendRequest.findUnique({ where: { id: requestId }, include: { from: true, to: true } });
     if (!r) throw new HttpError(404, "REQUEST_NOT_FOUND", "No such friend request");
-    if (!actsAs(auth, r[side])) throw new HttpError(403, "NOT_YOUR_REQUEST", side === "to" ? "That friend request is not addressed to you" : "That friend request is not yours");
+    if (!actsAs(auth, r[side]))
+      throw new HttpError(403, "NOT_YOUR_REQUEST", side === "to" ? "That friend request is not addressed to you" : "That friend request is not yours");
     if (r.status !== "pending") throw new HttpError(400, "REQUEST_NOT_PENDING", `That friend request was already ${r.status}`);
     return r;
   }
 
   // ---- friends ---------------------------------------------------------------------------
 
-  router.get(
-    "/api/player/friends",
-    auth,
-    async (req, res) => {
-      const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
-      const online = await onlineNow(ctx);
-      const friends = await friendsOf(prisma, me.id);
-      res.json({ success: true, characterId: me.id, friends: friends.map((f) => ({ ...publicView(f.friend, online), since: f.since.toISOString() })) });
-    },
-  );
+  router.get("/api/player/friends", auth, async (req, res) => {
+    const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
+    const online = await onlineNow(ctx);
+    const friends = await friendsOf(prisma, me.id);
+    res.json({ success: true, characterId: me.id, friends: friends.map((f) => ({ ...publicView(f.friend, online), since: f.since.toISOString() })) });
+  });
 
-  router.get(
-    "/api/player/friends/requests",
-    auth,
-    async (req, res) => {
-      const who = authOf(req);
-      const me = await requireCharacter(prisma, who, parse(CharacterQuery, req.query).characterId);
-      const online = await onlineNow(ctx);
-      const { incoming, outgoing } = await pendingRequestsOf(prisma, me.id);
-      // Requests from characters the account ignores are not shown (their senders see them pending).
-      const ignored = new Set(await ignoredIds(prisma, who.sub));
-      res.json({
-        success: true,
-        characterId: me.id,
-        incoming: incoming.filter((r) => !ignored.has(r.fromCharacterId)).map((r) => ({ id: r.id, from: publicView(r.from, online), createdAt: r.createdAt.toISOString() })),
-        outgoing: outgoing.map((r) => ({ id: r.id, to: publicView(r.to, online), createdAt: r.createdAt.toISOString() })),
-      });
-    },
-  );
+  router.get("/api/player/friends/requests", auth, async (req, res) => {
+    const who = authOf(req);
+    const me = await requireCharacter(prisma, who, parse(CharacterQuery, req.query).characterId);
+    const online = await onlineNow(ctx);
+    const { incoming, outgoing } = await pendingRequestsOf(prisma, me.id);
+    // Requests from characters the account ignores are not shown (their senders see them pending).
+    const ignored = new Set(await ignoredIds(prisma, who.sub));
+    res.json({
+      success: true,
+      characterId: me.id,
+      incoming: incoming
+        .filter((r) => !ignored.has(r.fromCharacterId))
+        .map((r) => ({ id: r.id, from: publicView(r.from, online), createdAt: r.createdAt.toISOString() })),
+      outgoing: outgoing.map((r) => ({ id: r.id, to: publicView(r.to, online), createdAt: r.createdAt.toISOString() })),
+    });
+  });
 
   // Ask another player to be friends; if they already asked, this accepts their request.
-  router.post(
-    "/api/player/friends/request",
-    auth,
-    async (req, res) => {
-      const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
-      const them = await targetOf(req.body);
-      if (them.id === me.id) throw new HttpError(400, "CANNOT_FRIEND_SELF", "You can't be friends with yourself");
-      if (await areFriends(prisma, me.id, them.id)) throw new HttpError(400, "ALREADY_FRIENDS", `You are already friends with ${them.name}`);
-      const online = await onlineNow(ctx);
-      const theirs = await pendingRequest(prisma, them.id, me.id);
-      if (theirs && (await acceptFriendRequest(prisma, theirs))) {
-        return res.json({ success: true, accepted: true, requestId: theirs.id, friend: publicView(them, online) });
-      }
-      if (await pendingRequest(prisma, me.id, them.id)) throw new HttpError(400, "ALREADY_REQUESTED", `You already asked ${them.name}`);
-      try {
-        const r = await createFriendRequest(prisma, me.id, them.id);
-        res.status(201).json({ success: true, accepted: false, request: { id: r.id, to: publicView(r.to, online), status: r.status, createdAt: r.createdAt.toISOString() } });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new HttpError(400, "ALREADY_REQUESTED", `You already asked ${them.name}`);
-        throw err;
-      }
-    },
-  );
+  router.post("/api/player/friends/request", auth, async (req, res) => {
+    const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
+    const them = await targetOf(req.body);
+    if (them.id === me.id) throw new HttpError(400, "CANNOT_FRIEND_SELF", "You can't be friends with yourself");
+    if (await areFriends(prisma, me.id, them.id)) throw new HttpError(400, "ALREADY_FRIENDS", `You are already friends with ${them.name}`);
+    const online = await onlineNow(ctx);
+    const theirs = await pendingRequest(prisma, them.id, me.id);
+    if (theirs && (await acceptFriendRequest(prisma, theirs))) {
+      return res.json({ success: true, accepted: true, requestId: theirs.id, friend: publicView(them, online) });
+    }
+    if (await pendingRequest(prisma, me.id, them.id)) throw new HttpError(400, "ALREADY_REQUESTED", `You already asked ${them.name}`);
+    try {
+      const r = await createFriendRequest(prisma, me.id, them.id);
+      res
+        .status(201)
+        .json({ success: true, accepted: false, request: { id: r.id, to: publicView(r.to, online), status: r.status, createdAt: r.createdAt.toISOString() } });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new HttpError(400, "ALREADY_REQUESTED", `You already asked ${them.name}`);
+      throw err;
+    }
+  });
 
-  router.post(
-    "/api/player/friends/accept",
-    auth,
-    async (req, res) => {
-      const { requestId } = parse(RequestBody, req.body);
-      const r = await requestFor(authOf(req), requestId, "to");
-      if (!(await acceptFriendRequest(prisma, r))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
-      res.json({ success: true, friend: publicView(r.from, await onlineNow(ctx)) });
-    },
-  );
+  router.post("/api/player/friends/accept", auth, async (req, res) => {
+    const { requestId } = parse(RequestBody, req.body);
+    const r = await requestFor(authOf(req), requestId, "to");
+    if (!(await acceptFriendRequest(prisma, r))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
+    res.json({ success: true, friend: publicView(r.from, await onlineNow(ctx)) });
+  });
 
-  router.post(
-    "/api/player/friends/decline",
-    auth,
-    async (req, res) => {
-      const { requestId } = parse(RequestBody, req.body);
-      const r = await requestFor(authOf(req), requestId, "to");
-      if (!(await closeFriendRequest(prisma, r.id, "declined"))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
-      res.json({ success: true, requestId: r.id, status: "declined" });
-    },
-  );
+  router.post("/api/player/friends/decline", auth, async (req, res) => {
+    const { requestId } = parse(RequestBody, req.body);
+    const r = await requestFor(authOf(req), requestId, "to");
+    if (!(await closeFriendRequest(prisma, r.id, "declined"))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
+    res.json({ success: true, requestId: r.id, status: "declined" });
+  });
 
   // The sender withdraws a request still pending.
-  router.delete(
-    "/api/player/friends/requests/:requestId",
-    auth,
-    async (req, res) => {
-      const { requestId } = parse(RequestParams, req.params);
-      const r = await requestFor(authOf(req), requestId, "from");
-      if (!(await closeFriendRequest(prisma, r.id, "cancelled"))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
-      res.json({ success: true, requestId: r.id, status: "cancelled" });
-    },
-  );
+  router.delete("/api/player/friends/requests/:requestId", auth, async (req, res) => {
+    const { requestId } = parse(RequestParams, req.params);
+    const r = await requestFor(authOf(req), requestId, "from");
+    if (!(await closeFriendRequest(prisma, r.id, "cancelled"))) throw new HttpError(400, "REQUEST_NOT_PENDING", "That friend request was already answered");
+    res.json({ success: true, requestId: r.id, status: "cancelled" });
+  });
 
-  router.delete(
-    "/api/player/friends/:characterId",
-    auth,
-    async (req, res) => {
-      const { characterId } = parse(CharacterParams, req.params);
-      const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
-      if (!(await removeFriendship(prisma, me.id, characterId))) throw new HttpError(404, "NOT_FRIENDS", "That player is not on your friends list");
-      res.json({ success: true, removed: characterId });
-    },
-  );
+  router.delete("/api/player/friends/:characterId", auth, async (req, res) => {
+    const { characterId } = parse(CharacterParams, req.params);
+    const me = await requireCharacter(prisma, authOf(req), parse(CharacterQuery, req.query).characterId);
+    if (!(await removeFriendship(prisma, me.id, characterId))) throw new HttpError(404, "NOT_FRIENDS", "That player is not on your friends list");
+    res.json({ success: true, removed: characterId });
+  });
 
   // ---- ignore list (per account) ---------------------------------------------------------
 
@@ -215,65 +194,46 @@ export function socialRoutes(ctx: ServerContext) {
     return who;
   }
 
-  router.get(
-    "/api/player/ignore",
-    auth,
-    async (req, res) => {
-      const entries = await ignoreListOf(prisma, (await ignoreCaller(req)).sub);
-      const online = await onlineNow(ctx);
-      res.json({ success: true, ignored: entries.map((e) => ({ ...publicView(e.ignored, online), since: e.createdAt.toISOString() })) });
-    },
-  );
+  router.get("/api/player/ignore", auth, async (req, res) => {
+    const entries = await ignoreListOf(prisma, (await ignoreCaller(req)).sub);
+    const online = await onlineNow(ctx);
+    res.json({ success: true, ignored: entries.map((e) => ({ ...publicView(e.ignored, online), since: e.createdAt.toISOString() })) });
+  });
 
-  router.post(
-    "/api/player/ignore",
-    auth,
-    async (req, res) => {
-      const who = await ignoreCaller(req);
-      const them = await targetOf(req.body);
-      if (them.accountId === who.sub) throw new HttpError(400, "CANNOT_IGNORE_SELF", "You can't ignore your own characters");
-      if ((await countIgnored(prisma, who.sub)) >= MAX_IGNORED) throw new HttpError(400, "IGNORE_LIST_FULL", `An ignore list holds at most ${MAX_IGNORED} players`);
-      if (!(await addIgnore(prisma, who.sub, them.id))) throw new HttpError(400, "ALREADY_IGNORED", `${them.name} is already on your ignore list`);
-      await refreshWorld(who.sub);
-      res.status(201).json({ success: true, ignored: publicView(them, await onlineNow(ctx)) });
-    },
-  );
+  router.post("/api/player/ignore", auth, async (req, res) => {
+    const who = await ignoreCaller(req);
+    const them = await targetOf(req.body);
+    if (them.accountId === who.sub) throw new HttpError(400, "CANNOT_IGNORE_SELF", "You can't ignore your own characters");
+    if ((await countIgnored(prisma, who.sub)) >= MAX_IGNORED)
+      throw new HttpError(400, "IGNORE_LIST_FULL", `An ignore list holds at most ${MAX_IGNORED} players`);
+    if (!(await addIgnore(prisma, who.sub, them.id))) throw new HttpError(400, "ALREADY_IGNORED", `${them.name} is already on your ignore list`);
+    await refreshWorld(who.sub);
+    res.status(201).json({ success: true, ignored: publicView(them, await onlineNow(ctx)) });
+  });
 
-  router.delete(
-    "/api/player/ignore/:characterId",
-    auth,
-    async (req, res) => {
-      const who = await ignoreCaller(req);
-      const { characterId } = parse(CharacterParams, req.params);
-      if (!(await removeIgnore(prisma, who.sub, characterId))) throw new HttpError(404, "NOT_IGNORED", "That player is not on your ignore list");
-      await refreshWorld(who.sub);
-      res.json({ success: true, removed: characterId });
-    },
-  );
+  router.delete("/api/player/ignore/:characterId", auth, async (req, res) => {
+    const who = await ignoreCaller(req);
+    const { characterId } = parse(CharacterParams, req.params);
+    if (!(await removeIgnore(prisma, who.sub, characterId))) throw new HttpError(404, "NOT_IGNORED", "That player is not on your ignore list");
+    await refreshWorld(who.sub);
+    res.json({ success: true, removed: characterId });
+  });
 
   // ---- lookup and trade history ----------------------------------------------------------
 
-  router.get(
-    "/api/player/lookup",
-    auth,
-    async (req, res) => {
-      const { name } = parse(LookupQuery, req.query);
-      const c = await characterByName(prisma, name);
-      if (!c) throw new HttpError(404, "PLAYER_NOT_FOUND", `No player called ${name}`);
-      const { id, name: shown, combatLevel, online } = publicView(c, await onlineNow(ctx));
-      res.json({ success: true, player: { id, name: shown, combatLevel, online } });
-    },
-  );
+  router.get("/api/player/lookup", auth, async (req, res) => {
+    const { name } = parse(LookupQuery, req.query);
+    const c = await characterByName(prisma, name);
+    if (!c) throw new HttpError(404, "PLAYER_NOT_FOUND", `No player called ${name}`);
+    const { id, name: shown, combatLevel, online } = publicView(c, await onlineNow(ctx));
+    res.json({ success: true, player: { id, name: shown, combatLevel, online } });
+  });
 
-  router.get(
-    "/api/player/trades",
-    auth,
-    async (req, res) => {
-      const q = parse(TradesQuery, req.query);
-      const me = await requireCharacter(prisma, authOf(req), q.characterId);
-      const trades = await tradeHistory(prisma, me.id, q.limit);
-      res.json({ success: true, characterId: me.id, trades: trades.map((t) => tradeView(t, me.id)) });
-    },
-  );
+  router.get("/api/player/trades", auth, async (req, res) => {
+    const q = parse(TradesQuery, req.query);
+    const me = await requireCharacter(prisma, authOf(req), q.characterId);
+    const trades = await tradeHistory(prisma, me.id, q.limit);
+    res.json({ success: true, characterId: me.id, trades: trades.map((t) => tradeView(t, me.id)) });
+  });
   return router;
 }

@@ -32,24 +32,17 @@ export function templateRoutes(ctx: ServerContext) {
     res.json({ success: true, templates: [...ctx.gameData.templates.values()].map((t) => templateView(ctx, t)) });
   });
 
-  router.get(
-    "/api/template/:templateId",
-    async (req, res) => {
-      const { templateId } = parse(Params, req.params);
-      res.json({ success: true, template: templateView(ctx, templateOf(ctx, templateId)) });
-    },
-  );
+  router.get("/api/template/:templateId", async (req, res) => {
+    const { templateId } = parse(Params, req.params);
+    res.json({ success: true, template: templateView(ctx, templateOf(ctx, templateId)) });
+  });
 
-  router.post(
-    "/api/template/:templateId/character",
-    auth,
-    async (req, res) => {
-      const { templateId } = parse(Params, req.params);
-      const template = templateOf(ctx, templateId);
-      const body = parse(Body, req.body);
-      const character = await createOwnCharacter(ctx, authOf(req), { name: body.name, template });
-      res.status(201).json({ success: true, character });
-    },
-  );
+  router.post("/api/template/:templateId/character", auth, async (req, res) => {
+    const { templateId } = parse(Params, req.params);
+    const template = templateOf(ctx, templateId);
+    const body = parse(Body, req.body);
+    const character = await createOwnCharacter(ctx, authOf(req), { name: body.name, template });
+    res.status(201).json({ success: true, character });
+  });
   return router;
 }
