@@ -4,6 +4,9 @@
  * are still there) and the manifest file it came from in `source`.
  */
 import type { GatheringSkill } from "../protocol/vocabulary.js";
+import type { DialogueDef } from "./dialogue.js";
+import type { QuestDef } from "./quests.js";
+export type { QuestDef };
 
 export interface Position {
   x: number;
@@ -108,6 +111,8 @@ export interface NpcDef {
   drops: DropEntry[];
   /** Services offered, e.g. "bank", "store", "quests". */
   services: string[];
+  /** What a player can talk about with it (townsfolk). */
+  dialogue?: DialogueDef;
   modelPath?: string;
   source: string;
   raw: Raw;
@@ -289,18 +294,6 @@ export interface ToolDef {
   levelRequired: number;
   priority: number;
   rollTicks?: number;
-  raw: Raw;
-}
-
-export interface QuestDef {
-  id: string;
-  name: string;
-  description?: string;
-  startNpc?: string;
-  /** Items given when the quest starts. */
-  startItems: ItemQuantity[];
-  /** Items given as the reward. */
-  rewardItems: ItemQuantity[];
   raw: Raw;
 }
 

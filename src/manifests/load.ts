@@ -11,18 +11,9 @@ import { extrasKey, GATHERING_FILES, itemFilesFor, itemLayoutOf, missingRequired
 import type { GameData, GatheringSkill, Recipe } from "./gameData.js";
 import { emptyGathering, readGatheringFile, readLegacyResources } from "./gathering.js";
 import { buildItems } from "./items.js";
-import {
-  buildBuildings,
-  buildMusic,
-  buildQuests,
-  buildSkillUnlocks,
-  buildStarterKit,
-  buildStations,
-  buildTemplates,
-  buildTools,
-  buildVegetation,
-} from "./misc.js";
+import { buildBuildings, buildMusic, buildSkillUnlocks, buildStarterKit, buildStations, buildTemplates, buildTools, buildVegetation } from "./misc.js";
 import { buildNpcs } from "./npcs.js";
+import { buildQuests } from "./quests.js";
 import { discoverManifests, readManifest } from "./readFiles.js";
 import { readRecipeFile } from "./recipes.js";
 import { buildBiomes, buildStores, buildWorldAreas } from "./world.js";

@@ -4,15 +4,13 @@
  */
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
-import type { BuildingDef, CharacterTemplate, ItemQuantity, MusicTrack, QuestDef, SkillUnlock, StationDef, ToolDef, VegetationAsset } from "./gameData.js";
+import type { BuildingDef, CharacterTemplate, ItemQuantity, MusicTrack, SkillUnlock, StationDef, ToolDef, VegetationAsset } from "./gameData.js";
 import { itemQuantitySchema } from "./schemas.js";
 import {
   buildingSchema,
   buildingsFileSchema,
   musicFileSchema,
   musicTrackSchema,
-  questSchema,
-  questsFileSchema,
   skillUnlockSchema,
   skillUnlocksFileSchema,
   starterKitEntrySchema,
@@ -69,35 +67,13 @@ export function buildTools(ctx: LoadContext, file: string, json: unknown): Map<s
   return tools;
 }
 
-function itemList(ctx: LoadContext, file: string, list: unknown[] | null | undefined, label: string): ItemQuantity[] {
+export function itemList(ctx: LoadContext, file: string, list: unknown[] | null | undefined, label: string): ItemQuantity[] {
   const out: ItemQuantity[] = [];
   (list ?? []).forEach((value, i) => {
     const r = ctx.record(itemQuantitySchema, value, file, `${label} item ${labelOf(value, i, ["itemId"])}`);
     if (r) out.push({ itemId: r.itemId, quantity: r.quantity ?? 1 });
   });
   return out;
-}
-
-/** quests.json: quests keyed by id. */
-export function buildQuests(ctx: LoadContext, file: string, json: unknown): Map<string, QuestDef> {
-  const quests = new Map<string, QuestDef>();
-  const top = ctx.topLevel(questsFileSchema, json, file, false);
-  if (!top) return quests;
-  for (const [key, value] of Object.entries(top)) {
-    const r = ctx.record(questSchema, value, file, `quest ${key}`);
-    if (!r) continue;
-    const id = r.id ?? key;
-    quests.set(id, {
-      id,
-      name: r.name,
-      description: def(r.description),
-      startNpc: def(r.startNpc),
-      startItems: itemList(ctx, file, r.onStart?.items, `quest ${id} start`),
-      rewardItems: itemList(ctx, file, r.rewards?.items, `quest ${id} reward`),
-      raw: rawOf(value),
-    });
-  }
-  return quests;
 }
 
 /** starter-kit.json: the items a new character starts with. */

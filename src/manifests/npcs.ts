@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
+import { dialogueOf } from "./dialogue.js";
 import type { DropEntry, DropRarity, NpcDef } from "./gameData.js";
 import { dropSchema, npcSchema, type NpcRecord } from "./schemas.js";
 import { def, msToTicks } from "./util.js";
@@ -111,6 +112,7 @@ export function toNpcDef(ctx: LoadContext, file: string, r: NpcRecord, legacyMob
     },
     drops: dropsOf(ctx, file, r),
     services: servicesOf(r),
+    dialogue: dialogueOf(ctx, file, r.id, r.dialogue),
     modelPath: def(r.appearance?.modelPath) ?? def(r.modelPath),
     source: file,
     raw: {},

@@ -126,6 +126,8 @@ export const npcSchema = z.looseObject({
   drops: z.union([z.array(z.unknown()), dropTableSchema]).nullish(),
   lootTable: lootTableSchema.nullish(),
   services: z.union([z.array(z.string()), z.looseObject({ enabled: z.boolean().nullish(), types: z.array(z.string()).nullish() })]).nullish(),
+  /** Checked by dialogueOf (src/manifests/dialogue.ts). */
+  dialogue: z.unknown().nullish(),
   appearance: z.looseObject({ modelPath: z.string().nullish() }).nullish(),
   modelPath: z.string().nullish(),
 });

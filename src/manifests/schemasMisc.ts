@@ -115,22 +115,6 @@ export const toolSchema = z.looseObject({
   rollTicks: num.positive().nullish(),
 });
 
-// ---- quests.json -----------------------------------------------------------------------------------
-
-export const questsFileSchema = z.record(z.string(), z.unknown());
-
-const itemList = z.array(z.unknown()).nullish();
-
-export const questSchema = z.looseObject({
-  id: id.nullish(),
-  name: z.string().min(1),
-  description: z.string().nullish(),
-  startNpc: z.string().nullish(),
-  stages: z.array(z.looseObject({ id: z.string().nullish(), type: z.string().nullish() })).nullish(),
-  onStart: z.looseObject({ items: itemList }).nullish(),
-  rewards: z.looseObject({ items: itemList }).nullish(),
-});
-
 export { itemQuantitySchema };
 
 // ---- starter-kit.json / character-templates.json -------------------------------------------------
