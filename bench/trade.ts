@@ -37,7 +37,8 @@ import { startTestServer } from "../test/helpers/server.js";
 import { benchArgs } from "./args.js";
 import { fmt, percentiles } from "./stats.js";
 import { BenchTrader, newTrouble, note, type Trouble } from "./tradeClient.js";
-import { LABEL, machineTimes, openBenchDb, printReport, type DbKind, type DbResult, type Options } from "./tradeReport.js";
+import { LABEL, openBenchDb, type DbKind } from "./tradeDatabases.js";
+import { machineTimes, printReport, type DbResult, type Options } from "./tradeReport.js";
 
 function parseOptions(): Options {
   const a = benchArgs("npm run bench:trade", {

@@ -1,17 +1,12 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { openDatabase, type Database } from "../src/db/client.js";
-import { findPostgresBinaries } from "../src/db/localPostgres.js";
 import { TRADE_LIMITS } from "../src/game/trade.js";
-import { silentLogger } from "../src/logger.js";
 import { WS_LIMITS } from "../src/ws/protocol.js";
-import { createTestDatabase, type TestDatabase } from "../test/helpers/postgres.js";
 import { fmt, fmtRatio, ratio, table } from "./stats.js";
+import { LABEL, type DbKind } from "./tradeDatabases.js";
 import type { Trouble } from "./tradeClient.js";
 
-/** The trade bench's options, its databases, one database's results and the printed report. */
-
-export type DbKind = "pglite" | "postgres";
+/** The trade bench's options, one database's results, the machine's CPU time and the printed report. */
 
 export interface Options {
   pairs: number;
@@ -42,28 +37,6 @@ export interface DbResult {
   process?: { cpuPct: number; elu: number; loopDelayP99Ms: number; machinePct: number };
   trouble?: Trouble;
   coins?: { expected: number; found: number };
-}
-
-export const LABEL: Record<DbKind, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
-
-export async function openBenchDb(kind: DbKind): Promise<{ db: Database; label: string; cleanup: () => Promise<void> } | { skipped: string }> {
-  if (kind === "pglite") {
-    const db = await openDatabase({ logger: silentLogger });
-    return { db, label: "PGlite (embedded, in memory)", cleanup: () => db.close() };
-  }
-  const fromEnv = Boolean(process.env.TEST_DATABASE_URL);
-  if (!fromEnv && !findPostgresBinaries()) return { skipped: "no PostgreSQL binaries (initdb, pg_ctl) found and TEST_DATABASE_URL is not set" };
-  let pg: TestDatabase | undefined;
-  try {
-    pg = await createTestDatabase();
-    const db = await openDatabase({ databaseUrl: pg.url, logger: silentLogger });
-    const version = (await db.sql.query<{ v: string }>("SELECT current_setting('server_version') AS v").catch(() => []))[0]?.v ?? "?";
-    const label = `PostgreSQL ${version} (${fromEnv ? "TEST_DATABASE_URL" : "local throwaway cluster, fsync off"})`;
-    return { db, label, cleanup: async () => (await db.close(), await pg!.drop()) };
-  } catch (err) {
-    await pg?.drop().catch(() => {});
-    return { skipped: `PostgreSQL unavailable: ${(err as Error).message.split("\n")[0]}` };
-  }
 }
 
 /** CPU time of the whole machine so far (ms): busy and total, all cores. */

@@ -98,6 +98,13 @@ export const ERROR_CODES = {
   INVALID_TARGET: "/tp: not whole numbers",
   UNKNOWN_PLAYER: "/give, /kick: nobody of that name online",
   INVALID_QUANTITY: "/give, trades: a quantity out of range",
+  // Dialogue and quests
+  NOT_IN_DIALOGUE: "dialogue:respond: no conversation open, or it has ended",
+  INVALID_RESPONSE: "dialogue:respond: an index the node shown does not offer",
+  QUEST_IN_PROGRESS: "quest start: already doing it",
+  QUEST_COMPLETED: "quest start: done and not replayable",
+  QUEST_REQUIREMENTS: "quest start: a quest, skill level or item it needs is missing",
+  QUEST_NOT_READY: "quest completion before the last stage",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online",

@@ -20,7 +20,7 @@ import {
   providerKey,
   rsaKey,
   strangerKey,
-} from "../helpers/idp.js";
+} from "./idpProvider.js";
 
 /** Identity-provider login: key rotation, PEM keys, an unusable provider, accounts on both databases. */
 

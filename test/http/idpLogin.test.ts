@@ -18,7 +18,7 @@ import {
   providerKey,
   rsaKey,
   strangerKey,
-} from "../helpers/idp.js";
+} from "./idpProvider.js";
 
 describe("identity-provider login (JWKS)", function () {
   this.timeout(60_000);

@@ -1,13 +1,12 @@
 import type { NpcInstance } from "../npcBehaviour.js";
 import type { Bank, Equipment, Inventory, ItemStack, SkillName, SkillXp, Tile } from "../types.js";
+import type { CombatStyle, GatheringSkill } from "../../protocol/vocabulary.js";
 
 /** What a player is busy with; advanced by the tick until it ends or is replaced. */
 export type PlayerAction =
   | { type: "gather"; targetId: string; nextTick: number }
   | { type: "attack"; targetId: string }
   | { type: "pickup"; targetId: string };
-
-import type { CombatStyle, GatheringSkill } from "../../protocol/vocabulary.js";
 
 /** A character in the world. The id is the character id: stable across logins. */
 export interface PlayerEntity {

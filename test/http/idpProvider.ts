@@ -3,7 +3,7 @@ import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT, type JWTPayload } from "jose";
-import type { TestServer } from "./server.js";
+import type { TestServer } from "../helpers/server.js";
 
 /** The identity provider's side of the login tests: key pairs, signed tokens, a JWKS host, the login call. */
 export const APP_ID = "app-test-123";
