@@ -5,6 +5,7 @@ import { IgnoreLists } from "../src/db/socialRepo.js";
 import { WorldSaver } from "../src/db/worldSaver.js";
 import { TRADE_LIMITS, type TradeLimits } from "../src/game/trade.js";
 import { privateStateOf } from "../src/game/world/players.js";
+import { tickStores } from "../src/game/world/stores.js";
 import { tickGroundItems, tickNpcs, tickPlayers, tickResources } from "../src/game/world/tick.js";
 import type { World } from "../src/game/world/World.js";
 import { onlinePlayers, tickDuration } from "../src/metrics.js";
@@ -27,6 +28,7 @@ import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import { WorldSessions, type Session, type WorldClient } from "./worldSessions.js";
 import { createWorld, restoreWorld, WORLD_NAME } from "./worldSetup.js";
 import { WorldSync } from "./worldSync.js";
+import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 
 /** The game tick: every rule advances once per tick. */
@@ -58,6 +60,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   loop!: TickLoop;
   /** Trades between the players of this world. */
   trades!: TradeDesk;
+  /** Purchases and sales at the world's stores. */
+  stores!: StoreDesk;
   /** Online sessions by character id. */
   readonly sessions = new Map<string, Session>();
   /** The ignore lists of the accounts online here (chat and trade requests are filtered by them). */
@@ -73,9 +77,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** How the world's events reach the players. */
   private events!: EventContext;
   /** The tick's phases, timed into the tick histogram. */
-  readonly phases = new TickPhases<"players" | "npcs" | "resources" | "groundItems" | "events" | "trades" | "sync" | "views" | "send" | "save" | "endTick">(
-    tickDuration,
-  );
+  readonly phases = new TickPhases<
+    "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "sync" | "views" | "send" | "save" | "endTick"
+  >(tickDuration);
+  /** Dialogue effects the server does not play, reported once each. */
+  private readonly unknownEffects = new Set<string>();
 
   async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
     this.autoDispose = false;
@@ -96,6 +102,14 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       send: (playerId, type, data) => this.toPlayer(playerId, type, data),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
     });
+    this.stores = new StoreDesk({
+      world: this.world,
+      saver: this.saver,
+      logger: this.ctx.logger,
+      worldName: WORLD_NAME,
+      send: (playerId, type, data) => this.toPlayer(playerId, type, data),
+      syncPlayer: (playerId) => this.syncPlayer(playerId),
+    });
     this.sync = new WorldSync(this.world, this.state);
     this.sync.syncState();
     this.players = new WorldSessions({
@@ -106,6 +120,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       sync: this.sync,
       saver: this.saver,
       trades: this.trades,
+      stores: this.stores,
       ignores: this.ignores,
       locks: this.locks,
       sessions: this.sessions,
@@ -118,6 +133,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       logger: this.ctx.logger,
       chat: { adminCode: this.ctx.config.adminCode, sessions: this.sessions, ignores: this.ignores, kick: (pid, by) => this.kick(pid, by) },
       saveNow: (playerId) => this.saveNow(playerId),
+      stores: this.stores,
     });
     this.events = {
       world: this.world,
@@ -127,6 +143,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
         if (p) this.saver.save(this.world, [p]).catch(() => {});
       },
       deathExpired: (deathId) => void this.saver.expireDeath(deathId).catch(() => {}),
+      unknownEffect: (npcId, effect) => {
+        if (this.unknownEffects.has(effect)) return;
+        this.unknownEffects.add(effect);
+        this.ctx.logger.warn({ npcId, effect }, "dialogue effect not played by this server; ignored");
+      },
     };
     this.saveEveryTicks = Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS));
     for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
@@ -183,7 +204,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // Leaves still saving finish first (the database closes after the rooms).
     await this.players.leavesDone();
     await this.trades.shutdown();
-    await this.saver.saveDirty(this.world).catch(() => {});
+    await this.stores.settled();
+    await this.stores.saveDirty().catch(() => {});
     await this.saver.flush();
     // Everyone here is saved: their characters are free to go live elsewhere.
     await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.locks.release(id)));
@@ -195,6 +217,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (!session) return client.send("error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
     const refusal = runCommand(this.commands, this.ctx.logger, session, type, payload);
     if (refusal) client.send("error", refusal);
+    // What the command set off (a dialogue node, a store opening, a quest's progress) is told now, not at the next tick.
+    dispatchEvents(this.events, this.world.events.drain());
   }
 
   /** Items that moved through the bank are written at once, not at the next periodic save. */
@@ -226,6 +250,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     phase.run("npcs", () => tickNpcs(w));
     phase.run("resources", () => tickResources(w));
     phase.run("groundItems", () => tickGroundItems(w));
+    phase.run("stores", () => tickStores(w));
     phase.run("events", () => dispatchEvents(this.events, w.events.drain()));
     phase.run("trades", () => this.trades.tick());
     phase.run("sync", () => this.sync.syncState());
@@ -248,7 +273,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** Every SAVE_INTERVAL the changed characters are saved; every few seconds the locks refreshed. */
   private periodicSaves() {
     const w = this.world;
-    if (w.tick % this.saveEveryTicks === 0) this.saver.saveDirty(w).catch(() => {});
+    if (w.tick % this.saveEveryTicks === 0) this.stores.saveDirty().catch(() => {});
     if (w.tick % LOCK_REFRESH_TICKS === 0) this.locks.refresh(this.sessions.keys());
   }
 

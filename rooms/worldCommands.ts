@@ -1,7 +1,10 @@
 import type { Logger } from "pino";
 import { GameError } from "../src/game/types.js";
-import { bankDeposit, bankWithdraw, movePlayer, setCombatStyle, startAttack, startGather, startPickup, stopPlayer } from "../src/game/world/commands.js";
+import { bankDeposit, bankWithdraw, movePlayer, playerOf, setCombatStyle, startAttack, startGather, startPickup, stopPlayer } from "../src/game/world/commands.js";
 import { useItem } from "../src/game/world/itemUse.js";
+import { closeStore } from "../src/game/world/stores.js";
+import { closeDialogue, respond, startTalk } from "../src/game/world/talk.js";
+import type { StoreDesk } from "./worldStores.js";
 import type { World } from "../src/game/world/World.js";
 import { handleChat, type ChatContext, type ChatSession } from "./worldChat.js";
 import { ClientMessages, describeZodError, type ClientMessage, type ClientMessageType } from "../src/protocol/index.js";
@@ -13,6 +16,8 @@ export interface CommandContext {
   chat: Omit<ChatContext, "world">;
   /** Items that moved through the bank are written at once, not at the next periodic save. */
   saveNow(playerId: string): void;
+  /** Purchases and sales, committed before they are told. */
+  stores: StoreDesk;
 }
 
 /** One handler per client message, each given its message already validated and typed. */
@@ -31,6 +36,7 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
       if (!m.targetId) throw new GameError("INVALID_PAYLOAD", "targetId: required");
       if (m.action === "gather") return startGather(w, s.playerId, m.targetId);
       if (m.action === "attack") return startAttack(w, s.playerId, m.targetId);
+      if (m.action === "talk" || m.action === "store") return startTalk(w, s.playerId, m.targetId, m.action === "store");
       return startPickup(w, s.playerId, m.targetId);
     },
     "player:chat": (s, m) => handleChat({ world: w, ...ctx.chat }, s, m.message, m.channel),
@@ -42,6 +48,15 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
     "bank:withdraw": (s, m) => {
       bankWithdraw(w, s.playerId, m.itemId, m.quantity);
       ctx.saveNow(s.playerId);
+    },
+    "dialogue:respond": (s, m) => respond(w, s.playerId, m.index),
+    "dialogue:close": (s) => closeDialogue(w, s.playerId),
+    "store:buy": (s, m) => ctx.stores.buy(s.playerId, m.itemId, m.quantity),
+    "store:sell": (s, m) => ctx.stores.sell(s.playerId, m.slot, m.quantity),
+    "store:close": (s) => {
+      const p = playerOf(w, s.playerId);
+      if (!p.store) throw new GameError("STORE_NOT_OPEN", "You have no store open");
+      closeStore(w, p, "closed");
     },
   };
 }

@@ -1,6 +1,10 @@
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
 import type { WorldEvent } from "../src/game/world/events.js";
 import type { World } from "../src/game/world/World.js";
+import { questOf, stageDescription } from "../src/game/world/questing.js";
+import { shelvesView, storeView } from "../src/game/world/stores.js";
+import { nodeView } from "../src/game/dialogue.js";
+import type { QuestEvent } from "../src/game/quests.js";
 import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
 
 /** What turning the world's events into messages needs from its room. */
@@ -12,6 +16,8 @@ export interface EventContext {
   playerDied(playerId: string): void;
   /** A death pile ran out: its lock is closed in the database. */
   deathExpired(deathId: string): void;
+  /** A dialogue effect the server does not play: reported once per name. */
+  unknownEffect(npcId: string, effect: string): void;
 }
 
 /** The tick's world events as the messages the players are told (docs/PROTOCOL.md §4). */
@@ -46,6 +52,61 @@ export function dispatchEvents(ctx: EventContext, events: WorldEvent[]) {
       case "deathExpired":
         ctx.deathExpired(e.deathId);
         break;
+      case "dialogue":
+        ctx.toPlayer(e.playerId, "dialogue:node", nodeView(e.npcId, e.npcName, e.node));
+        break;
+      case "dialogueEnd":
+        ctx.toPlayer(e.playerId, "dialogue:end", { npcId: e.npcId, reason: e.reason });
+        break;
+      case "bankOpened": {
+        const p = ctx.world.players.get(e.playerId);
+        if (p) ctx.toPlayer(e.playerId, "bank:open", { npcId: e.npcId, items: p.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
+        break;
+      }
+      case "storeOpened": {
+        const open = ctx.world.players.get(e.playerId)?.store;
+        if (open) ctx.toPlayer(e.playerId, "store:open", storeView(ctx.world, open.storeId, open.npcInstanceId));
+        break;
+      }
+      case "storeClosed":
+        ctx.toPlayer(e.playerId, "store:close", { storeId: e.storeId, reason: e.reason });
+        break;
+      case "storeChanged": {
+        const shelves = shelvesView(ctx.world, e.storeId, e.itemIds);
+        for (const p of ctx.world.players.values()) if (p.store?.storeId === e.storeId) ctx.toPlayer(p.id, "store:update", { storeId: e.storeId, ...shelves });
+        break;
+      }
+      case "quest":
+        tellQuest(ctx, e.playerId, e.event);
+        break;
+      case "unknownEffect":
+        ctx.unknownEffect(e.npcId, e.effect);
+        break;
+    }
+  }
+}
+
+function tellQuest(ctx: EventContext, playerId: string, e: QuestEvent) {
+  switch (e.kind) {
+    case "started":
+      return ctx.toPlayer(playerId, "quest:started", {
+        questId: e.questId,
+        name: questOf(ctx.world, e.questId).name,
+        stage: e.stage,
+        stageDescription: stageDescription(ctx.world, e.questId, e.stage),
+      });
+    case "progress":
+      return ctx.toPlayer(playerId, "quest:progress", { questId: e.questId, stage: e.stage, count: e.count, needed: e.needed });
+    case "stage":
+      return ctx.toPlayer(playerId, "quest:stage", { questId: e.questId, stage: e.stage, stageDescription: stageDescription(ctx.world, e.questId, e.stage) });
+    case "completed": {
+      const quest = questOf(ctx.world, e.questId);
+      return ctx.toPlayer(playerId, "quest:completed", {
+        questId: e.questId,
+        name: quest.name,
+        questPoints: e.questPoints,
+        rewards: { items: quest.rewardItems.map((i) => ({ itemId: i.itemId, quantity: i.quantity })), xp: { ...quest.rewardXp } },
+      });
     }
   }
 }

@@ -2,7 +2,7 @@ import { ServerError } from "@colyseus/core";
 import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
 import type { TokenClaims } from "../src/auth/tokens.js";
-import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, loadCharacter, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, questsFingerprint, loadCharacter, loadOrCreateCharacter } from "../src/db/characterRepo.js";
 import type { IgnoreLists } from "../src/db/socialRepo.js";
 import { endSession, startSession } from "../src/db/worldRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
@@ -17,6 +17,7 @@ import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { ProtocolClient } from "./protocolClient.js";
 import type { ChatSession } from "./worldChat.js";
 import type { WorldSync } from "./worldSync.js";
+import type { StoreDesk } from "./worldStores.js";
 import type { TradeDesk } from "./worldTrades.js";
 
 /** A client's session in the world: its character, account and database session. */
@@ -38,6 +39,7 @@ export interface SessionsContext {
   sync: WorldSync;
   saver: WorldSaver;
   trades: TradeDesk;
+  stores: StoreDesk;
   ignores: IgnoreLists;
   locks: RoomCharacterLocks;
   /** Online sessions by character id (the room's map). */
@@ -159,6 +161,7 @@ export class WorldSessions {
     const { world, sync } = this.c;
     const player = addPlayer(world, snap);
     player.persistedItems = itemsFingerprint(snap);
+    player.persistedQuests = questsFingerprint(snap);
     const dbSessionId = await startSession(this.c.prisma, snap.id, auth.sub, options.clientType ?? "colyseus");
     if (!this.c.inRoom(client)) {
       // Left while the session was being recorded: take the character out again.
@@ -219,12 +222,13 @@ export class WorldSessions {
   }
 
   /**
-   * The player leaves the world and is saved. A trade being committed is written first, so the
-   * save includes it; an open trade ends as the player leaves (its partner is told at once).
+   * The player leaves the world and is saved. A trade or store deal being committed is written
+   * first, so the save includes it; an open trade ends as the player leaves (its partner is told at once).
    */
   private async removeSaved(session: Session, beforeSave?: () => void): Promise<CharacterSnapshot | null> {
-    const { world, trades, saver } = this.c;
+    const { world, trades, stores, saver } = this.c;
     await trades.commitsSettled(session.playerId);
+    await stores.settled(session.playerId);
     const entity = world.players.get(session.playerId);
     const snap = removePlayer(world, session.playerId);
     trades.flush();

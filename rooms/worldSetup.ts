@@ -3,7 +3,8 @@ import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
 import type { GameData } from "../src/manifests/index.js";
 import { closeDanglingSessions, loadChunks, openDeaths } from "../src/db/worldRepo.js";
-import { populateWorld, restoreChunk, restoreDeathPile, type ChunkData } from "../src/game/world/setup.js";
+import { loadStoreStock } from "../src/db/storeRepo.js";
+import { populateWorld, restoreChunk, restoreDeathPile, restoreStock, type ChunkData } from "../src/game/world/setup.js";
 import { World, type WorldOptions } from "../src/game/world/World.js";
 
 /** The shard name world_chunks rows are kept under. */
@@ -17,13 +18,15 @@ export function createWorld(data: GameData, options: Partial<WorldOptions> = {})
 
 /**
  * Put back what the database remembers of the world: ground items and depleted nodes per chunk,
- * and the piles of open death locks; close sessions a crashed process left open.
+ * the piles of open death locks and the stores' shelves; close sessions a crashed process left open.
  */
 export async function restoreWorld(world: World, prisma: PrismaClient, logger: Logger) {
   const chunks = await loadChunks(prisma, WORLD_NAME);
   for (const c of chunks) restoreChunk(world, c.data as ChunkData);
   const deaths = await openDeaths(prisma);
   for (const d of deaths) restoreDeathPile(world, d);
+  const shelves = await loadStoreStock(prisma, WORLD_NAME);
+  restoreStock(world, shelves);
   const closed = await closeDanglingSessions(prisma);
-  logger.info({ chunks: chunks.length, deathPiles: deaths.length, closedSessions: closed }, "world restored");
+  logger.info({ chunks: chunks.length, deathPiles: deaths.length, shelves: shelves.length, closedSessions: closed }, "world restored");
 }

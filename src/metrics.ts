@@ -32,6 +32,13 @@ export const tradesEnded = new Counter({
   registers: [registry],
 });
 
+export const storeDeals = new Counter({
+  name: "store_deals_total",
+  help: "Store purchases and sales, by kind (buy, sell) and outcome (written, failed)",
+  labelNames: ["kind", "outcome"] as const,
+  registers: [registry],
+});
+
 export const tradeCommitDuration = new Histogram({
   name: "trade_commit_duration_seconds",
   help: "Time from both confirm-screen accepts to the committed swap",

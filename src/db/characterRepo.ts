@@ -34,7 +34,7 @@ export interface NewCharacter {
   levels?: Partial<Record<SkillName, number>>;
 }
 
-function rowToSnapshot(row: Prisma.CharacterGetPayload<{ include: { inventory: true; equipment: true; bank: true } }>): CharacterSnapshot {
+function rowToSnapshot(row: Prisma.CharacterGetPayload<{ include: typeof withItems }>): CharacterSnapshot {
   const xp = {} as SkillXp;
   for (const s of SKILLS) xp[s] = (row as unknown as Record<string, number>)[xpColumn(s)] ?? 0;
   const inventory: Inventory = new Array(INVENTORY_SIZE).fill(null);
@@ -53,10 +53,11 @@ function rowToSnapshot(row: Prisma.CharacterGetPayload<{ include: { inventory: t
     inventory,
     equipment,
     bank,
+    quests: row.quests.map((q) => ({ questId: q.questId, stage: q.stage, count: q.count, completions: q.completions })),
   };
 }
 
-const withItems = { inventory: true, equipment: true, bank: true } as const;
+const withItems = { inventory: true, equipment: true, bank: true, quests: true } as const;
 
 export async function loadCharacter(db: Db, characterId: string): Promise<CharacterSnapshot | null> {
   const row = await db.character.findUnique({ where: { id: characterId }, include: withItems });
@@ -103,6 +104,7 @@ export async function createCharacter(prisma: PrismaClient, spec: NewCharacter):
       inventory,
       equipment: {},
       bank: [],
+      quests: [],
     };
     try {
       await prisma.$transaction(async (tx) => {
@@ -187,6 +189,21 @@ export async function writeCharacterItems(tx: Tx, snaps: CharacterSnapshot[]): P
   if (inv.length) await tx.inventoryItem.createMany({ data: inv });
   if (eq.length) await tx.equipmentItem.createMany({ data: eq });
   if (bank.length) await tx.bankItem.createMany({ data: bank });
+}
+
+/** Replace the quest rows of these characters with their journals. */
+export async function writeCharacterQuests(tx: Tx, snaps: CharacterSnapshot[]): Promise<void> {
+  if (snaps.length === 0) return;
+  await tx.characterQuest.deleteMany({ where: { characterId: { in: snaps.map((s) => s.id) } } });
+  const rows = snaps.flatMap((snap) =>
+    (snap.quests ?? []).map((q) => ({ characterId: snap.id, questId: q.questId, stage: q.stage, count: q.count, completions: q.completions })),
+  );
+  if (rows.length) await tx.characterQuest.createMany({ data: rows });
+}
+
+/** A fingerprint of a character's quest journal: equal fingerprints need no quest rows rewritten. */
+export function questsFingerprint(snap: Pick<CharacterSnapshot, "quests">): string {
+  return JSON.stringify((snap.quests ?? []).map((q) => [q.questId, q.stage, q.count, q.completions]));
 }
 
 /** A fingerprint of a character's items: equal fingerprints need no item rows rewritten. */

@@ -5,7 +5,7 @@ import { snapshotOf } from "../game/world/players.js";
 import { chunkData } from "../game/world/setup.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
-import { itemsFingerprint, writeCharacterItems, writeCharacterStats } from "./characterRepo.js";
+import { itemsFingerprint, questsFingerprint, writeCharacterItems, writeCharacterQuests, writeCharacterStats } from "./characterRepo.js";
 import { isRetryableTxError, TradeCommitError } from "./tradeRepo.js";
 import { addNpcKills, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
 
@@ -14,6 +14,8 @@ interface CapturedCharacter {
   snap: CharacterSnapshot;
   /** Its item rows differ from what the database holds. */
   itemsChanged: boolean;
+  /** Its quest rows differ from what the database holds. */
+  questsChanged: boolean;
   deaths: PendingDeath[];
   reclaims: string[];
   kills: Map<string, number>;
@@ -40,11 +42,15 @@ export class WorldSaver {
     private readonly logger: Logger,
   ) {}
 
-  /** Every changed character and chunk (the periodic save); characters in a trade commit wait for it. */
-  saveDirty(world: World): Promise<void> {
-    return this.save(
+  /**
+   * Every changed character and chunk (the periodic save), with `work` in the same transaction when
+   * given; characters in a trade or store commit wait for it.
+   */
+  saveDirty(world: World, work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<void>): Promise<void> {
+    return this.saveWith(
       world,
       [...world.players.values()].filter((p) => !p.inventoryFrozen && (p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size)),
+      work,
     );
   }
 
@@ -95,6 +101,10 @@ export class WorldSaver {
         tx,
         captured.filter((c) => c.itemsChanged).map((c) => c.snap),
       );
+      await writeCharacterQuests(
+        tx,
+        captured.filter((c) => c.questsChanged).map((c) => c.snap),
+      );
       await writeChunks(tx, this.worldName, chunks);
     };
     const write = async (): Promise<T> => {
@@ -133,6 +143,7 @@ export class WorldSaver {
         }
         p.dirty = true;
         p.persistedItems = undefined;
+        p.persistedQuests = undefined;
         p.pendingDeaths.unshift(...c.deaths);
         p.pendingReclaims.unshift(...c.reclaims);
         for (const [npc, n] of c.kills) p.pendingKills.set(npc, (p.pendingKills.get(npc) ?? 0) + n);
@@ -166,8 +177,17 @@ export class WorldSaver {
 function capture(p: PlayerEntity): CapturedCharacter {
   const snap = snapshotOf(p);
   const items = itemsFingerprint(snap);
-  const c: CapturedCharacter = { snap, itemsChanged: items !== p.persistedItems, deaths: p.pendingDeaths, reclaims: p.pendingReclaims, kills: p.pendingKills };
+  const quests = questsFingerprint(snap);
+  const c: CapturedCharacter = {
+    snap,
+    itemsChanged: items !== p.persistedItems,
+    questsChanged: quests !== p.persistedQuests,
+    deaths: p.pendingDeaths,
+    reclaims: p.pendingReclaims,
+    kills: p.pendingKills,
+  };
   p.persistedItems = items;
+  p.persistedQuests = quests;
   p.pendingDeaths = [];
   p.pendingReclaims = [];
   p.pendingKills = new Map();

@@ -50,6 +50,8 @@ export interface ItemDef {
   attackRange?: number;
   /** For tools: the skill the tool serves. */
   toolSkill?: string;
+  /** An experience lamp (`useEffect` xp_lamp): rubbing it gives this much xp in a skill of the player's choice, and uses it up. */
+  lampXp?: number;
   description?: string;
   examine?: string;
   modelPath?: string;
@@ -203,7 +205,10 @@ export interface StoreItem {
   price: number;
   /** -1 = unlimited */
   stockQuantity: number;
+  /** Seconds between two restocks of a finite stock (0: never). */
   restockTime: number;
+  /** The same in game ticks. */
+  restockTicks: number;
   category?: string;
 }
 

@@ -37,6 +37,7 @@ export function toItemDef(r: ItemRecord, source: string, raw: Record<string, unk
     attackSpeed: def(r.attackSpeed),
     attackRange: def(r.attackRange),
     toolSkill: r.tool?.skill,
+    lampXp: r.useEffect?.type === "xp_lamp" && r.useEffect.xpAmount ? r.useEffect.xpAmount : undefined,
     description: def(r.description),
     examine: def(r.examine),
     modelPath: def(r.modelPath),

@@ -42,6 +42,7 @@ export const itemSchema = z.looseObject({
   attackSpeed: nonNeg.nullish(),
   attackRange: nonNeg.nullish(),
   tool: z.looseObject({ skill: z.string(), priority: num.nullish() }).nullish(),
+  useEffect: z.looseObject({ type: z.string(), xpAmount: nonNeg.max(200_000_000).nullish() }).nullish(),
   description: z.string().nullish(),
   examine: z.string().nullish(),
   modelPath: z.string().nullish(),

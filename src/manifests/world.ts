@@ -31,7 +31,7 @@ import {
   worldAreaSchema,
   worldAreasFileSchema,
 } from "./schemasWorld.js";
-import { def } from "./util.js";
+import { def, msToTicks } from "./util.js";
 
 const WORLD_AREAS = "world-areas.json";
 
@@ -174,6 +174,7 @@ export function buildStores(ctx: LoadContext, json: unknown): Map<string, StoreD
           price: r.price,
           stockQuantity: r.stockQuantity ?? -1,
           restockTime: r.restockTime ?? 0,
+          restockTicks: msToTicks((r.restockTime ?? 0) * 1000, r.restockTime ? 1 : 0),
           category: def(r.category),
         }
       );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK } from "./vocabulary.js";
+import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK, SKILLS } from "./vocabulary.js";
 
 /**
  * Every client → server message, by its documented event name, with the payload it must have
@@ -23,7 +23,7 @@ export const ClientMessages = {
   "player:move": z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() }).strict(),
   "player:action": z
     .object({
-      action: z.enum(["gather", "attack", "pickup", "stop", "style"]),
+      action: z.enum(["gather", "attack", "pickup", "talk", "store", "stop", "style"]),
       targetId: id.optional(),
       style: z.enum(COMBAT_STYLES).optional(),
     })
@@ -34,12 +34,22 @@ export const ClientMessages = {
       slot,
       targetSlot: slot.optional(),
       targetId: id.optional(),
-      action: z.enum(["use", "eat", "equip", "unequip", "drop", "cook", "light"]).optional(),
+      action: z.enum(["use", "eat", "equip", "unequip", "drop", "cook", "light", "rub"]).optional(),
       quantity: quantity.optional(),
+      /** The skill an experience lamp's xp goes to (`rub`). */
+      skill: z.enum(SKILLS).optional(),
     })
     .strict(),
   "bank:deposit": z.object({ slot, quantity }).strict(),
   "bank:withdraw": z.object({ itemId: id, quantity }).strict(),
+  /** Answer the dialogue node shown last with one of its responses' index. */
+  "dialogue:respond": z.object({ index: z.number().int().min(0).max(63) }).strict(),
+  "dialogue:close": z.object({}).strict(),
+  /** Buy from the store the player has open. */
+  "store:buy": z.object({ itemId: id, quantity }).strict(),
+  /** Sell the item in a slot to the store the player has open (fewer when the pack holds fewer). */
+  "store:sell": z.object({ slot, quantity }).strict(),
+  "store:close": z.object({}).strict(),
 } as const;
 
 export type ClientMessageType = keyof typeof ClientMessages;

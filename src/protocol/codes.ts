@@ -105,6 +105,18 @@ export const ERROR_CODES = {
   QUEST_COMPLETED: "quest start: done and not replayable",
   QUEST_REQUIREMENTS: "quest start: a quest, skill level or item it needs is missing",
   QUEST_NOT_READY: "quest completion before the last stage",
+  UNKNOWN_QUEST: "a dialogue effect naming a quest the data does not have",
+  NO_DIALOGUE: "player:action talk: the npc has nothing to say",
+  // Stores
+  NO_STORE: "player:action store, openStore: the npc keeps no store",
+  STORE_NOT_OPEN: "store:buy, store:sell, store:close without a store open",
+  NOT_IN_STOCK: "store:buy: the store does not sell that item",
+  OUT_OF_STOCK: "store:buy: fewer on the shelf than asked",
+  NOT_ENOUGH_COINS: "store:buy: the coins in the pack (not offered in a trade) are short",
+  STORE_WONT_BUY: "store:sell: the store does not buy that item (or anything), or coins",
+  STORE_FULL: "store:sell: the shelf would pass the stack limit",
+  STORE_COMPLETING: "item moves while a purchase or sale is being written",
+  STORE_UNAVAILABLE: "store:buy, store:sell: the deal could not be written; nothing changed",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online",

@@ -33,7 +33,7 @@ export interface SkillView {
 }
 
 /** What a player is busy with, in its own `player:sync`. */
-export type PlayerActionType = "gather" | "attack" | "pickup";
+export type PlayerActionType = "gather" | "attack" | "pickup" | "talk";
 
 // ---- The world (§4) ----
 
@@ -55,6 +55,66 @@ export interface PlayerSync {
   /** Present while within 3 tiles of a bank, else null. */
   bank: ItemStackView[] | null;
   action: PlayerActionType | null;
+  /** The quest journal: every quest started, and the quest points earned. */
+  quests: QuestJournalView;
+}
+
+// ---- Quests, dialogue and stores ----
+
+export type QuestStatusName = "not_started" | "in_progress" | "ready_to_complete" | "completed";
+
+/** One quest in a journal. */
+export interface QuestView {
+  questId: string;
+  name: string;
+  status: QuestStatusName;
+  /** The index of the stage in force (the number of stages once completed). */
+  stage: number;
+  /** What the stage in force asks, null once completed. */
+  stageDescription: string | null;
+  /** Progress on the stage in force and what it needs (kill, gather and interact stages). */
+  count: number;
+  needed: number;
+  /** Times completed. */
+  completions: number;
+}
+
+export interface QuestJournalView {
+  questPoints: number;
+  quests: QuestView[];
+}
+
+export interface DialogueNodeView {
+  /** The npc instance talked to. */
+  npcId: string;
+  npcName: string;
+  nodeId: string;
+  text: string;
+  /** Answer with `dialogue:respond {index}`; none: the conversation ends with this node. */
+  responses: { index: number; text: string }[];
+}
+
+/** One shelf of a store. */
+export interface StoreItemView {
+  itemId: string;
+  name: string;
+  /** What one costs. */
+  price: number;
+  /** On the shelf; -1 unlimited. */
+  quantity: number;
+  /** What the store pays for one, null when it does not buy it. */
+  sellPrice: number | null;
+}
+
+export interface StoreView {
+  storeId: string;
+  name: string;
+  /** The npc instance keeping it. */
+  npcId: string;
+  /** "all" (a general store: anything tradeable), "listed" (only what it sells) or "none". */
+  buys: "all" | "listed" | "none";
+  buybackRate: number;
+  items: StoreItemView[];
 }
 
 /** A player as `world:update` lists it: the fields of PlayerState (schema/WorldState.ts). */
@@ -156,6 +216,28 @@ export interface WorldMessages {
   "player:death": { deathId: string; position: Position; items: ItemStackView[]; killedBy: string | null };
   /** Then the connection closes with CLOSE_CODES.REPLACED. */
   "session:replaced": { message: string };
+  /** A node of a conversation with an npc (after `player:action` talk, or a response). */
+  "dialogue:node": DialogueNodeView;
+  /** The conversation is over: `finished` (a node without responses, or an effect took over), `closed` (asked), `walked_away`, `npc_gone`. */
+  "dialogue:end": { npcId: string; reason: "finished" | "closed" | "walked_away" | "npc_gone" };
+  /** A bank opened by an npc (the `openBank` effect); `player:sync` carries it too while in reach. */
+  "bank:open": { npcId: string; items: ItemStackView[] };
+  /** A store opened (the `openStore` effect, or `player:action` store). */
+  "store:open": StoreView;
+  /** Shelves of the open store that changed (bought, sold, restocked); `removed`: shelves gone. */
+  "store:update": { storeId: string; items: StoreItemView[]; removed: string[] };
+  /** `reason`: `closed` (asked), `walked_away`, `npc_gone`. */
+  "store:close": { storeId: string; reason: "closed" | "walked_away" | "npc_gone" };
+  /** A purchase, written to the database: followed by `player:sync`. */
+  "store:bought": { storeId: string; itemId: string; quantity: number; coins: number };
+  /** A sale, written to the database: followed by `player:sync`. */
+  "store:sold": { storeId: string; itemId: string; quantity: number; coins: number };
+  "quest:started": { questId: string; name: string; stage: number; stageDescription: string | null };
+  /** Progress on a kill, gather or interact stage. */
+  "quest:progress": { questId: string; stage: number; count: number; needed: number };
+  /** The quest moved to another stage. */
+  "quest:stage": { questId: string; stage: number; stageDescription: string | null };
+  "quest:completed": { questId: string; name: string; questPoints: number; rewards: { items: ItemStackView[]; xp: { [skill: string]: number } } };
 }
 
 // ---- Trades (§9) ----
@@ -266,6 +348,18 @@ export const SERVER_MESSAGE_TYPES = [
   "npc:killed",
   "player:death",
   "session:replaced",
+  "dialogue:node",
+  "dialogue:end",
+  "bank:open",
+  "store:open",
+  "store:update",
+  "store:close",
+  "store:bought",
+  "store:sold",
+  "quest:started",
+  "quest:progress",
+  "quest:stage",
+  "quest:completed",
   "tradeRequestSent",
   "tradeIncoming",
   "tradeStarted",

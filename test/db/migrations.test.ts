@@ -55,6 +55,9 @@ for (const kind of DATABASE_KINDS) {
         "trades",
         "agent_mappings",
         "agent_goals",
+        "character_quests",
+        "store_stock",
+        "store_deals",
       ]) {
         assert.ok(
           tables.some((r) => r.table_name === name),

@@ -55,6 +55,11 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "inventory:use": { slot: 0, targetSlot: INVENTORY_SIZE - 1, action: "light" },
   "bank:deposit": { slot: INVENTORY_SIZE - 1, quantity: MAX_STACK },
   "bank:withdraw": { itemId: "logs", quantity: 1 },
+  "dialogue:respond": { index: 0 },
+  "dialogue:close": {},
+  "store:buy": { itemId: "bronze_hatchet", quantity: 1 },
+  "store:sell": { slot: INVENTORY_SIZE - 1, quantity: 10 },
+  "store:close": {},
   tradeRequest: { targetPlayerId: "c_1" },
   tradeRequestRespond: { tradeId: "t_1", accept: true },
   tradeAddItem: { tradeId: "t_1", inventorySlot: 3, quantity: 5 },
@@ -126,6 +131,7 @@ describe("src/protocol: the wire contract", () => {
         [ClientMessages["inventory:use"], { slot: 0 }, "slot"],
         [ClientMessages["inventory:use"], { slot: 0 }, "targetSlot"],
         [ClientMessages["bank:deposit"], { slot: 0, quantity: 1 }, "slot"],
+        [ClientMessages["store:sell"], { slot: 0, quantity: 1 }, "slot"],
       ] as const;
       for (const [schema, base, field] of slotFields) {
         accepts(schema, { ...base, [field]: 0 });
@@ -139,6 +145,8 @@ describe("src/protocol: the wire contract", () => {
         [ClientMessages["inventory:use"], { slot: 0, action: "drop" }],
         [ClientMessages["bank:deposit"], { slot: 0 }],
         [ClientMessages["bank:withdraw"], { itemId: "logs" }],
+        [ClientMessages["store:buy"], { itemId: "logs" }],
+        [ClientMessages["store:sell"], { slot: 0 }],
       ] as const;
       for (const [schema, base] of quantityFields) {
         accepts(schema, { ...base, quantity: 1 });
@@ -147,6 +155,8 @@ describe("src/protocol: the wire contract", () => {
       }
       refuses(ClientMessages["bank:deposit"], { slot: 0 });
       refuses(ClientMessages["bank:withdraw"], { itemId: "logs" });
+      refuses(ClientMessages["store:buy"], { itemId: "logs" });
+      refuses(ClientMessages["store:sell"], { slot: 0 });
     });
 
     it("trade offers: the schema lets slots and quantities through to the trade rules, which refuse bad ones as INVALID_SLOT / INVALID_QUANTITY", () => {

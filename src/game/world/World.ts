@@ -3,6 +3,7 @@ import { SpatialGrid } from "../spatialGrid.js";
 import { buildTileMap, type TileMap } from "../tileMap.js";
 import type { Rng, Tile } from "../types.js";
 import type { EntityKind, GroundItemEntity, NpcEntity, PlayerEntity, ResourceEntity } from "./entities.js";
+import type { StoreStock } from "../shop.js";
 import { EventSink } from "./events.js";
 import { TradeBook } from "./trades.js";
 import type { TradeLimits } from "../trade.js";
@@ -58,6 +59,13 @@ export class World {
   readonly groundLinked = new Set<string>();
 
   readonly events = new EventSink();
+  /** Every store's shelves, by store id: shared by all the world's players. */
+  readonly stores = new Map<string, StoreStock>();
+  /**
+   * Stock that moved by itself (restocks and decay) since the last save, by store and item: written
+   * as changes by the next periodic save. (Purchases and sales are written by their own commits.)
+   */
+  readonly stockDrift = new Map<string, Map<string, number>>();
   /** The trades between the players of this world: a death or a leave ends them here. */
   readonly trades: TradeBook;
 

@@ -1,7 +1,7 @@
 import { deposit, withdraw } from "../bank.js";
 import { canGather } from "../gathering.js";
 import { addItemAll, assertQuantity, assertSlot, removeFromSlot } from "../inventory.js";
-import { validateMoveTarget } from "../movement.js";
+import { chebyshev, validateMoveTarget } from "../movement.js";
 import { findPath } from "../pathfinding.js";
 import { GameError, type Tile } from "../types.js";
 import { canSeeGroundItem } from "./deathPiles.js";
@@ -21,7 +21,8 @@ export function playerOf(world: World, id: string): PlayerEntity {
 /** The player a command that changes items is for: refused while a trade of theirs is being committed. */
 export function itemHolderOf(world: World, id: string): PlayerEntity {
   const p = playerOf(world, id);
-  if (p.inventoryFrozen) throw new GameError("TRADE_COMPLETING", "Your trade is being completed");
+  if (p.inventoryFrozen === "trade") throw new GameError("TRADE_COMPLETING", "Your trade is being completed");
+  if (p.inventoryFrozen === "store") throw new GameError("STORE_COMPLETING", "Your purchase or sale is being completed");
   return p;
 }
 
@@ -70,6 +71,10 @@ export function gatherOptions(world: World, p: PlayerEntity) {
 }
 
 export const adjacent = (a: Tile, b: Tile) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z)) <= 1;
+
+/** How far (tiles, Chebyshev) a player may stand from an npc and keep talking or trading with it. */
+export const TALK_RANGE = 3;
+export const withinTalk = (a: Tile, b: Tile) => chebyshev(a, b) <= TALK_RANGE;
 
 /** Start gathering from a resource node: checked now, worked every cycle by the tick. */
 export function startGather(world: World, id: string, targetId: string) {

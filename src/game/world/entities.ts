@@ -1,4 +1,6 @@
+import type { DialogueState } from "../dialogue.js";
 import type { NpcInstance } from "../npcBehaviour.js";
+import type { QuestJournal, QuestProgress } from "../quests.js";
 import type { Bank, Equipment, Inventory, ItemStack, SkillName, SkillXp, Tile } from "../types.js";
 import type { CombatStyle, GatheringSkill } from "../../protocol/vocabulary.js";
 
@@ -6,7 +8,9 @@ import type { CombatStyle, GatheringSkill } from "../../protocol/vocabulary.js";
 export type PlayerAction =
   | { type: "gather"; targetId: string; nextTick: number }
   | { type: "attack"; targetId: string }
-  | { type: "pickup"; targetId: string };
+  | { type: "pickup"; targetId: string }
+  /** Walk up to an npc and talk to it (or, with `store`, open its store). */
+  | { type: "talk"; targetId: string; store?: boolean };
 
 /** A character in the world. The id is the character id: stable across logins. */
 export interface PlayerEntity {
@@ -33,11 +37,19 @@ export interface PlayerEntity {
   /** Inventory slots offered in a trade: no drop, use, bank or equip while locked. */
   lockedSlots: Set<number>;
   /**
-   * A trade of this player is being committed: until the transaction is done nothing else may
-   * change the inventory (commands are refused, the tick leaves the player's action and npcs'
-   * blows waiting) and no other save captures the character.
+   * A trade or a store deal of this player is being committed: until the transaction is done
+   * nothing else may change the inventory (commands are refused, the tick leaves the player's
+   * action and npcs' blows waiting) and no other save captures the character.
    */
-  inventoryFrozen: boolean;
+  inventoryFrozen: false | "trade" | "store";
+  /** The conversation the player is in: the node it was shown last. */
+  dialogue: DialogueState | null;
+  /** The store the player has open (buying and selling need it). */
+  store: { storeId: string; npcInstanceId: string } | null;
+  /** The quest journal, by quest id. */
+  quests: QuestJournal;
+  /** Fingerprint of the journal the database holds (kept by the saver). */
+  persistedQuests?: string;
   /** Kills not yet written to npc_kills. */
   pendingKills: Map<string, number>;
   /**
@@ -69,6 +81,8 @@ export interface NpcEntity extends NpcInstance {
   /** Townsfolk (bank clerks, shopkeepers) cannot be attacked. */
   attackable: boolean;
   services: string[];
+  /** The store it keeps (world-areas placement `storeId`, else the only store of a one-store world). */
+  storeId?: string;
   /** Damage dealt per player since it last spawned, for loot ownership. */
   damageBy: Map<string, number>;
 }
@@ -113,6 +127,8 @@ export interface CharacterSnapshot {
   inventory: Inventory;
   equipment: Equipment;
   bank: Bank;
+  /** The quest journal (absent: nothing started). */
+  quests?: QuestProgress[];
 }
 
 export function stacksOf(inv: Inventory): ItemStack[] {

@@ -1,3 +1,5 @@
+import type { DialogueNode } from "../../manifests/dialogue.js";
+import type { QuestEvent } from "../quests.js";
 import type { ItemStack, SkillName, Tile } from "../types.js";
 
 /**
@@ -12,7 +14,17 @@ export type WorldEvent =
   | { kind: "actionFailed"; playerId: string; code: string; message: string }
   | { kind: "npcKilled"; playerId: string; npcId: string; at: Tile }
   | { kind: "death"; playerId: string; deathId: string; at: Tile; items: ItemStack[]; killedBy: string | null }
-  | { kind: "deathExpired"; deathId: string };
+  | { kind: "deathExpired"; deathId: string }
+  | { kind: "dialogue"; playerId: string; npcId: string; npcName: string; node: DialogueNode }
+  | { kind: "dialogueEnd"; playerId: string; npcId: string; reason: "finished" | "closed" | "walked_away" | "npc_gone" }
+  | { kind: "bankOpened"; playerId: string; npcId: string }
+  | { kind: "storeOpened"; playerId: string }
+  | { kind: "storeClosed"; playerId: string; storeId: string; reason: "closed" | "walked_away" | "npc_gone" }
+  /** Shelves of a store changed: everyone with it open is told. */
+  | { kind: "storeChanged"; storeId: string; itemIds: string[] }
+  | { kind: "quest"; playerId: string; event: QuestEvent }
+  /** A dialogue effect the server does not play (logged once per name). */
+  | { kind: "unknownEffect"; npcId: string; effect: string };
 
 export class EventSink {
   private events: WorldEvent[] = [];

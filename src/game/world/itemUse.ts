@@ -4,9 +4,10 @@ import { equip, isEquipmentSlot, unequip } from "../equipment.js";
 import { FIRE_DURATION_TICKS, lightFire } from "../firemaking.js";
 import { assertSlot } from "../inventory.js";
 import { maxHealth } from "../skills.js";
-import { GameError } from "../types.js";
+import { GameError, type SkillName } from "../types.js";
 import { adjacent, dropItem, itemHolderOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
+import { questDeed, rubLamp } from "./questing.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
 
@@ -14,14 +15,16 @@ export interface UseItem {
   slot: number;
   targetSlot?: number;
   targetId?: string;
-  action?: "use" | "eat" | "equip" | "unequip" | "drop" | "cook" | "light";
+  action?: "use" | "eat" | "equip" | "unequip" | "drop" | "cook" | "light" | "rub";
   quantity?: number;
+  skill?: SkillName;
 }
 
 /**
  * `inventory:use`: eat food, wear or remove equipment, drop, light logs with a tinderbox, cook
- * raw food on a fire or range. Without an action, the item's own use is chosen (food is eaten,
- * wearables are worn, an item on another item or on a fire combines).
+ * raw food on a fire or range, rub an experience lamp. Without an action, the item's own use is
+ * chosen (food is eaten, wearables are worn, a lamp is rubbed, an item on another item or on a
+ * fire combines).
  */
 export function useItem(world: World, id: string, u: UseItem) {
   const p = itemHolderOf(world, id);
@@ -35,7 +38,7 @@ export function useItem(world: World, id: string, u: UseItem) {
   const def = world.data.items.get(held.itemId);
   if (!def) throw new GameError("UNKNOWN_ITEM", "You can't use that");
 
-  const action = u.action && u.action !== "use" ? u.action : u.targetSlot !== undefined ? "light" : u.targetId ? "cook" : def.healAmount ? "eat" : def.equipSlot ? "equip" : undefined;
+  const action = u.action && u.action !== "use" ? u.action : u.targetSlot !== undefined ? "light" : u.targetId ? "cook" : def.healAmount ? "eat" : def.equipSlot ? "equip" : def.lampXp ? "rub" : undefined;
   switch (action) {
     case "eat": {
       const r = eat(p.inventory, u.slot, p.health, maxHealth(p.levels.constitution), world.data.items);
@@ -58,6 +61,8 @@ export function useItem(world: World, id: string, u: UseItem) {
       return light(world, p, u.slot, u.targetSlot);
     case "cook":
       return cookOn(world, p, u.slot, u.targetId);
+    case "rub":
+      return rubLamp(world, p, u.slot, u.skill);
     default:
       throw new GameError("NOTHING_HAPPENS", "Nothing interesting happens");
   }
@@ -88,6 +93,7 @@ function light(world: World, p: PlayerEntity, slot: number, targetSlot: number |
   world.resources.set(fireId, { id: fireId, resourceId: "fire", skill: "firemaking", name: "Fire", tile: { ...p.tile }, depleted: false, respawnAtTick: null, expiresAtTick: world.tick + FIRE_DURATION_TICKS });
   world.place("resource", fireId, p.tile);
   grantXp(world, p, "firemaking", r.xp);
+  questDeed(world, p, { type: "interact", target: "fire", count: 1 });
 }
 
 function cookOn(world: World, p: PlayerEntity, slot: number, targetId: string | undefined) {
@@ -104,6 +110,8 @@ function cookOn(world: World, p: PlayerEntity, slot: number, targetId: string | 
   const r = cook(p.inventory, slot, p.levels.cooking, station, world.data.recipes.cooking ?? [], world.data.items, world.rng);
   p.inventory = r.inventory;
   world.touchPlayer(p);
-  if (r.cooked) grantXp(world, p, "cooking", r.xp);
-  else world.events.push({ kind: "notice", playerId: p.id, code: "BURNT", message: "You accidentally burn it." });
+  if (r.cooked) {
+    grantXp(world, p, "cooking", r.xp);
+    if (r.itemId) questDeed(world, p, { type: "interact", target: r.itemId, count: 1 });
+  } else world.events.push({ kind: "notice", playerId: p.id, code: "BURNT", message: "You accidentally burn it." });
 }

@@ -6,6 +6,7 @@ import { HEALTH_PER_LEVEL, maxHealth } from "../skills.js";
 import { INVENTORY_SIZE, type ItemStack } from "../types.js";
 import { stacksOf, type NpcEntity, type PlayerEntity } from "./entities.js";
 import { clearDeathPilesOf } from "./deathPiles.js";
+import { questDeed } from "./questing.js";
 import type { World } from "./World.js";
 
 /** How far an npc looks for players to fight (beyond its aggro range it ignores them anyway). */
@@ -74,6 +75,7 @@ export function killNpc(world: World, npc: NpcEntity, killer: PlayerEntity) {
   }
   const credited = world.players.get(owner) ?? killer;
   credited.pendingKills.set(def.id, (credited.pendingKills.get(def.id) ?? 0) + 1);
+  questDeed(world, credited, { type: "kill", target: def.id });
   world.events.push({ kind: "npcKilled", playerId: credited.id, npcId: def.id, at: { ...npc.position } });
   npc.deadUntilTick = respawnTick(def, world.tick);
   npc.target = null;

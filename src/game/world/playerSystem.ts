@@ -9,6 +9,8 @@ import { adjacent, gatherOptions } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import { killNpc } from "./npcSystem.js";
 import { canSeeGroundItem, reclaimDeathPile } from "./deathPiles.js";
+import { questDeed } from "./questing.js";
+import { tickConversations, tickTalk } from "./talk.js";
 import { grantXp } from "./xp.js";
 import { chunkKey, type World } from "./World.js";
 
@@ -17,12 +19,14 @@ export function tickPlayers(world: World) {
   for (const p of world.players.values()) {
     if (p.health <= 0) continue;
     if (p.path.length > 0) walk(world, p);
-    // A trade being committed freezes the inventory: the action carries on once it is done.
+    tickConversations(world, p);
+    // A trade or store deal being committed freezes the inventory: the action carries on once it is done.
     if (!p.action || p.inventoryFrozen) continue;
     try {
       if (p.action.type === "gather") gather(world, p);
       else if (p.action.type === "attack") attack(world, p);
       else if (p.action.type === "pickup") pickup(world, p);
+      else if (p.action.type === "talk") tickTalk(world, p);
     } catch (err) {
       if (!(err instanceof GameError)) throw err;
       endAction(world, p, err.code, err.message);
@@ -65,6 +69,7 @@ function gather(world: World, p: PlayerEntity) {
   if (!cycle.success || !cycle.yield) return;
   const got = cycle.yield;
   p.inventory = addItemAll(p.inventory, got.itemId, got.quantity, world.data.items).inventory;
+  questDeed(world, p, { type: "gather", target: got.itemId, count: got.quantity });
   if (baitSlot >= 0) {
     // One bait per catch, never from a slot offered in a trade.
     const bait = p.inventory[baitSlot]!;

@@ -1,6 +1,7 @@
 import { isNearBank } from "../bank.js";
 import { combatLevel, maxHealth, skillLevels } from "../skills.js";
 import type { CharacterSnapshot, PlayerEntity } from "./entities.js";
+import { journalView } from "./questing.js";
 import type { World } from "./World.js";
 import type { PlayerSync } from "../../protocol/index.js";
 
@@ -29,6 +30,9 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
     lastHitBy: null,
     lockedSlots: new Set(),
     inventoryFrozen: false,
+    dialogue: null,
+    store: null,
+    quests: new Map((snap.quests ?? []).map((q) => [q.questId, { ...q }])),
     pendingKills: new Map(),
     pendingDeaths: [],
     pendingReclaims: [],
@@ -64,6 +68,7 @@ export function snapshotOf(p: PlayerEntity): CharacterSnapshot {
     inventory: p.inventory.map((s) => (s ? { ...s } : null)),
     equipment: Object.fromEntries(Object.entries(p.equipment).map(([k, v]) => [k, { ...v! }])),
     bank: p.bank.map((s) => ({ ...s })),
+    quests: [...p.quests.values()].map((q) => ({ ...q })),
   };
 }
 
@@ -82,6 +87,7 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     equipment: p.equipment,
     bank: nearBank(world, p) ? p.bank : null,
     action: p.action?.type ?? null,
+    quests: journalView(world, p),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ItemStack, Tile } from "../types.js";
 import type { NpcEntity, ResourceEntity } from "./entities.js";
+import { newStock, restoreShelf } from "../shop.js";
 import { chunkKey, type World } from "./World.js";
 
 const tileOf = (p: { x: number; z: number }): Tile => ({ x: Math.round(p.x), z: Math.round(p.z) });
@@ -12,6 +13,7 @@ const tileOf = (p: { x: number; z: number }): Tile => ({ x: Math.round(p.x), z: 
 export function populateWorld(world: World) {
   const { data } = world;
   world.spawnTile = data.spawn ? tileOf(data.spawn.position) : { x: 0, z: 0 };
+  for (const store of data.stores.values()) world.stores.set(store.id, newStock(store));
 
   for (const area of data.worldAreas.values()) {
     area.npcs.forEach((placement, i) => {
@@ -19,7 +21,9 @@ export function populateWorld(world: World) {
       const tile = tileOf(placement.position);
       if (placement.type === "bank" || def?.services.includes("bank")) world.bankTiles.push(tile);
       if (!def) return;
-      addNpc(world, `npc:${area.id}:t${i}`, def.id, tile);
+      const npc = addNpc(world, `npc:${area.id}:t${i}`, def.id, tile);
+      const storeId = placement.storeId ?? (sellsThings(def.services) && data.stores.size === 1 ? [...data.stores.keys()][0] : undefined);
+      if (storeId && data.stores.has(storeId)) npc.storeId = storeId;
     });
     area.mobSpawns.forEach((spawn, i) => {
       const def = data.npcs.get(spawn.mobId);
@@ -52,7 +56,10 @@ export function populateWorld(world: World) {
   }
 }
 
-function addNpc(world: World, id: string, npcId: string, tile: Tile) {
+/** Services that make an npc a shopkeeper ("store" in the default world, "shop" in the published data). */
+const sellsThings = (services: string[]) => services.includes("store") || services.includes("shop");
+
+function addNpc(world: World, id: string, npcId: string, tile: Tile): NpcEntity {
   const def = world.data.npcs.get(npcId)!;
   const npc: NpcEntity = {
     id,
@@ -72,6 +79,7 @@ function addNpc(world: World, id: string, npcId: string, tile: Tile) {
   };
   world.npcs.set(id, npc);
   world.place("npc", id, npc.position);
+  return npc;
 }
 
 /** A deterministic walkable tile near a mob spawn point, spread around it by index. */
@@ -117,6 +125,14 @@ export function restoreChunk(world: World, data: ChunkData) {
     r.depleted = true;
     r.respawnAtTick = world.tick + d.respawnInTicks;
     world.markChanged("resource", r.id);
+  }
+}
+
+/** Put the shelves back as the database remembers them (start-up). */
+export function restoreStock(world: World, rows: Array<{ storeId: string; itemId: string; quantity: number }>) {
+  for (const r of rows) {
+    const stock = world.stores.get(r.storeId);
+    if (stock) restoreShelf(stock, r.itemId, r.quantity, world.data.items, world.tick);
   }
 }
 

@@ -202,7 +202,7 @@ export class TradeBook {
     }
     // Both accepted the confirm screen: freeze both inventories until the commit is done.
     trade.screen = "committing";
-    for (const p of this.partiesOf(trade)) if (p) p.inventoryFrozen = true;
+    for (const p of this.partiesOf(trade)) if (p) p.inventoryFrozen = "trade";
     this.pending.push({ kind: "commit", trade, swap });
     return trade;
   }

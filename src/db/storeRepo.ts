@@ -1,0 +1,47 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+import type { StoreDeal } from "../game/world/stores.js";
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * A world's store shelves and the ledger of store deals. Shelves are written as changes (a
+ * purchase, a sale, restocks), each in the transaction that caused it, so the database's stock is
+ * always the listed stock plus every change it committed, whatever order the world's saves run in.
+ * Unlimited stock has no row.
+ */
+
+export interface StockRow {
+  storeId: string;
+  itemId: string;
+  quantity: number;
+}
+
+export async function loadStoreStock(prisma: PrismaClient, world: string): Promise<StockRow[]> {
+  return prisma.storeStock.findMany({ where: { world }, select: { storeId: true, itemId: true, quantity: true } });
+}
+
+/** Change a shelf by `delta`; a shelf without a row starts from `base` (its listed stock, 0 for a bought-in item). */
+export async function changeStock(tx: Tx, world: string, storeId: string, itemId: string, base: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "store_stock" ("world", "storeId", "itemId", "quantity", "updatedAt") VALUES ($1, $2, $3, $4::int + $5::int, CURRENT_TIMESTAMP)
+     ON CONFLICT ("world", "storeId", "itemId") DO UPDATE SET "quantity" = "store_stock"."quantity" + $5::int, "updatedAt" = CURRENT_TIMESTAMP`,
+    world,
+    storeId,
+    itemId,
+    base,
+    delta,
+  );
+}
+
+/** The ledger row of a deal: its id is the deal's, so a deal is written once. */
+export async function recordStoreDeal(tx: Tx, world: string, deal: StoreDeal): Promise<void> {
+  await tx.storeDeal.create({
+    data: { id: deal.id, world, characterId: deal.playerId, storeId: deal.storeId, kind: deal.kind, itemId: deal.itemId, quantity: deal.quantity, coins: deal.coins },
+  });
+}
+
+/** A character's deals, newest first (REST and tests). */
+export async function storeDealsOf(prisma: PrismaClient, characterId: string, take = 50) {
+  return prisma.storeDeal.findMany({ where: { characterId }, orderBy: { createdAt: "desc" }, take });
+}

@@ -1,0 +1,112 @@
+import type { QuestDef } from "../../manifests/index.js";
+import type { QuestJournalView, QuestView } from "../../protocol/index.js";
+import { addItemAll, assertSlot, canAdd, countItem, removeFromSlot } from "../inventory.js";
+import { checkCanStart, completeQuest, questPointsOf, recordDeed, startQuest, statusOf, talkedTo, type QuestDeed, type QuestEvent } from "../quests.js";
+import { GameError, type SkillName } from "../types.js";
+import type { PlayerEntity } from "./entities.js";
+import { grantXp } from "./xp.js";
+import type { World } from "./World.js";
+
+/**
+ * The quest rules applied to a player of the world: starting (items given), deeds counted,
+ * talking passing dialogue stages, completing (rewards given) and experience lamps. Every change
+ * marks the player to be saved and synced, and is told as `quest:*` events.
+ */
+
+export function questOf(world: World, questId: string): QuestDef {
+  const quest = world.data.quests.get(questId);
+  if (!quest) throw new GameError("UNKNOWN_QUEST", `There is no quest called ${questId}`);
+  return quest;
+}
+
+function announce(world: World, p: PlayerEntity, events: QuestEvent[]) {
+  if (events.length === 0) return;
+  world.touchPlayer(p);
+  for (const event of events) world.events.push({ kind: "quest", playerId: p.id, event });
+}
+
+/** Start a quest: its requirements are met, and the items it gives fit in the pack (else nothing changes). */
+export function beginQuest(world: World, p: PlayerEntity, questId: string) {
+  const quest = questOf(world, questId);
+  checkCanStart(world.data.quests, p.quests, quest, { levels: p.levels, holds: (itemId) => countItem(p.inventory, itemId) });
+  const given = quest.startItems.filter((i) => world.data.items.has(i.itemId));
+  if (!canAdd(p.inventory, given, world.data.items)) throw new GameError("INVENTORY_FULL", `Make room in your pack to start ${quest.name}`);
+  for (const i of given) p.inventory = addItemAll(p.inventory, i.itemId, i.quantity, world.data.items).inventory;
+  announce(world, p, startQuest(p.quests, quest));
+}
+
+/** Complete a quest that is ready: its reward items must fit in the pack (else it stays ready). */
+export function finishQuest(world: World, p: PlayerEntity, questId: string) {
+  const quest = questOf(world, questId);
+  if (statusOf(quest, p.quests.get(questId)) === "ready_to_complete") {
+    const rewards = quest.rewardItems.filter((i) => world.data.items.has(i.itemId));
+    if (!canAdd(p.inventory, rewards, world.data.items)) throw new GameError("INVENTORY_FULL", `Make room in your pack for the reward of ${quest.name}`);
+  }
+  const done = completeQuest(p.quests, quest);
+  for (const i of done.items) if (world.data.items.has(i.itemId)) p.inventory = addItemAll(p.inventory, i.itemId, i.quantity, world.data.items).inventory;
+  for (const [skill, xp] of Object.entries(done.xp)) if (skill in p.xp) grantXp(world, p, skill as SkillName, xp);
+  announce(world, p, done.events);
+}
+
+/** Something the player did that quest stages may count (a kill, items gathered, made or lit). */
+export function questDeed(world: World, p: PlayerEntity, deed: QuestDeed) {
+  if (p.quests.size === 0) return;
+  announce(world, p, recordDeed(world.data.quests, p.quests, deed));
+}
+
+/** The player talks to an npc: a dialogue stage naming it is passed. */
+export function questTalk(world: World, p: PlayerEntity, npcDefId: string) {
+  if (p.quests.size === 0) return;
+  announce(world, p, talkedTo(world.data.quests, p.quests, npcDefId));
+}
+
+/** Rub an experience lamp: its xp goes to the skill chosen, and the lamp is used up. */
+export function rubLamp(world: World, p: PlayerEntity, slot: number, skill: SkillName | undefined) {
+  assertSlot(slot);
+  const held = p.inventory[slot];
+  if (!held) throw new GameError("EMPTY_SLOT", "That slot is empty");
+  const xp = world.data.items.get(held.itemId)?.lampXp;
+  if (!xp) throw new GameError("NOTHING_HAPPENS", "Nothing interesting happens");
+  if (!skill) throw new GameError("INVALID_PAYLOAD", "skill: choose the skill the lamp's experience goes to");
+  p.inventory = removeFromSlot(p.inventory, slot, 1).inventory;
+  world.touchPlayer(p);
+  grantXp(world, p, skill, xp);
+}
+
+/** What the stage in force asks, and the count it needs. */
+function stageOf(quest: QuestDef, stage: number) {
+  const s = quest.stages[stage];
+  return { description: s?.description ?? null, needed: s && s.type !== "dialogue" ? s.count : 0 };
+}
+
+export function questView(quest: QuestDef, p: PlayerEntity): QuestView {
+  const progress = p.quests.get(quest.id);
+  const stage = progress?.stage ?? 0;
+  const { description, needed } = stageOf(quest, stage);
+  return {
+    questId: quest.id,
+    name: quest.name,
+    status: statusOf(quest, progress),
+    stage,
+    stageDescription: progress && stage < quest.stages.length ? description : null,
+    count: progress?.count ?? 0,
+    needed,
+    completions: progress?.completions ?? 0,
+  };
+}
+
+/** The journal as its owner sees it in `player:sync`: the quests started, and the quest points. */
+export function journalView(world: World, p: PlayerEntity): QuestJournalView {
+  const quests: QuestView[] = [];
+  for (const id of p.quests.keys()) {
+    const quest = world.data.quests.get(id);
+    if (quest) quests.push(questView(quest, p));
+  }
+  return { questPoints: questPointsOf(world.data.quests, p.quests), quests };
+}
+
+/** A stage's description, for the `quest:*` messages. */
+export function stageDescription(world: World, questId: string, stage: number): string | null {
+  const quest = world.data.quests.get(questId);
+  return quest ? (stageOf(quest, stage).description ?? null) : null;
+}

@@ -1,0 +1,158 @@
+import type { DialogueDef, DialogueNode } from "../../manifests/dialogue.js";
+import { answer, entryNodeId, parseEffect } from "../dialogue.js";
+import { statusOf } from "../quests.js";
+import { GameError } from "../types.js";
+import { adjacent, playerOf, walkTowards, withinTalk } from "./commands.js";
+import type { NpcEntity, PlayerEntity } from "./entities.js";
+import { beginQuest, finishQuest, questOf, questTalk } from "./questing.js";
+import { closeStore, openStore, storeOfNpc } from "./stores.js";
+import type { World } from "./World.js";
+
+/**
+ * Talking to npcs: walking up to one, its dialogue tree walked node by node on the player's
+ * answers, and the effects responses and nodes name (openBank, openStore, startQuest:<id>,
+ * completeQuest:<id>). A conversation ends on a node without responses, on request, or when the
+ * player walks more than TALK_RANGE tiles away. `player:action store` opens a keeper's store
+ * without the conversation.
+ */
+
+function npcOf(world: World, npcInstanceId: string): NpcEntity {
+  const npc = world.npcs.get(npcInstanceId);
+  if (!npc || npc.deadUntilTick != null) throw new GameError("UNKNOWN_TARGET", "There is no one to talk to there");
+  return npc;
+}
+
+const dialogueOf = (world: World, npc: NpcEntity) => world.data.npcs.get(npc.defId)?.dialogue;
+
+/** `player:action talk` (or `store`): checked now, opened by the tick once next to the npc. */
+export function startTalk(world: World, id: string, npcInstanceId: string, store = false) {
+  const p = playerOf(world, id);
+  const npc = npcOf(world, npcInstanceId);
+  if (store) storeOfNpc(world, npc);
+  else if (!dialogueOf(world, npc)) throw new GameError("NO_DIALOGUE", `The ${npc.name.toLowerCase()} has nothing to say`);
+  walkTowards(world, p, npc.position);
+  p.action = { type: "talk", targetId: npc.id, ...(store ? { store: true } : {}) };
+  world.markChanged("player", p.id);
+}
+
+/** The tick's part of `talk`: follow the npc, and open the conversation (or store) once next to it. */
+export function tickTalk(world: World, p: PlayerEntity) {
+  const action = p.action as Extract<PlayerEntity["action"], { type: "talk" }>;
+  const npc = npcOf(world, action.targetId);
+  if (!adjacent(p.tile, npc.position)) {
+    const end = p.path[p.path.length - 1];
+    if (!end || !adjacent(end, npc.position)) walkTowards(world, p, npc.position);
+    return;
+  }
+  p.path = [];
+  p.action = null;
+  world.markChanged("player", p.id);
+  endConversation(world, p, "finished");
+  closeStore(world, p, "closed");
+  if (action.store) return openStore(world, p, npc);
+  const dialogue = dialogueOf(world, npc);
+  if (!dialogue) throw new GameError("NO_DIALOGUE", `The ${npc.name.toLowerCase()} has nothing to say`);
+  // The entry node follows the quests as they stood when the player walked up; talking may then pass a stage.
+  const entry = entryNodeId(dialogue, (questId) => {
+    const quest = world.data.quests.get(questId);
+    const progress = p.quests.get(questId);
+    return quest ? { status: statusOf(quest, progress), stageId: progress ? quest.stages[progress.stage]?.id : undefined } : { status: "not_started" };
+  });
+  questTalk(world, p, npc.defId);
+  show(world, p, npc, dialogue, dialogue.nodes.get(entry)!);
+}
+
+/** `dialogue:respond`: answer the node shown last. */
+export function respond(world: World, id: string, index: number) {
+  const p = playerOf(world, id);
+  const state = p.dialogue;
+  if (!state) throw new GameError("NOT_IN_DIALOGUE", "You are not talking to anyone");
+  const npc = world.npcs.get(state.npcInstanceId);
+  const dialogue = npc && dialogueOf(world, npc);
+  if (!npc || !dialogue || npc.deadUntilTick != null) {
+    endConversation(world, p, "npc_gone");
+    throw new GameError("NOT_IN_DIALOGUE", "That conversation is over");
+  }
+  const { effect, next } = answer(dialogue, state, index);
+  let shown = next;
+  if (effect) {
+    const after = runEffect(world, p, npc, effect);
+    if (after === "stop") return endConversation(world, p, "finished");
+    if (after) shown = dialogue.nodes.get(after) ?? shown;
+  }
+  if (!shown) return endConversation(world, p, "finished");
+  show(world, p, npc, dialogue, shown);
+}
+
+/** `dialogue:close`. */
+export function closeDialogue(world: World, id: string) {
+  const p = playerOf(world, id);
+  if (!p.dialogue) throw new GameError("NOT_IN_DIALOGUE", "You are not talking to anyone");
+  endConversation(world, p, "closed");
+}
+
+/** Show a node: its own effect runs, and a node without responses ends the conversation. */
+function show(world: World, p: PlayerEntity, npc: NpcEntity, dialogue: DialogueDef, node: DialogueNode) {
+  p.dialogue = { npcInstanceId: npc.id, npcId: npc.defId, nodeId: node.id };
+  world.events.push({ kind: "dialogue", playerId: p.id, npcId: npc.id, npcName: npc.name, node });
+  if (node.effect && runEffect(world, p, npc, node.effect) === "stop") return endConversation(world, p, "finished");
+  if (node.responses.length === 0) endConversation(world, p, "finished");
+}
+
+/**
+ * Run a dialogue effect. Returns "stop" when it was refused (the player is told why and the
+ * conversation ends), the node to show instead of the response's (a quest's start dialogue), or
+ * nothing. An effect the server does not know is reported once and ignored.
+ */
+function runEffect(world: World, p: PlayerEntity, npc: NpcEntity, effect: string): "stop" | string | undefined {
+  const { verb, arg } = parseEffect(effect);
+  try {
+    switch (verb) {
+      case "openBank":
+        world.events.push({ kind: "bankOpened", playerId: p.id, npcId: npc.id });
+        return undefined;
+      case "openStore":
+        openStore(world, p, npc);
+        return undefined;
+      case "startQuest": {
+        beginQuest(world, p, arg ?? "");
+        const start = questOf(world, arg ?? "").startDialogue;
+        return start && dialogueOf(world, npc)?.nodes.has(start) ? start : undefined;
+      }
+      case "completeQuest":
+        finishQuest(world, p, arg ?? "");
+        return undefined;
+      default:
+        world.events.push({ kind: "unknownEffect", npcId: npc.defId, effect });
+        return undefined;
+    }
+  } catch (err) {
+    if (!(err instanceof GameError)) throw err;
+    world.events.push({ kind: "actionFailed", playerId: p.id, code: err.code, message: err.message });
+    return "stop";
+  }
+}
+
+export function endConversation(world: World, p: PlayerEntity, reason: "finished" | "closed" | "walked_away" | "npc_gone") {
+  if (!p.dialogue) return;
+  world.events.push({ kind: "dialogueEnd", playerId: p.id, npcId: p.dialogue.npcInstanceId, reason });
+  p.dialogue = null;
+}
+
+/** Each tick: a conversation or store whose npc is gone, or more than TALK_RANGE away, ends. */
+export function tickConversations(world: World, p: PlayerEntity) {
+  if (p.dialogue) {
+    const reason = outOfReach(world, p, p.dialogue.npcInstanceId);
+    if (reason) endConversation(world, p, reason);
+  }
+  if (p.store) {
+    const reason = outOfReach(world, p, p.store.npcInstanceId);
+    if (reason) closeStore(world, p, reason);
+  }
+}
+
+function outOfReach(world: World, p: PlayerEntity, npcInstanceId: string): "npc_gone" | "walked_away" | null {
+  const npc = world.npcs.get(npcInstanceId);
+  if (!npc || npc.deadUntilTick != null) return "npc_gone";
+  return withinTalk(p.tile, npc.position) ? null : "walked_away";
+}
