@@ -1,6 +1,16 @@
 import type { Logger } from "pino";
 import { GameError } from "../src/game/types.js";
-import { bankDeposit, bankWithdraw, movePlayer, playerOf, setCombatStyle, startAttack, startGather, startPickup, stopPlayer } from "../src/game/world/commands.js";
+import {
+  bankDeposit,
+  bankWithdraw,
+  movePlayer,
+  playerOf,
+  setCombatStyle,
+  startAttack,
+  startGather,
+  startPickup,
+  stopPlayer,
+} from "../src/game/world/commands.js";
 import { useItem } from "../src/game/world/itemUse.js";
 import { closeStore } from "../src/game/world/stores.js";
 import { closeDialogue, respond, startTalk } from "../src/game/world/talk.js";

@@ -2,7 +2,15 @@ import { ServerError } from "@colyseus/core";
 import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
 import type { TokenClaims } from "../src/auth/tokens.js";
-import { CharacterAccessError, CHARACTER_NAME, isUniqueViolation, itemsFingerprint, questsFingerprint, loadCharacter, loadOrCreateCharacter } from "../src/db/characterRepo.js";
+import {
+  CharacterAccessError,
+  CHARACTER_NAME,
+  isUniqueViolation,
+  itemsFingerprint,
+  questsFingerprint,
+  loadCharacter,
+  loadOrCreateCharacter,
+} from "../src/db/characterRepo.js";
 import type { IgnoreLists } from "../src/db/socialRepo.js";
 import { endSession, startSession } from "../src/db/worldRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";

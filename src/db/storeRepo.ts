@@ -37,7 +37,16 @@ export async function changeStock(tx: Tx, world: string, storeId: string, itemId
 /** The ledger row of a deal: its id is the deal's, so a deal is written once. */
 export async function recordStoreDeal(tx: Tx, world: string, deal: StoreDeal): Promise<void> {
   await tx.storeDeal.create({
-    data: { id: deal.id, world, characterId: deal.playerId, storeId: deal.storeId, kind: deal.kind, itemId: deal.itemId, quantity: deal.quantity, coins: deal.coins },
+    data: {
+      id: deal.id,
+      world,
+      characterId: deal.playerId,
+      storeId: deal.storeId,
+      kind: deal.kind,
+      itemId: deal.itemId,
+      quantity: deal.quantity,
+      coins: deal.coins,
+    },
   });
 }
 

@@ -107,7 +107,10 @@ export function planPurchase(
   const def = itemDef(itemId, items);
   const entry = stock.entries.get(itemId);
   if (!entry || entry.quantity === 0) {
-    throw new GameError(entry ? "OUT_OF_STOCK" : "NOT_IN_STOCK", entry ? `${stock.def.name} is out of ${def.name}` : `${stock.def.name} doesn't sell ${def.name}`);
+    throw new GameError(
+      entry ? "OUT_OF_STOCK" : "NOT_IN_STOCK",
+      entry ? `${stock.def.name} is out of ${def.name}` : `${stock.def.name} doesn't sell ${def.name}`,
+    );
   }
   if (entry.quantity !== -1 && entry.quantity < quantity) throw new GameError("OUT_OF_STOCK", `${stock.def.name} has only ${entry.quantity} ${def.name} left`);
   const coins = entry.price * quantity;
@@ -134,7 +137,14 @@ export interface SalePlan {
  * non-stackable item is taken from every unlocked slot holding it, that slot first). The coins go
  * to the pack's coin stack (INVENTORY_FULL when there is no room for them).
  */
-export function planSale(stock: StoreStock, inventory: Inventory, slot: number, quantity: number, items: ItemIndex, lockedSlots: ReadonlySet<number> = new Set()): SalePlan {
+export function planSale(
+  stock: StoreStock,
+  inventory: Inventory,
+  slot: number,
+  quantity: number,
+  items: ItemIndex,
+  lockedSlots: ReadonlySet<number> = new Set(),
+): SalePlan {
   assertSlot(slot);
   assertQuantity(quantity);
   const held = inventory[slot];

@@ -1,4 +1,5 @@
 import { Client, type Room } from "@colyseus/sdk";
+import { SERVER_MESSAGE_TYPES } from "../../src/protocol/index.js";
 import { startTestServer, type TestServer } from "./server.js";
 
 export interface Received {
@@ -36,20 +37,8 @@ export const TRADE_EVENTS = [
   "tradeCancelled",
   "tradeError",
 ];
-const MESSAGE_TYPES = [
-  "player:sync",
-  "world:update",
-  "skill:xp",
-  "skill:levelup",
-  "combat:hit",
-  "chat:message",
-  "error",
-  "notice",
-  "npc:killed",
-  "player:death",
-  "session:replaced",
-  ...TRADE_EVENTS,
-];
+/** Every server message a world player may receive (the /ws adapter's own never reach the room). */
+const MESSAGE_TYPES = SERVER_MESSAGE_TYPES.filter((t) => t !== "authenticated" && t !== "pong");
 
 export async function guestToken(server: TestServer): Promise<{ token: string; accountId: string }> {
   const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
