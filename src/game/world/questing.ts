@@ -1,7 +1,7 @@
 import type { QuestDef } from "../../manifests/index.js";
 import type { QuestJournalView, QuestView } from "../../protocol/index.js";
 import { addItemAll, assertSlot, canAdd, countItem, removeFromSlot } from "../inventory.js";
-import { checkCanStart, completeQuest, questPointsOf, recordDeed, startQuest, statusOf, talkedTo, type QuestDeed, type QuestEvent } from "../quests.js";
+import { checkCanStart, completeQuest, questPointsOf, recordDeed, startQuest, statusOf, talkedTo, type QuestDeed, type QuestEvent, type QuestProgress } from "../quests.js";
 import { GameError, type SkillName } from "../types.js";
 import type { PlayerEntity } from "./entities.js";
 import { grantXp } from "./xp.js";
@@ -79,8 +79,8 @@ function stageOf(quest: QuestDef, stage: number) {
   return { description: s?.description ?? null, needed: s && s.type !== "dialogue" ? s.count : 0 };
 }
 
-export function questView(quest: QuestDef, p: PlayerEntity): QuestView {
-  const progress = p.quests.get(quest.id);
+/** One quest as a journal shows it, from the character's progress in it (none: not started). */
+export function questView(quest: QuestDef, progress: QuestProgress | undefined): QuestView {
   const stage = progress?.stage ?? 0;
   const { description, needed } = stageOf(quest, stage);
   return {
@@ -100,7 +100,7 @@ export function journalView(world: World, p: PlayerEntity): QuestJournalView {
   const quests: QuestView[] = [];
   for (const id of p.quests.keys()) {
     const quest = world.data.quests.get(id);
-    if (quest) quests.push(questView(quest, p));
+    if (quest) quests.push(questView(quest, p.quests.get(id)));
   }
   return { questPoints: questPointsOf(world.data.quests, p.quests), quests };
 }
