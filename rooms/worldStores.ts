@@ -50,7 +50,7 @@ export class StoreDesk {
         () => {
           settleDeal(world, deal, true);
           storeDeals.inc({ kind: deal.kind, outcome: "written" });
-          const told = { storeId: deal.storeId, itemId: deal.itemId, quantity: deal.quantity, coins: deal.coins };
+          const told = { dealId: deal.id, storeId: deal.storeId, itemId: deal.itemId, quantity: deal.quantity, coins: deal.coins };
           this.o.send(deal.playerId, deal.kind === "buy" ? "store:bought" : "store:sold", told);
           this.o.syncPlayer(deal.playerId);
         },

@@ -228,10 +228,10 @@ export interface WorldMessages {
   "store:update": { storeId: string; items: StoreItemView[]; removed: string[] };
   /** `reason`: `closed` (asked), `walked_away`, `npc_gone`. */
   "store:close": { storeId: string; reason: "closed" | "walked_away" | "npc_gone" };
-  /** A purchase, written to the database: followed by `player:sync`. */
-  "store:bought": { storeId: string; itemId: string; quantity: number; coins: number };
-  /** A sale, written to the database: followed by `player:sync`. */
-  "store:sold": { storeId: string; itemId: string; quantity: number; coins: number };
+  /** A purchase, written to the database (`dealId`: its ledger row): followed by `player:sync`. */
+  "store:bought": { dealId: string; storeId: string; itemId: string; quantity: number; coins: number };
+  /** A sale, written to the database (`dealId`: its ledger row): followed by `player:sync`. */
+  "store:sold": { dealId: string; storeId: string; itemId: string; quantity: number; coins: number };
   "quest:started": { questId: string; name: string; stage: number; stageDescription: string | null };
   /** Progress on a kill, gather or interact stage. */
   "quest:progress": { questId: string; stage: number; count: number; needed: number };
