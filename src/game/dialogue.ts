@@ -51,9 +51,3 @@ export function answer(dialogue: DialogueDef, state: DialogueState, index: numbe
   const next = response.nextNodeId ? dialogue.nodes.get(response.nextNodeId) : undefined;
   return { ...(response.effect ? { effect: response.effect } : {}), ...(next ? { next } : {}) };
 }
-
-/** An effect name split into its verb and argument: "startQuest:goblin_slayer" → ["startQuest", "goblin_slayer"]. */
-export function parseEffect(effect: string): { verb: string; arg?: string } {
-  const at = effect.indexOf(":");
-  return at < 0 ? { verb: effect } : { verb: effect.slice(0, at), arg: effect.slice(at + 1) };
-}

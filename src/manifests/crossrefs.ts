@@ -10,6 +10,7 @@
 import type { LoadContext } from "./context.js";
 import type { GameData, GatheringResource, ItemDef, Position, ToolDef } from "./gameData.js";
 import { findGatheringResource } from "./gameData.js";
+import { DIALOGUE_EFFECTS, effectsOf, parseEffect } from "./dialogue.js";
 import { GATHERING_SKILLS } from "../protocol/vocabulary.js";
 
 export interface CrossRefOptions {
@@ -186,6 +187,21 @@ function checkQuests(ctx: LoadContext, d: Draft): void {
   }
 }
 
+/** Dialogue effects: one the server does not play, or a quest effect naming no quest, is reported (and ignored in play). */
+function checkDialogueEffects(ctx: LoadContext, d: Draft): void {
+  if (!ctx.validate) return;
+  for (const npc of d.npcs.values()) {
+    if (!npc.dialogue) continue;
+    for (const { nodeId, effect } of effectsOf(npc.dialogue)) {
+      const { verb, arg } = parseEffect(effect);
+      const where = `npc ${npc.id} dialogue node ${nodeId}`;
+      if (!(DIALOGUE_EFFECTS as readonly string[]).includes(verb)) ctx.warn(npc.source, `${where}: effect ${effect} is not played by this server; ignored`);
+      else if ((verb === "startQuest" || verb === "completeQuest") && !d.quests.has(arg ?? ""))
+        ctx.warn(npc.source, `${where}: effect ${effect} names an unknown quest; refused in play`);
+    }
+  }
+}
+
 function checkKitAndTemplates(ctx: LoadContext, d: Draft): void {
   d.starterKit = d.starterKit.filter((e) => d.items.has(e.itemId) || !broken(ctx, "starter-kit.json", `entry ${e.itemId}: unknown item; skipped`));
   for (const t of d.templates.values()) {
@@ -205,5 +221,6 @@ export function checkCrossReferences(ctx: LoadContext, d: Draft, opts: CrossRefO
   checkBiomes(ctx, d, opts);
   checkWorldAreas(ctx, d, opts);
   checkQuests(ctx, d);
+  checkDialogueEffects(ctx, d);
   checkKitAndTemplates(ctx, d);
 }

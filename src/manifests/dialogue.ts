@@ -33,6 +33,25 @@ export interface DialogueDef {
   questOverrides: QuestOverrides;
 }
 
+/** The effects the server plays (`verb` or `verb:argument`); any other is warned about at load and ignored. */
+export const DIALOGUE_EFFECTS = ["openBank", "openStore", "startQuest", "completeQuest"] as const;
+
+/** An effect name split into its verb and argument: "startQuest:goblin_slayer" → ["startQuest", "goblin_slayer"]. */
+export function parseEffect(effect: string): { verb: string; arg?: string } {
+  const at = effect.indexOf(":");
+  return at < 0 ? { verb: effect } : { verb: effect.slice(0, at), arg: effect.slice(at + 1) };
+}
+
+/** Every effect of a dialogue, with where it stands. */
+export function effectsOf(dialogue: DialogueDef): Array<{ nodeId: string; effect: string }> {
+  const out: Array<{ nodeId: string; effect: string }> = [];
+  for (const node of dialogue.nodes.values()) {
+    if (node.effect) out.push({ nodeId: node.id, effect: node.effect });
+    for (const r of node.responses) if (r.effect) out.push({ nodeId: node.id, effect: r.effect });
+  }
+  return out;
+}
+
 const text = z.string().min(1).max(4000);
 const nodeId = z.string().min(1).max(200);
 const effect = z.string().min(1).max(200);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { answer, entryNodeId, nodeView, parseEffect, type DialogueState } from "../../src/game/dialogue.js";
+import { answer, entryNodeId, nodeView, type DialogueState } from "../../src/game/dialogue.js";
+import { parseEffect } from "../../src/manifests/dialogue.js";
 import type { DialogueDef } from "../../src/manifests/dialogue.js";
 import { code } from "./fixtures.js";
 

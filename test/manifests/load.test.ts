@@ -277,4 +277,31 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     assert.deepEqual(data.warnings, []);
     await rm(path.join(dir, "npcs.json.123.abcd.tmp"));
   });
+
+  it("dialogue effects the server does not play, and quest effects naming no quest, are warned about at load (npc kept)", async function () {
+    const files = goodFixture();
+    const npcs = files["npcs.json"] as Array<Record<string, unknown>>;
+    npcs.find((n) => n.id === "clerk")!.dialogue = {
+      entryNodeId: "hello",
+      nodes: [
+        {
+          id: "hello",
+          text: "Hello.",
+          responses: [
+            { text: "Bank", effect: "openBank" },
+            { text: "Tan", effect: "openTanner" },
+            { text: "Quest", effect: "startQuest:no_such_quest" },
+          ],
+        },
+        { id: "done", text: "Done.", effect: "completeQuest:no_such_quest" },
+      ],
+    };
+    const data = await load(files);
+    assert.ok(data.npcs.get("clerk")?.dialogue, "the npc and its dialogue are kept");
+    const about = data.warnings.filter((w) => w.includes("npc clerk dialogue"));
+    assert.equal(about.length, 3, about.join("\n"));
+    assert.ok(about.some((w) => w.includes("node hello") && w.includes("openTanner") && w.includes("not played")));
+    assert.ok(about.some((w) => w.includes("node hello") && w.includes("startQuest:no_such_quest") && w.includes("unknown quest")));
+    assert.ok(about.some((w) => w.includes("node done") && w.includes("completeQuest:no_such_quest")));
+  });
 });

@@ -1,5 +1,5 @@
-import type { DialogueDef, DialogueNode } from "../../manifests/dialogue.js";
-import { answer, entryNodeId, parseEffect } from "../dialogue.js";
+import { parseEffect, type DialogueDef, type DialogueNode } from "../../manifests/dialogue.js";
+import { answer, entryNodeId } from "../dialogue.js";
 import { statusOf } from "../quests.js";
 import { GameError } from "../types.js";
 import { adjacent, playerOf, walkTowards, withinTalk } from "./commands.js";
