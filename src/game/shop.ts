@@ -156,6 +156,7 @@ export function planSale(
   const entry = stock.entries.get(held.itemId);
   if (entry && entry.quantity !== -1 && entry.quantity + sold > MAX_STACK) throw new GameError("STORE_FULL", `${stock.def.name} can't hold any more of those`);
   const coins = each * sold;
+  if (coins > MAX_STACK) throw new GameError("INVENTORY_FULL", "That is more coins than a stack can hold");
   let inv = takeUnlocked(inventory, held.itemId, sold, slot, lockedSlots);
   if (coins > 0) inv = addItemAll(inv, COINS, coins, items).inventory;
   return { itemId: held.itemId, quantity: sold, coins, inventory: inv };
@@ -165,9 +166,8 @@ export function planSale(
 export function takeFromStock(stock: StoreStock, itemId: string, quantity: number, tick: number) {
   const entry = stock.entries.get(itemId);
   if (!entry || entry.quantity === -1) return;
-  entry.quantity -= quantity;
+  moveShelf(entry, -quantity, tick);
   if (!entry.listed && entry.quantity <= 0) stock.entries.delete(itemId);
-  else scheduleChange(entry, tick);
 }
 
 /** Apply a sale to the shelves: a bought-in item gets a shelf of its own, resold at its value. */
@@ -178,15 +178,14 @@ export function addToStock(stock: StoreStock, itemId: string, quantity: number, 
     stock.entries.set(itemId, entry);
   }
   if (entry.quantity === -1) return;
-  entry.quantity += quantity;
-  scheduleChange(entry, tick);
+  moveShelf(entry, quantity, tick);
 }
 
 /** Put a shelf back as the database remembers it (start-up); an unlimited shelf stays unlimited. */
 export function restoreShelf(stock: StoreStock, itemId: string, quantity: number, items: ItemIndex, tick: number) {
   const entry = stock.entries.get(itemId);
   if (entry?.quantity === -1 || !items.has(itemId)) return;
-  if (!entry) return addToStock(stock, itemId, quantity, items, tick);
+  if (!entry) return quantity > 0 ? addToStock(stock, itemId, quantity, items, tick) : undefined;
   entry.quantity = quantity;
   entry.nextChangeTick = null;
   scheduleChange(entry, tick);
@@ -216,6 +215,14 @@ export function restockDue(stock: StoreStock, tick: number): Map<string, number>
     if (!entry.listed && entry.quantity <= 0) stock.entries.delete(entry.itemId);
   }
   return moved;
+}
+
+/** A deal moves a shelf; one that crosses its base is rescheduled at the pace of its new side. */
+function moveShelf(entry: StockEntry, delta: number, tick: number) {
+  const side = Math.sign(entry.quantity - entry.base);
+  entry.quantity += delta;
+  if (Math.sign(entry.quantity - entry.base) !== side) entry.nextChangeTick = null;
+  scheduleChange(entry, tick);
 }
 
 /** When a shelf next moves toward its base (below: restockTicks, above: STOCK_DECAY_TICKS). */
