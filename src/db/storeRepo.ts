@@ -20,12 +20,21 @@ export async function loadStoreStock(prisma: PrismaClient, world: string): Promi
   return prisma.storeStock.findMany({ where: { world }, select: { storeId: true, itemId: true, quantity: true } });
 }
 
-/** Change a shelf by `delta`; a shelf without a row starts from `base` (its listed stock, 0 for a bought-in item). */
+/**
+ * Change a shelf by `delta`; a shelf without a row starts from `base` (its listed stock, 0 for a
+ * bought-in item). An update of the row when there is one, else an insert: an upsert would check
+ * `quantity >= 0` on the row it proposes to insert even when it only updates, and a shelf above its
+ * base going down proposes less than 0.
+ */
 export async function changeStock(tx: Tx, world: string, storeId: string, itemId: string, base: number, delta: number): Promise<void> {
   if (delta === 0) return;
   await tx.$executeRawUnsafe(
-    `INSERT INTO "store_stock" ("world", "storeId", "itemId", "quantity", "updatedAt") VALUES ($1, $2, $3, $4::int + $5::int, CURRENT_TIMESTAMP)
-     ON CONFLICT ("world", "storeId", "itemId") DO UPDATE SET "quantity" = "store_stock"."quantity" + $5::int, "updatedAt" = CURRENT_TIMESTAMP`,
+    `WITH moved AS (
+       UPDATE "store_stock" SET "quantity" = "quantity" + $5::int, "updatedAt" = CURRENT_TIMESTAMP
+       WHERE "world" = $1 AND "storeId" = $2 AND "itemId" = $3 RETURNING 1
+     )
+     INSERT INTO "store_stock" ("world", "storeId", "itemId", "quantity", "updatedAt")
+     SELECT $1, $2, $3, $4::int + $5::int, CURRENT_TIMESTAMP WHERE NOT EXISTS (SELECT 1 FROM moved)`,
     world,
     storeId,
     itemId,
