@@ -1,4 +1,4 @@
-import { parseEffect, type DialogueDef, type DialogueNode } from "../../manifests/dialogue.js";
+import { parseEffect, type DIALOGUE_EFFECTS, type DialogueDef, type DialogueNode } from "../../manifests/dialogue.js";
 import { answer, entryNodeId } from "../dialogue.js";
 import { statusOf } from "../quests.js";
 import { GameError } from "../types.js";
@@ -99,33 +99,35 @@ function show(world: World, p: PlayerEntity, npc: NpcEntity, dialogue: DialogueD
   if (node.responses.length === 0) endConversation(world, p, "finished");
 }
 
+type DialogueEffect = (typeof DIALOGUE_EFFECTS)[number];
+
+/** What each played effect does; it may name the node to show instead of the response's (a quest's start dialogue). */
+const EFFECTS: { [E in DialogueEffect]: (world: World, p: PlayerEntity, npc: NpcEntity, arg: string) => string | void } = {
+  openBank: (world, p, npc) => void world.events.push({ kind: "bankOpened", playerId: p.id, npcId: npc.id }),
+  openStore: (world, p, npc) => openStore(world, p, npc),
+  startQuest: (world, p, npc, questId) => {
+    beginQuest(world, p, questId);
+    const start = questOf(world, questId).startDialogue;
+    return start && dialogueOf(world, npc)?.nodes.has(start) ? start : undefined;
+  },
+  completeQuest: (world, p, _npc, questId) => finishQuest(world, p, questId),
+};
+
+const isPlayed = (verb: string): verb is DialogueEffect => Object.prototype.hasOwnProperty.call(EFFECTS, verb);
+
 /**
  * Run a dialogue effect. Returns "stop" when it was refused (the player is told why and the
- * conversation ends), the node to show instead of the response's (a quest's start dialogue), or
- * nothing. An effect the server does not know is reported once and ignored.
+ * conversation ends), the node to show instead of the response's, or nothing. An effect the
+ * server does not play is reported (logged once by the room) and ignored.
  */
 function runEffect(world: World, p: PlayerEntity, npc: NpcEntity, effect: string): "stop" | string | undefined {
   const { verb, arg } = parseEffect(effect);
+  if (!isPlayed(verb)) {
+    world.events.push({ kind: "unknownEffect", npcId: npc.defId, effect });
+    return undefined;
+  }
   try {
-    switch (verb) {
-      case "openBank":
-        world.events.push({ kind: "bankOpened", playerId: p.id, npcId: npc.id });
-        return undefined;
-      case "openStore":
-        openStore(world, p, npc);
-        return undefined;
-      case "startQuest": {
-        beginQuest(world, p, arg ?? "");
-        const start = questOf(world, arg ?? "").startDialogue;
-        return start && dialogueOf(world, npc)?.nodes.has(start) ? start : undefined;
-      }
-      case "completeQuest":
-        finishQuest(world, p, arg ?? "");
-        return undefined;
-      default:
-        world.events.push({ kind: "unknownEffect", npcId: npc.defId, effect });
-        return undefined;
-    }
+    return EFFECTS[verb](world, p, npc, arg ?? "") ?? undefined;
   } catch (err) {
     if (!(err instanceof GameError)) throw err;
     world.events.push({ kind: "actionFailed", playerId: p.id, code: err.code, message: err.message });
