@@ -105,6 +105,15 @@ class Shopper {
   }
 }
 
+/** A failure while the server runs comes with what the server printed. */
+async function withOutput<T>(server: ServerProcess, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- server output ---\n${server.output().slice(-4000)}`);
+  }
+}
+
 function seeded(seed: number) {
   let x = seed;
   return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -161,7 +170,7 @@ for (const kind of DATABASE_KINDS) {
         }),
       );
       const first = guests.map((g, i) => new Shopper(server.port, g, sockets, seeded(i + 1)));
-      await Promise.all(first.map((s) => s.connect()));
+      await withOutput(server, Promise.all(first.map((s) => s.connect())));
       await stopGracefully(server);
       const start = await readDatabase();
       assert.equal(start.deals.length, 0);
@@ -170,7 +179,7 @@ for (const kind of DATABASE_KINDS) {
       server = await startServerProcess(env(), { timeoutMs: 30_000 });
       const began = Date.now();
       const shoppers = guests.map((g, i) => new Shopper(server.port, g, sockets, seeded(100 + i)));
-      await Promise.all(shoppers.map((s) => s.connect()));
+      await withOutput(server, Promise.all(shoppers.map((s) => s.connect())));
       shoppers.forEach((s, i) => s.start(i % 3 === 0 ? 7 : 0));
       const told = () => shoppers.reduce((n, s) => n + s.told.length, 0);
       await new Promise<void>((resolve, reject) => {
@@ -192,7 +201,7 @@ for (const kind of DATABASE_KINDS) {
       // 3. Restart on the same database, everyone joins back, stop gracefully; read what it holds.
       server = await startServerProcess(env(), { timeoutMs: 30_000 });
       const back = guests.map((g, i) => new Shopper(server.port, g, sockets, seeded(200 + i)));
-      await Promise.all(back.map((s) => s.connect()));
+      await withOutput(server, Promise.all(back.map((s) => s.connect())));
       await stopGracefully(server);
       const end = await readDatabase();
 

@@ -1,5 +1,18 @@
 import type { StoreItemView, StoreView } from "../../protocol/index.js";
-import { addToStock, isGeneralStore, planPurchase, planSale, restockDue, sellPrice, shelfChange, takeFromStock, type StockEntry, type StoreStock } from "../shop.js";
+import {
+  addToStock,
+  isGeneralStore,
+  planPurchase,
+  planSale,
+  restockDue,
+  sellPrice,
+  shelfChange,
+  takeFromStock,
+  type PurchasePlan,
+  type SalePlan,
+  type StockEntry,
+  type StoreStock,
+} from "../shop.js";
 import { GameError, type Inventory } from "../types.js";
 import { itemHolderOf, TALK_RANGE, withinTalk } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
@@ -61,19 +74,7 @@ export function buyFromStore(world: World, id: string, itemId: string, quantity:
   const p = itemHolderOf(world, id);
   const stock = openStoreOf(world, p);
   const plan = planPurchase(stock, p.inventory, itemId, quantity, world.data.items, p.lockedSlots);
-  const deal: StoreDeal = {
-    id: world.newId(),
-    playerId: p.id,
-    storeId: stock.def.id,
-    kind: "buy",
-    itemId,
-    quantity,
-    coins: plan.coins,
-    shelf: shelfChange(stock, itemId, -quantity),
-    before: p.inventory,
-  };
-  takeFromStock(stock, itemId, quantity, world.tick);
-  return apply(world, p, deal, plan.inventory);
+  return apply(world, p, stock, "buy", plan);
 }
 
 /** Sell from a slot to the open store (what the pack holds when that is fewer than asked). */
@@ -81,23 +82,26 @@ export function sellToStore(world: World, id: string, slot: number, quantity: nu
   const p = itemHolderOf(world, id);
   const stock = openStoreOf(world, p);
   const plan = planSale(stock, p.inventory, slot, quantity, world.data.items, p.lockedSlots);
+  return apply(world, p, stock, "sell", plan);
+}
+
+/** A planned deal applied: the pack and the shelf change, and the pack is frozen until it is written. */
+function apply(world: World, p: PlayerEntity, stock: StoreStock, kind: "buy" | "sell", plan: PurchasePlan | SalePlan): StoreDeal {
+  const moved = kind === "buy" ? -plan.quantity : plan.quantity;
   const deal: StoreDeal = {
     id: world.newId(),
     playerId: p.id,
     storeId: stock.def.id,
-    kind: "sell",
+    kind,
     itemId: plan.itemId,
     quantity: plan.quantity,
     coins: plan.coins,
-    shelf: shelfChange(stock, plan.itemId, plan.quantity),
+    shelf: shelfChange(stock, plan.itemId, moved),
     before: p.inventory,
   };
-  addToStock(stock, plan.itemId, plan.quantity, world.data.items, world.tick);
-  return apply(world, p, deal, plan.inventory);
-}
-
-function apply(world: World, p: PlayerEntity, deal: StoreDeal, inventory: Inventory): StoreDeal {
-  p.inventory = inventory;
+  if (kind === "buy") takeFromStock(stock, plan.itemId, plan.quantity, world.tick);
+  else addToStock(stock, plan.itemId, plan.quantity, world.data.items, world.tick);
+  p.inventory = plan.inventory;
   p.inventoryFrozen = "store";
   world.touchPlayer(p);
   world.events.push({ kind: "storeChanged", storeId: deal.storeId, itemIds: [deal.itemId] });
