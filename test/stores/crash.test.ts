@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { openDatabase } from "../../src/db/client.js";
-import { silentLogger } from "../../src/logger.js";
 import { ROOT } from "../../src/paths.js";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { addTo, plain, readLedger, type Bag } from "../helpers/itemLedger.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/postgres.js";
-import { killServerProcesses, startServerProcess, type ServerProcess } from "../helpers/serverProcess.js";
+import { crashRun } from "../helpers/crashRun.js";
+import type { ServerProcess } from "../helpers/serverProcess.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
@@ -122,46 +119,15 @@ function seeded(seed: number) {
 for (const kind of DATABASE_KINDS) {
   describe(`store deals survive a SIGKILL of the server (${kind})`, function () {
     this.timeout(150_000);
-    let dataDir = "";
-    let pg: TestDatabase | undefined;
-    const sockets: WsPlayer[] = [];
-
-    const env = (): Record<string, string> => ({
-      DATA_DIR: dataDir,
-      JWT_SECRET: SECRET,
-      // Periodic saves every second: they interleave with the deals' commits.
-      SAVE_INTERVAL: "1",
-      LOG_LEVEL: "warn",
-      ...(pg ? { DATABASE_URL: pg.url } : {}),
-    });
-    const readDatabase = async () => {
-      const db = await openDatabase(pg ? { databaseUrl: pg.url, logger: silentLogger, migrate: false } : { dataDir, logger: silentLogger, migrate: false });
-      try {
-        return { ledger: await readLedger(db), deals: await db.prisma.storeDeal.findMany(), stock: await db.prisma.storeStock.findMany() };
-      } finally {
-        await db.close();
-      }
-    };
-    const stopGracefully = async (server: ServerProcess) => {
-      server.child.kill("SIGTERM");
-      assert.deepEqual(await server.exited, { code: 0, signal: null }, `the server did not stop cleanly:\n${server.output()}`);
-    };
-
-    before(async () => {
-      dataDir = await mkdtemp(path.join(os.tmpdir(), "arena-store-crash-"));
-      if (kind === "postgres") pg = await createTestDatabase();
-    });
-
-    after(async () => {
-      await killServerProcesses();
-      for (const s of sockets.splice(0)) s.ws.terminate();
-      await pg?.drop().catch(() => {});
-      await rm(dataDir, { recursive: true, force: true });
-    });
+    const run = crashRun(kind, { secret: SECRET, dirPrefix: "arena-store-crash-" });
+    const sockets = run.sockets;
+    const readDatabase = () =>
+      run.read(async (db) => ({ ledger: await readLedger(db), deals: await db.prisma.storeDeal.findMany(), stock: await db.prisma.storeStock.findMany() }));
+    const stopGracefully = run.stopGracefully;
 
     it("accounts for every coin and item as paid, received or held, keeps the shelves consistent, and every told deal", async () => {
       // 1. The characters, made by a first run stopped with SIGTERM; what they start with, read from the database.
-      let server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      let server = await run.start();
       const guests: Guest[] = await Promise.all(
         Array.from({ length: PLAYERS }, async () => {
           const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
@@ -176,7 +142,7 @@ for (const kind of DATABASE_KINDS) {
       assert.equal(start.deals.length, 0);
 
       // 2. The rush, on a second run; SIGKILL once it is well under way, with deals in flight.
-      server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      server = await run.start();
       const began = Date.now();
       const shoppers = guests.map((g, i) => new Shopper(server.port, g, sockets, seeded(100 + i)));
       await withOutput(server, Promise.all(shoppers.map((s) => s.connect())));
@@ -199,7 +165,7 @@ for (const kind of DATABASE_KINDS) {
       assert.ok(toldIds.length >= TOLD_BEFORE_KILL);
 
       // 3. Restart on the same database, everyone joins back, stop gracefully; read what it holds.
-      server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      server = await run.start();
       const back = guests.map((g, i) => new Shopper(server.port, g, sockets, seeded(200 + i)));
       await withOutput(server, Promise.all(back.map((s) => s.connect())));
       await stopGracefully(server);

@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { openDatabase } from "../../src/db/client.js";
-import { silentLogger } from "../../src/logger.js";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { addTo, plain, readLedger, type Bag, type Ledger } from "../helpers/itemLedger.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/postgres.js";
-import { killServerProcesses, startServerProcess, type ServerProcess } from "../helpers/serverProcess.js";
+import { crashRun } from "../helpers/crashRun.js";
+import type { ServerProcess } from "../helpers/serverProcess.js";
 import { TradeStorm, waitFirst, type OfferItem, type StormPlayer, type Watch } from "../helpers/tradeStorm.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
@@ -79,48 +74,16 @@ function replayHistory(
 for (const kind of DATABASE_KINDS) {
   describe(`trades survive a SIGKILL of the server (${kind})`, function () {
     this.timeout(120_000);
-    let dataDir = "";
-    let pg: TestDatabase | undefined;
     let storm: TradeStorm | undefined;
-    const sockets: WsPlayer[] = [];
-
-    const env = (): Record<string, string> => ({
-      DATA_DIR: dataDir,
-      JWT_SECRET: SECRET,
-      // Periodic saves every second: they interleave with the trade commits.
-      SAVE_INTERVAL: "1",
-      LOG_LEVEL: "warn",
-      ...(pg ? { DATABASE_URL: pg.url } : {}),
-    });
-    const readDatabase = async () => {
-      const db = await openDatabase(pg ? { databaseUrl: pg.url, logger: silentLogger, migrate: false } : { dataDir, logger: silentLogger, migrate: false });
-      try {
-        return { ledger: await readLedger(db), trades: await db.prisma.trade.findMany() };
-      } finally {
-        await db.close();
-      }
-    };
-    const stopGracefully = async (server: ServerProcess) => {
-      server.child.kill("SIGTERM");
-      assert.deepEqual(await server.exited, { code: 0, signal: null }, `the server did not stop cleanly:\n${server.output()}`);
-    };
-
-    before(async () => {
-      dataDir = await mkdtemp(path.join(os.tmpdir(), "arena-trade-crash-"));
-      if (kind === "postgres") pg = await createTestDatabase();
-    });
-
-    after(async () => {
-      await killServerProcesses();
-      for (const s of sockets.splice(0)) s.ws.terminate();
-      await storm?.stop();
-      await pg?.drop().catch(() => {});
-      await rm(dataDir, { recursive: true, force: true });
-    });
+    const run = crashRun(kind, { secret: SECRET, dirPrefix: "arena-trade-crash-" });
+    const sockets = run.sockets;
+    run.onCleanup(() => storm?.stop());
+    const readDatabase = () => run.read(async (db) => ({ ledger: await readLedger(db), trades: await db.prisma.trade.findMany() }));
+    const stopGracefully = run.stopGracefully;
 
     it("loses and duplicates no item, and keeps every completed trade in the history", async () => {
       // 1. The characters, made by a first run stopped with SIGTERM; their starting items read from the database.
-      let server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      let server = await run.start();
       const guests: Guest[] = await Promise.all(
         Array.from({ length: PLAYERS }, async () => {
           const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
@@ -135,7 +98,7 @@ for (const kind of DATABASE_KINDS) {
       assert.ok(start.total.get("coins")! > 0, "the characters start with coins");
 
       // 2. The storm, on a second run; SIGKILL once it is well under way, with commits in flight.
-      server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      server = await run.start();
       const players = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
       assert.deepEqual(
         players.map((p) => p.id),
@@ -172,7 +135,7 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(storm.anomalies, [], "the storm ran without a step left unanswered");
 
       // 3. Restart on the same database; every player comes back with what the database holds; stop gracefully.
-      server = await startServerProcess(env(), { timeoutMs: 30_000 });
+      server = await run.start();
       const back = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
       await stopGracefully(server);
       const end = await readDatabase();

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, type Database } from "../../src/db/client.js";
+import { silentLogger } from "../../src/logger.js";
+import type { TestDbKind } from "./database.js";
+import { createTestDatabase, type TestDatabase } from "./postgres.js";
+import { killServerProcesses, startServerProcess, type ServerProcess } from "./serverProcess.js";
+import type { WsPlayer } from "./wsClient.js";
+
+/**
+ * What a test that SIGKILLs the real server needs, on either database kind: a data directory (PGlite)
+ * or a throwaway PostgreSQL database, the server's environment (periodic saves every second, so they
+ * interleave with the commits under test), a graceful stop that must exit 0, and the database read
+ * directly while no server runs. Call inside `describe`; everything is cleaned up after the suite.
+ */
+export interface CrashRun {
+  /** Start the real server on this run's database. */
+  start(): Promise<ServerProcess>;
+  /** SIGTERM, which must end the process with exit code 0. */
+  stopGracefully(server: ServerProcess): Promise<void>;
+  /** Open the database (no server may be running: PGlite has one user at a time), read it, close it. */
+  read<T>(reader: (db: Database) => Promise<T>): Promise<T>;
+  /** Sockets to terminate after the suite. */
+  sockets: WsPlayer[];
+  /** More clean-up after the suite (before the database goes). */
+  onCleanup(fn: () => Promise<unknown> | void): void;
+}
+
+export function crashRun(kind: TestDbKind, options: { secret: string; dirPrefix: string }): CrashRun {
+  let dataDir = "";
+  let pg: TestDatabase | undefined;
+  const sockets: WsPlayer[] = [];
+  const cleanups: Array<() => Promise<unknown> | void> = [];
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), options.dirPrefix));
+    if (kind === "postgres") pg = await createTestDatabase();
+  });
+
+  after(async () => {
+    await killServerProcesses();
+    for (const s of sockets.splice(0)) s.ws.terminate();
+    for (const fn of cleanups.splice(0)) await fn();
+    await pg?.drop().catch(() => {});
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const env = (): Record<string, string> => ({
+    DATA_DIR: dataDir,
+    JWT_SECRET: options.secret,
+    SAVE_INTERVAL: "1",
+    LOG_LEVEL: "warn",
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+  });
+
+  return {
+    sockets,
+    start: () => startServerProcess(env(), { timeoutMs: 30_000 }),
+    async stopGracefully(server) {
+      server.child.kill("SIGTERM");
+      assert.deepEqual(await server.exited, { code: 0, signal: null }, `the server did not stop cleanly:\n${server.output()}`);
+    },
+    async read(reader) {
+      const db = await openDatabase(pg ? { databaseUrl: pg.url, logger: silentLogger, migrate: false } : { dataDir, logger: silentLogger, migrate: false });
+      try {
+        return await reader(db);
+      } finally {
+        await db.close();
+      }
+    },
+    onCleanup: (fn) => void cleanups.push(fn),
+  };
+}
