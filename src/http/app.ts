@@ -53,7 +53,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(checkRequestTarget);
   app.use(requestBodies());
 
-  app.use(healthRoutes({ db: ctx.db, startedAt: ctx.startedAt }));
+  app.use(healthRoutes({ db: ctx.db, startedAt: ctx.startedAt, worldRunning: async () => (await ctx.world.spawnTile()) !== undefined }));
   app.use(envScriptRoute(config));
   app.use(manifestRoutes(ctx.gameData.dir));
   app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));

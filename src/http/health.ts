@@ -24,19 +24,24 @@ async function pingDatabase(db: Pick<Database, "ping">, timeoutMs: number): Prom
   }
 }
 
-/** GET /health (deep: database round trip) and GET /status (shallow, for the hosting platform). */
-export function healthRoutes(deps: { db: Pick<Database, "ping">; startedAt: number; dbTimeoutMs?: number }) {
+/**
+ * GET /health (deep: a database round trip, and the world running: until the server has made its
+ * world, joins would find no room, so it answers 503 "starting") and GET /status (shallow, for the
+ * hosting platform).
+ */
+export function healthRoutes(deps: { db: Pick<Database, "ping">; startedAt: number; worldRunning: () => Promise<boolean>; dbTimeoutMs?: number }) {
   const router = Router();
   const uptime = () => Math.round((Date.now() - deps.startedAt) / 1000);
 
   router.get("/health", async (_req, res) => {
-    const database = await pingDatabase(deps.db, deps.dbTimeoutMs ?? HEALTH_DB_TIMEOUT_MS);
-    const ok = database.status === "ok";
+    const [database, running] = await Promise.all([pingDatabase(deps.db, deps.dbTimeoutMs ?? HEALTH_DB_TIMEOUT_MS), deps.worldRunning().catch(() => false)]);
+    const ok = database.status === "ok" && running;
     res
       .status(ok ? 200 : 503)
       .set("Cache-Control", "no-store")
       .json({
-        status: ok ? "ok" : "degraded",
+        status: ok ? "ok" : running ? "degraded" : "starting",
+        world: running ? "running" : "starting",
         timestamp: new Date().toISOString(),
         version: VERSION,
         uptime: uptime(),

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import express from "express";
+import { healthRoutes } from "../../src/http/health.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 describe("public endpoints", function () {
@@ -39,6 +43,7 @@ describe("public endpoints", function () {
     assert.equal(typeof body.uptime, "number");
     assert.equal(body.database.status, "ok");
     assert.equal(typeof body.database.latencyMs, "number");
+    assert.equal(body.world, "running");
   });
 
   it("GET /status answers fast with players and rooms", async () => {
@@ -160,6 +165,30 @@ describe("health when the database hangs", function () {
       assert.equal((await res.json()).database.status, "down");
     } finally {
       server.ctx.db.ping = realPing;
+    }
+  });
+});
+
+describe("health while the world is not running yet", function () {
+  it("answers 503 starting (joins would find no room), then 200 once the world runs", async () => {
+    let running = false;
+    const app = express().use(healthRoutes({ db: { ping: async () => {} }, startedAt: Date.now(), worldRunning: async () => running }));
+    const server = app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`;
+    try {
+      const starting = await fetch(url);
+      assert.equal(starting.status, 503);
+      const body = await starting.json();
+      assert.equal(body.status, "starting");
+      assert.equal(body.world, "starting");
+      assert.equal(body.database.status, "ok");
+      running = true;
+      const up = await fetch(url);
+      assert.equal(up.status, 200);
+      assert.equal((await up.json()).world, "running");
+    } finally {
+      server.close();
     }
   });
 });
