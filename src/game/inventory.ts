@@ -180,6 +180,18 @@ export function removeItem(inv: Inventory, itemId: string, quantity: number, pre
   return { inventory: out, removed: { itemId, quantity } };
 }
 
+/** The inventory without its locked slots (offered in a trade): what may be spent, sold or used. */
+export function unlockedView(inv: Inventory, locked: ReadonlySet<number>): Inventory {
+  return inv.map((s, i) => (locked.has(i) ? null : s));
+}
+
+/** removeItem from the unlocked slots only (`first` first); the locked slots stay as they are. */
+export function takeUnlocked(inv: Inventory, itemId: string, quantity: number, first: number | undefined, locked: ReadonlySet<number>): Inventory {
+  if (locked.size === 0) return removeItem(inv, itemId, quantity, first).inventory;
+  const taken = removeItem(unlockedView(inv, locked), itemId, quantity, first).inventory;
+  return taken.map((s, i) => (locked.has(i) ? inv[i] : s));
+}
+
 /** Swap two slots (either may be empty). */
 /**
  * A new character's inventory from a starter kit: each entry added by the usual rules (a stack of

@@ -14,7 +14,7 @@
  *   what it lists; a store with `buyback: false` buys nothing. Coins are never bought.
  */
 import type { StoreDef } from "../manifests/gameData.js";
-import { addItemAll, assertQuantity, assertSlot, countItem, copyInventory, itemDef, removeItem, type ItemIndex } from "./inventory.js";
+import { addItemAll, assertQuantity, assertSlot, copyInventory, countItem, itemDef, takeUnlocked, unlockedView, type ItemIndex } from "./inventory.js";
 import { GameError, MAX_STACK, type Inventory } from "./types.js";
 
 /** The item stores pay and are paid with. */
@@ -118,7 +118,7 @@ export function planPurchase(
   const spendable = countItem(unlockedView(inventory, lockedSlots), COINS);
   if (spendable < coins) throw new GameError("NOT_ENOUGH_COINS", `${quantity} x ${def.name} costs ${coins} coins; you have ${spendable}`);
   let inv = copyInventory(inventory);
-  if (coins > 0) inv = spendCoins(inv, coins, lockedSlots);
+  if (coins > 0) inv = takeUnlocked(inv, COINS, coins, undefined, lockedSlots);
   inv = addItemAll(inv, itemId, quantity, items).inventory;
   return { itemId, quantity, coins, inventory: inv };
 }
@@ -233,21 +233,4 @@ function scheduleChange(entry: StockEntry, tick: number) {
   }
   if (entry.nextChangeTick !== null) return;
   entry.nextChangeTick = tick + (entry.quantity < entry.base ? entry.restockTicks : STOCK_DECAY_TICKS);
-}
-
-/** The inventory without its locked slots (for counting what may be spent or sold). */
-function unlockedView(inv: Inventory, locked: ReadonlySet<number>): Inventory {
-  return inv.map((s, i) => (locked.has(i) ? null : s));
-}
-
-function spendCoins(inv: Inventory, coins: number, locked: ReadonlySet<number>): Inventory {
-  return takeUnlocked(inv, COINS, coins, undefined, locked);
-}
-
-/** Take `quantity` of an item from the unlocked slots (`first` first). */
-function takeUnlocked(inv: Inventory, itemId: string, quantity: number, first: number | undefined, locked: ReadonlySet<number>): Inventory {
-  if (locked.size === 0) return removeItem(inv, itemId, quantity, first).inventory;
-  const open = unlockedView(inv, locked);
-  const taken = removeItem(open, itemId, quantity, first).inventory;
-  return taken.map((s, i) => (locked.has(i) ? inv[i] : s));
 }
