@@ -1,9 +1,10 @@
+import { EventEmitter } from "node:events";
 import { InMemoryRoomClient } from "../../rooms/inMemoryClient.js";
 import { newMind, step, type Mind } from "./brain.js";
 import type { Goal } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
 import { AgentView } from "./view.js";
-import type { ServerMessageArgs } from "../protocol/index.js";
+import { GATHERING_SKILLS, type ServerMessageArgs } from "../protocol/index.js";
 
 /**
  * One agent in the built-in runtime: a room client like any other (it joined through the
@@ -18,6 +19,8 @@ export class AgentDriver extends InMemoryRoomClient {
   onGone: ((code?: number) => void) | undefined;
   /** Called whenever the goal changed (to record it). */
   onGoalChange: ((goal: Goal | null, previous: Goal | null) => void) | undefined;
+  /** Every message the room sent it, as `message` (type, data), after the agent took it in; `goal` (goal, previous) on every change. */
+  readonly heard = new EventEmitter();
   private scheduled = false;
 
   constructor(
@@ -44,13 +47,38 @@ export class AgentDriver extends InMemoryRoomClient {
         break;
       case "skill:xp": {
         const g = this.mind.goal;
-        if (g && g.type === message.skill && message.gained > 0) g.progress.gathered++;
+        const gathering = g?.type === message.skill || (g?.type === "quest" && (GATHERING_SKILLS as readonly string[]).includes(message.skill));
+        if (g && gathering && message.gained > 0) g.progress.gathered++;
         break;
       }
       case "npc:killed":
-        if (this.mind.goal?.type === "combat") this.mind.goal.progress.kills++;
+        if (this.mind.goal?.type === "combat" || this.mind.goal?.type === "quest") this.mind.goal.progress.kills++;
+        break;
+      // What it waited for came: the next step goes on.
+      case "dialogue:node":
+        this.sight.dialogueShown(message);
+        this.mind.pending = null;
+        break;
+      case "dialogue:end":
+        this.sight.dialogueShown(null);
+        break;
+      case "store:open":
+        this.sight.storeShown(message);
+        this.mind.pending = null;
+        break;
+      case "store:update":
+        this.sight.storeUpdated(message);
+        break;
+      case "store:close":
+        this.sight.storeShown(null);
+        break;
+      case "store:bought":
+      case "store:sold":
+        this.mind.deals.push({ kind: type === "store:bought" ? "buy" : "sell", itemId: message.itemId, quantity: message.quantity, coins: message.coins });
+        this.mind.pending = null;
         break;
     }
+    this.heard.emit("message", type, message);
   }
 
   /** Decide after the tick that sent the update (never inside the room's own loop). */
@@ -67,7 +95,10 @@ export class AgentDriver extends InMemoryRoomClient {
   act() {
     const before = this.mind.goal;
     const orders = step(this.mind, this.sight, this.knowledge);
-    if (this.mind.goal !== before) this.onGoalChange?.(this.mind.goal, before);
+    if (this.mind.goal !== before) {
+      this.onGoalChange?.(this.mind.goal, before);
+      this.heard.emit("goal", this.mind.goal, before);
+    }
     for (const o of orders) this.sendToRoom(o.type, o.data);
   }
 

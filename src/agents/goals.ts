@@ -1,31 +1,39 @@
-import { canGather } from "../game/gathering.js";
-import { INVENTORY_SIZE, type Inventory } from "../game/types.js";
 import type { WorldKnowledge } from "./knowledge.js";
-import type { AgentView, SelfState } from "./view.js";
+import { coinsOf, equippedOf, hasBankable, isTool } from "./pack.js";
+import { questAvailability } from "./questPlan.js";
+import { gatherNeeds, offersOf, salePlan, type Skip } from "./shopping.js";
+import type { AgentView } from "./view.js";
+import { GATHERING_SKILLS, type GatheringSkill } from "../protocol/index.js";
 
 /**
- * An agent's goals: what it can choose from (by its levels, tools and inventory), what it picks
- * on its own, and the chat-style commands its owner may send. Pure.
+ * An agent's goals: what it can choose from (by its levels, tools, coins, quest journal and
+ * inventory) and what it picks on its own. Pure.
  */
 
-import { GATHERING_SKILLS, type GatheringSkill } from "../protocol/index.js";
-export type GoalType = GatheringSkill | "combat" | "bank" | "pickup" | "idle";
+export { parseCommand, npcByName, type Command } from "./commands.js";
+export { inventoryOf, isKept, hasBankable } from "./pack.js";
+
+export type GoalType = GatheringSkill | "combat" | "bank" | "pickup" | "buy" | "sell" | "quest" | "idle";
 
 export interface GoalProgress {
-  /** Experience gained in the goal's skill (or combat skills) since it began. */
+  /** Experience gained in the goal's skill (or combat skills; every skill for a quest) since it began. */
   xpGained: number;
   /** Items gathered, banked, picked up; npcs killed. */
   gathered: number;
   banked: number;
   pickedUp: number;
   kills: number;
+  /** Items bought and sold in stores, and the coins those deals brought in (negative: spent). */
+  bought: number;
+  sold: number;
+  coins: number;
 }
 
 export interface Goal {
   /** Stable within a run; stored in agent_goals. */
   id: string;
   type: GoalType;
-  /** A resource id (gathering), an npc definition id (combat), or null. */
+  /** A resource id (gathering), an npc definition id (combat), an item id (buy), a quest id (quest), or null. */
   target: string | null;
   /** Who set it: the agent itself, its owner (REST), or a chat command. */
   source: "auto" | "owner" | "command";
@@ -33,8 +41,14 @@ export interface Goal {
   /** XP at the start, per skill, to measure progress. */
   startXp: Record<string, number>;
   progress: GoalProgress;
-  /** A gathering goal the agent comes back to after emptying its pack at the bank. */
+  /** The goal the agent comes back to after this errand (banking a full pack, buying a tool, selling). */
   resume?: Goal;
+  /** How many to buy (buy). */
+  amount?: number;
+  /** What a goal keeps between steps (a quest's completions when it began, talks tried per stage). */
+  memo?: Record<string, number>;
+  /** It reached its end (banked, bought, sold, quest completed) rather than being dropped. */
+  completed?: boolean;
 }
 
 /** A goal as the owner (REST) and an external runtime (`goalOverride`) are shown it: what it is, who set it, how far it got. */
@@ -69,39 +83,28 @@ export interface GoalOption {
   reason?: string;
 }
 
-/** The inventory as the game rules see it (28 slots). */
-export function inventoryOf(self: SelfState): Inventory {
-  const inv: Inventory = new Array(INVENTORY_SIZE).fill(null);
-  for (const s of self.inventory) inv[s.slot] = { itemId: s.itemId, quantity: s.quantity };
-  return inv;
-}
+const unavailable = (reason: string | undefined) => ({ available: false, reason: reason ?? "not available now" });
 
-/** Items the agent keeps when it banks: its tools (and whatever it wears). */
-export function isKept(k: WorldKnowledge, itemId: string): boolean {
-  const def = k.data.items.get(itemId);
-  return Boolean(def && (def.toolSkill || def.type === "tool" || k.data.tools.has(itemId)));
-}
-
-export const hasBankable = (k: WorldKnowledge, self: SelfState) => self.inventory.some((s) => !s.locked && !isKept(k, s.itemId));
-
-/** Every goal the agent could take now, each available or with the reason it is not. */
-export function availableGoals(view: AgentView, k: WorldKnowledge): GoalOption[] {
+/**
+ * Every goal the agent could take now, each available or with the reason it is not. A gathering
+ * goal whose tool (or bait) a store sells is available when the agent's coins pay for it: it buys
+ * it first. `skip`: store offers that failed lately.
+ */
+export function availableGoals(view: AgentView, k: WorldKnowledge, skip?: Skip): GoalOption[] {
   const self = view.self;
   if (!self) return [];
   const out: GoalOption[] = [];
-  const inv = inventoryOf(self);
-  const equipped = Object.values(self.equipment).flatMap((s) => (s ? [s.itemId] : []));
   for (const skill of GATHERING_SKILLS) {
     for (const def of k.data.gathering[skill].values()) {
       if (!k.resourceSpots.has(def.id)) continue;
-      const check = canGather(def, self.skills[skill]?.level ?? 1, inv, k.data.items, { tools: k.data.tools, equipped });
+      const needs = gatherNeeds(view, k, def, skip);
+      const buying = needs.ok && needs.buy.length ? ` (buying ${needs.buy.map((b) => nameOf(k, b.itemId).toLowerCase()).join(" and ")} first)` : "";
       out.push({
         id: `${skill}:${def.id}`,
         type: skill,
         target: def.id,
-        name: `${verb(skill)} ${def.name.toLowerCase()}`,
-        available: check.ok,
-        ...(check.ok ? {} : { reason: check.message }),
+        name: `${verb(skill)} ${def.name.toLowerCase()}${buying}`,
+        ...(needs.ok ? { available: true } : unavailable(needs.reason)),
       });
     }
   }
@@ -118,18 +121,58 @@ export function availableGoals(view: AgentView, k: WorldKnowledge): GoalOption[]
   }
   const bankable = hasBankable(k, self);
   out.push({ id: "bank", type: "bank", target: null, name: "Bank the inventory", available: bankable, ...(bankable ? {} : { reason: "Nothing to bank" }) });
+  // Tools the stores sell that it does not have.
+  const held = new Set([...self.inventory.map((s) => s.itemId), ...equippedOf(self)]);
+  const tools = new Set(k.keepers.flatMap((kp) => [...(k.stores.get(kp.storeId!)?.entries.keys() ?? [])]).filter((id) => isTool(k, id) && !held.has(id)));
+  for (const itemId of tools) {
+    const offer = offersOf(k, itemId, self.tile, skip)[0];
+    if (!offer) continue;
+    const coins = coinsOf(self);
+    const short = offer.price > coins ? `${nameOf(k, itemId)} costs ${offer.price} coins at ${offer.storeName}; I have ${coins}` : undefined;
+    const full = !short && view.freeSlots() === 0 ? "No room in the pack" : undefined;
+    out.push({
+      id: `buy:${itemId}`,
+      type: "buy",
+      target: itemId,
+      name: `Buy ${article(nameOf(k, itemId).toLowerCase())} (${offer.price} coins at ${offer.storeName})`,
+      ...(short || full ? unavailable(short ?? full) : { available: true }),
+    });
+  }
+  const sale = salePlan(view, k, skip);
+  out.push({
+    id: "sell",
+    type: "sell",
+    target: null,
+    name: sale.ok ? `Sell what I gathered at ${sale.storeName}` : "Sell what I gathered",
+    ...(sale.ok ? { available: true } : unavailable(sale.reason)),
+  });
+  for (const quest of k.data.quests.values()) {
+    const standing = self.quests.find((q) => q.questId === quest.id);
+    const going = standing?.status === "in_progress" || standing?.status === "ready_to_complete";
+    const can = questAvailability(view, k, quest);
+    out.push({
+      id: `quest:${quest.id}`,
+      type: "quest",
+      target: quest.id,
+      name: `${going ? "Finish" : "Do"} the quest ${quest.name}`,
+      ...(can.available ? { available: true } : unavailable(can.reason)),
+    });
+  }
   out.push({ id: "idle", type: "idle", target: null, name: "Idle", available: true });
   return out;
 }
 
+const nameOf = (k: WorldKnowledge, itemId: string) => k.data.items.get(itemId)?.name ?? itemId;
+const article = (name: string) => `${/^[aeiou]/.test(name) ? "an" : "a"} ${name}`;
 const verb = (skill: GatheringSkill) => (skill === "woodcutting" ? "Chop" : skill === "mining" ? "Mine" : "Fish at");
 
 /**
  * What the agent picks on its own: bank a full pack; otherwise train its lowest gathering skill it
- * can train here; otherwise fight the weakest npc it can; otherwise idle.
+ * can train here (buying a missing tool it can afford); otherwise fight the weakest npc it can;
+ * otherwise idle.
  */
-export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number = Math.random): GoalOption {
-  const options = availableGoals(view, k).filter((o) => o.available);
+export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number = Math.random, skip?: Skip): GoalOption {
+  const options = availableGoals(view, k, skip).filter((o) => o.available);
   const self = view.self!;
   if (view.freeSlots() === 0 && options.some((o) => o.type === "bank")) return options.find((o) => o.type === "bank")!;
   const gathering = options.filter((o) => (GATHERING_SKILLS as readonly string[]).includes(o.type));
@@ -147,38 +190,3 @@ export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number
 }
 
 const levelOf = (k: WorldKnowledge, o: GoalOption) => k.data.gathering[o.type as GatheringSkill].get(o.target!)?.levelRequired ?? 1;
-
-/** A command an owner can send in words. */
-export type Command =
-  | { kind: "gather"; skill: GatheringSkill }
-  | { kind: "attack"; npc: string | null }
-  | { kind: "pickup" }
-  | { kind: "bank" }
-  | { kind: "stop" }
-  | { kind: "idle" };
-
-/** "chop trees", "mine", "fish", "attack goblin", "pick up", "go to bank", "stop", "idle" (and close variants); null otherwise. */
-export function parseCommand(text: string): Command | null {
-  const t = text
-    .toLowerCase()
-    .replace(/[^a-z ]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  if (/^(chop|cut)( down)?( some| the)? (trees?|wood|logs)$|^(chop|woodcut|woodcutting)$/.test(t)) return { kind: "gather", skill: "woodcutting" };
-  if (/^(mine|mining)( (some|the))?( (ore|rocks?|copper|tin))?$/.test(t)) return { kind: "gather", skill: "mining" };
-  if (/^(fish|fishing)( (some|for))?( (fish|shrimps?))?$/.test(t)) return { kind: "gather", skill: "fishing" };
-  const attack = /^(attack|fight|kill)( (a|an|the|some))?( ([a-z ]+?))?s?$/.exec(t);
-  if (attack) return { kind: "attack", npc: attack[5]?.trim() || null };
-  if (/^(pick up|pickup|loot|take)( (it|items?|that|everything|the loot))?$/.test(t)) return { kind: "pickup" };
-  if (/^(go to( the)? bank|bank|bank (it|everything|the inventory))$/.test(t)) return { kind: "bank" };
-  if (/^(stop|halt|wait)$/.test(t)) return { kind: "stop" };
-  if (/^(idle|rest|relax)$/.test(t)) return { kind: "idle" };
-  return null;
-}
-
-/** The npc definition a spoken name refers to ("goblin", "goblins", "Goblin"). */
-export function npcByName(k: WorldKnowledge, name: string): string | null {
-  const n = name.toLowerCase().replace(/s$/, "");
-  for (const [id, s] of k.npcSpawns) if (id === n || s.name.toLowerCase() === n || id.replace(/_/g, " ") === n) return id;
-  return null;
-}

@@ -1,4 +1,5 @@
 import type { GameData } from "../manifests/index.js";
+import { newStock, type StoreStock } from "../game/shop.js";
 import type { Tile } from "../game/types.js";
 import type { World } from "../game/world/World.js";
 
@@ -14,7 +15,24 @@ export interface WorldKnowledge {
   /** Spawn tiles of each attackable npc kind (by npc definition id), with its level. */
   npcSpawns: Map<string, { name: string; level: number; tiles: Tile[] }>;
   areas: Array<{ id: string; name: string; centre: Tile }>;
+  /** Npcs one talks or trades with (not fighters), by npc definition id: each instance where it stands. */
+  townsfolk: Map<string, Townsperson[]>;
+  /** Who keeps which store (an npc instance with a `storeId`). */
+  keepers: Townsperson[];
+  /** Every store as its data lists it (prices and what it buys; live stock is told when it opens). */
+  stores: Map<string, StoreStock>;
+  /** Which gathering resources (ids) yield an item, by item id. */
+  yieldsOf: Map<string, string[]>;
   walkable(x: number, z: number): boolean;
+}
+
+export interface Townsperson {
+  /** The npc instance id (what `player:action talk` and `store` name). */
+  id: string;
+  npcId: string;
+  name: string;
+  tile: Tile;
+  storeId?: string;
 }
 
 export function knowledgeOf(world: World): WorldKnowledge {
@@ -26,7 +44,14 @@ export function knowledgeOf(world: World): WorldKnowledge {
     resourceSpots.set(r.resourceId, spot);
   }
   const npcSpawns = new Map<string, { name: string; level: number; tiles: Tile[] }>();
+  const townsfolk = new Map<string, Townsperson[]>();
+  const keepers: Townsperson[] = [];
   for (const n of world.npcs.values()) {
+    if (!n.attackable && (n.storeId || world.data.npcs.get(n.defId)?.dialogue)) {
+      const t: Townsperson = { id: n.id, npcId: n.defId, name: n.name, tile: { ...n.spawn }, ...(n.storeId ? { storeId: n.storeId } : {}) };
+      townsfolk.set(n.defId, [...(townsfolk.get(n.defId) ?? []), t]);
+      if (t.storeId) keepers.push(t);
+    }
     if (!n.attackable) continue;
     const spawns = npcSpawns.get(n.defId) ?? { name: n.name, level: n.level, tiles: [] };
     spawns.tiles.push({ ...n.spawn });
@@ -37,12 +62,20 @@ export function knowledgeOf(world: World): WorldKnowledge {
     name: a.name,
     centre: { x: Math.round((a.bounds.minX + a.bounds.maxX) / 2), z: Math.round((a.bounds.minZ + a.bounds.maxZ) / 2) },
   }));
+  const yieldsOf = new Map<string, string[]>();
+  for (const skill of Object.values(world.data.gathering)) {
+    for (const def of skill.values()) for (const y of def.yields) yieldsOf.set(y.itemId, [...new Set([...(yieldsOf.get(y.itemId) ?? []), def.id])]);
+  }
   return {
     data: world.data,
     banks: world.bankTiles.map((t) => ({ ...t })),
     resourceSpots,
     npcSpawns,
     areas,
+    townsfolk,
+    keepers,
+    stores: new Map([...world.data.stores.values()].map((s) => [s.id, newStock(s)])),
+    yieldsOf,
     walkable: (x, z) => world.map.inBounds(x, z) && !world.map.isBlocked(x, z),
   };
 }

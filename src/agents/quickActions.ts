@@ -1,4 +1,4 @@
-import { availableGoals, hasBankable } from "./goals.js";
+import { availableGoals, hasBankable, type GoalOption } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
 import { nearest, type AgentView } from "./view.js";
 import { chebyshev } from "../game/movement.js";
@@ -16,6 +16,16 @@ export function quickActions(view: AgentView, k: WorldKnowledge) {
     const g = first(type);
     return g ? { available: g.available, ...(g.available ? {} : { reason: g.reason }) } : { available: false, reason: none };
   };
+  const offer = (id: string, g: GoalOption | undefined, command: (g: GoalOption) => string, label: string, none: string) =>
+    g
+      ? {
+          id,
+          command: command(g),
+          label: g.type === "sell" ? label : g.name,
+          available: g.available,
+          ...(g.available ? {} : { reason: g.reason }),
+        }
+      : { id, command: id, label, available: false, reason: none };
   const seenItems = [...view.groundItems.values()].filter((g) => self && chebyshev(self.tile, g) <= 16);
   const actions = [
     { id: "woodcutting", command: "chop trees", label: "Chop trees", ...state("woodcutting", "No trees known nearby") },
@@ -41,6 +51,10 @@ export function quickActions(view: AgentView, k: WorldKnowledge) {
       available: self ? hasBankable(k, self) : false,
       ...(self && hasBankable(k, self) ? {} : { reason: "Nothing to bank" }),
     },
+    // Buying: the first tool it can afford (else the first it lacks); selling; the first quest it can do (else the first).
+    offer("buy", first("buy"), (g) => `buy ${g.target?.replace(/_/g, " ")}`, "Buy a tool", "The stores sell no tool I lack"),
+    offer("sell", first("sell"), () => "sell", "Sell what I gathered", "Nothing to sell"),
+    offer("quest", first("quest"), (g) => `do quest ${g.target?.replace(/_/g, " ")}`, "Do a quest", "There are no quests here"),
     { id: "stop", command: "stop", label: "Stop", available: true },
     { id: "idle", command: "idle", label: "Idle", available: true },
   ];

@@ -7,6 +7,9 @@ const doing: Record<string, string> = {
   combat: "fighting",
   bank: "on my way to the bank",
   pickup: "picking things up",
+  buy: "off to buy something",
+  sell: "off to sell what I gathered",
+  quest: "on a quest",
   idle: "taking it easy",
 };
 
@@ -17,5 +20,5 @@ export function replyTo(content: string, name: string, goal: Goal | null): strin
   if (/\b(hi|hello|hey|greetings|well met)\b/.test(t)) return `Well met! ${name} here, ${now}.`;
   if (/\b(how are you|status|what are you doing|wyd)\b/.test(t)) return `I'm ${now}.`;
   if (/\b(thanks|thank you|cheers)\b/.test(t)) return "Any time.";
-  return `Hmm, I don't follow. I can chop trees, mine, fish, attack something, pick up, go to the bank, stop or idle. Right now I'm ${now}.`;
+  return `Hmm, I don't follow. I can chop trees, mine, fish, attack something, pick up, go to the bank, buy a tool, sell what I gathered, do a quest, stop or idle. Right now I'm ${now}.`;
 }

@@ -3,7 +3,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { activeGoal, agentById, recordGoal, runnableAgents, setAgentFlags } from "../db/agentRepo.js";
 import { joinInMemory } from "../../rooms/inMemoryClient.js";
-import { goalFrom } from "./brain.js";
+import { goalFrom, withResume } from "./brain.js";
 import { AgentDriver } from "./driver.js";
 import { goalView, parseCommand, type Command, type Goal, type GoalType, type GoalView } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
@@ -105,7 +105,9 @@ export class AgentRuntime {
 
   /** Record goal changes in order, per agent. */
   saveGoal(agentId: string, goal: Goal | null, previous: Goal | null) {
-    const ended = previous && (previous.type === "bank" || previous.type === "pickup") && goal?.source !== "owner" ? "completed" : "cancelled";
+    // An errand that reached its end (banked, bought, sold, picked up) or a quest completed: completed; anything else set aside: cancelled.
+    const ended =
+      previous && (previous.completed || ((previous.type === "bank" || previous.type === "pickup") && goal?.source !== "owner")) ? "completed" : "cancelled";
     const next = (this.goalWrites.get(agentId) ?? Promise.resolve())
       .then(() => recordGoal(this.ctx.db.prisma, agentId, goal, ended))
       .catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId }, "could not record an agent's goal"));
@@ -153,8 +155,9 @@ export class AgentRuntime {
     const d = this.drivers.get(m.agentId);
     if (d) {
       const previous = d.mind.goal;
-      d.mind.goal = goal;
-      await this.saveGoal(m.agentId, goal, previous);
+      // An errand (bank, buy, sell) goes back to what the agent was doing.
+      d.mind.goal = withResume(goal, previous);
+      await this.saveGoal(m.agentId, d.mind.goal, previous);
     } else {
       await recordGoal(this.ctx.db.prisma, m.agentId, goal);
       await this.toExternal(m, "goalOverride", { goal: goalView(goal) });

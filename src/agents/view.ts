@@ -1,10 +1,23 @@
 import { chebyshev } from "../game/movement.js";
 import type { Tile } from "../game/types.js";
-import { INVENTORY_SIZE, type GroundItemView, type NpcView, type PlayerSync, type PlayerView, type ResourceView, type WorldUpdate } from "../protocol/index.js";
+import {
+  INVENTORY_SIZE,
+  type DialogueNodeView,
+  type GroundItemView,
+  type NpcView,
+  type PlayerSync,
+  type PlayerView,
+  type QuestView,
+  type ResourceView,
+  type StoreItemView,
+  type StoreView,
+  type WorldUpdate,
+} from "../protocol/index.js";
 
 /**
  * What an agent knows of the world: exactly what a client is told. Its own private state comes
- * from `player:sync`; everything in view from the per-tick `world:update` deltas.
+ * from `player:sync`; everything in view from the per-tick `world:update` deltas; the conversation
+ * and the store it has open from `dialogue:*` and `store:*`.
  */
 
 /** What the view keeps of each entity in sight: the fields of `world:update` it reads. */
@@ -15,10 +28,10 @@ export type SeenGroundItem = Pick<GroundItemView, "id" | "itemId" | "quantity" |
 
 /**
  * What the view reads of a `player:sync` (a whole PlayerSync will do, and so does a character's
- * REST view with `bank` and `action` null).
+ * REST view with `bank` and `action` null, with its quest journal or without).
  */
 export type SyncSeen = Pick<PlayerSync, "id" | "name" | "position" | "health" | "maxHealth" | "combatLevel" | "skills"> &
-  Partial<Pick<PlayerSync, "equipment" | "bank" | "action">> & { inventory: SelfState["inventory"] };
+  Partial<Pick<PlayerSync, "equipment" | "bank" | "action">> & { inventory: SelfState["inventory"]; quests?: { quests: QuestView[] } };
 
 /** What the view reads of a `world:update` (a whole WorldUpdate will do). */
 export interface UpdateSeen {
@@ -40,6 +53,8 @@ export interface SelfState {
   skills: Record<string, { level: number; xp: number }>;
   inventory: Array<{ slot: number; itemId: string; quantity: number; locked?: boolean }>;
   equipment: Record<string, { itemId: string; quantity: number } | undefined>;
+  /** The quest journal: every quest started (the others are not started). */
+  quests: QuestView[];
   /** Present only while standing at a bank. */
   bank: Array<{ itemId: string; quantity: number }> | null;
   /** "gather" | "attack" | "pickup" | null (from player:sync) */
@@ -56,6 +71,10 @@ export class AgentView {
   readonly npcs = new Map<string, SeenNpc>();
   readonly resources = new Map<string, SeenResource>();
   readonly groundItems = new Map<string, SeenGroundItem>();
+  /** The node of the conversation in progress (the last `dialogue:node`), null once it ended. */
+  dialogue: DialogueNodeView | null = null;
+  /** The store open (`store:open`, kept up to date by `store:update`), null once closed. */
+  store: StoreView | null = null;
 
   /** Apply a `player:sync`. */
   sync(s: SyncSeen) {
@@ -69,6 +88,7 @@ export class AgentView {
       skills: s.skills,
       inventory: s.inventory,
       equipment: s.equipment ?? {},
+      quests: s.quests?.quests ?? this.self?.quests ?? [],
       bank: s.bank ?? null,
       action: s.action ?? null,
       doing: this.self?.doing ?? "",
@@ -97,6 +117,25 @@ export class AgentView {
       this.resources.delete(id);
       this.groundItems.delete(id);
     }
+  }
+
+  /** `dialogue:node`, `dialogue:end`. */
+  dialogueShown(node: DialogueNodeView | null) {
+    this.dialogue = node;
+  }
+
+  /** `store:open`, `store:close`. */
+  storeShown(store: StoreView | null) {
+    this.store = store;
+  }
+
+  /** `store:update`: the shelves that changed, and those gone. */
+  storeUpdated(u: { storeId: string; items: StoreItemView[]; removed: string[] }) {
+    if (!this.store || this.store.storeId !== u.storeId) return;
+    const changed = new Map(u.items.map((i) => [i.itemId, i]));
+    const items = this.store.items.filter((i) => !u.removed.includes(i.itemId)).map((i) => changed.get(i.itemId) ?? i);
+    for (const i of u.items) if (!items.some((x) => x.itemId === i.itemId)) items.push(i);
+    this.store = { ...this.store, items };
   }
 
   freeSlots(): number {

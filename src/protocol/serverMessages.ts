@@ -297,16 +297,17 @@ export interface WsMessages {
 
 // ---- An agent driven by an external runtime (docs/API.md, Agents) ----
 
-export type AgentGoalType = "woodcutting" | "mining" | "fishing" | "combat" | "bank" | "pickup" | "idle";
+export type AgentGoalType = "woodcutting" | "mining" | "fishing" | "combat" | "bank" | "pickup" | "buy" | "sell" | "quest" | "idle";
 
 /** A goal as its owner and an external runtime see it. */
 export interface AgentGoalView {
   id: string;
   type: AgentGoalType;
-  /** A resource id (gathering), an npc definition id (combat), or null. */
+  /** A resource id (gathering), an npc definition id (combat), an item id (buy), a quest id (quest), or null. */
   target: string | null;
   source: "auto" | "owner" | "command";
-  progress: { xpGained: number; gathered: number; banked: number; pickedUp: number; kills: number };
+  /** `bought`, `sold`: items dealt in stores; `coins`: what those deals brought in (negative: spent). */
+  progress: { xpGained: number; gathered: number; banked: number; pickedUp: number; kills: number; bought: number; sold: number; coins: number };
   resume: { type: AgentGoalType; target: string | null } | null;
 }
 
@@ -316,6 +317,9 @@ export type AgentCommand =
   | { kind: "attack"; npc: string | null }
   | { kind: "pickup" }
   | { kind: "bank" }
+  | { kind: "buy"; item: string }
+  | { kind: "sell" }
+  | { kind: "quest"; quest: string | null }
   | { kind: "stop" }
   | { kind: "idle" };
 

@@ -141,7 +141,7 @@ describe("agents: REST control of the built-in runtime", function () {
       const q = await call("GET", `/api/agents/${a.agentId}/quick-actions`, owner.token);
       assert.equal(q.status, 200);
       const ids = q.body.actions.map((x: any) => x.id);
-      assert.deepEqual(ids, ["woodcutting", "mining", "fishing", "combat", "pickup", "bank", "stop", "idle"]);
+      assert.deepEqual(ids, ["woodcutting", "mining", "fishing", "combat", "pickup", "bank", "buy", "sell", "quest", "stop", "idle"]);
       for (const x of q.body.actions) {
         assert.equal(typeof x.available, "boolean");
         if (!x.available) assert.equal(typeof x.reason, "string", x.id);

@@ -47,8 +47,15 @@ describe("agent goals and decisions", () => {
       ["go to the bank", { kind: "bank" }],
       ["stop", { kind: "stop" }],
       ["idle", { kind: "idle" }],
+      ["sell", { kind: "sell" }],
+      ["sell my logs", { kind: "sell" }],
+      ["buy a hatchet", { kind: "buy", item: "hatchet" }],
+      ["Buy an iron pickaxe!", { kind: "buy", item: "iron pickaxe" }],
+      ["do quest The Warden's Letter", { kind: "quest", quest: "the wardens letter" }],
+      ["quest", { kind: "quest", quest: null }],
       ["what is the meaning of life", null],
       ["chop the king", null],
+      ["sell the king", null],
     ];
     for (const [text, want] of cases) assert.deepEqual(parseCommand(text), want, text);
   });
@@ -103,13 +110,15 @@ describe("agent goals and decisions", () => {
     assert.equal(paused.goal, null);
   });
 
-  it("at a bank a banking step deposits everything but the tools", () => {
+  it("at a bank a banking step deposits everything but the tools, the coins and what cannot be traded", () => {
     const v = viewWith(
       [
         ["bronze_hatchet", 1],
         ["logs", 1],
         ["logs", 1],
         ["coins", 25],
+        ["sealed_letter", 1],
+        ["copper_ore", 3],
       ],
       {},
       { bank: [] },
@@ -121,7 +130,7 @@ describe("agent goals and decisions", () => {
       orders.map((o) => o.data).sort((a: any, b: any) => a.slot - b.slot),
       [
         { slot: 1, quantity: 2 },
-        { slot: 3, quantity: 25 },
+        { slot: 5, quantity: 3 },
       ],
     );
   });

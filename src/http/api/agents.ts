@@ -12,6 +12,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
 import { agentById, agentsOf } from "../../db/agentRepo.js";
 import { HttpError } from "../errors.js";
+import { questView } from "../../game/world/questing.js";
 import { GATHERING_SKILLS } from "../../protocol/index.js";
 import { authOf, isAdmin, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
@@ -24,7 +25,9 @@ const AgentParams = z.object({ agentId: z.string().min(1).max(128) });
 const RegisterBody = z.object({ name: PlayerName }).strict();
 const GoalBody = z.union([
   z.object({ goalId: z.string().min(1).max(128) }).strict(),
-  z.object({ type: z.enum([...GATHERING_SKILLS, "combat", "bank", "pickup", "idle"]), target: z.string().min(1).max(128).nullish() }).strict(),
+  z
+    .object({ type: z.enum([...GATHERING_SKILLS, "combat", "bank", "pickup", "buy", "sell", "quest", "idle"]), target: z.string().min(1).max(128).nullish() })
+    .strict(),
 ]);
 const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
 
@@ -55,7 +58,14 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     const c = await prisma.character.findUnique({ where: { id: m.characterId } });
     const p = c ? await playerView(ctx, c) : null;
     const view = new AgentView();
-    if (p) view.sync({ ...p, bank: null, action: null });
+    if (!c || !p) return view;
+    // Its quest journal, live or as saved.
+    const rows = (await ctx.world.character(c.id))?.quests ?? (await prisma.characterQuest.findMany({ where: { characterId: c.id } }));
+    const quests = rows.flatMap((r) => {
+      const q = ctx.gameData.quests.get(r.questId);
+      return q ? [questView(q, { questId: r.questId, stage: r.stage, count: r.count, completions: r.completions })] : [];
+    });
+    view.sync({ ...p, bank: null, action: null, quests: { quests } });
     return view;
   }
 

@@ -1,0 +1,42 @@
+import { addItemAll } from "../game/inventory.js";
+import { COINS } from "../game/shop.js";
+import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
+import type { WorldKnowledge } from "./knowledge.js";
+import type { SelfState } from "./view.js";
+
+/** What the agent carries, as the game rules see it. Pure. */
+
+/** The inventory as the game rules see it (28 slots). */
+export function inventoryOf(self: SelfState): Inventory {
+  const inv: Inventory = new Array(INVENTORY_SIZE).fill(null);
+  for (const s of self.inventory) inv[s.slot] = { itemId: s.itemId, quantity: s.quantity };
+  return inv;
+}
+
+/** The pack with `quantity` of an item added, or null when it does not fit. */
+export function withItem(k: WorldKnowledge, inv: Inventory, itemId: string, quantity: number): Inventory | null {
+  try {
+    return addItemAll(inv, itemId, quantity, k.data.items).inventory;
+  } catch (err) {
+    if (err instanceof GameError) return null;
+    throw err;
+  }
+}
+
+export const equippedOf = (self: SelfState) => Object.values(self.equipment).flatMap((s) => (s ? [s.itemId] : []));
+
+/** Coins it may spend (not offered in a trade). */
+export const coinsOf = (self: SelfState) => self.inventory.filter((s) => s.itemId === COINS && !s.locked).reduce((n, s) => n + s.quantity, 0);
+
+/** A tool (what gathering and firemaking need). */
+export function isTool(k: WorldKnowledge, itemId: string): boolean {
+  const def = k.data.items.get(itemId);
+  return Boolean(def && (def.toolSkill || def.type === "tool" || k.data.tools.has(itemId)));
+}
+
+/** Items the agent keeps when it banks: its tools, its coins (to buy with), and what cannot be traded (quest items). */
+export function isKept(k: WorldKnowledge, itemId: string): boolean {
+  return itemId === COINS || isTool(k, itemId) || k.data.items.get(itemId)?.tradeable === false;
+}
+
+export const hasBankable = (k: WorldKnowledge, self: SelfState) => self.inventory.some((s) => !s.locked && !isKept(k, s.itemId));
