@@ -87,7 +87,7 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     equipment: p.equipment,
     bank: nearBank(world, p) ? p.bank : null,
     action: p.action?.type ?? null,
-    quests: journalView(world, p),
+    quests: journalView(world.data.quests, p.quests.values()),
   };
 }
 

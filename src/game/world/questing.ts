@@ -1,7 +1,7 @@
 import type { QuestDef } from "../../manifests/index.js";
 import type { QuestJournalView, QuestView } from "../../protocol/index.js";
 import { addItemAll, assertSlot, canAdd, countItem, removeFromSlot } from "../inventory.js";
-import { checkCanStart, completeQuest, questPointsOf, recordDeed, startQuest, statusOf, talkedTo, type QuestDeed, type QuestEvent, type QuestProgress } from "../quests.js";
+import { checkCanStart, completeQuest, questPointsOf, recordDeed, startQuest, statusOf, talkedTo, type QuestDeed, type QuestEvent, type QuestJournal, type QuestProgress } from "../quests.js";
 import { GameError, type SkillName } from "../types.js";
 import type { PlayerEntity } from "./entities.js";
 import { grantXp } from "./xp.js";
@@ -95,14 +95,15 @@ export function questView(quest: QuestDef, progress: QuestProgress | undefined):
   };
 }
 
-/** The journal as its owner sees it in `player:sync`: the quests started, and the quest points. */
-export function journalView(world: World, p: PlayerEntity): QuestJournalView {
-  const quests: QuestView[] = [];
-  for (const id of p.quests.keys()) {
-    const quest = world.data.quests.get(id);
-    if (quest) quests.push(questView(quest, p.quests.get(id)));
+/** A journal as its owner sees it (`player:sync`, an agent's view): the quests started that the data has, and the quest points. */
+export function journalView(quests: Map<string, QuestDef>, progress: Iterable<QuestProgress>): QuestJournalView {
+  const journal: QuestJournal = new Map([...progress].map((q) => [q.questId, { questId: q.questId, stage: q.stage, count: q.count, completions: q.completions }]));
+  const views: QuestView[] = [];
+  for (const [id, q] of journal) {
+    const quest = quests.get(id);
+    if (quest) views.push(questView(quest, q));
   }
-  return { questPoints: questPointsOf(world.data.quests, p.quests), quests };
+  return { questPoints: questPointsOf(quests, journal), quests: views };
 }
 
 /** A stage's description, for the `quest:*` messages. */

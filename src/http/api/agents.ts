@@ -12,7 +12,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
 import { agentById, agentsOf } from "../../db/agentRepo.js";
 import { HttpError } from "../errors.js";
-import { questView } from "../../game/world/questing.js";
+import { journalView } from "../../game/world/questing.js";
 import { GATHERING_SKILLS } from "../../protocol/index.js";
 import { authOf, isAdmin, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
@@ -61,11 +61,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     if (!c || !p) return view;
     // Its quest journal, live or as saved.
     const rows = (await ctx.world.character(c.id))?.quests ?? (await prisma.characterQuest.findMany({ where: { characterId: c.id } }));
-    const quests = rows.flatMap((r) => {
-      const q = ctx.gameData.quests.get(r.questId);
-      return q ? [questView(q, { questId: r.questId, stage: r.stage, count: r.count, completions: r.completions })] : [];
-    });
-    view.sync({ ...p, bank: null, action: null, quests: { quests } });
+    view.sync({ ...p, bank: null, action: null, quests: journalView(ctx.gameData.quests, rows) });
     return view;
   }
 
