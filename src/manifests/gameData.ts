@@ -279,6 +279,16 @@ export interface Recipe {
   failure?: string;
   tools: string[];
   station?: string;
+  /** The chance (0..1) an attempt succeeds (smelting's `successRate`); a failed attempt still uses its inputs. */
+  successRate?: number;
+  /** Items of which any one may stand in for the first input (runecrafting's essence types). */
+  inputAlternatives?: string[];
+  /** Levels at which each input makes one more of the output (runecrafting's `multiRuneLevels`). */
+  extraOutputLevels?: number[];
+  /** Coins paid per item made (tanning's `cost`). */
+  coins?: number;
+  /** Runecrafting: the rune type whose altar it needs (`runeType`). */
+  runeType?: string;
   /** Every item id the recipe names (inputs, outputs, tools, alternatives). */
   itemRefs: string[];
   raw: Raw;

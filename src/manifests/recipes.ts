@@ -63,6 +63,7 @@ function normalize(kind: RecipeKind, fileKind: string, value: unknown): Base | {
         outputs: [{ itemId: r.output, quantity: 1 }],
         tools: [],
         station: "furnace",
+        ...(r.successRate != null && r.successRate < 1 ? { successRate: r.successRate } : {}),
       };
     }
     case "smithing": {
@@ -115,14 +116,27 @@ function normalize(kind: RecipeKind, fileKind: string, value: unknown): Base | {
         level: r.levelRequired,
         xp: r.xpPerEssence,
         inputs: [{ itemId: r.essenceTypes[0]!, quantity: 1 }],
+        inputAlternatives: r.essenceTypes.slice(1),
         outputs: [{ itemId: r.runeItemId, quantity: 1 }],
+        extraOutputLevels: [...(r.multiRuneLevels ?? [])].sort((a, b) => a - b),
         tools: [],
         station: "runecrafting_altar",
+        ...(r.runeType ? { runeType: r.runeType } : {}),
       };
     }
     case "tanning": {
       const r = recipeSchemas.tanning.parse(value);
-      return { id: r.output, skill, level: 1, xp: 0, inputs: [{ itemId: r.input, quantity: 1 }], outputs: [{ itemId: r.output, quantity: 1 }], tools: [] };
+      return {
+        id: r.output,
+        skill,
+        level: 1,
+        xp: 0,
+        inputs: [{ itemId: r.input, quantity: 1 }],
+        outputs: [{ itemId: r.output, quantity: 1 }],
+        tools: [],
+        station: "tanner",
+        coins: r.cost ?? 0,
+      };
     }
     case "other": {
       const r = recipeSchemas.other.parse(value);

@@ -73,6 +73,7 @@ export const recipeSchemas = {
     levelRequired: level,
     xpPerEssence: nonNeg,
     essenceTypes: z.array(id).min(1),
+    multiRuneLevels: z.array(level).nullish(),
   }),
   tanning: z.looseObject({ input: id, output: id, cost: nonNeg.nullish(), name: z.string().nullish() }),
   /** Any other recipe file: whatever it names is kept, nothing is required beyond an object. */
