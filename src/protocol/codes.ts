@@ -117,6 +117,9 @@ export const ERROR_CODES = {
   STORE_FULL: "store:sell: the shelf would pass the stack limit",
   STORE_COMPLETING: "item moves while a purchase or sale is being written",
   STORE_UNAVAILABLE: "store:buy, store:sell: the deal could not be written; nothing changed",
+  // Production
+  UNKNOWN_RECIPE: "production:make: no recipe of that kind makes that item",
+  MISSING_MATERIALS: "production:make: inputs (or tanning's coins) short, in slots not offered in a trade",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online",
