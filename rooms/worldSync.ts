@@ -4,12 +4,14 @@ import { AOI_RADIUS } from "../src/game/spatialGrid.js";
 import { maxHealth } from "../src/game/skills.js";
 import type { EntityKind } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
-import { GroundItemState, NpcState, PlayerState, ResourceState, type WorldState } from "../schema/WorldState.js";
+import { GroundItemState, NpcState, PlayerState, ResourceState, StationState, type WorldState } from "../schema/WorldState.js";
 import type { WorldUpdate } from "../src/protocol/index.js";
 
-type AnyState = PlayerState | NpcState | ResourceState | GroundItemState;
-const KINDS: EntityKind[] = ["player", "npc", "resource", "groundItem"];
-const COLLECTION = { player: "players", npc: "npcs", resource: "resources", groundItem: "groundItems" } as const;
+type AnyState = PlayerState | NpcState | ResourceState | GroundItemState | StationState;
+const KINDS: EntityKind[] = ["player", "npc", "resource", "groundItem", "station"];
+const COLLECTION = { player: "players", npc: "npcs", resource: "resources", groundItem: "groundItems", station: "stations" } as const;
+/** Kinds whose entities never move: the ones in view change only when the viewer moves or one comes or goes. */
+const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
 
 /** One client's window on the world: its StateView and what it currently sees. */
 export interface Viewer {
@@ -20,8 +22,8 @@ export interface Viewer {
   visible: Record<EntityKind, Set<string>>;
   /** Wants `world:update` JSON deltas (clients of the plain /ws protocol). */
   json: boolean;
-  /** Where the viewer stood and the world's resource membership when its resources were last found. */
-  resourcesAt?: { x: number; z: number; membership: number };
+  /** Where the viewer stood and the world's membership of a still kind (resources, stations) when those were last found. */
+  stillAt: Partial<Record<EntityKind, { x: number; z: number; membership: number }>>;
 }
 
 /**
@@ -72,11 +74,27 @@ export class WorldSync {
 
   private entity(kind: EntityKind, id: string) {
     const w = this.world;
-    return kind === "player" ? w.players.get(id) : kind === "npc" ? w.npcs.get(id) : kind === "resource" ? w.resources.get(id) : w.groundItems.get(id);
+    return kind === "player"
+      ? w.players.get(id)
+      : kind === "npc"
+        ? w.npcs.get(id)
+        : kind === "resource"
+          ? w.resources.get(id)
+          : kind === "station"
+            ? w.stations.get(id)
+            : w.groundItems.get(id);
   }
 
   private create(kind: EntityKind): AnyState {
-    return kind === "player" ? new PlayerState() : kind === "npc" ? new NpcState() : kind === "resource" ? new ResourceState() : new GroundItemState();
+    return kind === "player"
+      ? new PlayerState()
+      : kind === "npc"
+        ? new NpcState()
+        : kind === "resource"
+          ? new ResourceState()
+          : kind === "station"
+            ? new StationState()
+            : new GroundItemState();
   }
 
   private write(kind: EntityKind, id: string, s: AnyState) {
@@ -127,6 +145,15 @@ export class WorldSync {
       t.x = r.tile.x;
       t.z = r.tile.z;
       t.depleted = r.depleted;
+    } else if (kind === "station") {
+      const st = w.stations.get(id)!;
+      const t = s as StationState;
+      t.id = st.id;
+      t.type = st.type;
+      t.name = st.name;
+      t.x = st.tile.x;
+      t.z = st.tile.z;
+      t.runeType = st.runeType ?? "";
     } else {
       const g = w.groundItems.get(id)!;
       const t = s as GroundItemState;
@@ -142,8 +169,9 @@ export class WorldSync {
     const viewer: Viewer = {
       playerId,
       view: patches ? new StateView() : undefined,
-      visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() },
+      visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() },
       json,
+      stillAt: {},
     };
     this.viewers.set(playerId, viewer);
     return viewer;
@@ -180,19 +208,21 @@ export class WorldSync {
     const w = this.world;
     const me = w.players.get(v.playerId);
     if (!me) return undefined;
-    const update: WorldUpdate | undefined = v.json ? { tick: w.tick, players: [], npcs: [], resources: [], groundItems: [], removed: [] } : undefined;
+    const update: WorldUpdate | undefined = v.json
+      ? { tick: w.tick, players: [], npcs: [], resources: [], groundItems: [], stations: [], removed: [] }
+      : undefined;
     for (const kind of KINDS) {
       const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
       const seen = v.visible[kind];
       const list = update ? (update[COLLECTION[kind]] as object[]) : undefined;
-      if (kind === "resource") {
-        // Nodes never move: unless the viewer moved or a node (a fire) came or went, the same ones are in view.
-        const at = v.resourcesAt;
-        if (at && at.x === me.tile.x && at.z === me.tile.z && at.membership === w.membershipVersion.resource) {
-          if (list) for (const id of w.changedThisTick.resource) if (seen.has(id)) list.push(this.jsonOf(id, collection.get(id)!));
+      if (STILL.has(kind)) {
+        // Nodes and stations never move: unless the viewer moved or one (a fire) came or went, the same ones are in view.
+        const at = v.stillAt[kind];
+        if (at && at.x === me.tile.x && at.z === me.tile.z && at.membership === w.membershipVersion[kind]) {
+          if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(this.jsonOf(id, collection.get(id)!));
           continue;
         }
-        v.resourcesAt = { x: me.tile.x, z: me.tile.z, membership: w.membershipVersion.resource };
+        v.stillAt[kind] = { x: me.tile.x, z: me.tile.z, membership: w.membershipVersion[kind] };
       }
       const now = new Set<string>();
       for (const id of w.near(kind, me.tile, AOI_RADIUS)) {

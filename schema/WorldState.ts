@@ -76,6 +76,21 @@ export const GroundItemState = schema(
 );
 export type GroundItemState = SchemaType<typeof GroundItemState>;
 
+export const StationState = schema(
+  {
+    id: t.string(),
+    /** The stations.json type: "anvil", "furnace", "range", "runecrafting_altar", "bank", ... */
+    type: t.string(),
+    name: t.string(),
+    x: t.int32(),
+    z: t.int32(),
+    /** A runecrafting altar's rune type, "" for other stations. */
+    runeType: t.string(),
+  },
+  "StationState",
+);
+export type StationState = SchemaType<typeof StationState>;
+
 export const WorldState = schema(
   {
     tick: t.uint32(),
@@ -83,6 +98,7 @@ export const WorldState = schema(
     npcs: t.map(NpcState).view(),
     resources: t.map(ResourceState).view(),
     groundItems: t.map(GroundItemState).view(),
+    stations: t.map(StationState).view(),
   },
   "WorldState",
 );

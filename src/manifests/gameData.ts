@@ -150,6 +150,8 @@ export interface StationPlacement {
   type: string;
   position: Position;
   bankId?: string;
+  /** A runecrafting altar's rune type ("air"). */
+  runeType?: string;
   raw: Raw;
 }
 

@@ -58,6 +58,7 @@ export const stationPlacementSchema = z.looseObject({
   type: z.string().min(1),
   position: positionSchema,
   bankId: z.string().nullish(),
+  runeType: z.string().nullish(),
 });
 
 // ---- biomes.json -------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ function readArea(ctx: LoadContext, group: string, key: string, value: unknown):
   });
   const stations = each<StationPlacement>(ctx, f, a.stations, `${where} station`, ["id"], (v, label) => {
     const r = ctx.record(stationPlacementSchema, v, f, label);
-    return r && { id: r.id, type: r.type, position: pos(r.position), bankId: def(r.bankId), raw: rawOf(v) };
+    return r && { id: r.id, type: r.type, position: pos(r.position), bankId: def(r.bankId), runeType: def(r.runeType), raw: rawOf(v) };
   });
   const isStarterTown = group === "starterTowns";
   const b = a.bounds;

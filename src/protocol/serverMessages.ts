@@ -174,6 +174,17 @@ export interface GroundItemView {
   z: number;
 }
 
+/** A station as `world:update` lists it (StationState): an anvil, a furnace, a range, an altar, a bank booth. */
+export interface StationView {
+  id: string;
+  type: string;
+  name: string;
+  x: number;
+  z: number;
+  /** A runecrafting altar's rune type, "" for other stations. */
+  runeType: string;
+}
+
 /** `world:update`: a viewer's delta for one tick. */
 export interface WorldUpdate {
   tick: number;
@@ -182,6 +193,7 @@ export interface WorldUpdate {
   npcs: NpcView[];
   resources: ResourceView[];
   groundItems: GroundItemView[];
+  stations: StationView[];
   /** Ids (of any kind) that left the view. */
   removed: string[];
 }

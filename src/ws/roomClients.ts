@@ -85,7 +85,7 @@ export class WsTradeClient extends InMemoryRoomClient {
   send() {}
 }
 
-const entitiesOf = (u: WorldUpdate) => [u.players, u.npcs, u.resources, u.groundItems] as Array<Array<{ id: string }>>;
+const entitiesOf = (u: WorldUpdate) => [u.players, u.npcs, u.resources, u.groundItems, u.stations] as Array<Array<{ id: string }>>;
 
 /** Keep `shown` as the client's screen after `update`: what it lists is shown, what it removes is gone. */
 function noteShown(shown: Set<string>, update: WorldUpdate) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { GroundItemState, NpcState, PlayerState, ResourceState } from "../../schema/WorldState.js";
+import type { GroundItemState, NpcState, PlayerState, ResourceState, StationState } from "../../schema/WorldState.js";
 import { assertTradeQuantity, offerRemove } from "../../src/game/trade.js";
 import { GameError } from "../../src/game/types.js";
 import {
@@ -22,6 +22,7 @@ import {
   TRADE_ROOM_MESSAGES,
   TradeMessages,
   type GroundItemView,
+  type StationView,
   type NpcView,
   type PlayerView,
   type ResourceView,
@@ -43,7 +44,8 @@ const sameAsSchema: [
   Same<JsonOf<NpcState>, NpcView>,
   Same<JsonOf<ResourceState>, ResourceView>,
   Same<JsonOf<GroundItemState>, GroundItemView>,
-] = [true, true, true, true];
+  Same<JsonOf<StationState>, StationView>,
+] = [true, true, true, true, true];
 /** SERVER_MESSAGE_TYPES names every server message. */
 const everyServerType: Same<(typeof SERVER_MESSAGE_TYPES)[number], ServerMessageType> = true;
 
@@ -97,7 +99,7 @@ function filesUnder(dir: string, ext = ".ts"): string[] {
 
 describe("src/protocol: the wire contract", () => {
   it("holds the compile-time checks (schema JSON = entity views; every server type listed)", () => {
-    assert.deepEqual(sameAsSchema, [true, true, true, true]);
+    assert.deepEqual(sameAsSchema, [true, true, true, true, true]);
     assert.equal(everyServerType, true);
     assert.equal(new Set(SERVER_MESSAGE_TYPES).size, SERVER_MESSAGE_TYPES.length);
   });

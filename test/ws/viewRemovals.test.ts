@@ -23,7 +23,7 @@ function modelOf(frames: Frame[]): Set<string> {
   const shown = new Set<string>();
   for (const f of frames) {
     if (f.type !== "world:update") continue;
-    for (const kind of ["players", "npcs", "resources", "groundItems"]) for (const e of f.data[kind]) shown.add(e.id);
+    for (const kind of ["players", "npcs", "resources", "groundItems", "stations"]) for (const e of f.data[kind]) shown.add(e.id);
     for (const id of f.data.removed) shown.delete(id);
   }
   return shown;
@@ -33,7 +33,7 @@ function modelOf(frames: Frame[]): Set<string> {
 function truthOf(room: WorldRoom, playerId: string): Set<string> {
   const v = room.sync.viewers.get(playerId);
   if (!v) return new Set();
-  return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem]);
+  return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
 }
 
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));

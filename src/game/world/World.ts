@@ -2,7 +2,7 @@ import type { GameData } from "../../manifests/index.js";
 import { SpatialGrid } from "../spatialGrid.js";
 import { buildTileMap, type TileMap } from "../tileMap.js";
 import type { Rng, Tile } from "../types.js";
-import type { EntityKind, GroundItemEntity, NpcEntity, PlayerEntity, ResourceEntity } from "./entities.js";
+import type { EntityKind, GroundItemEntity, NpcEntity, PlayerEntity, ResourceEntity, StationEntity } from "./entities.js";
 import type { StoreStock } from "../shop.js";
 import { EventSink } from "./events.js";
 import { TradeBook } from "./trades.js";
@@ -39,20 +39,23 @@ export class World {
   readonly npcs = new Map<string, NpcEntity>();
   readonly resources = new Map<string, ResourceEntity>();
   readonly groundItems = new Map<string, GroundItemEntity>();
+  /** Placed by the data once; they never move or change. */
+  readonly stations = new Map<string, StationEntity>();
 
   readonly grids: Record<EntityKind, SpatialGrid<string>> = {
     player: new SpatialGrid(16),
     npc: new SpatialGrid(16),
     resource: new SpatialGrid(16),
     groundItem: new SpatialGrid(16),
+    station: new SpatialGrid(16),
   };
 
   /** Entities whose public state changed this tick (cleared by `endTick`). */
-  readonly changedThisTick: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
+  readonly changedThisTick: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() };
   /** Entities that left the world this tick (cleared by `endTick`). */
-  readonly removedThisTick: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set() };
+  readonly removedThisTick: Record<EntityKind, Set<string>> = { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() };
   /** Bumped whenever an entity of the kind enters or leaves the world (not when it moves). */
-  readonly membershipVersion: Record<EntityKind, number> = { player: 0, npc: 0, resource: 0, groundItem: 0 };
+  readonly membershipVersion: Record<EntityKind, number> = { player: 0, npc: 0, resource: 0, groundItem: 0, station: 0 };
   /** Chunks whose persistent state (ground items, depleted nodes) changed since the last save. */
   readonly dirtyChunks = new Set<string>();
   /** Players whose inventories exchanged items with the ground since the last save: saved with the chunks. */

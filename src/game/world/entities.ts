@@ -112,8 +112,19 @@ export interface GroundItemEntity {
   deathId?: string;
 }
 
-export type Entity = PlayerEntity | NpcEntity | ResourceEntity | GroundItemEntity;
-export type EntityKind = "player" | "npc" | "resource" | "groundItem";
+/** A station the world's data places: an anvil, a furnace, a range, an altar, a bank booth. */
+export interface StationEntity {
+  id: string;
+  /** The stations.json type: "anvil", "furnace", "range", "runecrafting_altar", "bank", ... */
+  type: string;
+  name: string;
+  tile: Tile;
+  /** A runecrafting altar's rune type. */
+  runeType?: string;
+}
+
+export type Entity = PlayerEntity | NpcEntity | ResourceEntity | GroundItemEntity | StationEntity;
+export type EntityKind = "player" | "npc" | "resource" | "groundItem" | "station";
 
 /** A character as the database hands it to the world, and as the world hands it back to save. */
 export interface CharacterSnapshot {

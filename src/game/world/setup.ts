@@ -1,5 +1,5 @@
 import type { ItemStack, Tile } from "../types.js";
-import type { NpcEntity, ResourceEntity } from "./entities.js";
+import type { NpcEntity, ResourceEntity, StationEntity } from "./entities.js";
 import { newStock, restoreShelf } from "../shop.js";
 import { chunkKey, type World } from "./World.js";
 
@@ -50,6 +50,15 @@ export function populateWorld(world: World) {
     });
     for (const station of area.stations) {
       const tile = tileOf(station.position);
+      const s: StationEntity = {
+        id: `station:${area.id}:${station.id}`,
+        type: station.type,
+        name: data.stations.get(station.type)?.name ?? station.type,
+        tile,
+        ...(station.runeType ? { runeType: station.runeType } : {}),
+      };
+      world.stations.set(s.id, s);
+      world.place("station", s.id, tile);
       if (station.type === "bank" || station.type === "bank_booth") world.bankTiles.push(tile);
       if (station.type === "range") world.rangeTiles.push(tile);
     }

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { worldSuite } from "../helpers/worldClient.js";
+import { place, ticks, tileAway, worldRoomOf } from "../helpers/worldRoom.js";
+import { wsConnect } from "../helpers/wsClient.js";
+
+/** Stations the world's data places are entities: in view within 32 tiles, over the SDK's state and /ws's world:update. */
+describe("world room: stations", function () {
+  this.timeout(40_000);
+  const suite = worldSuite();
+
+  it("the default world's furnace, anvil, range and bank booth are stations, seen in range and gone out of it", async () => {
+    const a = await suite.join();
+    const room = worldRoomOf(a);
+    const types = [...room.world.stations.values()].map((s) => s.type).sort();
+    assert.deepEqual(types, ["anvil", "bank", "furnace", "range"]);
+    const furnace = [...room.world.stations.values()].find((s) => s.type === "furnace")!;
+    assert.equal(furnace.name, room.world.data.stations.get("furnace")!.name);
+
+    place(room, a.id, tileAway(room, furnace.tile, 2));
+    await ticks(room, 2);
+    const seen = a.room.state.stations.get(furnace.id);
+    assert.ok(seen, "the furnace is in the SDK client's state");
+    assert.deepEqual({ type: seen.type, x: seen.x, z: seen.z, runeType: seen.runeType }, { type: "furnace", x: furnace.tile.x, z: furnace.tile.z, runeType: "" });
+
+    // Over /ws: the station comes in a world:update, and leaves it in `removed` once out of range.
+    const ws = await wsConnect(suite.server.port, `?token=${encodeURIComponent(a.token)}`);
+    try {
+      await ws.next("authenticated");
+      const inView = await ws.next("world:update", (f) => f.data.stations.some((s: { id: string }) => s.id === furnace.id));
+      assert.equal(inView.data.stations.find((s: { id: string }) => s.id === furnace.id).name, furnace.name);
+      const since = ws.mark();
+      place(room, a.id, tileAway(room, furnace.tile, 40));
+      await ws.next("world:update", (f) => f.data.removed.includes(furnace.id), { since });
+    } finally {
+      ws.close();
+    }
+  });
+});
