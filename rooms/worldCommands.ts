@@ -12,6 +12,7 @@ import {
   stopPlayer,
 } from "../src/game/world/commands.js";
 import { useItem } from "../src/game/world/itemUse.js";
+import { startMaking } from "../src/game/world/making.js";
 import { closeStore } from "../src/game/world/stores.js";
 import { closeDialogue, respond, startTalk } from "../src/game/world/talk.js";
 import type { StoreDesk } from "./worldStores.js";
@@ -63,6 +64,7 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
     "dialogue:close": (s) => closeDialogue(w, s.playerId),
     "store:buy": (s, m) => ctx.stores.buy(s.playerId, m.itemId, m.quantity),
     "store:sell": (s, m) => ctx.stores.sell(s.playerId, m.slot, m.quantity),
+    "production:make": (s, m) => startMaking(w, s.playerId, m),
     "store:close": (s) => {
       const p = playerOf(w, s.playerId);
       if (!p.store) throw new GameError("STORE_NOT_OPEN", "You have no store open");

@@ -79,6 +79,21 @@ export function dispatchEvents(ctx: EventContext, events: WorldEvent[]) {
       case "quest":
         tellQuest(ctx, e.playerId, e.event);
         break;
+      case "made":
+        ctx.toPlayer(e.playerId, "production:made", {
+          kind: e.recipeKind,
+          recipeId: e.recipeId,
+          success: e.success,
+          made: e.made,
+          remaining: e.remaining === Infinity ? null : e.remaining,
+        });
+        break;
+      case "tannerOpened":
+        ctx.toPlayer(e.playerId, "tanner:open", {
+          npcId: e.npcId,
+          recipes: (ctx.world.data.recipes.tanning ?? []).map((r) => ({ recipeId: r.id, input: r.inputs[0]!, output: r.outputs[0]!, coins: r.coins ?? 0 })),
+        });
+        break;
       case "unknownEffect":
         ctx.unknownEffect(e.npcId, e.effect);
         break;

@@ -2,7 +2,7 @@ import { StateView } from "@colyseus/schema";
 import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
 import { maxHealth } from "../src/game/skills.js";
-import type { EntityKind } from "../src/game/world/entities.js";
+import type { EntityKind, PlayerEntity } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
 import { GroundItemState, NpcState, PlayerState, ResourceState, StationState, type WorldState } from "../schema/WorldState.js";
 import type { WorldUpdate } from "../src/protocol/index.js";
@@ -12,6 +12,16 @@ const KINDS: EntityKind[] = ["player", "npc", "resource", "groundItem", "station
 const COLLECTION = { player: "players", npc: "npcs", resource: "resources", groundItem: "groundItems", station: "stations" } as const;
 /** Kinds whose entities never move: the ones in view change only when the viewer moves or one comes or goes. */
 const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
+
+/** What others see a player doing: the resource's skill while gathering, "combat", the recipe's skill while making, or the action. */
+function actionLabel(w: World, p: PlayerEntity): string {
+  const a = p.action;
+  if (!a) return "";
+  if (a.type === "gather") return w.resources.get(a.targetId)?.skill ?? "gather";
+  if (a.type === "attack") return "combat";
+  if (a.type === "make") return w.data.recipes[a.kind]?.find((r) => r.id === a.recipeId)?.skill ?? "make";
+  return a.type;
+}
 
 /** One client's window on the world: its StateView and what it currently sees. */
 export interface Viewer {
@@ -112,13 +122,7 @@ export class WorldSync {
       t.health = p.health;
       t.maxHealth = maxHealth(p.levels.constitution);
       t.combatLevel = p.combatLevel;
-      t.action = p.action
-        ? p.action.type === "gather"
-          ? (w.resources.get(p.action.targetId)?.skill ?? "gather")
-          : p.action.type === "attack"
-            ? "combat"
-            : p.action.type
-        : "";
+      t.action = actionLabel(w, p);
       t.moving = p.path.length > 0;
       t.running = p.running;
       t.isAgent = p.isAgent;

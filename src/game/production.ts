@@ -11,9 +11,7 @@ import { addItemAll, countItem, takeUnlocked, unlockedView, type ItemIndex } fro
 import { chance } from "./random.js";
 import { GameError, type Inventory, type ItemStack, type Rng } from "./types.js";
 
-/** The recipe files production plays (cooking and firemaking have rules of their own). */
-export const PRODUCTION_KINDS = ["smelting", "smithing", "crafting", "fletching", "runecrafting", "tanning"] as const;
-export type ProductionKind = (typeof PRODUCTION_KINDS)[number];
+import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/vocabulary.js";
 
 export const isProductionKind = (kind: string): kind is ProductionKind => (PRODUCTION_KINDS as readonly string[]).includes(kind);
 

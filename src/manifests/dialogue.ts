@@ -34,7 +34,7 @@ export interface DialogueDef {
 }
 
 /** The effects the server plays (`verb` or `verb:argument`); any other is warned about at load and ignored. */
-export const DIALOGUE_EFFECTS = ["openBank", "openStore", "startQuest", "completeQuest"] as const;
+export const DIALOGUE_EFFECTS = ["openBank", "openStore", "openTanner", "startQuest", "completeQuest"] as const;
 
 /** An effect name split into its verb and argument: "startQuest:goblin_slayer" → ["startQuest", "goblin_slayer"]. */
 export function parseEffect(effect: string): { verb: string; arg?: string } {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK, SKILLS } from "./vocabulary.js";
+import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK, PRODUCTION_KINDS, SKILLS } from "./vocabulary.js";
 
 /**
  * Every client → server message, by its documented event name, with the payload it must have
@@ -50,6 +50,19 @@ export const ClientMessages = {
   /** Sell the item in a slot to the store the player has open (fewer when the pack holds fewer). */
   "store:sell": z.object({ slot, quantity }).strict(),
   "store:close": z.object({}).strict(),
+  /**
+   * Make `count` (or "all" the inputs allow) of a recipe's output, one attempt every recipe's ticks.
+   * `stationId`: the station (or the tanner, for tanning) to walk to; without it the player must
+   * stand beside one already.
+   */
+  "production:make": z
+    .object({
+      kind: z.enum(PRODUCTION_KINDS),
+      recipeId: id,
+      count: z.union([z.number().int().min(1).max(MAX_STACK), z.literal("all")]).optional(),
+      stationId: id.optional(),
+    })
+    .strict(),
 } as const;
 
 export type ClientMessageType = keyof typeof ClientMessages;

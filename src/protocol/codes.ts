@@ -79,7 +79,7 @@ export const ERROR_CODES = {
   CANNOT_LIGHT: "light: not burnable logs",
   NOT_NEAR_RANGE: "cook on a range",
   CANNOT_COOK: "cook: not raw food",
-  WRONG_STATION: "cook: this food needs the other station",
+  WRONG_STATION: "cook: this food needs the other station; production:make: stationId is not the recipe's station (or altar of its rune)",
   TRADE_COMPLETING: "item moves while the trade is being committed",
   // Bank
   NOT_NEAR_BANK: "bank moves away from a bank",
@@ -120,6 +120,7 @@ export const ERROR_CODES = {
   // Production
   UNKNOWN_RECIPE: "production:make: no recipe of that kind makes that item",
   MISSING_MATERIALS: "production:make: inputs (or tanning's coins) short, in slots not offered in a trade",
+  NOT_AT_STATION: "production:make without stationId: not beside a station (or tanner) the recipe needs",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online",

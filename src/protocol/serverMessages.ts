@@ -1,5 +1,5 @@
 import type { TradeCancelReason } from "./codes.js";
-import type { ChatChannel, CombatStyle, EquipmentSlot, SkillName } from "./vocabulary.js";
+import type { ChatChannel, CombatStyle, EquipmentSlot, ProductionKind, SkillName } from "./vocabulary.js";
 
 /**
  * Every server → client message and its payload (docs/PROTOCOL.md §4, §8, §9; the agent messages
@@ -33,7 +33,7 @@ export interface SkillView {
 }
 
 /** What a player is busy with, in its own `player:sync`. */
-export type PlayerActionType = "gather" | "attack" | "pickup" | "talk";
+export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make";
 
 // ---- The world (§4) ----
 
@@ -244,6 +244,10 @@ export interface WorldMessages {
   "store:bought": { dealId: string; storeId: string; itemId: string; quantity: number; coins: number };
   /** A sale, written to the database (`dealId`: its ledger row): followed by `player:sync`. */
   "store:sold": { dealId: string; storeId: string; itemId: string; quantity: number; coins: number };
+  /** One attempt of `production:make`: what it made (nothing when it failed) and how many are still to make (null: all the inputs allow). */
+  "production:made": { kind: ProductionKind; recipeId: string; success: boolean; made: ItemStackView[]; remaining: number | null };
+  /** The tanner's offer (the `openTanner` effect): make with `production:make {kind: "tanning", recipeId, stationId: npcId}`. */
+  "tanner:open": { npcId: string; recipes: { recipeId: string; input: ItemStackView; output: ItemStackView; coins: number }[] };
   "quest:started": { questId: string; name: string; stage: number; stageDescription: string | null };
   /** Progress on a kill, gather or interact stage. */
   "quest:progress": { questId: string; stage: number; count: number; needed: number };
@@ -372,6 +376,8 @@ export const SERVER_MESSAGE_TYPES = [
   "store:close",
   "store:bought",
   "store:sold",
+  "production:made",
+  "tanner:open",
   "quest:started",
   "quest:progress",
   "quest:stage",

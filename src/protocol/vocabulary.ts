@@ -34,6 +34,10 @@ export type SkillName = (typeof SKILLS)[number];
 export const GATHERING_SKILLS = ["woodcutting", "mining", "fishing"] as const satisfies readonly SkillName[];
 export type GatheringSkill = (typeof GATHERING_SKILLS)[number];
 
+/** The recipe files production plays (`production:make`'s `kind`); cooking and firemaking have actions of their own. */
+export const PRODUCTION_KINDS = ["smelting", "smithing", "crafting", "fletching", "runecrafting", "tanning"] as const;
+export type ProductionKind = (typeof PRODUCTION_KINDS)[number];
+
 export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
 export type EquipmentSlot = (typeof EQUIPMENT_SLOTS)[number];
 

@@ -1,3 +1,4 @@
+import { PRODUCTION_KINDS } from "../../src/protocol/vocabulary.js";
 import assert from "node:assert/strict";
 import type { ResourceEntity } from "../../src/game/world/entities.js";
 import type { Tile } from "../../src/game/types.js";
@@ -10,7 +11,6 @@ import { effectsOf } from "../../src/manifests/dialogue.js";
 /** What the compat suite of dialogue, stores and quests shares: finding npcs, talking, quests handed in, nodes to gather from. */
 
 /** The ones the 2026 set names that are not played: reported once, ignored. */
-export const NOT_PLAYED_EFFECTS = ["openTanner"];
 export const UNPLAYED_LOG = "dialogue effect not played by this server; ignored";
 
 export const slotOf = (p: WorldPlayer, room: WorldRoom, itemId: string) => room.world.players.get(p.id)!.inventory.findIndex((s) => s?.itemId === itemId);
@@ -43,7 +43,10 @@ export function stagePlayable(data: GameData, stage: { type: string; target?: st
     case "gather":
       return Object.values(data.gathering).some((m) => [...m.values()].some((g) => g.yields.some((y) => y.itemId === stage.target)));
     case "interact":
-      return stage.target === "fire" || (data.recipes.cooking ?? []).some((r) => r.outputs[0]?.itemId === stage.target);
+      return (
+        stage.target === "fire" ||
+        ["cooking", ...PRODUCTION_KINDS].some((kind) => (data.recipes[kind] ?? []).some((r) => r.outputs.some((o) => o.itemId === stage.target)))
+      );
     default:
       return false;
   }

@@ -119,14 +119,8 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
     assert.equal(data.worldAreas.get("duel_arena")!.stations.length, 1);
   });
 
-  it("warns once about the dialogue effect the server does not play yet: the tanner's openTanner", function () {
-    const effects = data.warnings.filter((w) => w.includes("dialogue node"));
-    assert.equal(effects.length, 1, effects.join("\n"));
-    assert.match(effects[0], /npc tanner dialogue node greeting: effect openTanner is not played/);
-  });
-
   it("reports those defects and nothing else", function () {
-    assert.equal(data.warnings.length, 4 + 1 + 71 + 3 + 5 + 3 + 1, data.warnings.join("\n"));
+    assert.equal(data.warnings.length, 4 + 1 + 71 + 3 + 5 + 3, data.warnings.join("\n"));
   });
 
   it("skill unlocks: every skill sorted by level, typed; 'defence' is read as 'defense'", function () {

@@ -9,7 +9,6 @@ import { joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
 import { besideOf, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 import { captureLogger, COMPAT_2025, COMPAT_2026, requireCompat } from "../manifests/support.js";
 import {
-  NOT_PLAYED_EFFECTS,
   UNPLAYED_LOG,
   slotOf,
   countIn,
@@ -58,7 +57,7 @@ describe("compat: the 2026 set's dialogue, stores and quests played in a real se
     await server?.close();
   });
 
-  it("loads with every stage type played, and every dialogue effect played but the tanner's", function () {
+  it("loads with every stage type and every dialogue effect played", function () {
     const data = server.ctx.gameData;
     assert.equal(data.quests.size, 7);
     const unplayedStages = data.warnings.filter((w) => w.startsWith("quests.json: ") && w.includes("is not played"));
@@ -66,34 +65,22 @@ describe("compat: the 2026 set's dialogue, stores and quests played in a real se
     for (const quest of data.quests.values()) {
       for (const s of quest.stages) assert.ok((QUEST_STAGE_TYPES as readonly string[]).includes(s.type), `${quest.id} stage ${s.id}: ${s.type}`);
     }
-    // The quests whose every stage this server plays now; the others need production.
-    const playable = [...data.quests.values()].filter((q) => q.stages.every((s) => stagePlayable(data, s))).map((q) => q.id);
-    assert.deepEqual(playable.sort(), ["fresh_catch", "goblin_slayer", "lumberjacks_first_lesson"]);
-    const waiting = Object.fromEntries(
-      [...data.quests.values()]
-        .filter((q) => !playable.includes(q.id))
-        .map((q) => [q.id, q.stages.filter((s) => !stagePlayable(data, s)).map((s) => s.target)]),
-    );
-    assert.deepEqual(waiting, {
-      torvins_tools: ["bronze_bar", "bronze_shortsword", "bronze_hatchet", "bronze_pickaxe"],
-      rune_mysteries: ["air_rune"],
-      crafting_basics: ["leather_gloves", "leather_boots"],
-      fletchers_introduction: ["arrow_shaft", "headless_arrow", "shortbow"],
-    });
-    // Effects: played, or the tanner's openTanner; quest effects name quests of the set.
+    // Every stage of every quest is one this server plays (production makes the interact stages' items).
+    const waiting = [...data.quests.values()].flatMap((q) => q.stages.filter((s) => !stagePlayable(data, s)).map((s) => `${q.id}: ${s.type} ${s.target}`));
+    assert.deepEqual(waiting, []);
+    // Effects: all played; quest effects name quests of the set.
     const effects = dialogueEffects(data);
     assert.ok(effects.length > 0);
     for (const { npcId, effect } of effects) {
       const { verb, arg } = parseEffect(effect);
-      if (NOT_PLAYED_EFFECTS.includes(verb)) assert.equal(npcId, "tanner", `${npcId}: ${effect}`);
-      else assert.ok((DIALOGUE_EFFECTS as readonly string[]).includes(verb), `${npcId}: ${effect} is neither played nor expected`);
+      assert.ok((DIALOGUE_EFFECTS as readonly string[]).includes(verb), `${npcId}: ${effect} is not played`);
       if (verb === "startQuest" || verb === "completeQuest") assert.ok(data.quests.has(arg ?? ""), `${npcId}: ${effect} names no quest`);
     }
     assert.equal(effects.filter((e) => e.effect === "openTanner").length, 1);
-    // Loading warns about it once, naming the npc and the node; about no other effect.
-    const effectWarnings = data.warnings.filter((w) => /\beffect\b/.test(w));
-    assert.equal(effectWarnings.length, 1, effectWarnings.join("\n"));
-    assert.match(effectWarnings[0], /^npcs\.json: npc tanner dialogue node greeting: effect openTanner is not played/);
+    assert.deepEqual(
+      data.warnings.filter((w) => /\beffect\b/.test(w)),
+      [],
+    );
   });
 
   it("the bank clerk's dialogue opens the bank (openBank)", async () => {
@@ -340,23 +327,30 @@ describe("compat: the 2026 set's dialogue, stores and quests played in a real se
     await rubLamp(a, room, "cooking");
   });
 
-  it("the tanner's openTanner is not played: logged once however often it is chosen, and no other effect was ever logged", async () => {
-    for (let round = 0; round < 2; round++) {
-      const a = await join();
-      const room = worldRoomOf(a);
-      const since = a.mark();
-      const { node } = await talkTo(a, room, "tanner");
-      const shown = await answerWith(a, node, "I'd like some leather, please.", "tanning");
-      assert.equal(shown.responses.length, 0);
-      await a.next("dialogue:end", (e) => e.reason === "finished", { since });
-      await ticks(room, 1);
-      const told = a.received.slice(since).map((m) => m.type);
-      assert.ok(!told.includes("store:open") && !told.includes("bank:open") && !told.includes("error"), told.join(","));
-    }
-    const lines = unplayedLines();
-    assert.equal(lines.length, 1, JSON.stringify(lines));
-    assert.equal(lines[0].effect, "openTanner");
-    assert.equal(lines[0].npcId, "tanner");
+  it("the tanner's openTanner shows the set's tanning; a cowhide is tanned for its cost; no effect was ever logged as not played", async () => {
+    const a = await join();
+    const room = worldRoomOf(a);
+    const recipe = room.world.data.recipes.tanning!.find((r) => r.inputs[0]!.itemId === "cowhide")!;
+    const since = a.mark();
+    const { node, npc } = await talkTo(a, room, "tanner");
+    await answerWith(a, node, "I'd like some leather, please.", "tanning");
+    const offer = await a.next("tanner:open", () => true, { since });
+    assert.equal(offer.npcId, npc.id);
+    assert.deepEqual(
+      offer.recipes.find((r: { recipeId: string }) => r.recipeId === recipe.id),
+      { recipeId: recipe.id, input: { itemId: "cowhide", quantity: 1 }, output: recipe.outputs[0], coins: recipe.coins },
+    );
+    const e = room.world.players.get(a.id)!;
+    e.inventory = e.inventory.map(() => null);
+    e.inventory[0] = { itemId: "cowhide", quantity: 1 };
+    e.inventory[1] = { itemId: "coins", quantity: recipe.coins! + 3 };
+    room.world.touchPlayer(e);
+    a.send("production:make", { kind: "tanning", recipeId: recipe.id, stationId: npc.id });
+    await a.next("production:made", (m) => m.success, { since });
+    const sync = await a.next("player:sync", (s) => countIn(s, recipe.id) === 1, { since });
+    assert.equal(countIn(sync, "cowhide"), 0);
+    assert.equal(countIn(sync, "coins"), 3);
+    assert.deepEqual(unplayedLines(), []);
   });
 });
 

@@ -289,7 +289,7 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
           text: "Hello.",
           responses: [
             { text: "Bank", effect: "openBank" },
-            { text: "Tan", effect: "openTanner" },
+            { text: "Dance", effect: "openDanceFloor" },
             { text: "Quest", effect: "startQuest:no_such_quest" },
           ],
         },
@@ -300,7 +300,7 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     assert.ok(data.npcs.get("clerk")?.dialogue, "the npc and its dialogue are kept");
     const about = data.warnings.filter((w) => w.includes("npc clerk dialogue"));
     assert.equal(about.length, 3, about.join("\n"));
-    assert.ok(about.some((w) => w.includes("node hello") && w.includes("openTanner") && w.includes("not played")));
+    assert.ok(about.some((w) => w.includes("node hello") && w.includes("openDanceFloor") && w.includes("not played")));
     assert.ok(about.some((w) => w.includes("node hello") && w.includes("startQuest:no_such_quest") && w.includes("unknown quest")));
     assert.ok(about.some((w) => w.includes("node done") && w.includes("completeQuest:no_such_quest")));
   });

@@ -62,6 +62,7 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "store:buy": { itemId: "bronze_hatchet", quantity: 1 },
   "store:sell": { slot: INVENTORY_SIZE - 1, quantity: 10 },
   "store:close": {},
+  "production:make": { kind: "smithing", recipeId: "bronze_dagger", count: "all", stationId: "station:brindlemere:brindlemere_anvil" },
   tradeRequest: { targetPlayerId: "c_1" },
   tradeRequestRespond: { tradeId: "t_1", accept: true },
   tradeAddItem: { tradeId: "t_1", inventorySlot: 3, quantity: 5 },

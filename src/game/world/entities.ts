@@ -2,7 +2,7 @@ import type { DialogueState } from "../dialogue.js";
 import type { NpcInstance } from "../npcBehaviour.js";
 import type { QuestJournal, QuestProgress } from "../quests.js";
 import type { Bank, Equipment, Inventory, ItemStack, SkillName, SkillXp, Tile } from "../types.js";
-import type { CombatStyle, GatheringSkill } from "../../protocol/vocabulary.js";
+import type { CombatStyle, GatheringSkill, ProductionKind } from "../../protocol/vocabulary.js";
 
 /** What a player is busy with; advanced by the tick until it ends or is replaced. */
 export type PlayerAction =
@@ -10,7 +10,9 @@ export type PlayerAction =
   | { type: "attack"; targetId: string }
   | { type: "pickup"; targetId: string }
   /** Walk up to an npc and talk to it (or, with `store`, open its store). */
-  | { type: "talk"; targetId: string; store?: boolean };
+  | { type: "talk"; targetId: string; store?: boolean }
+  /** Make `remaining` more of a recipe (Infinity: all the inputs allow), at a station when it needs one. */
+  | { type: "make"; kind: ProductionKind; recipeId: string; remaining: number; stationId?: string; nextTick: number };
 
 /** A character in the world. The id is the character id: stable across logins. */
 export interface PlayerEntity {

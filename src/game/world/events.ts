@@ -1,4 +1,5 @@
 import type { DialogueNode } from "../../manifests/dialogue.js";
+import type { ProductionKind } from "../../protocol/vocabulary.js";
 import type { QuestEvent } from "../quests.js";
 import type { ItemStack, SkillName, Tile } from "../types.js";
 
@@ -23,6 +24,9 @@ export type WorldEvent =
   /** Shelves of a store changed: everyone with it open is told. */
   | { kind: "storeChanged"; storeId: string; itemIds: string[] }
   | { kind: "quest"; playerId: string; event: QuestEvent }
+  /** One production attempt (`made` empty when it failed). */
+  | { kind: "made"; playerId: string; recipeKind: ProductionKind; recipeId: string; success: boolean; made: ItemStack[]; remaining: number }
+  | { kind: "tannerOpened"; playerId: string; npcId: string }
   /** A dialogue effect the server does not play (logged once per name). */
   | { kind: "unknownEffect"; npcId: string; effect: string };
 

@@ -9,6 +9,7 @@ import { adjacent, gatherOptions } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import { killNpc } from "./npcSystem.js";
 import { canSeeGroundItem, reclaimDeathPile } from "./deathPiles.js";
+import { tickMaking } from "./making.js";
 import { questDeed } from "./questing.js";
 import { tickConversations, tickTalk } from "./talk.js";
 import { grantXp } from "./xp.js";
@@ -27,6 +28,7 @@ export function tickPlayers(world: World) {
       else if (p.action.type === "attack") attack(world, p);
       else if (p.action.type === "pickup") pickup(world, p);
       else if (p.action.type === "talk") tickTalk(world, p);
+      else if (p.action.type === "make") tickMaking(world, p);
     } catch (err) {
       if (!(err instanceof GameError)) throw err;
       endAction(world, p, err.code, err.message);

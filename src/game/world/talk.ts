@@ -105,6 +105,7 @@ type DialogueEffect = (typeof DIALOGUE_EFFECTS)[number];
 const EFFECTS: { [E in DialogueEffect]: (world: World, p: PlayerEntity, npc: NpcEntity, arg: string) => string | void } = {
   openBank: (world, p, npc) => void world.events.push({ kind: "bankOpened", playerId: p.id, npcId: npc.id }),
   openStore: (world, p, npc) => openStore(world, p, npc),
+  openTanner: (world, p, npc) => void world.events.push({ kind: "tannerOpened", playerId: p.id, npcId: npc.id }),
   startQuest: (world, p, npc, questId) => {
     beginQuest(world, p, questId);
     const start = questOf(world, questId).startDialogue;
