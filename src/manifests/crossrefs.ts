@@ -116,6 +116,36 @@ function checkRecipes(ctx: LoadContext, d: Draft): void {
   }
 }
 
+/**
+ * Where production recipes are made: a station type stations.json does not define skips the recipe;
+ * one the world places nowhere (or, for runecrafting, no altar of the recipe's rune, or for
+ * tanning no tanner) is reported, since nobody can make it there.
+ */
+function checkRecipeStations(ctx: LoadContext, d: Draft, opts: CrossRefOptions): void {
+  if (!ctx.validate) return;
+  const placed = [...d.worldAreas.values()].flatMap((a) => a.stations);
+  const tanners = [...d.npcs.values()].filter((n) => n.dialogue && effectsOf(n.dialogue).some((e) => e.effect === "openTanner"));
+  const placedNpcs = new Set([...d.worldAreas.values()].flatMap((a) => a.npcs.map((n) => n.npcId)));
+  for (const [kind, list] of Object.entries(d.recipes)) {
+    const file = `recipes/${kind}.json`;
+    d.recipes[kind] = list.filter((r) => {
+      if (!r.station) return true;
+      if (r.station === "tanner") {
+        if (!tanners.some((t) => placedNpcs.has(t.id)))
+          ctx.warn(file, `recipe ${r.id}: no tanner (an npc offering openTanner) is placed in the world; it cannot be made`);
+        return true;
+      }
+      if (opts.stationsPresent && !d.stations.has(r.station)) return !broken(ctx, file, `recipe ${r.id}: unknown station ${r.station}; skipped`);
+      const here = placed.filter((s) => s.type === r.station && (!r.runeType || s.runeType === r.runeType));
+      if (here.length === 0) {
+        const what = r.runeType ? `${r.station} of rune type ${r.runeType}` : r.station;
+        ctx.warn(file, `recipe ${r.id}: no ${what} is placed in the world; it cannot be made`);
+      }
+      return true;
+    });
+  }
+}
+
 function checkBiomes(ctx: LoadContext, d: Draft, opts: CrossRefOptions): void {
   const file = "biomes.json";
   for (const biome of d.biomes.values()) {
@@ -222,5 +252,6 @@ export function checkCrossReferences(ctx: LoadContext, d: Draft, opts: CrossRefO
   checkWorldAreas(ctx, d, opts);
   checkQuests(ctx, d);
   checkDialogueEffects(ctx, d);
+  checkRecipeStations(ctx, d, opts);
   checkKitAndTemplates(ctx, d);
 }

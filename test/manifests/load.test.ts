@@ -304,4 +304,27 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
     assert.ok(about.some((w) => w.includes("node hello") && w.includes("startQuest:no_such_quest") && w.includes("unknown quest")));
     assert.ok(about.some((w) => w.includes("node done") && w.includes("completeQuest:no_such_quest")));
   });
+
+  it("a production recipe whose station is unknown is skipped; one whose station, altar or tanner the world places nowhere is reported", async function () {
+    const files = goodFixture();
+    files["stations.json"] = {
+      stations: [
+        { type: "furnace", name: "Furnace" },
+        { type: "runecrafting_altar", name: "Altar" },
+      ],
+    };
+    files["recipes/smelting.json"] = { recipes: [{ output: "ore_bar", inputs: [{ item: "ore", amount: 1 }], level: 1, xp: 5 }] };
+    files["recipes/smithing.json"] = { recipes: [{ output: "ore_bar", bar: "ore", level: 1, xp: 5 }] };
+    files["recipes/runecrafting.json"] = { recipes: [{ runeType: "air", runeItemId: "coins", levelRequired: 1, xpPerEssence: 5, essenceTypes: ["ore"] }] };
+    files["recipes/tanning.json"] = { recipes: [{ input: "ore", output: "ore_bar", cost: 1 }] };
+    (files["items/resources.json"] as unknown[]).push({ id: "ore", name: "Ore", type: "resource" }, { id: "ore_bar", name: "Ore bar", type: "resource" });
+    const data = await load(files);
+    const about = (file: string) => data.warnings.filter((w) => w.startsWith(`recipes/${file}.json`));
+    assert.equal(data.recipes.smithing!.length, 0, "the anvil is not a station type here");
+    assert.match(about("smithing").join(), /recipe ore_bar: unknown station anvil; skipped/);
+    assert.equal(data.recipes.smelting!.length, 1, "kept: a furnace could be placed later");
+    assert.match(about("smelting").join(), /recipe ore_bar: no furnace is placed in the world/);
+    assert.match(about("runecrafting").join(), /no runecrafting_altar of rune type air is placed/);
+    assert.match(about("tanning").join(), /no tanner .* is placed in the world/);
+  });
 });
