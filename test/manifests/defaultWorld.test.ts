@@ -147,7 +147,7 @@ describe("manifests: the default world (world/manifests)", function () {
     const ids = Object.fromEntries(Object.entries(data.gathering).map(([k, m]) => [k, [...m.keys()]]));
     assert.deepEqual(ids, {
       woodcutting: ["tree_normal", "tree_oak", "tree_willow"],
-      mining: ["ore_copper", "ore_tin", "ore_iron"],
+      mining: ["ore_copper", "ore_tin", "ore_iron", "ore_runestone"],
       fishing: ["fishing_spot_net", "fishing_spot_lure"],
     });
     for (const map of Object.values(data.gathering)) {
@@ -178,7 +178,7 @@ describe("manifests: the default world (world/manifests)", function () {
       data.recipes.firemaking!.map((r) => r.id),
       ["logs", "oak_logs", "willow_logs"],
     );
-    assert.deepEqual([...data.stations.keys()].sort(), ["anvil", "bank", "furnace", "range"]);
+    assert.deepEqual([...data.stations.keys()].sort(), ["anvil", "bank", "furnace", "range", "runecrafting_altar"]);
     assert.ok(data.music.some((t) => t.category === "normal") && data.music.some((t) => t.category === "combat"));
   });
 
