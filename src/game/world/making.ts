@@ -49,7 +49,7 @@ function stationBeside(world: World, recipe: Recipe, p: PlayerEntity): string | 
 }
 
 function stationName(recipe: Recipe): string {
-  if (recipe.station === "runecrafting_altar") return `the ${recipe.runeType ?? ""} altar`.replace("  ", " ");
+  if (recipe.station === "runecrafting_altar") return recipe.runeType ? `the ${recipe.runeType} altar` : "a runecrafting altar";
   return `a ${recipe.station}`;
 }
 
