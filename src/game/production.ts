@@ -21,11 +21,36 @@ export const DEFAULT_MAKE_TICKS: Record<ProductionKind, number> = { smelting: 4,
 /** The coins tanning is paid with. */
 const COINS = "coins";
 
-/** The recipe of a kind making `id`, or UNKNOWN_RECIPE. */
+/** The recipes of a kind making `id` (several when the data makes one item from different inputs), or UNKNOWN_RECIPE. */
+export function findRecipes(recipes: Record<string, Recipe[]>, kind: string, id: string): Recipe[] {
+  const found = isProductionKind(kind) ? (recipes[kind] ?? []).filter((r) => r.id === id) : [];
+  if (found.length === 0) throw new GameError("UNKNOWN_RECIPE", `There is no ${kind} recipe for ${id}`);
+  return found;
+}
+
+/** The first recipe of a kind making `id` (unit tests and callers that need one). */
 export function findRecipe(recipes: Record<string, Recipe[]>, kind: string, id: string): Recipe {
-  const recipe = isProductionKind(kind) ? recipes[kind]?.find((r) => r.id === id) : undefined;
-  if (!recipe) throw new GameError("UNKNOWN_RECIPE", `There is no ${kind} recipe for ${id}`);
-  return recipe;
+  return findRecipes(recipes, kind, id)[0]!;
+}
+
+/**
+ * Of the recipes making `id` (arrow shafts from logs, oak logs, ...), the first the maker can make
+ * now, in the data's order; when none can, the refusal of the first whose level the maker has (else
+ * of the first).
+ */
+export function chooseRecipe(recipes: Record<string, Recipe[]>, kind: string, id: string, makerOf: (r: Recipe) => Maker, items: ItemIndex): Recipe {
+  const candidates = findRecipes(recipes, kind, id);
+  let refusal: unknown;
+  for (const r of candidates) {
+    try {
+      checkMake(r, makerOf(r), items);
+      return r;
+    } catch (err) {
+      if (!(err instanceof GameError)) throw err;
+      if (refusal === undefined || (err.code !== "LEVEL_TOO_LOW" && (refusal as GameError).code === "LEVEL_TOO_LOW")) refusal = err;
+    }
+  }
+  throw refusal;
 }
 
 export function ticksOf(recipe: Recipe): number {

@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { attemptsPossible, checkMake, findRecipe, inputsFor, makeOnce, outputsAt, ticksOf, toolsOf, type Maker } from "../../src/game/production.js";
+import {
+  attemptsPossible,
+  checkMake,
+  chooseRecipe,
+  findRecipe,
+  inputsFor,
+  makeOnce,
+  outputsAt,
+  ticksOf,
+  toolsOf,
+  type Maker,
+} from "../../src/game/production.js";
 import { countItem } from "../../src/game/inventory.js";
 import { INVENTORY_SIZE, MAX_STACK } from "../../src/game/types.js";
 import type { ItemDef, Recipe } from "../../src/manifests/gameData.js";
@@ -17,6 +28,7 @@ const items = new Map<string, ItemDef>(
     item("hammer"),
     item("knife"),
     item("logs"),
+    item("oak_logs"),
     item("arrow_shaft", { stackable: true }),
     item("rune_essence", { stackable: false }),
     item("pure_essence", { stackable: false }),
@@ -198,6 +210,18 @@ describe("production rules", () => {
     assert.equal(countItem(r.inventory, "coins"), 3);
     assert.equal(countItem(r.inventory, "leather"), 1);
     assert.equal(attemptsPossible(leather, maker(inv({ 0: ["cowhide", 1], 1: ["cowhide", 1], 2: ["cowhide", 1], 3: ["coins", 5] }))), 2);
+  });
+
+  it("several recipes making one item: the first the maker can make now; else the most telling refusal", () => {
+    const oakShafts: Recipe = { ...shafts, level: 15, inputs: [{ itemId: "oak_logs", quantity: 1 }] };
+    const recipes = { fletching: [shafts, oakShafts] };
+    const with_ = (level: number, pack: Record<number, [string, number]>) => () => maker(inv({ 9: ["knife", 1], ...pack }), { level });
+    assert.equal(chooseRecipe(recipes, "fletching", "arrow_shaft", with_(15, { 0: ["oak_logs", 1] }), items), oakShafts);
+    assert.equal(chooseRecipe(recipes, "fletching", "arrow_shaft", with_(15, { 0: ["logs", 1], 1: ["oak_logs", 1] }), items), shafts, "the data's order");
+    assert.throws(() => chooseRecipe(recipes, "fletching", "arrow_shaft", with_(1, { 0: ["oak_logs", 1] }), items), code("MISSING_MATERIALS"));
+    const onlyOak = { fletching: [oakShafts] };
+    assert.throws(() => chooseRecipe(onlyOak, "fletching", "arrow_shaft", with_(1, { 0: ["oak_logs", 1] }), items), code("LEVEL_TOO_LOW"));
+    assert.throws(() => chooseRecipe(recipes, "fletching", "bow", with_(1, {}), items), code("UNKNOWN_RECIPE"));
   });
 
   it("an attempt's ticks: the recipe's, else the kind's default", () => {

@@ -1,6 +1,6 @@
 import type { Recipe } from "../../manifests/gameData.js";
 import type { ProductionKind } from "../../protocol/vocabulary.js";
-import { findRecipe, makeOnce, ticksOf, type Maker } from "../production.js";
+import { chooseRecipe, findRecipes, makeOnce, ticksOf, type Maker } from "../production.js";
 import { GameError, type SkillName, type Tile } from "../types.js";
 import { adjacent, itemHolderOf, walkTowards } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
@@ -60,7 +60,8 @@ function makerOf(p: PlayerEntity, recipe: Recipe): Maker {
 /** Start making: the recipe, the station and what one attempt needs are checked now. */
 export function startMaking(world: World, id: string, m: { kind: ProductionKind; recipeId: string; count?: number | "all"; stationId?: string }) {
   const p = itemHolderOf(world, id);
-  const recipe = findRecipe(world.data.recipes, m.kind, m.recipeId);
+  // The station is the same for every recipe making the item (one file, one station).
+  const recipe = findRecipes(world.data.recipes, m.kind, m.recipeId)[0]!;
   let stationId: string | undefined;
   if (recipe.station) {
     if (m.stationId !== undefined) {
@@ -74,7 +75,7 @@ export function startMaking(world: World, id: string, m: { kind: ProductionKind;
       p.path = [];
     }
   }
-  makeOnceCheck(world, p, recipe);
+  makeOnceCheck(world, p, chooseRecipe(world.data.recipes, m.kind, m.recipeId, (r) => makerOf(p, r), world.data.items));
   p.action = { type: "make", kind: m.kind, recipeId: recipe.id, remaining: m.count === "all" ? Infinity : (m.count ?? 1), stationId, nextTick: world.tick + ticksOf(recipe) };
   world.markChanged("player", p.id);
 }
@@ -87,7 +88,7 @@ function makeOnceCheck(world: World, p: PlayerEntity, recipe: Recipe) {
 /** The tick's part: walk to the station, then one attempt every recipe's ticks. */
 export function tickMaking(world: World, p: PlayerEntity) {
   const action = p.action as MakeAction;
-  const recipe = findRecipe(world.data.recipes, action.kind, action.recipeId);
+  const recipe = findRecipes(world.data.recipes, action.kind, action.recipeId)[0]!;
   if (p.path.length > 0) return;
   if (action.stationId) {
     const tile = stationTile(world, recipe, action.stationId);
@@ -96,8 +97,10 @@ export function tickMaking(world: World, p: PlayerEntity) {
   if (world.tick < action.nextTick) return;
   action.nextTick = world.tick + ticksOf(recipe);
   let attempt;
+  let made = recipe;
   try {
-    attempt = makeOnce(recipe, makerOf(p, recipe), world.data.items, world.rng);
+    made = chooseRecipe(world.data.recipes, action.kind, action.recipeId, (r) => makerOf(p, r), world.data.items);
+    attempt = makeOnce(made, makerOf(p, made), world.data.items, world.rng);
   } catch (err) {
     // "Make all" ends quietly when the inputs run out; a count not reached says why.
     if (err instanceof GameError && err.code === "MISSING_MATERIALS" && action.remaining === Infinity) {
@@ -113,7 +116,7 @@ export function tickMaking(world: World, p: PlayerEntity) {
   action.remaining--;
   world.events.push({ kind: "made", playerId: p.id, recipeKind: action.kind, recipeId: recipe.id, success: attempt.success, made: attempt.made, remaining: action.remaining });
   if (attempt.success) {
-    grantXp(world, p, recipe.skill as SkillName, attempt.xp);
+    grantXp(world, p, made.skill as SkillName, attempt.xp);
     for (const o of attempt.made) questDeed(world, p, { type: "interact", target: o.itemId, count: o.quantity });
   }
   if (action.remaining <= 0) {
