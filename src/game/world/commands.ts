@@ -34,6 +34,8 @@ export function movePlayer(world: World, id: string, target: { x: unknown; z: un
   if (!path) throw new GameError("NO_PATH", "You can't reach that spot");
   p.path = path;
   p.running = run;
+  // A move ends what the player was doing: its owner is told at the end of this tick.
+  if (p.action) p.privateDirty = true;
   p.action = null;
   world.markChanged("player", p.id);
 }

@@ -63,19 +63,21 @@ export function startMaking(world: World, id: string, m: { kind: ProductionKind;
   // The station is the same for every recipe making the item (one file, one station).
   const recipe = findRecipes(world.data.recipes, m.kind, m.recipeId)[0]!;
   let stationId: string | undefined;
+  let walkTo: Tile | undefined;
   if (recipe.station) {
     if (m.stationId !== undefined) {
-      const tile = stationTile(world, recipe, m.stationId);
-      if (!tile) throw new GameError("WRONG_STATION", `That is not ${stationName(recipe)}`);
-      walkTowards(world, p, tile);
+      walkTo = stationTile(world, recipe, m.stationId);
+      if (!walkTo) throw new GameError("WRONG_STATION", `That is not ${stationName(recipe)}`);
       stationId = m.stationId;
     } else {
       stationId = stationBeside(world, recipe, p);
       if (!stationId) throw new GameError("NOT_AT_STATION", `You need to stand beside ${stationName(recipe)}`);
-      p.path = [];
     }
   }
+  // Everything is checked before the player sets off: a refusal changes nothing, the path included.
   makeOnceCheck(world, p, chooseRecipe(world.data.recipes, m.kind, m.recipeId, (r) => makerOf(p, r), world.data.items));
+  if (walkTo) walkTowards(world, p, walkTo);
+  else p.path = [];
   p.action = { type: "make", kind: m.kind, recipeId: recipe.id, remaining: m.count === "all" ? Infinity : (m.count ?? 1), stationId, nextTick: world.tick + ticksOf(recipe) };
   world.markChanged("player", p.id);
 }
