@@ -5,6 +5,7 @@ import { emptyInventory } from "../../src/game/inventory.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
+import { tileAway } from "../helpers/worldRoom.js";
 import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
 
 /** production:make over the plain JSON protocol: the same rules as for SDK clients. */
@@ -18,7 +19,7 @@ const syncCount = (sync: Frame, itemId: string) =>
   sync.data.inventory.filter((s: { itemId: string }) => s.itemId === itemId).reduce((n: number, s: { quantity: number }) => n + s.quantity, 0);
 
 describe("/ws: production", function () {
-  this.timeout(20_000);
+  this.timeout(40_000);
   let server: TestServer;
   const open: WsPlayer[] = [];
 
@@ -65,6 +66,37 @@ describe("/ws: production", function () {
     assert.equal(syncCount(sync, "needle"), 1, "the needle is kept");
     for (const i of gloves.inputs) assert.equal(syncCount(sync, i.itemId), 0, `${i.itemId} used`);
     assert.equal(ws.frames.slice(since).filter((f) => f.type === "error").length, 0);
+  });
+
+  it("every skill at its station: smelting, smithing, fletching, runecrafting and tanning, walking there with stationId", async () => {
+    const { ws, room, p } = await player();
+    const stationOf = (type: string, runeType?: string) =>
+      [...room.world.stations.values()].find((s) => s.type === type && (!runeType || s.runeType === runeType))!.id;
+    const tanner = [...room.world.npcs.values()].find((n) => n.defId === "tanner")!;
+    const cases: Array<{ kind: string; recipeId: string; stationId?: string; extra: Array<[string, number]> }> = [
+      { kind: "smelting", recipeId: "bronze_bar", stationId: stationOf("furnace"), extra: [] },
+      { kind: "smithing", recipeId: "bronze_dagger", stationId: stationOf("anvil"), extra: [["hammer", 1]] },
+      { kind: "fletching", recipeId: "arrow_shaft", extra: [["knife", 1]] },
+      { kind: "runecrafting", recipeId: "air_rune", stationId: stationOf("runecrafting_altar", "air"), extra: [] },
+      { kind: "tanning", recipeId: "leather", stationId: tanner.id, extra: [] },
+    ];
+    for (const c of cases) {
+      const recipe = room.world.data.recipes[c.kind]!.find((r) => r.id === c.recipeId)!;
+      const inputs = recipe.inputs.map((i): [string, number] => [i.itemId, i.quantity]);
+      givePack(room, p, [...inputs, ...c.extra, ...(recipe.coins ? [["coins", recipe.coins] as [string, number]] : [])]);
+      // A few tiles from the station: the make walks the rest.
+      const at = c.stationId ? (room.world.stations.get(c.stationId)?.tile ?? tanner.position) : p.tile;
+      p.tile = tileAway(room, at, 3);
+      p.path = [];
+      room.world.place("player", p.id, p.tile);
+      const since = ws.mark();
+      ws.send("production:make", { kind: c.kind, recipeId: c.recipeId, ...(c.stationId ? { stationId: c.stationId } : {}) }, c.kind);
+      const made = await ws.next("production:made", () => true, { since, timeoutMs: 30_000 });
+      assert.deepEqual(made.data, { kind: c.kind, recipeId: c.recipeId, success: true, made: recipe.outputs, remaining: 0 }, c.kind);
+      const sync = await ws.next("player:sync", (f) => syncCount(f, c.recipeId) === recipe.outputs[0]!.quantity, { since });
+      for (const [itemId] of inputs) assert.equal(syncCount(sync, itemId), 0, `${c.kind}: ${itemId} used`);
+      assert.equal(ws.frames.slice(since).filter((f) => f.type === "error").length, 0, c.kind);
+    }
   });
 
   it("a bad production:make gets INVALID_PAYLOAD with the frame's id; nothing changes and the socket stays open", async () => {
