@@ -22,8 +22,11 @@ export function drop(mind: Mind, goal: Goal, reason: string) {
   mind.goal = null;
 }
 
-/** Gather from the resource `def` for `goal` (a gathering goal, or a quest's gather stage). */
-export function gatherAt(mind: Mind, goal: Goal, def: GatheringResource, view: AgentView, k: WorldKnowledge, orders: Order[]) {
+/**
+ * Gather from the resource `def` for `goal` (a gathering goal, a quest's gather stage, a production
+ * goal's input). `fresh`: a new resource, even if it is gathering already (another one, then).
+ */
+export function gatherAt(mind: Mind, goal: Goal, def: GatheringResource, view: AgentView, k: WorldKnowledge, orders: Order[], fresh = false) {
   const self = view.self!;
   // A full pack goes to the bank first; the goal resumes afterwards.
   if (view.freeSlots() === 0) {
@@ -31,7 +34,7 @@ export function gatherAt(mind: Mind, goal: Goal, def: GatheringResource, view: A
     return;
   }
   // Already at it (or on the way to it): a new order would start the cycle over.
-  if (!mind.lastError && self.doing === def.skill) return;
+  if (!fresh && !mind.lastError && self.doing === def.skill) return;
   // A missing tool (or bait) a store sells is bought first; the goal resumes afterwards.
   const needs = gatherNeeds(view, k, def, skipOf(mind, view.tick));
   if (!needs.ok) return drop(mind, goal, needs.reason);

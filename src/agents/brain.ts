@@ -1,13 +1,15 @@
 import { bank, fight, gatherAt, pickUp, skipOf } from "./behaviours.js";
-import { itemsByName, npcByName, questByName, type Command } from "./commands.js";
-import { availableGoals, chooseGoal, type Goal, type GoalOption } from "./goals.js";
+import { itemsByName, npcByName, questByName, recipesByName, type Command } from "./commands.js";
+import { availableGoals, chooseGoal, PRODUCTION_VERB, type Goal, type GoalOption } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
 import { goalFrom, measure, type Deal, type Mind, type Order } from "./mind.js";
 import { coinsOf } from "./pack.js";
+import { produce } from "./producing.js";
 import { doQuest } from "./questing.js";
 import { offersOf } from "./shopping.js";
 import { buy, sell } from "./trading.js";
 import type { AgentView } from "./view.js";
+import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/index.js";
 
 /**
  * An agent's decisions, one step per world tick: pure apart from the mind it updates. Each step
@@ -73,6 +75,14 @@ function act(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders:
       else mind.goal = null;
       break;
     }
+    case "smelting":
+    case "smithing":
+    case "crafting":
+    case "fletching":
+    case "runecrafting":
+    case "tanning":
+      produce(mind, goal, view, k, orders);
+      break;
     case "combat":
       fight(mind, goal.target ?? "", view, k, orders);
       break;
@@ -98,8 +108,8 @@ function act(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders:
 
 function runCommand(mind: Mind, cmd: Command, view: AgentView, k: WorldKnowledge, orders: Order[]) {
   const options = availableGoals(view, k, skipOf(mind, view.tick));
-  const set = (o: Pick<GoalOption, "type" | "target">) => {
-    mind.goal = withResume(goalFrom(o, view, "command"), mind.goal);
+  const set = (o: Pick<GoalOption, "type" | "target">, count?: number | null) => {
+    mind.goal = withResume(goalFrom(o, view, "command", count), mind.goal);
   };
   /** Take the option if available, else say why not. */
   const take = (o: GoalOption | undefined, none: string) => {
@@ -152,6 +162,8 @@ function runCommand(mind: Mind, cmd: Command, view: AgentView, k: WorldKnowledge
       mind.say.push(`I can't do that: ${why}`);
       return;
     }
+    case "make":
+      return make(mind, cmd, options, k, (o) => set(o, cmd.count));
     case "attack": {
       const npc = cmd.npc
         ? npcByName(k, cmd.npc)
@@ -164,4 +176,27 @@ function runCommand(mind: Mind, cmd: Command, view: AgentView, k: WorldKnowledge
       return set({ type: "combat", target: npc });
     }
   }
+}
+
+/** "smith a bronze dagger": the best recipe of that name it can make (or the best of the kind), else why not. */
+function make(mind: Mind, cmd: Extract<Command, { kind: "make" }>, options: GoalOption[], k: WorldKnowledge, set: (o: GoalOption) => void) {
+  const kinds: readonly ProductionKind[] = cmd.skill ? [cmd.skill] : PRODUCTION_KINDS;
+  if (!cmd.item) {
+    const any = options.filter((o) => kinds.includes(o.type as ProductionKind) && o.target === null);
+    const pick = any.find((o) => o.available) ?? any[0];
+    if (pick?.available) return set(pick);
+    return void mind.say.push(`I can't do that: ${pick?.reason ?? "there is nothing I can make here"}`);
+  }
+  // "craft" also names runecrafting ("craft runes"), tanning and fletching.
+  let named = recipesByName(k, cmd.item, kinds);
+  if (named.length === 0 && cmd.skill === "crafting") named = recipesByName(k, cmd.item);
+  const fit = options.filter((o) => o.target !== null && named.some((n) => n.kind === o.type && n.id === o.target));
+  if (fit.length === 0)
+    return void mind.say.push(`I can't do that: I don't know how to ${cmd.skill ? PRODUCTION_VERB[cmd.skill].toLowerCase() : "make"} ${cmd.item}`);
+  const recipe = (o: GoalOption) => k.data.recipes[o.type]?.find((r) => r.id === o.target);
+  const best = fit
+    .filter((o) => o.available)
+    .sort((a, b) => (recipe(b)?.level ?? 0) - (recipe(a)?.level ?? 0) || (recipe(b)?.xp ?? 0) - (recipe(a)?.xp ?? 0))[0];
+  if (best) return set(best);
+  mind.say.push(`I can't do that: ${fit[0].reason ?? "not now"}`);
 }

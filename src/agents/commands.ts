@@ -1,9 +1,11 @@
 import type { WorldKnowledge } from "./knowledge.js";
-import type { GatheringSkill } from "../protocol/index.js";
+import { PRODUCTION_KINDS, type GatheringSkill, type ProductionKind } from "../protocol/index.js";
 
 /** A command an owner can send in words. */
 export type Command =
   | { kind: "gather"; skill: GatheringSkill }
+  /** Make something: the skill named (null: "make ..."), the item named (null: the best it can), how many (null: no end). */
+  | { kind: "make"; skill: ProductionKind | null; item: string | null; count: number | null }
   | { kind: "attack"; npc: string | null }
   | { kind: "pickup" }
   | { kind: "bank" }
@@ -22,11 +24,52 @@ export const normalName = (text: string) =>
     .replace(/\s+/g, " ")
     .trim();
 
+/** The verbs of making, and the kind of production each names (null: any). */
+const MAKE_VERBS: Record<string, ProductionKind | null> = {
+  smelt: "smelting",
+  smelting: "smelting",
+  smith: "smithing",
+  smithing: "smithing",
+  forge: "smithing",
+  craft: "crafting",
+  crafting: "crafting",
+  fletch: "fletching",
+  fletching: "fletching",
+  runecraft: "runecrafting",
+  runecrafting: "runecrafting",
+  tan: "tanning",
+  tanning: "tanning",
+  make: null,
+  create: null,
+};
+/** Words that name no item in particular: the best it can make. */
+const ANYTHING = /^(bars?|ores?|hides?|cowhides?|skins?|items?|things?|stuff|something|anything|some)$/;
+
+/** "smith a bronze dagger", "smelt", "smith 5 bronze daggers", "make arrows", "tan hides", "runecraft", "craft runes". */
+function parseMake(text: string): Command | null {
+  const t = text
+    .toLowerCase()
+    .replace(/['’]/g, "")
+    .replace(/[^a-z0-9 ]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const m = /^([a-z]+)(?: (?:me )?(?:a|an|some|the)?)?(?: ?(\d{1,6}))?(?: ([a-z ]+))?$/.exec(t);
+  if (!m || !Object.hasOwn(MAKE_VERBS, m[1])) return null;
+  const skill = MAKE_VERBS[m[1]];
+  const item = m[3]?.trim().replace(/ (please|for me)$/, "") || null;
+  if (skill === null && !item) return null;
+  const count = m[2] ? Number(m[2]) : null;
+  return { kind: "make", skill, item: item && !ANYTHING.test(item) ? item : null, count: count && count > 0 ? count : null };
+}
+
 /**
- * "chop trees", "mine", "fish", "attack goblin", "pick up", "go to bank", "buy a hatchet", "sell",
+ * "chop trees", "mine", "fish", "smith a bronze dagger" (and "smelt", "craft", "fletch",
+ * "runecraft", "tan", "make ..."), "attack goblin", "pick up", "go to bank", "buy a hatchet", "sell",
  * "do quest the wardens letter", "stop", "idle" (and close variants); null otherwise.
  */
 export function parseCommand(text: string): Command | null {
+  const make = parseMake(text);
+  if (make) return make;
   const t = normalName(text);
   if (/^(chop|cut)( down)?( some| the)? (trees?|wood|logs)$|^(chop|woodcut|woodcutting)$/.test(t)) return { kind: "gather", skill: "woodcutting" };
   if (/^(mine|mining)( (some|the))?( (ore|rocks?|copper|tin))?$/.test(t)) return { kind: "gather", skill: "mining" };
@@ -73,4 +116,20 @@ export function itemsByName(k: WorldKnowledge, name: string): string[] {
     else if (names.some((x) => x.split(" ").includes(n) || x.endsWith(` ${n}`))) partial.push(def.id);
   }
   return [...exact, ...partial];
+}
+
+/**
+ * The production recipes a spoken name refers to, among `kinds`: those making an item of that name
+ * ("bronze dagger", "arrows", "runes"), else those using one ("cowhide", "copper").
+ */
+export function recipesByName(
+  k: WorldKnowledge,
+  name: string,
+  kinds: readonly ProductionKind[] = PRODUCTION_KINDS,
+): Array<{ kind: ProductionKind; id: string }> {
+  const items = itemsByName(k, name);
+  const all = kinds.flatMap((kind) => (k.data.recipes[kind] ?? []).map((r) => ({ kind, r })));
+  const making = all.filter(({ r }) => items.includes(r.id));
+  const using = all.filter(({ r }) => r.inputs.some((i) => items.includes(i.itemId)));
+  return (making.length ? making : using).map(({ kind, r }) => ({ kind, id: r.id }));
 }

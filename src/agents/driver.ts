@@ -3,6 +3,7 @@ import { InMemoryRoomClient } from "../../rooms/inMemoryClient.js";
 import { newMind, step, type Mind } from "./brain.js";
 import type { Goal } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
+import { isProductionKind } from "./productionPlan.js";
 import { AgentView } from "./view.js";
 import { GATHERING_SKILLS, type ServerMessageArgs } from "../protocol/index.js";
 
@@ -46,9 +47,19 @@ export class AgentDriver extends InMemoryRoomClient {
         this.mind.lastError = message.code;
         break;
       case "skill:xp": {
+        // Something gathered: for a gathering goal in its skill, for a quest or a production goal in any gathering skill.
         const g = this.mind.goal;
-        const gathering = g?.type === message.skill || (g?.type === "quest" && (GATHERING_SKILLS as readonly string[]).includes(message.skill));
-        if (g && gathering && message.gained > 0) g.progress.gathered++;
+        const gatheredBy = (GATHERING_SKILLS as readonly string[]).includes(message.skill);
+        const counts = g?.type === message.skill || g?.type === "quest" || isProductionKind(g?.type ?? "");
+        if (g && gatheredBy && counts && message.gained > 0) g.progress.gathered++;
+        break;
+      }
+      case "production:made": {
+        // Items of its target a production goal made.
+        const g = this.mind.goal;
+        if (g && g.type === message.kind && g.target === message.recipeId) {
+          g.progress.made += message.made.filter((m) => m.itemId === message.recipeId).reduce((n, m) => n + m.quantity, 0);
+        }
         break;
       }
       case "npc:killed":

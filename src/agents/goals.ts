@@ -1,9 +1,10 @@
 import type { WorldKnowledge } from "./knowledge.js";
 import { coinsOf, equippedOf, hasBankable, isTool } from "./pack.js";
+import { bestRecipe, recipeAvailability, recipesOf } from "./productionPlan.js";
 import { questAvailability } from "./questPlan.js";
 import { gatherNeeds, offersOf, salePlan, type Skip } from "./shopping.js";
 import type { AgentView } from "./view.js";
-import { GATHERING_SKILLS, type GatheringSkill } from "../protocol/index.js";
+import { GATHERING_SKILLS, PRODUCTION_KINDS, type GatheringSkill, type ProductionKind } from "../protocol/index.js";
 
 /**
  * An agent's goals: what it can choose from (by its levels, tools, coins, quest journal and
@@ -13,7 +14,7 @@ import { GATHERING_SKILLS, type GatheringSkill } from "../protocol/index.js";
 export { parseCommand, npcByName, type Command } from "./commands.js";
 export { inventoryOf, isKept, hasBankable } from "./pack.js";
 
-export type GoalType = GatheringSkill | "combat" | "bank" | "pickup" | "buy" | "sell" | "quest" | "idle";
+export type GoalType = GatheringSkill | ProductionKind | "combat" | "bank" | "pickup" | "buy" | "sell" | "quest" | "idle";
 
 export interface GoalProgress {
   /** Experience gained in the goal's skill (or combat skills; every skill for a quest) since it began. */
@@ -27,13 +28,18 @@ export interface GoalProgress {
   bought: number;
   sold: number;
   coins: number;
+  /** Items of its target a production goal made (from `production:made`). */
+  made: number;
 }
 
 export interface Goal {
   /** Stable within a run; stored in agent_goals. */
   id: string;
   type: GoalType;
-  /** A resource id (gathering), an npc definition id (combat), an item id (buy), a quest id (quest), or null. */
+  /**
+   * A resource id (gathering), a recipe's output item id (production: null until it picked the best
+   * recipe it can make), an npc definition id (combat), an item id (buy), a quest id (quest), or null.
+   */
   target: string | null;
   /** Who set it: the agent itself, its owner (REST), or a chat command. */
   source: "auto" | "owner" | "command";
@@ -43,12 +49,14 @@ export interface Goal {
   progress: GoalProgress;
   /** The goal the agent comes back to after this errand (banking a full pack, buying a tool, selling). */
   resume?: Goal;
-  /** How many to buy (buy). */
+  /** How many to buy (buy), or items to make (production; none: no end). */
   amount?: number;
   /** What a goal keeps between steps (a quest's completions when it began, talks tried per stage). */
   memo?: Record<string, number>;
-  /** It reached its end (banked, bought, sold, quest completed) rather than being dropped. */
+  /** It reached its end (banked, bought, sold, quest completed, made all it was to make) rather than being dropped. */
   completed?: boolean;
+  /** What its last step did (production: "gather:copper_ore", "make:bronze_bar:<station>"): a new step starts afresh. */
+  step?: string;
 }
 
 /** A goal as the owner (REST) and an external runtime (`goalOverride`) are shown it: what it is, who set it, how far it got. */
@@ -58,6 +66,8 @@ export interface GoalView {
   target: string | null;
   source: Goal["source"];
   progress: GoalProgress;
+  /** How many to make (production) or buy (buy); null: no end (production) or one (buy). */
+  count: number | null;
   resume: { type: GoalType; target: string | null } | null;
 }
 
@@ -69,6 +79,7 @@ export const goalView = (g: Goal | null): GoalView | null =>
         target: g.target,
         source: g.source,
         progress: g.progress,
+        count: g.amount ?? null,
         resume: g.resume ? { type: g.resume.type, target: g.resume.target } : null,
       }
     : null;
@@ -108,6 +119,7 @@ export function availableGoals(view: AgentView, k: WorldKnowledge, skip?: Skip):
       });
     }
   }
+  out.push(...productionOptions(view, k, skip));
   for (const [npcId, spawns] of k.npcSpawns) {
     const tooStrong = spawns.level > self.combatLevel + 5;
     out.push({
@@ -159,6 +171,47 @@ export function availableGoals(view: AgentView, k: WorldKnowledge, skip?: Skip):
     });
   }
   out.push({ id: "idle", type: "idle", target: null, name: "Idle", available: true });
+  return out;
+}
+
+/** How each kind of production is said ("Smith bronze dagger"). */
+export const PRODUCTION_VERB: Record<ProductionKind, string> = {
+  smelting: "Smelt",
+  smithing: "Smith",
+  crafting: "Craft",
+  fletching: "Fletch",
+  runecrafting: "Craft",
+  tanning: "Tan",
+};
+
+/**
+ * Production goals: for each kind, one to make the best it can (target null, listed first), then one
+ * per recipe (`smithing:bronze_dagger`), each available or with the reason (the level, no station of
+ * its type here, a tool or an input it cannot get).
+ */
+function productionOptions(view: AgentView, k: WorldKnowledge, skip?: Skip): GoalOption[] {
+  const out: GoalOption[] = [];
+  for (const kind of PRODUCTION_KINDS) {
+    const recipes = recipesOf(k, kind).map((r) => ({ r, can: recipeAvailability(view, k, r, skip) }));
+    const best = bestRecipe(view, k, kind, skip);
+    const none = recipes[0] && !recipes[0].can.ok ? recipes[0].can.reason : `There is nothing to ${PRODUCTION_VERB[kind].toLowerCase()} here`;
+    out.push({
+      id: kind,
+      type: kind,
+      target: null,
+      name: best ? `${PRODUCTION_VERB[kind]} the best I can (${nameOf(k, best.id).toLowerCase()})` : `${PRODUCTION_VERB[kind]} the best I can`,
+      ...(best ? { available: true } : unavailable(none)),
+    });
+    for (const { r, can } of recipes) {
+      out.push({
+        id: `${kind}:${r.id}`,
+        type: kind,
+        target: r.id,
+        name: `${PRODUCTION_VERB[kind]} ${nameOf(k, r.id).toLowerCase()}`,
+        ...(can.ok ? { available: true } : unavailable(can.reason)),
+      });
+    }
+  }
   return out;
 }
 

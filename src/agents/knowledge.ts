@@ -1,6 +1,7 @@
-import type { GameData } from "../manifests/index.js";
+import type { GameData, GatheringResource } from "../manifests/index.js";
 import { newStock, type StoreStock } from "../game/shop.js";
 import type { Tile } from "../game/types.js";
+import { isTanner } from "../game/world/making.js";
 import type { World } from "../game/world/World.js";
 
 /**
@@ -23,6 +24,10 @@ export interface WorldKnowledge {
   stores: Map<string, StoreStock>;
   /** Which gathering resources (ids) yield an item, by item id. */
   yieldsOf: Map<string, string[]>;
+  /** The stations the world places (furnaces, anvils, altars with their rune type, ...): `production:make`'s `stationId`. */
+  stations: Station[];
+  /** The npcs who tan hides (`production:make` tanning names one as its `stationId`). */
+  tanners: Townsperson[];
   walkable(x: number, z: number): boolean;
 }
 
@@ -33,6 +38,15 @@ export interface Townsperson {
   name: string;
   tile: Tile;
   storeId?: string;
+}
+
+export interface Station {
+  /** The station's entity id. */
+  id: string;
+  type: string;
+  name: string;
+  tile: Tile;
+  runeType?: string;
 }
 
 export function knowledgeOf(world: World): WorldKnowledge {
@@ -76,6 +90,17 @@ export function knowledgeOf(world: World): WorldKnowledge {
     keepers,
     stores: new Map([...world.data.stores.values()].map((s) => [s.id, newStock(s)])),
     yieldsOf,
+    stations: [...world.stations.values()].map((s) => ({
+      id: s.id,
+      type: s.type,
+      name: s.name,
+      tile: { ...s.tile },
+      ...(s.runeType ? { runeType: s.runeType } : {}),
+    })),
+    tanners: [...townsfolk.values()].flat().filter((t) => {
+      const npc = world.npcs.get(t.id);
+      return npc !== undefined && isTanner(world, npc);
+    }),
     walkable: (x, z) => world.map.inBounds(x, z) && !world.map.isBlocked(x, z),
   };
 }
@@ -90,5 +115,11 @@ export function walkableNear(k: WorldKnowledge, t: Tile, radius = 3): Tile | und
       }
     }
   }
+  return undefined;
+}
+
+/** The gathering resource of that id, whatever its skill. */
+export function resourceDef(k: WorldKnowledge, id: string): GatheringResource | undefined {
+  for (const skill of Object.values(k.data.gathering)) if (skill.has(id)) return skill.get(id);
   return undefined;
 }

@@ -62,7 +62,8 @@ export const newMind = (rng: () => number = Math.random): Mind => ({
   rng,
 });
 
-export function goalFrom(option: Pick<GoalOption, "type" | "target">, view: AgentView, source: Goal["source"]): Goal {
+/** A new goal; `count`: how many to make (production) or buy (buy). */
+export function goalFrom(option: Pick<GoalOption, "type" | "target">, view: AgentView, source: Goal["source"], count?: number | null): Goal {
   const startXp: Record<string, number> = {};
   for (const [skill, s] of Object.entries(view.self?.skills ?? {})) startXp[skill] = s.xp;
   return {
@@ -72,7 +73,8 @@ export function goalFrom(option: Pick<GoalOption, "type" | "target">, view: Agen
     source,
     startedTick: view.tick,
     startXp,
-    progress: { xpGained: 0, gathered: 0, banked: 0, pickedUp: 0, kills: 0, bought: 0, sold: 0, coins: 0 },
+    progress: { xpGained: 0, gathered: 0, banked: 0, pickedUp: 0, kills: 0, bought: 0, sold: 0, coins: 0, made: 0 },
+    ...(count ? { amount: count } : {}),
   };
 }
 
@@ -81,15 +83,27 @@ export function errand(type: "bank" | "buy", target: string | null, view: AgentV
   return { ...goalFrom({ type, target }, view, goal.source), resume: goal };
 }
 
+/** The skill each kind of production trains. */
+const PRODUCTION_SKILL: Record<string, string> = {
+  smelting: "smithing",
+  smithing: "smithing",
+  crafting: "crafting",
+  fletching: "fletching",
+  runecrafting: "runecrafting",
+  tanning: "crafting",
+};
+
 /** The skills whose experience counts toward a goal. */
 const goalSkills = (g: Goal) =>
   (GATHERING_SKILLS as readonly string[]).includes(g.type)
     ? [g.type]
-    : g.type === "combat"
-      ? ["attack", "strength", "defense", "constitution"]
-      : g.type === "quest"
-        ? Object.keys(g.startXp)
-        : [];
+    : PRODUCTION_SKILL[g.type]
+      ? [PRODUCTION_SKILL[g.type]]
+      : g.type === "combat"
+        ? ["attack", "strength", "defense", "constitution"]
+        : g.type === "quest"
+          ? Object.keys(g.startXp)
+          : [];
 
 /** Refresh the goal's experience progress from what the agent knows. */
 export function measure(goal: Goal, view: AgentView) {

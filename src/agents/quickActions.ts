@@ -2,6 +2,17 @@ import { availableGoals, hasBankable, type GoalOption } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
 import { nearest, type AgentView } from "./view.js";
 import { chebyshev } from "../game/movement.js";
+import type { ProductionKind } from "../protocol/index.js";
+
+/** The quick commands of production: kind, command, label. */
+const PRODUCTION_ACTIONS: Array<[ProductionKind, string, string]> = [
+  ["smelting", "smelt", "Smelt bars"],
+  ["smithing", "smith", "Smith"],
+  ["crafting", "craft", "Craft"],
+  ["fletching", "fletch", "Fletch"],
+  ["runecrafting", "runecraft", "Craft runes"],
+  ["tanning", "tan hides", "Tan hides"],
+];
 
 /**
  * The quick commands an owner can give (each with whether the agent can do it now, and why not),
@@ -31,6 +42,11 @@ export function quickActions(view: AgentView, k: WorldKnowledge) {
     { id: "woodcutting", command: "chop trees", label: "Chop trees", ...state("woodcutting", "No trees known nearby") },
     { id: "mining", command: "mine", label: "Mine", ...state("mining", "No rocks known nearby") },
     { id: "fishing", command: "fish", label: "Fish", ...state("fishing", "No fishing spots known nearby") },
+    // Making: the best it can of each kind (the reason of the first recipe when it can make none).
+    ...PRODUCTION_ACTIONS.map(([kind, command, label]) => {
+      const g = goals.find((o) => o.type === kind && o.target === null);
+      return { id: kind, command, label, available: g?.available ?? false, ...(g?.available ? {} : { reason: g?.reason ?? "Nothing to make" }) };
+    }),
     {
       id: "combat",
       command: `attack ${first("combat")?.target?.replace(/_/g, " ") ?? "goblin"}`,

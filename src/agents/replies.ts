@@ -4,6 +4,12 @@ const doing: Record<string, string> = {
   woodcutting: "chopping trees",
   mining: "mining",
   fishing: "fishing",
+  smelting: "smelting bars",
+  smithing: "smithing",
+  crafting: "crafting",
+  fletching: "fletching",
+  runecrafting: "crafting runes",
+  tanning: "getting hides tanned",
   combat: "fighting",
   bank: "on my way to the bank",
   pickup: "picking things up",
@@ -20,5 +26,5 @@ export function replyTo(content: string, name: string, goal: Goal | null): strin
   if (/\b(hi|hello|hey|greetings|well met)\b/.test(t)) return `Well met! ${name} here, ${now}.`;
   if (/\b(how are you|status|what are you doing|wyd)\b/.test(t)) return `I'm ${now}.`;
   if (/\b(thanks|thank you|cheers)\b/.test(t)) return "Any time.";
-  return `Hmm, I don't follow. I can chop trees, mine, fish, attack something, pick up, go to the bank, buy a tool, sell what I gathered, do a quest, stop or idle. Right now I'm ${now}.`;
+  return `Hmm, I don't follow. I can chop trees, mine, fish, smelt, smith, craft, fletch, craft runes, tan hides, attack something, pick up, go to the bank, buy a tool, sell what I gathered, do a quest, stop or idle. Right now I'm ${now}.`;
 }

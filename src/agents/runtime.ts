@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AgentMapping } from "@prisma/client";
 import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
@@ -9,6 +10,9 @@ import { goalView, parseCommand, type Command, type Goal, type GoalType, type Go
 import type { WorldKnowledge } from "./knowledge.js";
 import type { ServerMessage, ServerMessageType } from "../protocol/index.js";
 import { replyTo } from "./replies.js";
+
+/** Goals run as errands (their own progress counts toward the goal they interrupted). */
+const ERRAND_TYPES: ReadonlySet<string> = new Set(["bank", "buy", "sell"]);
 
 /** How an agent is run, as its owner's list shows it. */
 export interface AgentStatus {
@@ -41,6 +45,8 @@ export class AgentRuntime {
   private readonly starting = new Map<string, Promise<AgentDriver>>();
   private known: WorldKnowledge | undefined;
   private goalWrites = new Map<string, Promise<void>>();
+  /** Errands the driver set on its own, by goal id: not recorded apart from the goal they serve. */
+  private readonly inner = new Set<string>();
 
   constructor(private readonly ctx: ServerContext) {}
 
@@ -95,12 +101,31 @@ export class AgentRuntime {
       const goal: Goal = goalFrom({ type: row.type as GoalType, target: row.target }, client.sight, "owner");
       client.mind.goal = { ...goal, id: row.id };
     }
-    client.onGoalChange = (goal, previous) => this.saveGoal(m.agentId, goal, previous);
+    client.onGoalChange = (goal, previous) => this.goalChanged(m.agentId, goal, previous);
     client.onGone = () => {
       if (this.drivers.get(m.agentId) === client) this.drivers.delete(m.agentId);
     };
     this.drivers.set(m.agentId, client);
     return client;
+  }
+
+  /**
+   * The driver changed its goal. An errand it set on its own over a goal (buying a tool, banking a
+   * full pack) is part of that goal: the goal stays the one recorded, with its progress. Coming
+   * back from an errand the owner set, the goal it interrupted (recorded then as cancelled) is
+   * recorded anew under a new id.
+   */
+  private goalChanged(agentId: string, goal: Goal | null, previous: Goal | null) {
+    if (goal && previous && goal.resume === previous && goal.source === previous.source && !ERRAND_TYPES.has(previous.type)) {
+      this.inner.add(goal.id);
+      return this.saveGoal(agentId, previous, null);
+    }
+    if (previous && this.inner.delete(previous.id)) {
+      const under = previous.resume ?? null;
+      return this.saveGoal(agentId, goal, goal === under ? null : under);
+    }
+    if (goal && previous?.resume === goal) goal.id = `g_${randomUUID()}`;
+    return this.saveGoal(agentId, goal, previous);
   }
 
   /** Record goal changes in order, per agent. */
@@ -145,7 +170,15 @@ export class AgentRuntime {
     const fresh = await agentById(prisma, m.agentId);
     const row = await activeGoal(prisma, m.agentId);
     const goal: GoalView | null = row
-      ? { id: row.id, type: row.type as GoalType, target: row.target, source: "owner", progress: row.progress as unknown as Goal["progress"], resume: null }
+      ? {
+          id: row.id,
+          type: row.type as GoalType,
+          target: row.target,
+          source: "owner",
+          progress: row.progress as unknown as Goal["progress"],
+          count: null,
+          resume: null,
+        }
       : null;
     return { goal, goalsPaused: fresh?.goalsPaused ?? m.goalsPaused };
   }

@@ -75,9 +75,12 @@ export class AgentView {
   dialogue: DialogueNodeView | null = null;
   /** The store open (`store:open`, kept up to date by `store:update`), null once closed. */
   store: StoreView | null = null;
+  /** What its bank held when it last stood at one (null: never seen). */
+  banked: Array<{ itemId: string; quantity: number }> | null = null;
 
   /** Apply a `player:sync`. */
   sync(s: SyncSeen) {
+    if (s.bank) this.banked = s.bank.map((b) => ({ itemId: b.itemId, quantity: b.quantity }));
     this.self = {
       id: s.id,
       name: s.name,

@@ -313,23 +313,33 @@ export interface WsMessages {
 
 // ---- An agent driven by an external runtime (docs/API.md, Agents) ----
 
-export type AgentGoalType = "woodcutting" | "mining" | "fishing" | "combat" | "bank" | "pickup" | "buy" | "sell" | "quest" | "idle";
+export type AgentGoalType = "woodcutting" | "mining" | "fishing" | ProductionKind | "combat" | "bank" | "pickup" | "buy" | "sell" | "quest" | "idle";
 
 /** A goal as its owner and an external runtime see it. */
 export interface AgentGoalView {
   id: string;
   type: AgentGoalType;
-  /** A resource id (gathering), an npc definition id (combat), an item id (buy), a quest id (quest), or null. */
+  /**
+   * A resource id (gathering), a recipe's output item id (smelting, smithing, crafting, fletching,
+   * runecrafting, tanning), an npc definition id (combat), an item id (buy), a quest id (quest), or null.
+   */
   target: string | null;
   source: "auto" | "owner" | "command";
-  /** `bought`, `sold`: items dealt in stores; `coins`: what those deals brought in (negative: spent). */
-  progress: { xpGained: number; gathered: number; banked: number; pickedUp: number; kills: number; bought: number; sold: number; coins: number };
+  /**
+   * `bought`, `sold`: items dealt in stores; `coins`: what those deals brought in (negative: spent);
+   * `made`: items of the target a production goal made (its `production:made`).
+   */
+  progress: { xpGained: number; gathered: number; banked: number; pickedUp: number; kills: number; bought: number; sold: number; coins: number; made: number };
+  /** How many to make (production) or buy (buy); null: no end (production) or one (buy). */
+  count: number | null;
   resume: { type: AgentGoalType; target: string | null } | null;
 }
 
 /** An owner's chat-style command, parsed. */
 export type AgentCommand =
   | { kind: "gather"; skill: "woodcutting" | "mining" | "fishing" }
+  /** Make something: the skill named (null: "make ..."), the item named (null: the best it can), how many (null: no end). */
+  | { kind: "make"; skill: ProductionKind | null; item: string | null; count: number | null }
   | { kind: "attack"; npc: string | null }
   | { kind: "pickup" }
   | { kind: "bank" }

@@ -141,7 +141,25 @@ describe("agents: REST control of the built-in runtime", function () {
       const q = await call("GET", `/api/agents/${a.agentId}/quick-actions`, owner.token);
       assert.equal(q.status, 200);
       const ids = q.body.actions.map((x: any) => x.id);
-      assert.deepEqual(ids, ["woodcutting", "mining", "fishing", "combat", "pickup", "bank", "buy", "sell", "quest", "stop", "idle"]);
+      assert.deepEqual(ids, [
+        "woodcutting",
+        "mining",
+        "fishing",
+        "smelting",
+        "smithing",
+        "crafting",
+        "fletching",
+        "runecrafting",
+        "tanning",
+        "combat",
+        "pickup",
+        "bank",
+        "buy",
+        "sell",
+        "quest",
+        "stop",
+        "idle",
+      ]);
       for (const x of q.body.actions) {
         assert.equal(typeof x.available, "boolean");
         if (!x.available) assert.equal(typeof x.reason, "string", x.id);
@@ -210,6 +228,9 @@ describe("agents: REST control of the built-in runtime", function () {
       [`/api/agents/${a.agentId}/goal`, {}, "INVALID_PAYLOAD"],
       [`/api/agents/${a.agentId}/goal`, { goalId: "mining:nowhere" }, "UNKNOWN_GOAL"],
       [`/api/agents/${a.agentId}/goal`, { type: "flying" }, "INVALID_PAYLOAD"],
+      [`/api/agents/${a.agentId}/goal`, { type: "smithing", count: 0 }, "INVALID_PAYLOAD"],
+      [`/api/agents/${a.agentId}/goal`, { type: "idle", count: 2 }, "INVALID_PAYLOAD"],
+      [`/api/agents/${a.agentId}/goal`, { type: "smelting", target: "gold_bar" }, "UNKNOWN_GOAL"],
       [`/api/agents/${a.agentId}/message`, { content: "" }, "INVALID_PAYLOAD"],
       [`/api/agents/${a.agentId}/message`, { content: 42 }, "INVALID_PAYLOAD"],
     ] as const) {

@@ -121,7 +121,11 @@ describe("agent runtime: the owner's controls", function () {
       assert.deepEqual(
         sent.map(([id, type, data]) => [id, type, data]),
         [
-          [m.characterId, "goalOverride", { goal: { id: goal.id, type: "idle", target: null, source: "owner", progress: goal.progress, resume: null } }],
+          [
+            m.characterId,
+            "goalOverride",
+            { goal: { id: goal.id, type: "idle", target: null, source: "owner", progress: goal.progress, count: null, resume: null } },
+          ],
           [m.characterId, "goalOverride", { goal: null, goalsPaused: true }],
           [m.characterId, "goalOverride", { goalsPaused: false }],
         ],

@@ -13,7 +13,7 @@ import type { ServerContext } from "../../context.js";
 import { agentById, agentsOf } from "../../db/agentRepo.js";
 import { HttpError } from "../errors.js";
 import { journalView } from "../../game/world/questing.js";
-import { GATHERING_SKILLS } from "../../protocol/index.js";
+import { GATHERING_SKILLS, PRODUCTION_KINDS } from "../../protocol/index.js";
 import { authOf, isAdmin, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
 import { playerView } from "./playerView.js";
@@ -23,12 +23,20 @@ export const MAX_AGENTS_PER_ACCOUNT = 10;
 
 const AgentParams = z.object({ agentId: z.string().min(1).max(128) });
 const RegisterBody = z.object({ name: PlayerName }).strict();
+/** How many to make (production goals) or to buy (buy). */
+const GoalCount = z.number().int().min(1).max(10_000).optional();
 const GoalBody = z.union([
-  z.object({ goalId: z.string().min(1).max(128) }).strict(),
+  z.object({ goalId: z.string().min(1).max(128), count: GoalCount }).strict(),
   z
-    .object({ type: z.enum([...GATHERING_SKILLS, "combat", "bank", "pickup", "buy", "sell", "quest", "idle"]), target: z.string().min(1).max(128).nullish() })
+    .object({
+      type: z.enum([...GATHERING_SKILLS, ...PRODUCTION_KINDS, "combat", "bank", "pickup", "buy", "sell", "quest", "idle"]),
+      target: z.string().min(1).max(128).nullish(),
+      count: GoalCount,
+    })
     .strict(),
 ]);
+/** The goal types a count applies to. */
+const COUNTED: ReadonlySet<string> = new Set([...PRODUCTION_KINDS, "buy"]);
 const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
 
 /**
@@ -154,7 +162,8 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
         : options.find((o) => o.type === body.type && (body.target == null ? true : o.target === body.target));
     if (!chosen) throw new HttpError(400, "UNKNOWN_GOAL", "goal: not one of availableGoals");
     if (!chosen.available) throw new HttpError(400, "GOAL_UNAVAILABLE", `goal: ${chosen.reason ?? "not available now"}`);
-    await runtime.setGoal(m, goalFrom(chosen, view, "owner"));
+    if (body.count !== undefined && !COUNTED.has(chosen.type)) throw new HttpError(400, "INVALID_PAYLOAD", "count: only for production and buy goals");
+    await runtime.setGoal(m, goalFrom(chosen, view, "owner", body.count));
     res.json({ success: true, ...(await goalState(m)) });
   });
 
