@@ -1,19 +1,8 @@
 import type { WorldKnowledge } from "./knowledge.js";
-import { PRODUCTION_KINDS, type GatheringSkill, type ProductionKind } from "../protocol/index.js";
+import { PRODUCTION_KINDS, type AgentCommand, type ProductionKind } from "../protocol/index.js";
 
-/** A command an owner can send in words. */
-export type Command =
-  | { kind: "gather"; skill: GatheringSkill }
-  /** Make something: the skill named (null: "make ..."), the item named (null: the best it can), how many (null: no end). */
-  | { kind: "make"; skill: ProductionKind | null; item: string | null; count: number | null }
-  | { kind: "attack"; npc: string | null }
-  | { kind: "pickup" }
-  | { kind: "bank" }
-  | { kind: "buy"; item: string }
-  | { kind: "sell" }
-  | { kind: "quest"; quest: string | null }
-  | { kind: "stop" }
-  | { kind: "idle" };
+/** A command an owner can send in words: the wire's `AgentCommand` (an external runtime is told the same). */
+export type Command = AgentCommand;
 
 /** Lower case, apostrophes dropped, anything but letters a space: "Warden's Letter!" → "wardens letter". */
 export const normalName = (text: string) =>

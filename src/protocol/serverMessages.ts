@@ -1,5 +1,5 @@
 import type { TradeCancelReason } from "./codes.js";
-import type { ChatChannel, CombatStyle, EquipmentSlot, ProductionKind, SkillName } from "./vocabulary.js";
+import type { ChatChannel, CombatStyle, EquipmentSlot, GatheringSkill, ProductionKind, SkillName } from "./vocabulary.js";
 
 /**
  * Every server → client message and its payload (docs/PROTOCOL.md §4, §8, §9; the agent messages
@@ -337,7 +337,7 @@ export interface AgentGoalView {
 
 /** An owner's chat-style command, parsed. */
 export type AgentCommand =
-  | { kind: "gather"; skill: "woodcutting" | "mining" | "fishing" }
+  | { kind: "gather"; skill: GatheringSkill }
   /** Make something: the skill named (null: "make ..."), the item named (null: the best it can), how many (null: no end). */
   | { kind: "make"; skill: ProductionKind | null; item: string | null; count: number | null }
   | { kind: "attack"; npc: string | null }
