@@ -215,4 +215,13 @@ describe("manifests: the default world (world/manifests)", function () {
     }
     assert.deepEqual(data.templates.get("woodsman")?.skills, { woodcutting: 5, firemaking: 3 });
   });
+
+  it("skill unlocks follow the recipes: every recipe's level has an unlock of its skill at that level", function () {
+    const missing: string[] = [];
+    for (const [kind, recipes] of Object.entries(data.recipes)) {
+      for (const r of recipes) if (!(data.skillUnlocks[r.skill] ?? []).some((u) => u.level === r.level)) missing.push(`${kind} ${r.id}: ${r.skill} ${r.level}`);
+    }
+    assert.ok(Object.keys(data.recipes).length >= 8, "every recipe file is there");
+    assert.deepEqual(missing, []);
+  });
 });
