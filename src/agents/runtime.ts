@@ -98,7 +98,8 @@ export class AgentRuntime {
     client.mind.paused = m.goalsPaused;
     const row = await activeGoal(this.ctx.db.prisma, m.agentId);
     if (row && !m.goalsPaused) {
-      const goal: Goal = goalFrom({ type: row.type as GoalType, target: row.target }, client.sight, "owner");
+      const count = (row.params as { count?: unknown } | null)?.count;
+      const goal: Goal = goalFrom({ type: row.type as GoalType, target: row.target }, client.sight, "owner", typeof count === "number" ? count : null);
       client.mind.goal = { ...goal, id: row.id };
     }
     client.onGoalChange = (goal, previous) => this.goalChanged(m.agentId, goal, previous);
@@ -134,7 +135,7 @@ export class AgentRuntime {
     const ended =
       previous && (previous.completed || ((previous.type === "bank" || previous.type === "pickup") && goal?.source !== "owner")) ? "completed" : "cancelled";
     const next = (this.goalWrites.get(agentId) ?? Promise.resolve())
-      .then(() => recordGoal(this.ctx.db.prisma, agentId, goal, ended))
+      .then(() => recordGoal(this.ctx.db.prisma, agentId, goal, ended, previous))
       .catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId }, "could not record an agent's goal"));
     this.goalWrites.set(agentId, next);
     return next;

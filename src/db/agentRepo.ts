@@ -26,17 +26,27 @@ export function activeGoal(prisma: PrismaClient, agentId: string) {
 }
 
 /**
- * Record the agent's current goal: the previous active one ends (completed or cancelled) and the
- * new one (if any) becomes the active row; progress is kept on the rows.
+ * Record the agent's current goal: the previous active one ends (completed or cancelled, with its
+ * last progress when `previous` is that goal) and the new one (if any) becomes the active row, with
+ * its count; progress is kept on the rows.
  */
-export async function recordGoal(prisma: PrismaClient, agentId: string, goal: Goal | null, ended: "completed" | "cancelled" = "cancelled"): Promise<void> {
+export async function recordGoal(
+  prisma: PrismaClient,
+  agentId: string,
+  goal: Goal | null,
+  ended: "completed" | "cancelled" = "cancelled",
+  previous: Goal | null = null,
+): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const current = await tx.agentGoal.findFirst({ where: { agentId, status: "active" } });
     if (current && current.id === goal?.id) {
       await tx.agentGoal.update({ where: { id: current.id }, data: { progress: goal.progress as unknown as Prisma.InputJsonValue } });
       return;
     }
-    if (current) await tx.agentGoal.update({ where: { id: current.id }, data: { status: ended } });
+    if (current) {
+      const last = previous?.id === current.id ? { progress: previous.progress as unknown as Prisma.InputJsonValue } : {};
+      await tx.agentGoal.update({ where: { id: current.id }, data: { status: ended, ...last } });
+    }
     if (goal) {
       await tx.agentGoal.create({
         data: {
@@ -44,7 +54,7 @@ export async function recordGoal(prisma: PrismaClient, agentId: string, goal: Go
           agentId,
           type: goal.type,
           target: goal.target,
-          params: { source: goal.source },
+          params: { source: goal.source, ...(goal.amount ? { count: goal.amount } : {}) },
           progress: goal.progress as unknown as Prisma.InputJsonValue,
         },
       });
