@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { RECIPE_SKILL } from "../manifests/recipes.js";
 import type { Tile } from "../game/types.js";
 import type { Goal, GoalOption, GoalType } from "./goals.js";
 import type { Command } from "./commands.js";
@@ -83,22 +84,12 @@ export function errand(type: "bank" | "buy", target: string | null, view: AgentV
   return { ...goalFrom({ type, target }, view, goal.source), resume: goal };
 }
 
-/** The skill each kind of production trains. */
-const PRODUCTION_SKILL: Record<string, string> = {
-  smelting: "smithing",
-  smithing: "smithing",
-  crafting: "crafting",
-  fletching: "fletching",
-  runecrafting: "runecrafting",
-  tanning: "crafting",
-};
-
 /** The skills whose experience counts toward a goal. */
 const goalSkills = (g: Goal) =>
   (GATHERING_SKILLS as readonly string[]).includes(g.type)
     ? [g.type]
-    : PRODUCTION_SKILL[g.type]
-      ? [PRODUCTION_SKILL[g.type]]
+    : RECIPE_SKILL[g.type]
+      ? [RECIPE_SKILL[g.type]]
       : g.type === "combat"
         ? ["attack", "strength", "defense", "constitution"]
         : g.type === "quest"

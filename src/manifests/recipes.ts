@@ -10,7 +10,8 @@ import { recipeSchemas, recipesFileSchema, type RecipeInputRecord, type RecipeKi
 import { describeIssues } from "./schemas.js";
 import { def } from "./util.js";
 
-const SKILL_OF: Record<string, string> = {
+/** The skill each recipe file trains (another file's recipes train the skill they name, else one of the file's name). */
+export const RECIPE_SKILL: Record<string, string> = {
   cooking: "cooking",
   firemaking: "firemaking",
   smelting: "smithing",
@@ -31,7 +32,7 @@ type Base = Omit<Recipe, "kind" | "raw" | "itemRefs">;
 function normalize(kind: RecipeKind, fileKind: string, value: unknown): Base | { error: string } {
   const parsed = recipeSchemas[kind].safeParse(value);
   if (!parsed.success) return { error: describeIssues(parsed.error) };
-  const skill = SKILL_OF[fileKind] ?? fileKind;
+  const skill = RECIPE_SKILL[fileKind] ?? fileKind;
   switch (kind) {
     case "cooking": {
       const r = recipeSchemas.cooking.parse(value);

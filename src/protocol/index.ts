@@ -4,6 +4,7 @@
  * messages carry. Browser-safe: it imports nothing but zod (test/protocol checks it), so the web
  * client, the agents, the /ws adapter, the rooms and the tests all use the same definitions.
  */
+export * from "./agentMessages.js";
 export * from "./clientMessages.js";
 export * from "./codes.js";
 export * from "./serverMessages.js";

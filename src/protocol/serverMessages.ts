@@ -1,5 +1,6 @@
 import type { TradeCancelReason } from "./codes.js";
-import type { ChatChannel, CombatStyle, EquipmentSlot, GatheringSkill, ProductionKind, SkillName } from "./vocabulary.js";
+import type { AgentMessages } from "./agentMessages.js";
+import type { ChatChannel, CombatStyle, EquipmentSlot, ProductionKind, SkillName } from "./vocabulary.js";
 
 /**
  * Every server → client message and its payload (docs/PROTOCOL.md §4, §8, §9; the agent messages
@@ -309,49 +310,6 @@ export interface WsMessages {
   authenticated: { accountId: string; characterId: string; playerId: string };
   /** The answer to `ping`: the server's clock, ms since the epoch. */
   pong: { time: number };
-}
-
-// ---- An agent driven by an external runtime (docs/API.md, Agents) ----
-
-export type AgentGoalType = "woodcutting" | "mining" | "fishing" | ProductionKind | "combat" | "bank" | "pickup" | "buy" | "sell" | "quest" | "idle";
-
-/** A goal as its owner and an external runtime see it. */
-export interface AgentGoalView {
-  id: string;
-  type: AgentGoalType;
-  /**
-   * A resource id (gathering), a recipe's output item id (smelting, smithing, crafting, fletching,
-   * runecrafting, tanning), an npc definition id (combat), an item id (buy), a quest id (quest), or null.
-   */
-  target: string | null;
-  source: "auto" | "owner" | "command";
-  /**
-   * `bought`, `sold`: items dealt in stores; `coins`: what those deals brought in (negative: spent);
-   * `made`: items of the target a production goal made (its `production:made`).
-   */
-  progress: { xpGained: number; gathered: number; banked: number; pickedUp: number; kills: number; bought: number; sold: number; coins: number; made: number };
-  /** How many to make (production) or buy (buy); null: no end (production) or one (buy). */
-  count: number | null;
-  resume: { type: AgentGoalType; target: string | null } | null;
-}
-
-/** An owner's chat-style command, parsed. */
-export type AgentCommand =
-  | { kind: "gather"; skill: GatheringSkill }
-  /** Make something: the skill named (null: "make ..."), the item named (null: the best it can), how many (null: no end). */
-  | { kind: "make"; skill: ProductionKind | null; item: string | null; count: number | null }
-  | { kind: "attack"; npc: string | null }
-  | { kind: "pickup" }
-  | { kind: "bank" }
-  | { kind: "buy"; item: string }
-  | { kind: "sell" }
-  | { kind: "quest"; quest: string | null }
-  | { kind: "stop" }
-  | { kind: "idle" };
-
-export interface AgentMessages {
-  goalOverride: { goal?: AgentGoalView | null; goalsPaused?: boolean };
-  agentMessage: { content: string; command: AgentCommand | null };
 }
 
 // ---- All of them ----
