@@ -1,5 +1,8 @@
+import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import { emptyInventory } from "../../src/game/inventory.js";
+import type { StationEntity } from "../../src/game/world/entities.js";
 import type { Rng, Tile } from "../../src/game/types.js";
 import type { WorldPlayer } from "./worldClient.js";
 
@@ -65,3 +68,29 @@ export function ticks(room: WorldRoom, n: number): Promise<void> {
     check();
   });
 }
+
+/** The one world room of the test server (for clients that are not SDK players, such as /ws sockets). */
+export async function theWorldRoom(): Promise<WorldRoom> {
+  const [listing] = await matchMaker.query({ name: "world" });
+  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
+}
+
+/** A pack of exactly these stacks (scene setup). */
+export function givePack(room: WorldRoom, playerId: string, stacks: Array<[string, number]>) {
+  const e = room.world.players.get(playerId)!;
+  const inv = emptyInventory();
+  stacks.forEach(([itemId, quantity], i) => (inv[i] = { itemId, quantity }));
+  e.inventory = inv;
+  room.world.touchPlayer(e);
+}
+
+/** The first station of a type (and rune type) the world places. */
+export function stationOf(room: WorldRoom, type: string, runeType?: string): StationEntity {
+  const s = [...room.world.stations.values()].find((x) => x.type === type && (runeType === undefined || x.runeType === runeType));
+  assert.ok(s, `no ${type}${runeType ? ` of ${runeType}` : ""} in the world`);
+  return s;
+}
+
+/** How many of an item a player:sync's inventory holds. */
+export const countInSync = (sync: { inventory: Array<{ itemId: string; quantity: number }> }, itemId: string) =>
+  sync.inventory.filter((s) => s.itemId === itemId).reduce((n, s) => n + s.quantity, 0);

@@ -1,28 +1,9 @@
 import assert from "node:assert/strict";
-import { emptyInventory } from "../../src/game/inventory.js";
-import type { StationEntity } from "../../src/game/world/entities.js";
 import { refreshLevels } from "../../src/game/world/players.js";
-import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
-import { besideOf, place, setRng, tileAway, worldRoomOf } from "../helpers/worldRoom.js";
+import { worldSuite } from "../helpers/worldClient.js";
+import { besideOf, place, setRng, tileAway, worldRoomOf, countInSync, givePack, stationOf } from "../helpers/worldRoom.js";
 
-const count = (sync: any, itemId: string) =>
-  sync.inventory.filter((s: { itemId: string }) => s.itemId === itemId).reduce((n: number, s: { quantity: number }) => n + s.quantity, 0);
-
-function stationOf(room: WorldRoom, type: string): StationEntity {
-  const s = [...room.world.stations.values()].find((x) => x.type === type);
-  assert.ok(s, `no ${type} in the world`);
-  return s;
-}
-
-/** A pack of exactly these stacks (scene setup). */
-function givePack(room: WorldRoom, p: WorldPlayer, stacks: Array<[string, number]>) {
-  const e = room.world.players.get(p.id)!;
-  const inv = emptyInventory();
-  stacks.forEach(([itemId, quantity], i) => (inv[i] = { itemId, quantity }));
-  e.inventory = inv;
-  room.world.touchPlayer(e);
-}
+const count = countInSync;
 
 /** Production at the default world's furnace and anvil, over the SDK: make X, stop conditions, refusals. */
 describe("world room: production at stations", function () {
@@ -34,7 +15,7 @@ describe("world room: production at stations", function () {
     const room = worldRoomOf(a);
     const furnace = stationOf(room, "furnace");
     place(room, a.id, besideOf(room, furnace.tile));
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["copper_ore", 1],
       ["tin_ore", 1],
       ["copper_ore", 1],
@@ -59,14 +40,14 @@ describe("world room: production at stations", function () {
     const room = worldRoomOf(a);
     const anvil = stationOf(room, "anvil");
     place(room, a.id, tileAway(room, anvil.tile, 6));
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["bronze_bar", 1],
       ["bronze_bar", 1],
     ]);
     let since = a.mark();
     a.send("production:make", { kind: "smithing", recipeId: "bronze_dagger", count: "all", stationId: anvil.id });
     assert.equal((await a.next("error", () => true, { since })).code, "NO_TOOL");
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["bronze_bar", 1],
       ["bronze_bar", 1],
       ["hammer", 1],
@@ -88,7 +69,7 @@ describe("world room: production at stations", function () {
     e.xp.smithing = 1_000_000;
     refreshLevels(e);
     place(room, a.id, besideOf(room, stationOf(room, "furnace").tile));
-    givePack(room, a, [[iron.inputs[0]!.itemId, 1]]);
+    givePack(room, a.id, [[iron.inputs[0]!.itemId, 1]]);
     setRng(room, 0.999);
     const since = a.mark();
     a.send("production:make", { kind: "smelting", recipeId: iron.id, count: 2 });
@@ -107,7 +88,7 @@ describe("world room: production at stations", function () {
     const room = worldRoomOf(a);
     const furnace = stationOf(room, "furnace");
     const anvil = stationOf(room, "anvil");
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["copper_ore", 1],
       ["tin_ore", 1],
     ]);
@@ -132,15 +113,15 @@ describe("world room: production at stations", function () {
     }
     place(room, a.id, besideOf(room, furnace.tile));
     const iron = room.world.data.recipes.smelting!.find((r) => r.level > 1)!;
-    givePack(room, a, [[iron.inputs[0]!.itemId, 1]]);
+    givePack(room, a.id, [[iron.inputs[0]!.itemId, 1]]);
     let since = a.mark();
     a.send("production:make", { kind: "smelting", recipeId: iron.id });
     assert.equal((await a.next("error", () => true, { since })).code, "LEVEL_TOO_LOW");
-    givePack(room, a, [["copper_ore", 1]]);
+    givePack(room, a.id, [["copper_ore", 1]]);
     since = a.mark();
     a.send("production:make", { kind: "smelting", recipeId: "bronze_bar" });
     assert.equal((await a.next("error", () => true, { since })).code, "MISSING_MATERIALS");
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["copper_ore", 1],
       ["tin_ore", 1],
     ]);

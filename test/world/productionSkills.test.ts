@@ -1,16 +1,13 @@
 import assert from "node:assert/strict";
 import type { Recipe } from "../../src/manifests/gameData.js";
 import type { QuestDef } from "../../src/manifests/index.js";
-import { emptyInventory } from "../../src/game/inventory.js";
 import { xpForLevel } from "../../src/game/skills.js";
-import type { StationEntity } from "../../src/game/world/entities.js";
 import { refreshLevels } from "../../src/game/world/players.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
-import { besideOf, place, ticks, tileAway, worldRoomOf } from "../helpers/worldRoom.js";
+import { besideOf, place, ticks, tileAway, worldRoomOf, countInSync, givePack, stationOf } from "../helpers/worldRoom.js";
 
-const count = (sync: any, itemId: string) =>
-  sync.inventory.filter((s: { itemId: string }) => s.itemId === itemId).reduce((n: number, s: { quantity: number }) => n + s.quantity, 0);
+const count = countInSync;
 
 const chebyshev = (a: { x: number; z: number }, b: { x: number; z: number }) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
 
@@ -22,21 +19,6 @@ function recipeOf(room: WorldRoom, kind: string, id: string): Recipe {
 
 /** How many of an item one attempt of the recipe takes. */
 const needs = (r: Recipe, itemId: string) => r.inputs.find((i) => i.itemId === itemId)!.quantity;
-
-function altarOf(room: WorldRoom, runeType: string): StationEntity {
-  const s = [...room.world.stations.values()].find((x) => x.type === "runecrafting_altar" && x.runeType === runeType);
-  assert.ok(s, `no ${runeType} altar in the world`);
-  return s;
-}
-
-/** A pack of exactly these stacks (scene setup). */
-function givePack(room: WorldRoom, p: WorldPlayer, stacks: Array<[string, number]>) {
-  const e = room.world.players.get(p.id)!;
-  const inv = emptyInventory();
-  stacks.forEach(([itemId, quantity], i) => (inv[i] = { itemId, quantity }));
-  e.inventory = inv;
-  room.world.touchPlayer(e);
-}
 
 /** Scene: the player's skill at exactly `level`. */
 function setLevel(room: WorldRoom, p: WorldPlayer, skill: string, level: number) {
@@ -67,7 +49,7 @@ describe("world room: production skills of the default world", function () {
     assert.deepEqual(gloves.tools, ["needle"]);
     const leather = needs(gloves, "leather");
     const thread = needs(gloves, "thread");
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["leather", 1],
       ["thread", thread + 4],
     ]);
@@ -75,7 +57,7 @@ describe("world room: production skills of the default world", function () {
     assert.equal(await refused(a, { kind: "crafting", recipeId: "leather_gloves" }), "NO_TOOL");
     assert.equal(JSON.stringify(room.world.players.get(a.id)!.inventory), before);
 
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["needle", 1],
       ["leather", leather],
       ["thread", thread + 4],
@@ -102,7 +84,7 @@ describe("world room: production skills of the default world", function () {
     // The dialogue's openTanner response shows the tanner's offer (the player walks up to talk).
     const away = tileAway(room, tanner.position, 3);
     place(room, a.id, away);
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["cowhide", 1],
       ["cowhide", 1],
       ["coins", 2 * fee + 3],
@@ -136,7 +118,7 @@ describe("world room: production skills of the default world", function () {
 
     // Without the coins: refused at once, and nothing changes (the player stays where it is).
     place(room, a.id, away);
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["cowhide", 1],
       ["cowhide", 1],
     ]);
@@ -154,7 +136,7 @@ describe("world room: production skills of the default world", function () {
     const headless = recipeOf(room, "fletching", "headless_arrow");
     const arrows = recipeOf(room, "fletching", "bronze_arrow");
     const perLog = shafts.outputs[0]!.quantity;
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["knife", 1],
       ["logs", 1],
       ["logs", 1],
@@ -184,7 +166,7 @@ describe("world room: production skills of the default world", function () {
     sync = await a.next("player:sync", (s) => count(s, "headless_arrow") === headlessMade && s.action === null, { since });
     assert.deepEqual([count(sync, "arrow_shaft"), count(sync, "feathers")], [0, 0]);
 
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["headless_arrow", headlessMade],
       ["bronze_arrowtips", needs(arrows, "bronze_arrowtips")],
     ]);
@@ -201,9 +183,9 @@ describe("world room: production skills of the default world", function () {
     const a = await suite.join();
     const room = worldRoomOf(a);
     const air = recipeOf(room, "runecrafting", "air_rune");
-    const altar = altarOf(room, "air");
-    const water = altarOf(room, "water");
-    givePack(room, a, [
+    const altar = stationOf(room, "runecrafting_altar", "air");
+    const water = stationOf(room, "runecrafting_altar", "water");
+    givePack(room, a.id, [
       ["rune_essence", 1],
       ["rune_essence", 1],
     ]);
@@ -227,7 +209,7 @@ describe("world room: production skills of the default world", function () {
 
     const extra = air.extraOutputLevels![0]!;
     setLevel(room, a, "runecrafting", extra);
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["rune_essence", 1],
       ["rune_essence", 1],
     ]);
@@ -273,7 +255,7 @@ describe("world room: production skills of the default world", function () {
     if (!existing) room.world.data.quests.set(quest.id, quest);
     try {
       p.quests.set(quest.id, { questId: quest.id, stage, count: 0, completions: 0 });
-      givePack(room, a, [
+      givePack(room, a.id, [
         ["knife", 1],
         ["logs", 1],
       ]);
@@ -295,11 +277,11 @@ describe("world room: production skills of the default world", function () {
   it("production stops when the player walks away mid make-all: the action ends, nothing more is made", async () => {
     const a = await suite.join();
     const room = worldRoomOf(a);
-    const altar = altarOf(room, "air");
+    const altar = stationOf(room, "runecrafting_altar", "air");
     place(room, a.id, besideOf(room, altar.tile));
     givePack(
       room,
-      a,
+      a.id,
       Array.from({ length: 20 }, () => ["rune_essence", 1] as [string, number]),
     );
     const since = a.mark();
@@ -329,7 +311,7 @@ describe("world room: production skills of the default world", function () {
     const a = await suite.join();
     const room = worldRoomOf(a);
     const perLog = recipeOf(room, "fletching", "arrow_shaft").outputs[0]!.quantity;
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["knife", 1],
       ["logs", 1],
       ["logs", 1],
@@ -349,7 +331,7 @@ describe("world room: production skills of the default world", function () {
 
       assert.equal(await refused(a, { kind: "fletching", recipeId: "arrow_shaft" }), "MISSING_MATERIALS");
       p.lockedSlots.add(0);
-      givePack(room, a, [
+      givePack(room, a.id, [
         ["knife", 1],
         ["logs", 1],
       ]);
@@ -363,9 +345,9 @@ describe("world room: production skills of the default world", function () {
   it("a pack frozen by a trade commit refuses production:make with TRADE_COMPLETING and changes nothing", async () => {
     const a = await suite.join();
     const room = worldRoomOf(a);
-    const altar = altarOf(room, "air");
+    const altar = stationOf(room, "runecrafting_altar", "air");
     place(room, a.id, tileAway(room, altar.tile, 3));
-    givePack(room, a, [
+    givePack(room, a.id, [
       ["knife", 1],
       ["logs", 1],
       ["rune_essence", 1],

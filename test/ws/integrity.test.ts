@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import WebSocket from "ws";
-import { matchMaker } from "@colyseus/core";
-import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { RATE_LIMITS } from "../../src/http/rateLimit.js";
 import { createGuest } from "../../src/auth/guest.js";
@@ -10,6 +8,7 @@ import { WS_LIMITS } from "../../src/ws/protocol.js";
 import { captureLogs, LEVEL } from "../helpers/logCapture.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
+import { theWorldRoom } from "../helpers/worldRoom.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
@@ -17,11 +16,6 @@ import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
  * authenticate-first rule (no throw-away guest, no attempt spent), and the per-address cap on
  * open sockets. (Departures from a view: viewRemovals.test.ts.)
  */
-
-async function worldRoom(): Promise<WorldRoom> {
-  const [listing] = await matchMaker.query({ name: "world" });
-  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
-}
 
 /** A value nested `depth` levels deep (the outermost counts as one). */
 function nested(depth: number, leaf: unknown = 1): unknown {
@@ -78,7 +72,7 @@ describe("/ws integrity: deep and wide frames", function () {
 
   it("a frame nested ~1,500 deep is answered INVALID_PAYLOAD echoing its id; nothing printed, nothing reaches the room, the socket stays open", async () => {
     const a = await player();
-    const room = await worldRoom();
+    const room = await theWorldRoom();
     await quietly(async () => {
       for (const [type, depth] of [
         ["player:chat", 1500],

@@ -1,18 +1,12 @@
 import assert from "node:assert/strict";
-import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
-import { besideOf, place } from "../helpers/worldRoom.js";
+import { besideOf, place, theWorldRoom } from "../helpers/worldRoom.js";
 import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
 
 /** Dialogue, stores and quests over the plain JSON protocol: the same rules as for SDK clients. */
-
-async function worldRoom(): Promise<WorldRoom> {
-  const [listing] = await matchMaker.query({ name: "world" });
-  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
-}
 
 const syncCount = (sync: Frame, itemId: string) =>
   sync.data.inventory.filter((s: { itemId: string }) => s.itemId === itemId).reduce((n: number, s: { quantity: number }) => n + s.quantity, 0);
@@ -41,7 +35,7 @@ describe("/ws: dialogue, stores and quests", function () {
     open.push(ws);
     const auth = await ws.next("authenticated");
     await ws.next("player:sync");
-    const room = await worldRoom();
+    const room = await theWorldRoom();
     return { ws, room, p: room.world.players.get(auth.data.playerId)! };
   }
 

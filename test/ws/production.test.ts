@@ -1,19 +1,13 @@
 import assert from "node:assert/strict";
-import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { emptyInventory } from "../../src/game/inventory.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
-import { tileAway } from "../helpers/worldRoom.js";
+import { tileAway, theWorldRoom } from "../helpers/worldRoom.js";
 import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
 
 /** production:make over the plain JSON protocol: the same rules as for SDK clients. */
-
-async function worldRoom(): Promise<WorldRoom> {
-  const [listing] = await matchMaker.query({ name: "world" });
-  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
-}
 
 const syncCount = (sync: Frame, itemId: string) =>
   sync.data.inventory.filter((s: { itemId: string }) => s.itemId === itemId).reduce((n: number, s: { quantity: number }) => n + s.quantity, 0);
@@ -40,7 +34,7 @@ describe("/ws: production", function () {
     open.push(ws);
     const auth = await ws.next("authenticated");
     await ws.next("player:sync");
-    const room = await worldRoom();
+    const room = await theWorldRoom();
     return { ws, room, p: room.world.players.get(auth.data.playerId)! };
   }
 

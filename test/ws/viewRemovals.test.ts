@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { killNpc, killPlayer } from "../../src/game/world/npcSystem.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
-import { place, setRng, ticks } from "../helpers/worldRoom.js";
+import { place, setRng, ticks, theWorldRoom } from "../helpers/worldRoom.js";
 import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
@@ -12,11 +11,6 @@ import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
  * teleported, killed, kicked, taken over; npcs, fires and ground items leaving the world) is listed
  * in `world:update.removed`, so a client never keeps a ghost.
  */
-
-async function worldRoom(): Promise<WorldRoom> {
-  const [listing] = await matchMaker.query({ name: "world" });
-  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
-}
 
 /** What a client that applies every `world:update` it received believes is in its view. */
 function modelOf(frames: Frame[]): Set<string> {
@@ -85,7 +79,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
   };
 
   it("an identity switch on /ws: the socket's next world:update removes its previous player and whatever it saw; other /ws and SDK viewers drop it too", async () => {
-    const room = await worldRoom();
+    const room = await theWorldRoom();
     const watcher = await player();
     const sdk = await joinWorld(server);
     const first = await guestToken(server);
@@ -131,7 +125,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
   });
 
   it("a player teleported away, killed and respawned elsewhere, kicked, or gone is removed from a viewer's view; so are npcs, fires and ground items that leave the world", async () => {
-    const room = await worldRoom();
+    const room = await theWorldRoom();
     const viewer = await player();
     const other = await player();
     await admin(viewer.p);
@@ -209,7 +203,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
   });
 
   it("a take-over by another login keeps one copy of the character in a viewer's view, where it stands", async () => {
-    const room = await worldRoom();
+    const room = await theWorldRoom();
     const viewer = await player();
     const who = await guestToken(server);
     const first = await player(`?token=${encodeURIComponent(who.token)}`);
