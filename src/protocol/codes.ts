@@ -121,6 +121,11 @@ export const ERROR_CODES = {
   UNKNOWN_RECIPE: "production:make: no recipe of that kind makes that item",
   MISSING_MATERIALS: "production:make: inputs (or tanning's coins) short, in slots not offered in a trade",
   NOT_AT_STATION: "production:make without stationId: not beside a station (or tanner) the recipe needs",
+  // Ranged and prayer
+  NO_AMMO: "a bow with no arrows worn",
+  WRONG_AMMO: "arrows the bow cannot fire, or no arrows at all",
+  UNKNOWN_PRAYER: "a prayer the data does not have",
+  NO_PRAYER_POINTS: "a prayer turned on with no prayer points left",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online",
