@@ -121,7 +121,8 @@ export const ERROR_CODES = {
   UNKNOWN_RECIPE: "production:make: no recipe of that kind makes that item",
   MISSING_MATERIALS: "production:make: inputs (or tanning's coins) short, in slots not offered in a trade",
   NOT_AT_STATION: "production:make without stationId: not beside a station (or tanner) the recipe needs",
-  // Ranged and prayer
+  // Ranged, magic and prayer
+  NO_RUNES: "a spell without the runes it takes (an elemental staff provides its element's)",
   NO_AMMO: "a bow with no arrows worn",
   WRONG_AMMO: "arrows the bow cannot fire, or no arrows at all",
   UNKNOWN_PRAYER: "a prayer the data does not have",
