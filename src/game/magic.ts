@@ -10,21 +10,10 @@
  *   xp               = the spell's base xp per cast (a splash too), plus 2 per damage to magic, and
  *                      4/3 per damage to constitution
  */
+import type { SpellDef } from "../manifests/combat.js";
 import { effectiveLevel } from "./combat.js";
 import { countItem } from "./inventory.js";
 import { GameError, type Inventory } from "./types.js";
-
-export interface SpellDef {
-  id: string;
-  name: string;
-  level: number;
-  baseMaxHit: number;
-  baseXp: number;
-  element?: string;
-  /** Ticks between casts. */
-  attackSpeed: number;
-  runes: Array<{ runeId: string; quantity: number }>;
-}
 
 /** The runes a cast takes from the pack: the spell's, less those an equipped staff provides. */
 export function runesNeeded(spell: SpellDef, staffProvides: readonly string[]): Array<{ runeId: string; quantity: number }> {

@@ -11,18 +11,8 @@
  *
  * Turning a prayer on turns off the active ones it conflicts with (its `conflicts`, or theirs naming it).
  */
+import type { PrayerDef } from "../manifests/combat.js";
 import { GameError } from "./types.js";
-
-export interface PrayerDef {
-  id: string;
-  name: string;
-  level: number;
-  category?: string;
-  drainEffect: number;
-  /** e.g. { attackMultiplier: 1.05, defenseMultiplier: 1.05 } */
-  bonuses: Record<string, number>;
-  conflicts: string[];
-}
 
 /** The base resistance to drain, before twice the equipment's prayer bonus. */
 export const DRAIN_RESISTANCE_BASE = 60;

@@ -12,6 +12,7 @@
  * `requiredRangedLevel` at most the player's. Each shot uses one arrow: it breaks with
  * ARROW_BREAK_CHANCE, else it lands under the target.
  */
+import type { AmmoDef } from "../manifests/combat.js";
 import type { ItemDef } from "../manifests/gameData.js";
 import { effectiveLevel } from "./combat.js";
 import { chance } from "./random.js";
@@ -26,14 +27,6 @@ export const ARROW_BREAK_CHANCE = 0.2;
 export const MAX_RANGED_REACH = 10;
 /** A bow tier's usual ranged level, when the bow's data gives no requirement. */
 export const BOW_TIER_LEVELS: Readonly<Record<string, number>> = { normal: 1, oak: 5, willow: 20, maple: 30, yew: 40, magic: 50 };
-
-/** An arrow as ammunition.json describes it. */
-export interface AmmoDef {
-  id: string;
-  rangedStrength: number;
-  requiredRangedLevel: number;
-  requiredBowTier: number;
-}
 
 export const isBow = (item: ItemDef | undefined): boolean => item?.weaponType?.toUpperCase() === "BOW" || item?.attackType?.toUpperCase() === "RANGED";
 

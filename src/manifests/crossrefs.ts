@@ -232,6 +232,17 @@ function checkDialogueEffects(ctx: LoadContext, d: Draft): void {
   }
 }
 
+/** Spells whose runes, and arrows that, are not items are skipped. (A prayer's conflicts may name prayers beyond the set.) */
+function checkCombat(ctx: LoadContext, d: Draft): void {
+  for (const [id, spell] of d.spells) {
+    const unknown = spell.runes.map((r) => r.runeId).filter((r) => !d.items.has(r));
+    if (unknown.length && broken(ctx, "combat-spells.json", `spell ${id}: unknown rune ${unknown.join(", ")}; skipped`)) d.spells.delete(id);
+  }
+  for (const id of [...d.ammunition.keys()]) {
+    if (!d.items.has(id) && broken(ctx, "ammunition.json", `arrow ${id}: not an item; skipped`)) d.ammunition.delete(id);
+  }
+}
+
 function checkKitAndTemplates(ctx: LoadContext, d: Draft): void {
   d.starterKit = d.starterKit.filter((e) => d.items.has(e.itemId) || !broken(ctx, "starter-kit.json", `entry ${e.itemId}: unknown item; skipped`));
   for (const t of d.templates.values()) {
@@ -253,5 +264,6 @@ export function checkCrossReferences(ctx: LoadContext, d: Draft, opts: CrossRefO
   checkQuests(ctx, d);
   checkDialogueEffects(ctx, d);
   checkRecipeStations(ctx, d, opts);
+  checkCombat(ctx, d);
   checkKitAndTemplates(ctx, d);
 }

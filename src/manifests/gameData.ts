@@ -3,6 +3,7 @@
  * Every definition keeps the record it came from in `raw` (fields the server does not model yet
  * are still there) and the manifest file it came from in `source`.
  */
+import type { AmmoDef, PrayerDef, SpellDef } from "./combat.js";
 import type { GatheringSkill } from "../protocol/vocabulary.js";
 import type { DialogueDef } from "./dialogue.js";
 import type { QuestDef } from "./quests.js";
@@ -375,6 +376,12 @@ export interface GameData {
   skillUnlocks: Record<string, SkillUnlock[]>;
   tools: Map<string, ToolDef>;
   quests: Map<string, QuestDef>;
+  /** prayers.json, by prayer id. */
+  prayers: Map<string, PrayerDef>;
+  /** combat-spells.json, by spell id (every spellbook and tier). */
+  spells: Map<string, SpellDef>;
+  /** ammunition.json's arrows, by item id. */
+  ammunition: Map<string, AmmoDef>;
   starterKit: ItemQuantity[];
   templates: Map<string, CharacterTemplate>;
   buildings: BuildingDef[];

@@ -3,6 +3,7 @@
  * record, check cross references, index. Missing required files, unparseable JSON and a required
  * file with the wrong top-level shape are fatal (ManifestError); everything else is a warning.
  */
+import { buildAmmunition, buildPrayers, buildSpells } from "./combat.js";
 import type { Logger } from "pino";
 import { LoadContext } from "./context.js";
 import { checkCrossReferences } from "./crossrefs.js";
@@ -37,6 +38,9 @@ const MODELLED = new Set<string>([
   "music.json",
   "stations.json",
   "vegetation.json",
+  "prayers.json",
+  "combat-spells.json",
+  "ammunition.json",
 ]);
 
 /** Parse every present file; unparseable JSON is fatal in a strict load and skipped in a lenient one. */
@@ -114,6 +118,9 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
     skillUnlocks: opt("skill-unlocks.json", buildSkillUnlocks, {}),
     tools: opt("tools.json", buildTools, new Map()),
     quests: opt("quests.json", buildQuests, new Map()),
+    prayers: opt("prayers.json", buildPrayers, new Map()),
+    spells: opt("combat-spells.json", buildSpells, new Map()),
+    ammunition: opt("ammunition.json", buildAmmunition, new Map()),
     starterKit: opt("starter-kit.json", buildStarterKit, []),
     templates: opt("character-templates.json", buildTemplates, new Map()),
     buildings: opt("buildings.json", buildBuildings, []),

@@ -49,7 +49,8 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
     assert.equal(data.recipes.cooking?.length, 11);
     assert.equal(data.tools.size, 15);
     assert.equal(data.quests.size, 7);
-    assert.ok("model-bounds" in data.extras && "prayers" in data.extras);
+    assert.ok("model-bounds" in data.extras && "duel-arenas" in data.extras);
+    assert.deepEqual([data.prayers.size, data.spells.size, data.ammunition.size], [9, 8, 5]);
   });
 
   it("resolves tool families: 'bronze_hatchet' means any hatchet, 'pickaxe' any pickaxe", function () {

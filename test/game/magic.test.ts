@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
-import { checkCast, magicAttackRoll, magicXpForCast, runesNeeded, spellMaxHit, type SpellDef } from "../../src/game/magic.js";
+import { checkCast, magicAttackRoll, magicXpForCast, runesNeeded, spellMaxHit } from "../../src/game/magic.js";
+import type { SpellDef } from "../../src/manifests/combat.js";
 import { code, inv } from "./fixtures.js";
 
 const windStrike: SpellDef = {
   id: "wind_strike",
   name: "Wind Strike",
+  book: "standard",
+  tier: "strike",
   level: 1,
   baseMaxHit: 2,
   baseXp: 5.5,
@@ -18,6 +21,8 @@ const windStrike: SpellDef = {
 const earthBolt: SpellDef = {
   id: "earth_bolt",
   name: "Earth Bolt",
+  book: "standard",
+  tier: "bolt",
   level: 29,
   baseMaxHit: 11,
   baseXp: 19.5,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { activatePrayer, boostedLevel, drainTick, prayerMultiplier, type PrayerDef, type PrayerState } from "../../src/game/prayer.js";
+import { activatePrayer, boostedLevel, drainTick, prayerMultiplier, type PrayerState } from "../../src/game/prayer.js";
+import type { PrayerDef } from "../../src/manifests/combat.js";
 import { code } from "./fixtures.js";
 
 const prayer = (id: string, level: number, drainEffect: number, bonuses: Record<string, number>, conflicts: string[] = []): PrayerDef => ({

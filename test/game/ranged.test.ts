@@ -9,8 +9,8 @@ import {
   rangedReach,
   rangedSpeedTicks,
   rangedXpForDamage,
-  type AmmoDef,
 } from "../../src/game/ranged.js";
+import type { AmmoDef } from "../../src/manifests/combat.js";
 import { code, item } from "./fixtures.js";
 import { fixedRng, seededRng } from "./rng.js";
 

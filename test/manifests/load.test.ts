@@ -246,11 +246,65 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
   it("records with extra fields pass; unknown files are kept in extras", async function () {
     const files = goodFixture() as Record<string, any>;
     files["items/weapons.json"][0].sparkle = { colour: "gold" };
-    files["prayers.json"] = { prayers: [{ id: "p1" }] };
+    files["duel-arenas.json"] = { arenas: [{ id: "a1" }] };
     const data = await load(files);
     assert.deepEqual((data.items.get("bronze_sword")?.raw as any).sparkle, { colour: "gold" });
-    assert.deepEqual(data.extras.prayers, { prayers: [{ id: "p1" }] });
+    assert.deepEqual(data.extras["duel-arenas"], { arenas: [{ id: "a1" }] });
     assert.equal(data.extras["npcs"], undefined);
+  });
+
+  it("combat manifests: prayers, spells by book and tier, arrows; a spell naming a rune that is no item is skipped", async function () {
+    const files = goodFixture() as Record<string, any>;
+    files["items/misc.json"].push({ id: "air_rune", name: "Air rune", stackable: true }, { id: "bronze_arrow", name: "Bronze arrow", stackable: true });
+    files["prayers.json"] = {
+      prayers: [
+        { id: "thick_skin", name: "Thick Skin", level: 1, drainEffect: 1, bonuses: { defenseMultiplier: 1.05 }, conflicts: ["rock_skin", "piety"] },
+        { id: "broken", name: "Broken", level: 0, drainEffect: 1 },
+      ],
+    };
+    files["combat-spells.json"] = {
+      _comment: "test",
+      standard: {
+        strike: [
+          { id: "wind_strike", name: "Wind Strike", level: 1, baseMaxHit: 2, baseXp: 5.5, element: "air", runes: [{ runeId: "air_rune", quantity: 1 }] },
+        ],
+        bolt: [{ id: "wind_bolt", name: "Wind Bolt", level: 17, baseMaxHit: 9, baseXp: 13.5, runes: [{ runeId: "chaos_rune", quantity: 1 }] }],
+      },
+    };
+    files["ammunition.json"] = {
+      arrows: [
+        { id: "bronze_arrow", rangedStrength: 7 },
+        { id: "glass_arrow", rangedStrength: 5 },
+      ],
+    };
+    const data = await load(files);
+    assert.deepEqual([...data.prayers.keys()], ["thick_skin"]);
+    assert.deepEqual(data.prayers.get("thick_skin")!.conflicts, ["rock_skin", "piety"], "conflicts may name prayers beyond the set");
+    assert.deepEqual(data.spells.get("wind_strike"), {
+      id: "wind_strike",
+      name: "Wind Strike",
+      book: "standard",
+      tier: "strike",
+      level: 1,
+      baseMaxHit: 2,
+      baseXp: 5.5,
+      element: "air",
+      attackSpeed: 5,
+      runes: [{ runeId: "air_rune", quantity: 1 }],
+    });
+    assert.equal(data.spells.has("wind_bolt"), false);
+    assert.deepEqual(data.ammunition.get("bronze_arrow"), { id: "bronze_arrow", rangedStrength: 7, requiredRangedLevel: 1, requiredBowTier: 1 });
+    assert.equal(data.ammunition.has("glass_arrow"), false);
+    for (const expected of [
+      /prayers\.json: prayer broken is invalid/,
+      /spell wind_bolt: unknown rune chaos_rune; skipped/,
+      /arrow glass_arrow: not an item; skipped/,
+    ]) {
+      assert.ok(
+        data.warnings.some((w) => expected.test(w)),
+        `${expected}: ${data.warnings.join("; ")}`,
+      );
+    }
   });
 
   it("lenient load (validate: false): nothing is fatal and references are not checked", async function () {
