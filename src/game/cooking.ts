@@ -6,7 +6,7 @@
  * comes from the recipe data (`stopBurnLevel`, a number or {fire, range}) or defaults to the
  * recipe level + DEFAULT_STOP_BURN_MARGIN. A range burns less than a fire at every level.
  */
-import type { Recipe } from "../manifests/gameData.js";
+import type { Recipe } from "../manifests/recipes.js";
 import { GameError, type Inventory, type Rng } from "./types.js";
 import { addItemAll, assertSlot, copyInventory, itemDef, removeFromSlot, type ItemIndex } from "./inventory.js";
 import { assertLevel } from "./skills.js";

@@ -2,7 +2,7 @@
  * Firemaking: use a tinderbox on logs to light a fire where the player stands. The caller places
  * the fire (and leaves ashes when it burns out after FIRE_DURATION_TICKS).
  */
-import type { Recipe } from "../manifests/gameData.js";
+import type { Recipe } from "../manifests/recipes.js";
 import { GameError, type Inventory, type Rng } from "./types.js";
 import { assertSlot, copyInventory, itemDef, removeFromSlot, type ItemIndex } from "./inventory.js";
 import { assertLevel } from "./skills.js";

@@ -6,7 +6,7 @@
  * succeeds (`successRate`, rolled with the world's randomness), gives the outputs; a failed attempt
  * has still used its inputs. The caller checks the player stands at the recipe's station.
  */
-import type { Recipe } from "../manifests/gameData.js";
+import type { Recipe } from "../manifests/recipes.js";
 import { addItemAll, countItem, takeUnlocked, unlockedView, type ItemIndex } from "./inventory.js";
 import { chance } from "./random.js";
 import { GameError, type Inventory, type ItemStack, type Rng } from "./types.js";

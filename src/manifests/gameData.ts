@@ -4,6 +4,7 @@
  * are still there) and the manifest file it came from in `source`.
  */
 import type { AmmoDef, PrayerDef, SpellDef } from "./combat.js";
+import type { Recipe } from "./recipes.js";
 import type { GatheringSkill } from "../protocol/vocabulary.js";
 import type { DialogueDef } from "./dialogue.js";
 import type { QuestDef } from "./quests.js";
@@ -265,36 +266,6 @@ export interface GatheringResource {
 export interface ItemQuantity {
   itemId: string;
   quantity: number;
-}
-
-export interface Recipe {
-  /** The main product (or the main input, for recipes that make nothing, like firemaking). */
-  id: string;
-  /** The file it came from without extension, e.g. "cooking". */
-  kind: string;
-  skill: string;
-  level: number;
-  xp: number;
-  ticks?: number;
-  inputs: ItemQuantity[];
-  outputs: ItemQuantity[];
-  /** Item produced on failure (cooking: the burnt version). */
-  failure?: string;
-  tools: string[];
-  station?: string;
-  /** The chance (0..1) an attempt succeeds (smelting's `successRate`); a failed attempt still uses its inputs. */
-  successRate?: number;
-  /** Items of which any one may stand in for the first input (runecrafting's essence types). */
-  inputAlternatives?: string[];
-  /** Levels at which each input makes one more of the output (runecrafting's `multiRuneLevels`). */
-  extraOutputLevels?: number[];
-  /** Coins paid per item made (tanning's `cost`). */
-  coins?: number;
-  /** Runecrafting: the rune type whose altar it needs (`runeType`). */
-  runeType?: string;
-  /** Every item id the recipe names (inputs, outputs, tools, alternatives). */
-  itemRefs: string[];
-  raw: Raw;
 }
 
 export type SkillUnlockType = "item" | "ability" | "area" | "quest" | "activity";

@@ -5,10 +5,41 @@
  */
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
-import type { ItemQuantity, Recipe } from "./gameData.js";
+import type { ItemQuantity, Raw } from "./gameData.js";
 import { recipeSchemas, recipesFileSchema, type RecipeInputRecord, type RecipeKind } from "./schemasMisc.js";
 import { describeIssues } from "./schemas.js";
 import { def } from "./util.js";
+
+/** A recipe of any file, in one shape. */
+export interface Recipe {
+  /** The main product (or the main input, for recipes that make nothing, like firemaking). */
+  id: string;
+  /** The file it came from without extension, e.g. "cooking". */
+  kind: string;
+  skill: string;
+  level: number;
+  xp: number;
+  ticks?: number;
+  inputs: ItemQuantity[];
+  outputs: ItemQuantity[];
+  /** Item produced on failure (cooking: the burnt version). */
+  failure?: string;
+  tools: string[];
+  station?: string;
+  /** The chance (0..1) an attempt succeeds (smelting's `successRate`); a failed attempt still uses its inputs. */
+  successRate?: number;
+  /** Items of which any one may stand in for the first input (runecrafting's essence types). */
+  inputAlternatives?: string[];
+  /** Levels at which each input makes one more of the output (runecrafting's `multiRuneLevels`). */
+  extraOutputLevels?: number[];
+  /** Coins paid per item made (tanning's `cost`). */
+  coins?: number;
+  /** Runecrafting: the rune type whose altar it needs (`runeType`). */
+  runeType?: string;
+  /** Every item id the recipe names (inputs, outputs, tools, alternatives). */
+  itemRefs: string[];
+  raw: Raw;
+}
 
 /** The skill each recipe file trains (another file's recipes train the skill they name, else one of the file's name). */
 export const RECIPE_SKILL: Record<string, string> = {

@@ -7,7 +7,7 @@ import type { SkillName } from "../../src/game/types.js";
 import type { StationEntity } from "../../src/game/world/entities.js";
 import { isTanner } from "../../src/game/world/making.js";
 import { refreshLevels } from "../../src/game/world/players.js";
-import type { Recipe } from "../../src/manifests/gameData.js";
+import type { Recipe } from "../../src/manifests/recipes.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import { PRODUCTION_KINDS } from "../../src/protocol/vocabulary.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";

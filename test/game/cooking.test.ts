@@ -5,7 +5,8 @@ import { BURN_CHANCE_AT_REQUIREMENT, burnChance, cook, cookingRecipe, stopBurnLe
 import { emptyInventory } from "../../src/game/inventory.js";
 import { seededRng } from "../../src/game/random.js";
 import { loadGameData } from "../../src/manifests/index.js";
-import type { ItemDef, Recipe } from "../../src/manifests/gameData.js";
+import type { ItemDef } from "../../src/manifests/gameData.js";
+import type { Recipe } from "../../src/manifests/recipes.js";
 import { type Rng } from "../../src/game/types.js";
 import { code, inv, item } from "./fixtures.js";
 

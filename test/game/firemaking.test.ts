@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { FIRE_DURATION_TICKS, firemakingRecipe, isTinderbox, LIGHT_CHANCE_AT_REQUIREMENT, lightChance, lightFire } from "../../src/game/firemaking.js";
 import { seededRng } from "../../src/game/random.js";
-import type { ItemDef, Recipe } from "../../src/manifests/gameData.js";
+import type { ItemDef } from "../../src/manifests/gameData.js";
+import type { Recipe } from "../../src/manifests/recipes.js";
 import { type Rng } from "../../src/game/types.js";
 import { code, inv, item } from "./fixtures.js";
 

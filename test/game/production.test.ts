@@ -13,7 +13,8 @@ import {
 } from "../../src/game/production.js";
 import { countItem } from "../../src/game/inventory.js";
 import { INVENTORY_SIZE, MAX_STACK } from "../../src/game/types.js";
-import type { ItemDef, Recipe } from "../../src/manifests/gameData.js";
+import type { ItemDef } from "../../src/manifests/gameData.js";
+import type { Recipe } from "../../src/manifests/recipes.js";
 import { code, inv, item } from "./fixtures.js";
 import { fixedRng, seededRng } from "./rng.js";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Recipe } from "../../src/manifests/gameData.js";
+import type { Recipe } from "../../src/manifests/recipes.js";
 import type { QuestDef } from "../../src/manifests/index.js";
 import { xpForLevel } from "../../src/game/skills.js";
 import { refreshLevels } from "../../src/game/world/players.js";

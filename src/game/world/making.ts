@@ -1,4 +1,4 @@
-import type { Recipe } from "../../manifests/gameData.js";
+import type { Recipe } from "../../manifests/recipes.js";
 import type { ProductionKind } from "../../protocol/vocabulary.js";
 import { chooseRecipe, findRecipes, makeOnce, ticksOf, type Maker } from "../production.js";
 import { GameError, type SkillName, type Tile } from "../types.js";
