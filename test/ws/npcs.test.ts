@@ -1,43 +1,19 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken } from "../helpers/worldClient.js";
 import { besideOf, place, theWorldRoom } from "../helpers/worldRoom.js";
-import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
+import type { Frame, WsPlayer } from "../helpers/wsClient.js";
+import { syncCount, wsWorldSuite } from "../helpers/wsWorld.js";
 
 /** Dialogue, stores and quests over the plain JSON protocol: the same rules as for SDK clients. */
 
-const syncCount = (sync: Frame, itemId: string) =>
-  sync.data.inventory.filter((s: { itemId: string }) => s.itemId === itemId).reduce((n: number, s: { quantity: number }) => n + s.quantity, 0);
 /** The index just after a frame already received. */
 const indexAfter = (a: WsPlayer, f: Frame) => a.frames.indexOf(f) + 1;
 
 describe("/ws: dialogue, stores and quests", function () {
   this.timeout(20_000);
-  let server: TestServer;
-  const open: WsPlayer[] = [];
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  afterEach(() => {
-    for (const s of open.splice(0)) s.close();
-  });
-  after(async () => {
-    await server?.close();
-  });
-
-  /** A /ws player in the world: its socket, its character in the room. */
-  async function player(): Promise<{ ws: WsPlayer; room: WorldRoom; p: PlayerEntity }> {
-    const who = await guestToken(server);
-    const ws = await wsConnect(server.port, `?token=${encodeURIComponent(who.token)}`);
-    open.push(ws);
-    const auth = await ws.next("authenticated");
-    await ws.next("player:sync");
-    const room = await theWorldRoom();
-    return { ws, room, p: room.world.players.get(auth.data.playerId)! };
-  }
+  const suite = wsWorldSuite();
+  const player = () => suite.player();
 
   /** Stand next to an npc and talk to it: resolves with the first node. */
   async function talkTo(ws: WsPlayer, room: WorldRoom, p: PlayerEntity, defId: string) {
@@ -88,7 +64,7 @@ describe("/ws: dialogue, stores and quests", function () {
     sync = await ws.next("player:sync", () => true, { since: indexAfter(ws, sold) });
     assert.equal(syncCount(sync, "coins"), 200 - price + pays);
     assert.equal(syncCount(sync, "logs"), 0);
-    const row = await server.ctx.db.prisma.storeDeal.findUniqueOrThrow({ where: { id: sold.data.dealId } });
+    const row = await suite.server.ctx.db.prisma.storeDeal.findUniqueOrThrow({ where: { id: sold.data.dealId } });
     assert.deepEqual([row.kind, row.characterId, row.coins], ["sell", p.id, pays]);
 
     // A refusal echoes the id too; then the store closes on request.

@@ -1,55 +1,19 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import { emptyInventory } from "../../src/game/inventory.js";
-import type { PlayerEntity } from "../../src/game/world/entities.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken } from "../helpers/worldClient.js";
-import { tileAway, theWorldRoom } from "../helpers/worldRoom.js";
-import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
+import { givePack, tileAway } from "../helpers/worldRoom.js";
+import { syncCount, wsWorldSuite } from "../helpers/wsWorld.js";
 
 /** production:make over the plain JSON protocol: the same rules as for SDK clients. */
 
-const syncCount = (sync: Frame, itemId: string) =>
-  sync.data.inventory.filter((s: { itemId: string }) => s.itemId === itemId).reduce((n: number, s: { quantity: number }) => n + s.quantity, 0);
-
 describe("/ws: production", function () {
   this.timeout(40_000);
-  let server: TestServer;
-  const open: WsPlayer[] = [];
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  afterEach(() => {
-    for (const s of open.splice(0)) s.close();
-  });
-  after(async () => {
-    await server?.close();
-  });
-
-  /** A /ws player in the world: its socket, its character in the room. */
-  async function player(): Promise<{ ws: WsPlayer; room: WorldRoom; p: PlayerEntity }> {
-    const who = await guestToken(server);
-    const ws = await wsConnect(server.port, `?token=${encodeURIComponent(who.token)}`);
-    open.push(ws);
-    const auth = await ws.next("authenticated");
-    await ws.next("player:sync");
-    const room = await theWorldRoom();
-    return { ws, room, p: room.world.players.get(auth.data.playerId)! };
-  }
-
-  /** Scene: a pack of exactly these stacks. */
-  function givePack(room: WorldRoom, p: PlayerEntity, stacks: Array<[string, number]>) {
-    const inv = emptyInventory();
-    stacks.forEach(([itemId, quantity], i) => (inv[i] = { itemId, quantity }));
-    p.inventory = inv;
-    room.world.touchPlayer(p);
-  }
+  const suite = wsWorldSuite();
+  const player = () => suite.player();
 
   it("crafting leather gloves: production:made, skill:xp and a player:sync with the gloves", async () => {
     const { ws, room, p } = await player();
     const gloves = room.world.data.recipes.crafting!.find((r) => r.id === "leather_gloves")!;
-    givePack(room, p, [["needle", 1], ...gloves.inputs.map((i) => [i.itemId, i.quantity] as [string, number])]);
+    givePack(room, p.id, [["needle", 1], ...gloves.inputs.map((i) => [i.itemId, i.quantity] as [string, number])]);
     const since = ws.mark();
     ws.send("production:make", { kind: "crafting", recipeId: "leather_gloves" }, "gloves");
     const madeFrame = await ws.next("production:made", () => true, { since });
@@ -77,7 +41,7 @@ describe("/ws: production", function () {
     for (const c of cases) {
       const recipe = room.world.data.recipes[c.kind]!.find((r) => r.id === c.recipeId)!;
       const inputs = recipe.inputs.map((i): [string, number] => [i.itemId, i.quantity]);
-      givePack(room, p, [...inputs, ...c.extra, ...(recipe.coins ? [["coins", recipe.coins] as [string, number]] : [])]);
+      givePack(room, p.id, [...inputs, ...c.extra, ...(recipe.coins ? [["coins", recipe.coins] as [string, number]] : [])]);
       // A few tiles from the station: the make walks the rest.
       const at = c.stationId ? (room.world.stations.get(c.stationId)?.tile ?? tanner.position) : p.tile;
       p.tile = tileAway(room, at, 3);
@@ -95,7 +59,7 @@ describe("/ws: production", function () {
 
   it("a bad production:make gets INVALID_PAYLOAD with the frame's id; nothing changes and the socket stays open", async () => {
     const { ws, room, p } = await player();
-    givePack(room, p, [
+    givePack(room, p.id, [
       ["needle", 1],
       ["leather", 1],
       ["thread", 1],
