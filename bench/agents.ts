@@ -21,7 +21,7 @@ import { PerformanceObserver, performance } from "node:perf_hooks";
 import type { AgentDriver } from "../src/agents/driver.js";
 import { MAX_AGENTS_PER_ACCOUNT } from "../src/http/api/agents.js";
 import { startTestServer, type TestServer } from "../test/helpers/server.js";
-import { theWorld } from "../test/helpers/traders.js";
+import { theWorld } from "../test/helpers/worldRoom.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { benchArgs } from "./args.js";
 import { Population } from "./population.js";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { theWorld } from "../helpers/traders.js";
+
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
-import { besideOf, place, setRng, ticks } from "../helpers/worldRoom.js";
+import { besideOf, place, setRng, ticks, theWorld } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
 import { rest } from "../helpers/rest.js";
 

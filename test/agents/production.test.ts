@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
+import { heard, newAgent as newAgentIn } from "../helpers/agentWorld.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { AgentDriver } from "../../src/agents/driver.js";
 import { emptyInventory } from "../../src/game/inventory.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { theWorld } from "../helpers/traders.js";
-import { guestToken } from "../helpers/worldClient.js";
-import { setRng } from "../helpers/worldRoom.js";
+
+import { setRng, theWorld } from "../helpers/worldRoom.js";
 
 /** A real agent of the built-in runtime making things in the default world by itself, through room messages only (the planner alone: productionPlanner.test.ts). */
 describe("agents and production: in the world", function () {
@@ -24,35 +24,7 @@ describe("agents and production: in the world", function () {
     return log;
   }
 
-  /**
-   * The first message of `type` the agent takes in matching `pred` (or, with type "*", the first
-   * moment `pred` holds after any message): bounded by the world ticks it sees, never by time.
-   */
-  function heard(d: AgentDriver, type: string, pred: (data: any) => boolean = () => true, maxTicks = 100): Promise<any> {
-    return new Promise((resolve, reject) => {
-      let seen = 0;
-      const on = (t: string, data: any) => {
-        if ((type === "*" || t === type) && pred(data)) {
-          d.heard.off("message", on);
-          resolve(data);
-        } else if (t === "world:update" && ++seen > maxTicks) {
-          d.heard.off("message", on);
-          reject(new Error(`the agent heard no ${type} matching within ${maxTicks} ticks (goal: ${JSON.stringify(d.mind.goal?.step)})`));
-        }
-      };
-      d.heard.on("message", on);
-    });
-  }
-
-  async function newAgent() {
-    const owner = await guestToken(server);
-    const r = await call("POST", "/api/agent/register", owner.token, { name: `Smith ${++names}` });
-    assert.equal(r.status, 201, JSON.stringify(r.body));
-    const a = r.body as { agentId: string; characterId: string };
-    const d = server.arena.agents.driver(a.agentId)!;
-    if (!d.sight.self) await heard(d, "player:sync");
-    return { owner, a, d, p: room.world.players.get(a.characterId)! };
-  }
+  const newAgent = () => newAgentIn(server, room, `Smith ${++names}`);
 
   const count = (p: PlayerEntity, itemId: string) => p.inventory.reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
+import { heard, newAgent as newAgentIn } from "../helpers/agentWorld.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { AgentDriver } from "../../src/agents/driver.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { theWorld } from "../helpers/traders.js";
-import { guestToken } from "../helpers/worldClient.js";
-import { ticks } from "../helpers/worldRoom.js";
+
+import { ticks, theWorld } from "../helpers/worldRoom.js";
 
 const LETTER = "the_wardens_letter";
 const MENACE = "mudfoot_menace";
@@ -19,36 +19,7 @@ describe("agents and stores and quests: in the world", function () {
   let names = 0;
   const call = (method: string, path: string, token?: string, body?: unknown) => rest(server, method, path, token, body);
 
-  /**
-   * The first message of `type` the agent takes in matching `pred` (or, with type "*", the first
-   * moment `pred` holds after any message): bounded by the world ticks it sees, never by time.
-   */
-  function heard(d: AgentDriver, type: string, pred: (data: any) => boolean = () => true, maxTicks = 100): Promise<any> {
-    return new Promise((resolve, reject) => {
-      let seen = 0;
-      const on = (t: string, data: any) => {
-        if ((type === "*" || t === type) && pred(data)) {
-          d.heard.off("message", on);
-          resolve(data);
-        } else if (t === "world:update" && ++seen > maxTicks) {
-          d.heard.off("message", on);
-          reject(new Error(`the agent heard no ${type} matching within ${maxTicks} ticks`));
-        }
-      };
-      d.heard.on("message", on);
-    });
-  }
-
-  /** A new agent (registered over REST, running in the built-in runtime), its driver and its player. */
-  async function newAgent() {
-    const owner = await guestToken(server);
-    const r = await call("POST", "/api/agent/register", owner.token, { name: `Quester ${++names}` });
-    assert.equal(r.status, 201, JSON.stringify(r.body));
-    const a = r.body as { agentId: string; characterId: string };
-    const d = server.arena.agents.driver(a.agentId)!;
-    if (!d.sight.self) await heard(d, "player:sync");
-    return { owner, a, d, p: room.world.players.get(a.characterId)! };
-  }
+  const newAgent = () => newAgentIn(server, room, `Quester ${++names}`);
 
   const count = (p: PlayerEntity, itemId: string) => p.inventory.reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
   /** Change the pack server-side (scene setup) and wait until the agent has been told. */

@@ -1,7 +1,7 @@
 import { startTestServer, defaultGameData, type TestServer } from "./server.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import { makeTrader, theWorld, type Trader, type TraderKind } from "./traders.js";
-import { place } from "./worldRoom.js";
+import { makeTrader, type Trader, type TraderKind } from "./traders.js";
+import { place, theWorld } from "./worldRoom.js";
 
 /** The pairs of client kinds every trade flow runs between. */
 export const PAIRS: Array<[TraderKind, TraderKind]> = [

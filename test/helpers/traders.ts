@@ -1,6 +1,4 @@
 import type { Room } from "@colyseus/sdk";
-import { matchMaker } from "@colyseus/core";
-import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { TestServer } from "./server.js";
 import { guestToken, joinWorld, type WorldPlayer } from "./worldClient.js";
 import { wsConnect, type WsPlayer } from "./wsClient.js";
@@ -137,11 +135,4 @@ export async function wsTrader(server: TestServer, identity?: { token: string; a
 
 export function makeTrader(kind: TraderKind, server: TestServer, identity?: { token: string; accountId: string }): Promise<Trader> {
   return kind === "sdk" ? sdkTrader(server, identity) : wsTrader(server, identity);
-}
-
-/** The test server's world room (there is one per process). */
-export async function theWorld(): Promise<WorldRoom> {
-  const [listing] = await matchMaker.query({ name: "world" });
-  if (!listing) throw new Error("no world room");
-  return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
 }

@@ -70,8 +70,9 @@ export function ticks(room: WorldRoom, n: number): Promise<void> {
 }
 
 /** The one world room of the test server (for clients that are not SDK players, such as /ws sockets). */
-export async function theWorldRoom(): Promise<WorldRoom> {
+export async function theWorld(): Promise<WorldRoom> {
   const [listing] = await matchMaker.query({ name: "world" });
+  if (!listing) throw new Error("no world room");
   return matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
 }
 

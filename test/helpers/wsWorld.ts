@@ -2,7 +2,7 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
 import { startTestServer, type TestServer } from "./server.js";
 import { guestToken } from "./worldClient.js";
-import { theWorldRoom } from "./worldRoom.js";
+import { theWorld } from "./worldRoom.js";
 import { wsConnect, type Frame, type WsPlayer } from "./wsClient.js";
 
 /**
@@ -33,7 +33,7 @@ export function wsWorldSuite() {
       open.push(ws);
       const auth = await ws.next("authenticated");
       await ws.next("player:sync");
-      const room = await theWorldRoom();
+      const room = await theWorld();
       return { ws, room, p: room.world.players.get(auth.data.playerId)! };
     },
   };

@@ -4,9 +4,9 @@ import type { Rng } from "../../src/game/types.js";
 import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
 import { bagOf, plain, readLedger } from "../helpers/itemLedger.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { makeTrader, theWorld, type Trader, type TraderKind } from "../helpers/traders.js";
+import { makeTrader, type Trader, type TraderKind } from "../helpers/traders.js";
 import { guestToken } from "../helpers/worldClient.js";
-import { place, ticks } from "../helpers/worldRoom.js";
+import { place, ticks, theWorld } from "../helpers/worldRoom.js";
 
 /**
  * Many players, half over @colyseus/sdk and half over /ws, trade at once with random adds, removes,

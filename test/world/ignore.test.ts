@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { makeTrader, theWorld, type Trader, type TraderKind } from "../helpers/traders.js";
+import { makeTrader, type Trader, type TraderKind } from "../helpers/traders.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
-import { place, ticks } from "../helpers/worldRoom.js";
+import { place, ticks, theWorld } from "../helpers/worldRoom.js";
 
 /** What the chat checks need of a player in the world. */
 type Listener = Pick<Trader, "id" | "mark" | "next" | "all" | "send">;

@@ -8,10 +8,10 @@ import { addTo, plain, readLedger, type Bag } from "../helpers/itemLedger.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { countOf, slotOf } from "../helpers/tradeSteps.js";
-import { sdkTrader, theWorld, wsTrader, type Trader } from "../helpers/traders.js";
+import { sdkTrader, wsTrader, type Trader } from "../helpers/traders.js";
 import { guestToken } from "../helpers/worldClient.js";
 import { wsConnect } from "../helpers/wsClient.js";
-import { place } from "../helpers/worldRoom.js";
+import { place, theWorld } from "../helpers/worldRoom.js";
 
 /**
  * One character is live in one room at a time, whatever way it joins: a second join anywhere takes

@@ -8,7 +8,7 @@ import { WS_LIMITS } from "../../src/ws/protocol.js";
 import { captureLogs, LEVEL } from "../helpers/logCapture.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
-import { theWorldRoom } from "../helpers/worldRoom.js";
+import { theWorld } from "../helpers/worldRoom.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
@@ -72,7 +72,7 @@ describe("/ws integrity: deep and wide frames", function () {
 
   it("a frame nested ~1,500 deep is answered INVALID_PAYLOAD echoing its id; nothing printed, nothing reaches the room, the socket stays open", async () => {
     const a = await player();
-    const room = await theWorldRoom();
+    const room = await theWorld();
     await quietly(async () => {
       for (const [type, depth] of [
         ["player:chat", 1500],

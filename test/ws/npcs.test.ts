@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
-import { besideOf, place, theWorldRoom } from "../helpers/worldRoom.js";
+import { besideOf, place, theWorld } from "../helpers/worldRoom.js";
 import type { Frame, WsPlayer } from "../helpers/wsClient.js";
 import { syncCount, wsWorldSuite } from "../helpers/wsWorld.js";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { signToken } from "../../src/auth/tokens.js";
 import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
-import { place, ticks, theWorldRoom } from "../helpers/worldRoom.js";
+import { place, ticks, theWorld } from "../helpers/worldRoom.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
 describe("/ws: the plain JSON protocol", function () {
@@ -65,7 +65,7 @@ describe("/ws: the plain JSON protocol", function () {
     a.send("authenticate", { token: who.token }, "switch");
     const auth = await a.next("authenticated", (f) => f.id === "switch");
     assert.equal(auth.data.accountId, who.accountId);
-    const room = await theWorldRoom();
+    const room = await theWorld();
     await ticks(room, 1);
     const guestIds = a.frames.filter((f) => f.type === "authenticated" && f.id !== "switch").map((f) => f.data.playerId);
     for (const id of guestIds) assert.equal(room.sessions.has(id), false, "the guest player left the world");
@@ -94,7 +94,7 @@ describe("/ws: the plain JSON protocol", function () {
       { since },
     );
     assert.equal(typeof update.data.tick, "number");
-    const room = await theWorldRoom();
+    const room = await theWorld();
     assert.deepEqual(room.world.players.get(auth.data.playerId)!.tile, target);
     // A refusal caused by a frame echoes its id.
     const s2 = a.mark();
@@ -118,7 +118,7 @@ describe("/ws: the plain JSON protocol", function () {
     const a = await connect();
     const auth = await a.next("authenticated");
     const b = await joinWorld(server);
-    const room = await theWorldRoom();
+    const room = await theWorld();
     place(room, b.id, room.world.players.get(auth.data.playerId)!.tile);
     await ticks(room, 1);
     const sb = b.mark();
@@ -190,7 +190,7 @@ describe("/ws: the plain JSON protocol", function () {
   it("drops a dead peer after missed pings; it leaves the world and is saved", async () => {
     const a = await connect();
     const auth = await a.next("authenticated");
-    const room = await theWorldRoom();
+    const room = await theWorld();
     assert.ok(room.sessions.has(auth.data.playerId));
     // Stop reading: the peer answers no pings any more (its socket is still open on the wire).
     (a.ws as unknown as { _socket: { pause(): void } })._socket.pause();
@@ -203,7 +203,7 @@ describe("/ws: the plain JSON protocol", function () {
   it("closing the socket leaves the world and saves the character", async () => {
     const a = await connect();
     const auth = await a.next("authenticated");
-    const room = await theWorldRoom();
+    const room = await theWorld();
     const p = room.world.players.get(auth.data.playerId)!;
     const dest = { x: room.world.spawnTile.x + 3, z: room.world.spawnTile.z + 3 };
     place(room, p.id, dest);
@@ -261,7 +261,7 @@ describe("/ws on shutdown", function () {
     const server = await startTestServer();
     const a = await wsConnect(server.port);
     const auth = await a.next("authenticated");
-    const room = await theWorldRoom();
+    const room = await theWorld();
     const p = room.world.players.get(auth.data.playerId)!;
     p.xp.cooking = 388;
     room.world.touchPlayer(p);

@@ -3,7 +3,7 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { killNpc, killPlayer } from "../../src/game/world/npcSystem.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
-import { place, setRng, ticks, theWorldRoom } from "../helpers/worldRoom.js";
+import { place, setRng, ticks, theWorld } from "../helpers/worldRoom.js";
 import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
@@ -79,7 +79,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
   };
 
   it("an identity switch on /ws: the socket's next world:update removes its previous player and whatever it saw; other /ws and SDK viewers drop it too", async () => {
-    const room = await theWorldRoom();
+    const room = await theWorld();
     const watcher = await player();
     const sdk = await joinWorld(server);
     const first = await guestToken(server);
@@ -125,7 +125,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
   });
 
   it("a player teleported away, killed and respawned elsewhere, kicked, or gone is removed from a viewer's view; so are npcs, fires and ground items that leave the world", async () => {
-    const room = await theWorldRoom();
+    const room = await theWorld();
     const viewer = await player();
     const other = await player();
     await admin(viewer.p);
@@ -203,7 +203,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
   });
 
   it("a take-over by another login keeps one copy of the character in a viewer's view, where it stands", async () => {
-    const room = await theWorldRoom();
+    const room = await theWorld();
     const viewer = await player();
     const who = await guestToken(server);
     const first = await player(`?token=${encodeURIComponent(who.token)}`);
