@@ -73,3 +73,14 @@ export function crashRun(kind: TestDbKind, options: { secret: string; dirPrefix:
     onCleanup: (fn) => void cleanups.push(fn),
   };
 }
+
+/** New guest accounts on a running server, made over HTTP: the characters of a crash test. */
+export function newGuests(server: ServerProcess, count: number): Promise<Array<{ token: string; accountId: string }>> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
+      assert.ok(res.ok, `POST /api/auth/guest: ${res.status}`);
+      return res.json();
+    }),
+  );
+}

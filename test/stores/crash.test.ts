@@ -4,7 +4,7 @@ import path from "node:path";
 import { ROOT } from "../../src/paths.js";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { addTo, plain, readLedger, type Bag } from "../helpers/itemLedger.js";
-import { crashRun } from "../helpers/crashRun.js";
+import { crashRun, newGuests } from "../helpers/crashRun.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
@@ -128,13 +128,7 @@ for (const kind of DATABASE_KINDS) {
     it("accounts for every coin and item as paid, received or held, keeps the shelves consistent, and every told deal", async () => {
       // 1. The characters, made by a first run stopped with SIGTERM; what they start with, read from the database.
       let server = await run.start();
-      const guests: Guest[] = await Promise.all(
-        Array.from({ length: PLAYERS }, async () => {
-          const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
-          assert.ok(res.ok, `POST /api/auth/guest: ${res.status}`);
-          return res.json();
-        }),
-      );
+      const guests: Guest[] = await newGuests(server, PLAYERS);
       const first = guests.map((g, i) => new Shopper(server.port, g, sockets, seeded(i + 1)));
       await withOutput(server, Promise.all(first.map((s) => s.connect())));
       await stopGracefully(server);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { addTo, plain, readLedger, type Bag, type Ledger } from "../helpers/itemLedger.js";
-import { crashRun } from "../helpers/crashRun.js";
+import { crashRun, newGuests } from "../helpers/crashRun.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
 import { TradeStorm, waitFirst, type OfferItem, type StormPlayer, type Watch } from "../helpers/tradeStorm.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
@@ -84,13 +84,7 @@ for (const kind of DATABASE_KINDS) {
     it("loses and duplicates no item, and keeps every completed trade in the history", async () => {
       // 1. The characters, made by a first run stopped with SIGTERM; their starting items read from the database.
       let server = await run.start();
-      const guests: Guest[] = await Promise.all(
-        Array.from({ length: PLAYERS }, async () => {
-          const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
-          assert.ok(res.ok, `POST /api/auth/guest: ${res.status}`);
-          return res.json();
-        }),
-      );
+      const guests: Guest[] = await newGuests(server, PLAYERS);
       const made = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
       await stopGracefully(server);
       const start = (await readDatabase()).ledger;
