@@ -232,7 +232,10 @@ function checkDialogueEffects(ctx: LoadContext, d: Draft): void {
   }
 }
 
-/** Spells whose runes, and arrows that, are not items are skipped. (A prayer's conflicts may name prayers beyond the set.) */
+/**
+ * Spells whose runes, and arrows that, are not items are skipped; an npc casting an unknown spell
+ * fights in melee. (A prayer's conflicts may name prayers beyond the set.)
+ */
 function checkCombat(ctx: LoadContext, d: Draft): void {
   for (const [id, spell] of d.spells) {
     const unknown = spell.runes.map((r) => r.runeId).filter((r) => !d.items.has(r));
@@ -240,6 +243,12 @@ function checkCombat(ctx: LoadContext, d: Draft): void {
   }
   for (const id of [...d.ammunition.keys()]) {
     if (!d.items.has(id) && broken(ctx, "ammunition.json", `arrow ${id}: not an item; skipped`)) d.ammunition.delete(id);
+  }
+  for (const npc of d.npcs.values()) {
+    const c = npc.combat;
+    if (c.attackType === "magic" && !d.spells.has(c.spellId ?? "") && broken(ctx, npc.source, `npc ${npc.id}: casts unknown spell ${c.spellId ?? "(none)"}; it fights in melee`)) {
+      npc.combat = { ...c, attackType: "melee" };
+    }
   }
 }
 

@@ -54,6 +54,10 @@ export interface ItemDef {
   toolSkill?: string;
   /** An experience lamp (`useEffect` xp_lamp): rubbing it gives this much xp in a skill of the player's choice, and uses it up. */
   lampXp?: number;
+  /** Bones: prayer experience for burying one. */
+  prayerXp?: number;
+  /** An elemental staff: the runes it stands in for (`providesInfiniteRunes`). */
+  providesRunes?: string[];
   description?: string;
   examine?: string;
   modelPath?: string;
@@ -82,7 +86,13 @@ export interface NpcCombat {
   leashRange: number;
   attackSpeedTicks: number;
   respawnTicks: number;
+  /** How it fights: melee (the default), ranged (with `arrowId` for show) or magic (casting `spellId`). */
+  attackType: NpcAttackType;
+  spellId?: string;
+  arrowId?: string;
 }
+
+export type NpcAttackType = "melee" | "ranged" | "magic";
 
 export interface NpcMovement {
   type: string;

@@ -37,6 +37,8 @@ export function toItemDef(r: ItemRecord, source: string, raw: Record<string, unk
     attackSpeed: def(r.attackSpeed),
     attackRange: def(r.attackRange),
     toolSkill: r.tool?.skill,
+    prayerXp: r.prayerXp != null && r.prayerXp > 0 ? r.prayerXp : undefined,
+    providesRunes: r.providesInfiniteRunes?.length ? [...r.providesInfiniteRunes] : undefined,
     lampXp: r.useEffect?.type === "xp_lamp" && r.useEffect.xpAmount ? r.useEffect.xpAmount : undefined,
     description: def(r.description),
     examine: def(r.examine),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
 import { dialogueOf } from "./dialogue.js";
-import type { DropEntry, DropRarity, NpcDef } from "./gameData.js";
+import type { DropEntry, DropRarity, NpcCombat, NpcDef } from "./gameData.js";
 import { dropSchema, npcSchema, type NpcRecord } from "./schemas.js";
 import { def, msToTicks } from "./util.js";
 
@@ -67,6 +67,16 @@ function dropsOf(ctx: LoadContext, file: string, r: NpcRecord): DropEntry[] {
   return out;
 }
 
+/** The npc's fighting style; an unknown one is a warning and fights in melee. */
+function attackStyleOf(ctx: LoadContext, file: string, npcId: string, c: NonNullable<NpcRecord["combat"]>): Pick<NpcCombat, "attackType" | "spellId" | "arrowId"> {
+  const type = (c.attackType ?? "melee").toLowerCase();
+  if (type !== "melee" && type !== "ranged" && type !== "magic") {
+    ctx.warn(file, `npc ${npcId}: unknown attackType ${c.attackType}; it fights in melee`);
+    return { attackType: "melee" };
+  }
+  return { attackType: type, ...(c.spellId ? { spellId: c.spellId } : {}), ...(c.arrowId ? { arrowId: c.arrowId } : {}) };
+}
+
 function servicesOf(r: NpcRecord): string[] {
   const list = Array.isArray(r.services) ? r.services : r.services?.enabled === false ? [] : (r.services?.types ?? []);
   return list.map((s) => (s === "banking" ? "bank" : s));
@@ -104,6 +114,7 @@ export function toNpcDef(ctx: LoadContext, file: string, r: NpcRecord, legacyMob
       leashRange: c.leashRange ?? r.behavior?.chaseRange ?? 7,
       attackSpeedTicks: c.attackSpeedTicks ?? (r.attackSpeed != null ? msToTicks(r.attackSpeed * 1000, 1) : 4),
       respawnTicks: c.respawnTicks ?? (r.respawnTime != null ? msToTicks(r.respawnTime) : 25),
+      ...attackStyleOf(ctx, file, r.id, c),
     },
     movement: {
       type: r.movement?.type ?? (attackableDefault ? "wander" : "stationary"),

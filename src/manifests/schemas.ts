@@ -43,6 +43,8 @@ export const itemSchema = z.looseObject({
   attackRange: nonNeg.nullish(),
   tool: z.looseObject({ skill: z.string(), priority: num.nullish() }).nullish(),
   useEffect: z.looseObject({ type: z.string(), xpAmount: nonNeg.max(200_000_000).nullish() }).nullish(),
+  prayerXp: nonNeg.max(200_000_000).nullish(),
+  providesInfiniteRunes: z.array(z.string()).nullish(),
   description: z.string().nullish(),
   examine: z.string().nullish(),
   modelPath: z.string().nullish(),
@@ -116,6 +118,9 @@ export const npcSchema = z.looseObject({
       leashRange: nonNeg.nullish(),
       attackSpeedTicks: num.positive().nullish(),
       respawnTicks: nonNeg.nullish(),
+      attackType: z.string().nullish(),
+      spellId: z.string().nullish(),
+      arrowId: z.string().nullish(),
     })
     .nullish(),
   behavior: z.looseObject({ aggressive: z.boolean().nullish(), aggroRange: nonNeg.nullish(), chaseRange: nonNeg.nullish() }).nullish(),

@@ -33,6 +33,7 @@ function npcDef(over: { combat?: Partial<NpcDef["combat"]>; movement?: Partial<N
       leashRange: 8,
       attackSpeedTicks: 4,
       respawnTicks: 30,
+      attackType: "melee",
       ...over.combat,
     },
     movement: { type: "wander", speed: 3, wanderRadius: 3, ...over.movement },
