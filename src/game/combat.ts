@@ -30,6 +30,9 @@ export const STYLE_BONUS: Readonly<Record<CombatStyle, { attack: number; strengt
   aggressive: { attack: 0, strength: 3, defense: 0 },
   defensive: { attack: 0, strength: 0, defense: 3 },
   controlled: { attack: 1, strength: 1, defense: 1 },
+  // The ranged styles: only longrange's defence shows in a defence roll (src/game/ranged.ts has their attack side).
+  rapid: { attack: 0, strength: 0, defense: 0 },
+  longrange: { attack: 0, strength: 0, defense: 3 },
 };
 
 export interface AttackerStats {
@@ -106,7 +109,8 @@ function tenths(xp: number): number {
 
 /**
  * Experience earned for `damage` dealt with a melee style: 4 per damage to attack (accurate),
- * strength (aggressive) or defence (defensive); controlled splits it, 1.33 (4/3) each to all three.
+ * strength (aggressive) or defence (defensive); controlled splits it (styles follow the weapon, so
+ * the ranged styles never reach here with a melee weapon: they would count as accurate and defensive), 1.33 (4/3) each to all three.
  * Constitution always gets 1.33 (4/3) per damage. Values are rounded to tenths; nothing for 0 damage.
  */
 export function combatXpForDamage(damage: number, style: CombatStyle): Partial<Record<SkillName, number>> {
@@ -114,12 +118,14 @@ export function combatXpForDamage(damage: number, style: CombatStyle): Partial<R
   const out: Partial<Record<SkillName, number>> = {};
   switch (style) {
     case "accurate":
+    case "rapid":
       out.attack = tenths(damage * XP_PER_DAMAGE);
       break;
     case "aggressive":
       out.strength = tenths(damage * XP_PER_DAMAGE);
       break;
     case "defensive":
+    case "longrange":
       out.defense = tenths(damage * XP_PER_DAMAGE);
       break;
     case "controlled": {

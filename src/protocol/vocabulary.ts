@@ -41,9 +41,20 @@ export type ProductionKind = (typeof PRODUCTION_KINDS)[number];
 export const EQUIPMENT_SLOTS = ["weapon", "shield", "helmet", "body", "legs", "boots", "gloves", "cape", "amulet", "ring", "arrows"] as const;
 export type EquipmentSlot = (typeof EQUIPMENT_SLOTS)[number];
 
-/** Melee styles (`player:action` `style`; `combatStyle` in `player:sync`). */
-export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled"] as const;
+/**
+ * Combat styles (`player:action` `style`, `combat:style`; `combatStyle` in `player:sync`). Which
+ * ones a player may use follows the weapon: melee weapons and bare hands the first four, bows
+ * accurate, rapid and longrange, staves the melee ones (their spells are cast, not styled).
+ */
+export const COMBAT_STYLES = ["accurate", "aggressive", "defensive", "controlled", "rapid", "longrange"] as const;
 export type CombatStyle = (typeof COMBAT_STYLES)[number];
+
+/**
+ * The rules two duellists agree on (`duel:rules`): each one, when on, forbids what it names for the
+ * whole fight. Melee, ranged and magic may not all be forbidden at once.
+ */
+export const DUEL_RULES = ["noMelee", "noRanged", "noMagic", "noPrayer", "noFood", "noMovement", "noForfeit"] as const;
+export type DuelRule = (typeof DUEL_RULES)[number];
 
 /** Chat channels (`player:chat`, `chat:message`). */
 export const CHAT_CHANNELS = ["local", "world"] as const;
