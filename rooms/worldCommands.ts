@@ -5,6 +5,7 @@ import {
   bankWithdraw,
   movePlayer,
   playerOf,
+  setAutocast,
   setCombatStyle,
   startAttack,
   startGather,
@@ -13,6 +14,7 @@ import {
 } from "../src/game/world/commands.js";
 import { useItem } from "../src/game/world/itemUse.js";
 import { startMaking } from "../src/game/world/making.js";
+import { startPraying, togglePrayer } from "../src/game/world/praying.js";
 import { closeStore } from "../src/game/world/stores.js";
 import { closeDialogue, respond, startTalk } from "../src/game/world/talk.js";
 import type { StoreDesk } from "./worldStores.js";
@@ -48,6 +50,7 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
       if (m.action === "gather") return startGather(w, s.playerId, m.targetId);
       if (m.action === "attack") return startAttack(w, s.playerId, m.targetId);
       if (m.action === "talk" || m.action === "store") return startTalk(w, s.playerId, m.targetId, m.action === "store");
+      if (m.action === "pray") return startPraying(w, s.playerId, m.targetId);
       return startPickup(w, s.playerId, m.targetId);
     },
     "player:chat": (s, m) => handleChat({ world: w, ...ctx.chat }, s, m.message, m.channel),
@@ -65,6 +68,9 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
     "store:buy": (s, m) => ctx.stores.buy(s.playerId, m.itemId, m.quantity),
     "store:sell": (s, m) => ctx.stores.sell(s.playerId, m.slot, m.quantity),
     "production:make": (s, m) => startMaking(w, s.playerId, m),
+    "combat:cast": (s, m) => startAttack(w, s.playerId, m.targetId, m.spellId),
+    "combat:autocast": (s, m) => setAutocast(w, s.playerId, m.spellId),
+    "prayer:toggle": (s, m) => togglePrayer(w, s.playerId, m.prayerId, m.on),
     "store:close": (s) => {
       const p = playerOf(w, s.playerId);
       if (!p.store) throw new GameError("STORE_NOT_OPEN", "You have no store open");

@@ -33,7 +33,14 @@ export function dispatchEvents(ctx: EventContext, events: WorldEvent[]) {
         break;
       case "hit":
         for (const id of ctx.world.near("player", e.at, AOI_RADIUS)) {
-          ctx.toPlayer(id, "combat:hit", { attackerId: e.attackerId, targetId: e.targetId, damage: e.damage, targetHealth: e.targetHealth });
+          ctx.toPlayer(id, "combat:hit", {
+            attackerId: e.attackerId,
+            targetId: e.targetId,
+            damage: e.damage,
+            targetHealth: e.targetHealth,
+            style: e.style,
+            ...(e.splash ? { splash: true } : {}),
+          });
         }
         break;
       case "notice":

@@ -12,15 +12,16 @@
  * Style bonuses (the "invisible" levels of the attack style): accurate +3 attack, aggressive +3
  * strength, defensive +3 defence, controlled +1 to each.
  *
+ * A blow of any kind (melee, ranged, magic) is rolled by src/game/attacks.ts with these formulas.
+ *
  * Units: damage is applied as is, with no scaling, to both sides. Npcs have `stats.health` hit
  * points; a player's hit points are stored by the database as constitution level x 10 (100 at level
  * 10). The formulas above produce old-school sized hits (a level-1 fighter hits at most 1), so fights
  * against players last longer than against npcs of the same level: that is a balance choice of the
  * data, not a conversion here.
  */
-import type { NpcDef } from "../manifests/gameData.js";
 import type { CombatStyle } from "../protocol/vocabulary.js";
-import type { Rng, SkillName } from "./types.js";
+import type { SkillName } from "./types.js";
 
 // The styles are a word of the wire: defined once, in the protocol's vocabulary.
 
@@ -34,24 +35,6 @@ export const STYLE_BONUS: Readonly<Record<CombatStyle, { attack: number; strengt
   rapid: { attack: 0, strength: 0, defense: 0 },
   longrange: { attack: 0, strength: 0, defense: 3 },
 };
-
-export interface AttackerStats {
-  attack: number;
-  strength: number;
-  /** Equipment attack bonus (melee). */
-  attackBonus: number;
-  /** Equipment strength bonus. */
-  strengthBonus: number;
-  /** The attack style in use; adds its invisible bonus when given. */
-  style?: CombatStyle;
-}
-
-export interface DefenderStats {
-  defense: number;
-  /** Equipment defence bonus against the incoming attack. */
-  defenseBonus: number;
-  style?: CombatStyle;
-}
 
 /** level + 8 + style bonus. */
 export function effectiveLevel(level: number, styleBonus = 0): number {
@@ -77,25 +60,6 @@ export function defenceRoll(defenseLevel: number, defenseBonus: number, styleBon
 export function hitChance(attRoll: number, defRoll: number): number {
   if (attRoll > defRoll) return 1 - (defRoll + 2) / (2 * (attRoll + 1));
   return attRoll / (2 * (defRoll + 1));
-}
-
-/** The max hit and hit chance of one attacker against one defender, style bonuses included. */
-export function meleeOdds(attacker: AttackerStats, defender: DefenderStats): { maxHit: number; chance: number } {
-  const a = attacker.style ? STYLE_BONUS[attacker.style] : undefined;
-  const d = defender.style ? STYLE_BONUS[defender.style] : undefined;
-  const att = attackRoll(attacker.attack, attacker.attackBonus, a?.attack ?? 0);
-  const def = defenceRoll(defender.defense, defender.defenseBonus, d?.defense ?? 0);
-  return { maxHit: maxHit(attacker.strength, attacker.strengthBonus, a?.strength ?? 0), chance: hitChance(att, def) };
-}
-
-/**
- * One melee swing: the damage dealt, 0 on a miss. Draws one number to decide the hit and, on a hit,
- * one more for the damage, uniform over 0..maxHit.
- */
-export function rollHit(rng: Rng, attacker: AttackerStats, defender: DefenderStats): number {
-  const { maxHit: max, chance } = meleeOdds(attacker, defender);
-  if (rng() >= chance) return 0;
-  return Math.min(max, Math.floor(rng() * (max + 1)));
 }
 
 /** Experience per point of damage to the style's skill (4), and to constitution (4/3). */
@@ -138,13 +102,4 @@ export function combatXpForDamage(damage: number, style: CombatStyle): Partial<R
   }
   out.constitution = tenths(damage * CONSTITUTION_XP_PER_DAMAGE);
   return out;
-}
-
-/** An npc's stats in the attacker and defender shapes (npcs wear nothing: no attack or strength bonus). */
-export function npcAttackStats(npc: Pick<NpcDef, "stats">): { attacker: AttackerStats; defender: DefenderStats } {
-  const s = npc.stats;
-  return {
-    attacker: { attack: s.attack, strength: s.strength, attackBonus: 0, strengthBonus: 0 },
-    defender: { defense: s.defense, defenseBonus: s.defenseBonus },
-  };
 }

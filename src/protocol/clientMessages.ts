@@ -23,7 +23,7 @@ export const ClientMessages = {
   "player:move": z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() }).strict(),
   "player:action": z
     .object({
-      action: z.enum(["gather", "attack", "pickup", "talk", "store", "stop", "style"]),
+      action: z.enum(["gather", "attack", "pickup", "talk", "store", "pray", "stop", "style"]),
       targetId: id.optional(),
       style: z.enum(COMBAT_STYLES).optional(),
     })
@@ -34,7 +34,7 @@ export const ClientMessages = {
       slot,
       targetSlot: slot.optional(),
       targetId: id.optional(),
-      action: z.enum(["use", "eat", "equip", "unequip", "drop", "cook", "light", "rub"]).optional(),
+      action: z.enum(["use", "eat", "equip", "unequip", "drop", "cook", "light", "rub", "bury"]).optional(),
       quantity: quantity.optional(),
       /** The skill an experience lamp's xp goes to (`rub`). */
       skill: z.enum(SKILLS).optional(),
@@ -50,6 +50,12 @@ export const ClientMessages = {
   /** Sell the item in a slot to the store the player has open (fewer when the pack holds fewer). */
   "store:sell": z.object({ slot, quantity }).strict(),
   "store:close": z.object({}).strict(),
+  /** One cast of a spell at a target: walks into reach, casts once. */
+  "combat:cast": z.object({ spellId: id, targetId: id }).strict(),
+  /** The spell a wielded staff casts on every attack; null: swing the staff. */
+  "combat:autocast": z.object({ spellId: id.nullable() }).strict(),
+  /** Turn a prayer on (those of its kind go off) or off. */
+  "prayer:toggle": z.object({ prayerId: id, on: z.boolean() }).strict(),
   /**
    * Make `count` (or "all" the inputs allow) of a recipe's output, one attempt every recipe's ticks.
    * `stationId`: the station (or the tanner, for tanning) to walk to; without it the player must

@@ -127,6 +127,10 @@ export const ERROR_CODES = {
   WRONG_AMMO: "arrows the bow cannot fire, or no arrows at all",
   UNKNOWN_PRAYER: "a prayer the data does not have",
   NO_PRAYER_POINTS: "a prayer turned on with no prayer points left",
+  UNKNOWN_SPELL: "combat:cast, combat:autocast: a spell the data does not have",
+  NO_STAFF: "combat:autocast without a staff wielded",
+  STYLE_NOT_AVAILABLE: "player:action style: a style the wielded weapon does not offer",
+  NOT_BURIABLE: "inventory:use bury: an item without prayer experience",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online",
@@ -152,7 +156,19 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** `notice` codes (§4). */
-export const NOTICE_CODES = ["ATE", "FIRE_FAILED", "BURNT", "RECLAIMED", "ADMIN_GRANTED", "TELEPORTED", "GIVEN", "KICKED"] as const;
+export const NOTICE_CODES = [
+  "ATE",
+  "FIRE_FAILED",
+  "BURNT",
+  "RECLAIMED",
+  "ADMIN_GRANTED",
+  "TELEPORTED",
+  "GIVEN",
+  "KICKED",
+  "BURIED",
+  "PRAYED",
+  "NO_PRAYER_POINTS",
+] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 
 /** `tradeCancelled.reason` (§9). */

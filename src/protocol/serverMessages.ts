@@ -34,7 +34,7 @@ export interface SkillView {
 }
 
 /** What a player is busy with, in its own `player:sync`. */
-export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make";
+export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make" | "pray";
 
 // ---- The world (§4) ----
 
@@ -48,6 +48,10 @@ export interface PlayerSync {
   maxHealth: number;
   combatLevel: number;
   combatStyle: CombatStyle;
+  /** The spell the worn staff casts on every attack, or null. */
+  autocast: string | null;
+  /** Prayer points (`max` is the prayer level) and the prayers turned on. */
+  prayer: { points: number; max: number; active: string[] };
   /** Every skill, by name. */
   skills: { [skill: string]: SkillView };
   /** The occupied slots only. */
@@ -218,7 +222,8 @@ export interface WorldMessages {
   "skill:xp": { skill: SkillName; xp: number; level: number; gained: number };
   "skill:levelup": { skill: SkillName; level: number };
   /** `damage` 0 is a miss; units are the target's. */
-  "combat:hit": { attackerId: string; targetId: string; damage: number; targetHealth: number };
+  /** `style`: how the blow was struck; `splash`: a spell that missed outright. */
+  "combat:hit": { attackerId: string; targetId: string; damage: number; targetHealth: number; style: "melee" | "ranged" | "magic"; splash?: boolean };
   /** `timestamp` ISO 8601. */
   "chat:message": { fromId: string; fromName: string; message: string; channel: ChatChannel; timestamp: string };
   notice: NoticePayload;

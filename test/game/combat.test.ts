@@ -1,19 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  attackRoll,
-  combatXpForDamage,
-  defenceRoll,
-  effectiveLevel,
-  hitChance,
-  maxHit,
-  meleeOdds,
-  npcAttackStats,
-  rollHit,
-  STYLE_BONUS,
-  type AttackerStats,
-  type DefenderStats,
-} from "../../src/game/combat.js";
-import { fixedRng, seededRng } from "./rng.js";
+import { attackRoll, combatXpForDamage, defenceRoll, effectiveLevel, hitChance, maxHit, STYLE_BONUS } from "../../src/game/combat.js";
 
 const close = (a: number, b: number, eps = 1e-12) => assert.ok(Math.abs(a - b) <= eps, `${a} != ${b}`);
 
@@ -38,61 +24,11 @@ describe("game: combat", function () {
     assert.ok(hitChance(10_000, 100) > 0.99);
   });
 
-  it("adds style bonuses in meleeOdds", function () {
-    const a: AttackerStats = { attack: 1, strength: 1, attackBonus: 0, strengthBonus: 0, style: "accurate" };
-    const d: DefenderStats = { defense: 1, defenseBonus: 0, style: "defensive" };
-    const odds = meleeOdds(a, d);
-    assert.equal(odds.maxHit, 1);
-    close(odds.chance, (12 * 64) / (2 * (12 * 64 + 1))); // 12 * 64 against 12 * 64: the lower branch
-    assert.equal(meleeOdds({ ...a, strength: 99, style: "aggressive" }, d).maxHit, 11); // 0.5 + 110 * 64 / 640 = 11.5
-  });
-
-  it("rolls a miss with one draw and a hit with two, damage uniform over 0..max", function () {
-    const strong: AttackerStats = { attack: 99, strength: 99, attackBonus: 0, strengthBonus: 0 };
-    const weak: DefenderStats = { defense: 1, defenseBonus: 0 };
-    const miss = fixedRng(0.999);
-    assert.equal(rollHit(miss, strong, weak), 0);
-    assert.equal(miss.used(), 1);
-    assert.equal(rollHit(fixedRng(0.1, 0.999), strong, weak), 11);
-    assert.equal(rollHit(fixedRng(0.1, 0), strong, weak), 0);
-    assert.equal(rollHit(fixedRng(0.1, 0.5), strong, weak), 6);
-  });
-
-  it("hits as often as the formula says over 20 000 swings, never above max", function () {
-    const rng = seededRng(42);
-    let draws = 0;
-    const counting = () => {
-      draws++;
-      return rng();
-    };
-    const a: AttackerStats = { attack: 20, strength: 20, attackBonus: 10, strengthBonus: 8 };
-    const d: DefenderStats = { defense: 15, defenseBonus: 12 };
-    const { maxHit: max, chance } = meleeOdds(a, d);
-    const n = 20_000;
-    const seen = new Set<number>();
-    for (let i = 0; i < n; i++) {
-      const dmg = rollHit(counting, a, d);
-      assert.ok(Number.isInteger(dmg) && dmg >= 0 && dmg <= max);
-      seen.add(dmg);
-    }
-    const hits = draws - n; // a hit draws twice
-    assert.ok(Math.abs(hits / n - chance) < 0.015, `hit rate ${hits / n} vs ${chance}`);
-    assert.equal(seen.size, max + 1, "every damage value 0..max occurs");
-  });
-
   it("grants 4 xp per damage to the style skill and 4/3 to constitution, in tenths", function () {
     assert.deepEqual(combatXpForDamage(3, "accurate"), { attack: 12, constitution: 4 });
     assert.deepEqual(combatXpForDamage(3, "aggressive"), { strength: 12, constitution: 4 });
     assert.deepEqual(combatXpForDamage(2, "defensive"), { defense: 8, constitution: 2.7 });
     assert.deepEqual(combatXpForDamage(1, "controlled"), { attack: 1.3, strength: 1.3, defense: 1.3, constitution: 1.3 });
     assert.deepEqual(combatXpForDamage(0, "accurate"), {});
-  });
-
-  it("maps npc stats onto the attacker and defender shapes", function () {
-    const stats = { level: 24, health: 32, attack: 22, strength: 24, defense: 18, defenseBonus: 6, ranged: 1, magic: 1 };
-    assert.deepEqual(npcAttackStats({ stats }), {
-      attacker: { attack: 22, strength: 24, attackBonus: 0, strengthBonus: 0 },
-      defender: { defense: 18, defenseBonus: 6 },
-    });
   });
 });

@@ -7,7 +7,9 @@ import { GameError, type Tile } from "../types.js";
 import { canSeeGroundItem } from "./deathPiles.js";
 import type { CombatStyle } from "../../protocol/index.js";
 import type { PlayerEntity } from "./entities.js";
-import { nearBank } from "./players.js";
+import { checkStyle, isStaff } from "../attacks.js";
+import { planAttack } from "./fighting.js";
+import { nearBank, weaponOf } from "./players.js";
 import type { World } from "./World.js";
 
 /** The player a command is for; unknown means they already left. */
@@ -40,10 +42,23 @@ export function movePlayer(world: World, id: string, target: { x: unknown; z: un
   world.markChanged("player", p.id);
 }
 
-/** Choose the style the player fights with (it decides the XP and the style bonuses). */
+/** Choose the style the player fights with (it decides the XP and the style bonuses); the weapon decides which are offered. */
 export function setCombatStyle(world: World, id: string, style: CombatStyle) {
   const p = playerOf(world, id);
-  p.combatStyle = style;
+  p.combatStyle = checkStyle(weaponOf(world, p.equipment), style);
+  world.touchPlayer(p);
+}
+
+/** Choose the spell the worn staff casts on every attack (null: swing the staff). */
+export function setAutocast(world: World, id: string, spellId: string | null) {
+  const p = playerOf(world, id);
+  if (spellId !== null) {
+    const spell = world.data.spells.get(spellId);
+    if (!spell) throw new GameError("UNKNOWN_SPELL", `There is no spell called ${spellId}`);
+    if (!isStaff(weaponOf(world, p.equipment))) throw new GameError("NO_STAFF", "You need to wield a staff to autocast");
+    if (p.levels.magic < spell.level) throw new GameError("LEVEL_TOO_LOW", `You need level ${spell.level} magic to cast ${spell.name}`);
+  }
+  p.autocast = spellId;
   world.touchPlayer(p);
 }
 
@@ -92,15 +107,21 @@ export function startGather(world: World, id: string, targetId: string) {
   world.markChanged("player", p.id);
 }
 
-/** Attack an npc: the tick walks into range and swings at the weapon's speed. */
-export function startAttack(world: World, id: string, targetId: string) {
+/**
+ * Attack an npc: the tick walks into reach and strikes at the weapon's (or the spell's) speed. With
+ * `spellId`, one cast of that spell. What the blow needs (arrows, runes, levels) is checked now and
+ * at every blow.
+ */
+export function startAttack(world: World, id: string, targetId: string, spellId?: string) {
   const p = playerOf(world, id);
   const npc = world.npcs.get(targetId);
   if (!npc) throw new GameError("UNKNOWN_TARGET", "There is no one to attack there");
   if (!npc.attackable) throw new GameError("NOT_ATTACKABLE", `You can't attack the ${npc.name.toLowerCase()}`);
   if (npc.deadUntilTick != null) throw new GameError("TARGET_DEAD", `The ${npc.name.toLowerCase()} is already dead`);
-  walkTowards(world, p, npc.position);
-  p.action = { type: "attack", targetId };
+  const plan = planAttack(world, p, spellId);
+  if (chebyshev(p.tile, npc.position) > plan.reach) walkTowards(world, p, npc.position);
+  else p.path = [];
+  p.action = { type: "attack", targetId, ...(spellId ? { spellId } : {}) };
   world.markChanged("player", p.id);
 }
 

@@ -1,4 +1,5 @@
 import type { DialogueState } from "../dialogue.js";
+import type { PrayerState } from "../prayer.js";
 import type { NpcInstance } from "../npcBehaviour.js";
 import type { QuestJournal, QuestProgress } from "../quests.js";
 import type { Bank, Equipment, Inventory, ItemStack, SkillName, SkillXp, Tile } from "../types.js";
@@ -7,7 +8,10 @@ import type { CombatStyle, GatheringSkill, ProductionKind } from "../../protocol
 /** What a player is busy with; advanced by the tick until it ends or is replaced. */
 export type PlayerAction =
   | { type: "gather"; targetId: string; nextTick: number }
-  | { type: "attack"; targetId: string }
+  /** Fight a target: with the weapon (or the autocast spell of a staff), or one cast of `spellId`. */
+  | { type: "attack"; targetId: string; spellId?: string }
+  /** Walk to an altar and pray there (prayer points restored). */
+  | { type: "pray"; stationId: string }
   | { type: "pickup"; targetId: string }
   /** Walk up to an npc and talk to it (or, with `store`, open its store). */
   | { type: "talk"; targetId: string; store?: boolean }
@@ -33,6 +37,10 @@ export interface PlayerEntity {
   bank: Bank;
   action: PlayerAction | null;
   combatStyle: CombatStyle;
+  /** The spell a staff casts on every attack (null: the staff is swung). */
+  autocast: string | null;
+  /** Prayer points, the active prayers and their drain counter. */
+  prayer: PrayerState;
   lastAttackTick: number;
   /** Who hit this player last, for npc retaliation and kill credit. */
   lastHitBy: string | null;
@@ -137,6 +145,8 @@ export interface CharacterSnapshot {
   tile: Tile;
   xp: SkillXp;
   health: number;
+  /** Prayer points (absent: full, the prayer level). */
+  prayerPoints?: number;
   inventory: Inventory;
   equipment: Equipment;
   bank: Bank;

@@ -1,6 +1,7 @@
 import type { DialogueNode } from "../../manifests/dialogue.js";
 import type { ProductionKind } from "../../protocol/vocabulary.js";
 import type { QuestEvent } from "../quests.js";
+import type { AttackKind } from "../attacks.js";
 import type { ItemStack, SkillName, Tile } from "../types.js";
 
 /**
@@ -10,7 +11,8 @@ import type { ItemStack, SkillName, Tile } from "../types.js";
 export type WorldEvent =
   | { kind: "xp"; playerId: string; skill: SkillName; xp: number; level: number; gained: number }
   | { kind: "levelUp"; playerId: string; skill: SkillName; level: number }
-  | { kind: "hit"; attackerId: string; targetId: string; damage: number; targetHealth: number; at: Tile }
+  /** A blow; a spell that missed outright `splash`es. */
+  | { kind: "hit"; attackerId: string; targetId: string; damage: number; targetHealth: number; at: Tile; style: AttackKind; splash?: boolean }
   | { kind: "notice"; playerId: string; code: string; message: string }
   | { kind: "actionFailed"; playerId: string; code: string; message: string }
   | { kind: "npcKilled"; playerId: string; npcId: string; at: Tile }

@@ -7,6 +7,9 @@ import { maxHealth } from "../skills.js";
 import { GameError, type SkillName } from "../types.js";
 import { adjacent, dropItem, itemHolderOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
+import { isStaff, styleAfterSwitch } from "../attacks.js";
+import { weaponOf } from "./players.js";
+import { buryBones } from "./praying.js";
 import { questDeed, rubLamp } from "./questing.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
@@ -15,16 +18,16 @@ export interface UseItem {
   slot: number;
   targetSlot?: number;
   targetId?: string;
-  action?: "use" | "eat" | "equip" | "unequip" | "drop" | "cook" | "light" | "rub";
+  action?: "use" | "eat" | "equip" | "unequip" | "drop" | "cook" | "light" | "rub" | "bury";
   quantity?: number;
   skill?: SkillName;
 }
 
 /**
  * `inventory:use`: eat food, wear or remove equipment, drop, light logs with a tinderbox, cook
- * raw food on a fire or range, rub an experience lamp. Without an action, the item's own use is
- * chosen (food is eaten, wearables are worn, a lamp is rubbed, an item on another item or on a
- * fire combines).
+ * raw food on a fire or range, rub an experience lamp, bury bones. Without an action, the item's
+ * own use is chosen (food is eaten, wearables are worn, a lamp is rubbed, bones are buried, an item
+ * on another item or on a fire combines).
  */
 export function useItem(world: World, id: string, u: UseItem) {
   const p = itemHolderOf(world, id);
@@ -38,7 +41,7 @@ export function useItem(world: World, id: string, u: UseItem) {
   const def = world.data.items.get(held.itemId);
   if (!def) throw new GameError("UNKNOWN_ITEM", "You can't use that");
 
-  const action = u.action && u.action !== "use" ? u.action : u.targetSlot !== undefined ? "light" : u.targetId ? "cook" : def.healAmount ? "eat" : def.equipSlot ? "equip" : def.lampXp ? "rub" : undefined;
+  const action = u.action && u.action !== "use" ? u.action : u.targetSlot !== undefined ? "light" : u.targetId ? "cook" : def.healAmount ? "eat" : def.equipSlot ? "equip" : def.lampXp ? "rub" : def.prayerXp ? "bury" : undefined;
   switch (action) {
     case "eat": {
       const r = eat(p.inventory, u.slot, p.health, maxHealth(p.levels.constitution), world.data.items);
@@ -52,6 +55,7 @@ export function useItem(world: World, id: string, u: UseItem) {
       const r = equip(p.inventory, p.equipment, u.slot, world.data.items, p.levels);
       p.inventory = r.inventory;
       p.equipment = r.equipment;
+      weaponChanged(world, p);
       world.touchPlayer(p, true);
       return;
     }
@@ -63,6 +67,8 @@ export function useItem(world: World, id: string, u: UseItem) {
       return cookOn(world, p, u.slot, u.targetId);
     case "rub":
       return rubLamp(world, p, u.slot, u.skill);
+    case "bury":
+      return buryBones(world, p, u.slot);
     default:
       throw new GameError("NOTHING_HAPPENS", "Nothing interesting happens");
   }
@@ -73,7 +79,15 @@ function unequipSlot(world: World, p: PlayerEntity, slot: string | undefined) {
   const r = unequip(p.inventory, p.equipment, slot, world.data.items);
   p.inventory = r.inventory;
   p.equipment = r.equipment;
+  weaponChanged(world, p);
   world.touchPlayer(p, true);
+}
+
+/** The style follows the weapon (kept when the new one offers it), and only a staff autocasts. */
+function weaponChanged(world: World, p: PlayerEntity) {
+  const weapon = weaponOf(world, p.equipment);
+  p.combatStyle = styleAfterSwitch(weapon, p.combatStyle);
+  if (!isStaff(weapon)) p.autocast = null;
 }
 
 function light(world: World, p: PlayerEntity, slot: number, targetSlot: number | undefined) {

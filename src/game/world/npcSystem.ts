@@ -1,11 +1,13 @@
-import { npcAttackStats, rollHit } from "../combat.js";
+import { rollBlow } from "../attacks.js";
+import { spellMaxHit } from "../magic.js";
 import { GROUND_ITEM_DESPAWN_TICKS, rollDrops } from "../drops.js";
-import { equipmentBonuses } from "../equipment.js";
 import { applyNpcAction, decideNpcAction, respawnDue, respawnNpc, respawnTick, type NearbyPlayer } from "../npcBehaviour.js";
 import { HEALTH_PER_LEVEL, maxHealth } from "../skills.js";
 import { INVENTORY_SIZE, type ItemStack } from "../types.js";
 import { stacksOf, type NpcEntity, type PlayerEntity } from "./entities.js";
 import { clearDeathPilesOf } from "./deathPiles.js";
+import { npcFighter, playerFighter } from "./fighting.js";
+import { prayersOff } from "./praying.js";
 import { questDeed } from "./questing.js";
 import type { World } from "./World.js";
 
@@ -49,15 +51,19 @@ export function tickNpcs(world: World) {
 }
 
 function npcHitsPlayer(world: World, npc: NpcEntity, p: PlayerEntity) {
-  const def = world.data.npcs.get(npc.defId)!;
-  const bonuses = equipmentBonuses(p.equipment, world.data.items);
+  const c = world.data.npcs.get(npc.defId)!.combat;
+  const attacker = npcFighter(world, npc);
+  // An archer's arrows give its shots their strength; a caster hits as hard as its spell.
+  if (c.attackType === "ranged") attacker.gear.rangedStrength = world.data.ammunition.get(c.arrowId ?? "")?.rangedStrength ?? 0;
+  const spell = c.attackType === "magic" ? world.data.spells.get(c.spellId ?? "") : undefined;
+  const blow = rollBlow(world.rng, c.attackType, attacker, playerFighter(world, p), spell ? spellMaxHit(spell) : 0);
   // The npc's hit is in hitpoints; a player's health is in life points.
-  const hit = rollHit(world.rng, npcAttackStats(def).attacker, { defense: p.levels.defense, defenseBonus: bonuses.defense, style: p.combatStyle });
-  const damage = Math.min(p.health, hit * HEALTH_PER_LEVEL);
+  const damage = Math.min(p.health, blow.damage * HEALTH_PER_LEVEL);
   p.health -= damage;
   p.lastHitBy = npc.id;
   world.touchPlayer(p, true);
-  world.events.push({ kind: "hit", attackerId: npc.id, targetId: p.id, damage, targetHealth: p.health, at: { ...p.tile } });
+  const splash = c.attackType === "magic" && blow.missed;
+  world.events.push({ kind: "hit", attackerId: npc.id, targetId: p.id, damage, targetHealth: p.health, at: { ...p.tile }, style: c.attackType, ...(splash ? { splash } : {}) });
   // Fight back when idle (auto-retaliate).
   if (!p.action && p.path.length === 0) p.action = { type: "attack", targetId: npc.id };
   if (p.health <= 0) killPlayer(world, p, npc.id);
@@ -109,6 +115,7 @@ export function killPlayer(world: World, p: PlayerEntity, killedBy: string | nul
   p.inventory = new Array(INVENTORY_SIZE).fill(null);
   p.pendingDeaths.push({ id: deathId, at, items, killedBy });
   p.health = maxHealth(p.levels.constitution);
+  prayersOff(world, p);
   p.tile = { ...world.spawnTile };
   p.path = [];
   p.action = null;

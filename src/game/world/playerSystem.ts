@@ -1,13 +1,11 @@
-import { rollHit, combatXpForDamage } from "../combat.js";
-import { equipmentBonuses, weaponSpeedTicks } from "../equipment.js";
 import { canGather, gatherCycle } from "../gathering.js";
 import { addItem, addItemAll } from "../inventory.js";
 import { stepAlong, tilesPerTick } from "../movement.js";
-import { findPath } from "../pathfinding.js";
-import { GameError, type SkillName } from "../types.js";
+import { GameError } from "../types.js";
 import { adjacent, gatherOptions } from "./commands.js";
-import type { NpcEntity, PlayerEntity } from "./entities.js";
-import { killNpc } from "./npcSystem.js";
+import type { PlayerEntity } from "./entities.js";
+import { tickAttack } from "./fighting.js";
+import { drainPrayers, tickPraying } from "./praying.js";
 import { canSeeGroundItem, reclaimDeathPile } from "./deathPiles.js";
 import { tickMaking } from "./making.js";
 import { questDeed } from "./questing.js";
@@ -21,11 +19,13 @@ export function tickPlayers(world: World) {
     if (p.health <= 0) continue;
     if (p.path.length > 0) walk(world, p);
     tickConversations(world, p);
+    drainPrayers(world, p);
     // A trade or store deal being committed freezes the inventory: the action carries on once it is done.
     if (!p.action || p.inventoryFrozen) continue;
     try {
       if (p.action.type === "gather") gather(world, p);
-      else if (p.action.type === "attack") attack(world, p);
+      else if (p.action.type === "attack") tickAttack(world, p);
+      else if (p.action.type === "pray") tickPraying(world, p);
       else if (p.action.type === "pickup") pickup(world, p);
       else if (p.action.type === "talk") tickTalk(world, p);
       else if (p.action.type === "make") tickMaking(world, p);
@@ -84,50 +84,6 @@ function gather(world: World, p: PlayerEntity) {
     node.respawnAtTick = world.tick + Math.max(1, def.respawnTicks);
     world.markChanged("resource", node.id);
     world.dirtyChunks.add(chunkKey(node.tile));
-    p.action = null;
-    world.markChanged("player", p.id);
-  }
-}
-
-function attack(world: World, p: PlayerEntity) {
-  const action = p.action as Extract<PlayerEntity["action"], { type: "attack" }>;
-  const npc = world.npcs.get(action.targetId);
-  if (!npc || npc.deadUntilTick != null) {
-    p.action = null;
-    world.markChanged("player", p.id);
-    return;
-  }
-  if (!adjacent(p.tile, npc.position)) {
-    // Follow: re-plan when the path no longer ends next to the target.
-    const end = p.path[p.path.length - 1];
-    if (!end || !adjacent(end, npc.position)) {
-      const path = findPath(world.map, p.tile, npc.position, { adjacent: true, maxNodes: 4000 });
-      if (!path) return endAction(world, p, "NO_PATH", `You can't reach the ${npc.name.toLowerCase()}`);
-      p.path = path;
-    }
-    return;
-  }
-  p.path = [];
-  if (world.tick - p.lastAttackTick < weaponSpeedTicks(p.equipment, world.data.items)) return;
-  p.lastAttackTick = world.tick;
-  swingAtNpc(world, p, npc);
-}
-
-function swingAtNpc(world: World, p: PlayerEntity, npc: NpcEntity) {
-  const def = world.data.npcs.get(npc.defId)!;
-  const bonuses = equipmentBonuses(p.equipment, world.data.items);
-  const damage = Math.min(
-    npc.health,
-    rollHit(world.rng, { attack: p.levels.attack, strength: p.levels.strength, attackBonus: bonuses.attack, strengthBonus: bonuses.strength, style: p.combatStyle }, { defense: def.stats.defense, defenseBonus: def.stats.defenseBonus }),
-  );
-  npc.health -= damage;
-  npc.damageBy.set(p.id, (npc.damageBy.get(p.id) ?? 0) + damage);
-  npc.lastAttackerId = p.id;
-  world.markChanged("npc", npc.id);
-  world.events.push({ kind: "hit", attackerId: p.id, targetId: npc.id, damage, targetHealth: npc.health, at: { ...npc.position } });
-  for (const [skill, amount] of Object.entries(combatXpForDamage(damage, p.combatStyle))) grantXp(world, p, skill as SkillName, amount!);
-  if (npc.health <= 0) {
-    killNpc(world, npc, p);
     p.action = null;
     world.markChanged("player", p.id);
   }

@@ -2,6 +2,9 @@ import { isNearBank } from "../bank.js";
 import { combatLevel, maxHealth, skillLevels } from "../skills.js";
 import type { CharacterSnapshot, PlayerEntity } from "./entities.js";
 import { journalView } from "./questing.js";
+import { styleAfterSwitch } from "../attacks.js";
+import type { Equipment } from "../types.js";
+import type { ItemDef } from "../../manifests/gameData.js";
 import type { World } from "./World.js";
 import type { PlayerSync } from "../../protocol/index.js";
 
@@ -25,7 +28,9 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
     equipment: Object.fromEntries(Object.entries(snap.equipment).map(([k, v]) => [k, { ...v! }])),
     bank: snap.bank.map((s) => ({ ...s })),
     action: null,
-    combatStyle: "accurate",
+    combatStyle: styleAfterSwitch(weaponOf(world, snap.equipment), "accurate"),
+    autocast: null,
+    prayer: { points: Math.min(Math.max(0, snap.prayerPoints ?? levels.prayer), levels.prayer), active: new Set(), drain: 0 },
     lastAttackTick: -1000,
     lastHitBy: null,
     lockedSlots: new Set(),
@@ -65,6 +70,7 @@ export function snapshotOf(p: PlayerEntity): CharacterSnapshot {
     tile: { ...p.tile },
     xp: { ...p.xp },
     health: p.health,
+    prayerPoints: p.prayer.points,
     inventory: p.inventory.map((s) => (s ? { ...s } : null)),
     equipment: Object.fromEntries(Object.entries(p.equipment).map(([k, v]) => [k, { ...v! }])),
     bank: p.bank.map((s) => ({ ...s })),
@@ -82,6 +88,8 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     maxHealth: maxHealth(p.levels.constitution),
     combatLevel: p.combatLevel,
     combatStyle: p.combatStyle,
+    autocast: p.autocast,
+    prayer: { points: p.prayer.points, max: p.levels.prayer, active: [...p.prayer.active] },
     skills: Object.fromEntries(Object.entries(p.levels).map(([s, level]) => [s, { level, xp: Math.floor(p.xp[s as keyof typeof p.xp]) }])),
     inventory: p.inventory.map((s, slot) => (s ? { slot, itemId: s.itemId, quantity: s.quantity, locked: p.lockedSlots.has(slot) } : null)).filter((s) => s !== null),
     equipment: p.equipment,
@@ -89,6 +97,12 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     action: p.action?.type ?? null,
     quests: journalView(world.data.quests, p.quests.values()),
   };
+}
+
+/** The item worn in the weapon slot. */
+export function weaponOf(world: World, equipment: Equipment): ItemDef | undefined {
+  const id = equipment.weapon?.itemId;
+  return id ? world.data.items.get(id) : undefined;
 }
 
 export function nearBank(world: World, p: PlayerEntity): boolean {
