@@ -12,8 +12,10 @@ import { onlinePlayers, tickDuration } from "../src/metrics.js";
 import {
   ClientMessages,
   CLOSE_CODES,
+  DuelMessages,
   TradeMessages,
   type ClientMessageType,
+  type DuelMessageType,
   type ServerMessage,
   type ServerMessageType,
   type TradeMessageType,
@@ -30,6 +32,7 @@ import { createWorld, restoreWorld, WORLD_NAME } from "./worldSetup.js";
 import { WorldSync } from "./worldSync.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
+import { DuelDesk } from "./worldDuels.js";
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;
@@ -62,6 +65,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   trades!: TradeDesk;
   /** Purchases and sales at the world's stores. */
   stores!: StoreDesk;
+  /** Staked duels between the players of this world. */
+  duels!: DuelDesk;
   /** Online sessions by character id. */
   readonly sessions = new Map<string, Session>();
   /** The ignore lists of the accounts online here (chat and trade requests are filtered by them). */
@@ -78,7 +83,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private events!: EventContext;
   /** The tick's phases, timed into the tick histogram. */
   readonly phases = new TickPhases<
-    "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "sync" | "views" | "send" | "save" | "endTick"
+    "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "duels" | "sync" | "views" | "send" | "save" | "endTick"
   >(tickDuration);
   /** Dialogue effects the server does not play, reported once each. */
   private readonly unknownEffects = new Set<string>();
@@ -110,6 +115,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       send: (playerId, type, data) => this.toPlayer(playerId, type, data),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
     });
+    this.duels = new DuelDesk({
+      world: this.world,
+      saver: this.saver,
+      logger: this.ctx.logger,
+      send: (playerId, type, data) => this.toPlayer(playerId, type, data),
+      syncPlayer: (playerId) => this.syncPlayer(playerId),
+    });
     this.sync = new WorldSync(this.world, this.state);
     this.sync.syncState();
     this.players = new WorldSessions({
@@ -121,6 +133,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       saver: this.saver,
       trades: this.trades,
       stores: this.stores,
+      duels: this.duels,
       ignores: this.ignores,
       locks: this.locks,
       sessions: this.sessions,
@@ -158,6 +171,14 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
         const session = client.userData;
         if (!session) return client.send("tradeError", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
         this.trades.receive(session.playerId, type, payload);
+      });
+    }
+    for (const type of Object.keys(DuelMessages) as DuelMessageType[]) {
+      this.onMessage(type, (client: WorldClient, payload: unknown) => {
+        const session = client.userData;
+        if (!session) return client.send("duel:error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+        this.duels.receive(session.playerId, type, payload);
+        dispatchEvents(this.events, this.world.events.drain());
       });
     }
     this.onMessage("*", (client: WorldClient, type: string | number) => {
@@ -204,6 +225,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     // Leaves still saving finish first (the database closes after the rooms).
     await this.players.leavesDone();
     await this.trades.shutdown();
+    await this.duels.shutdown();
     await this.stores.settled();
     await this.stores.saveDirty().catch(() => {});
     await this.saver.flush();
@@ -253,6 +275,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     phase.run("stores", () => tickStores(w));
     phase.run("events", () => dispatchEvents(this.events, w.events.drain()));
     phase.run("trades", () => this.trades.tick());
+    phase.run("duels", () => this.duels.tick());
     phase.run("sync", () => this.sync.syncState());
     phase.run("views", () => (updates = this.sync.updateViews()));
     phase.run("send", () => this.sendTick(updates));

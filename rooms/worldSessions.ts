@@ -27,6 +27,7 @@ import type { ChatSession } from "./worldChat.js";
 import type { WorldSync } from "./worldSync.js";
 import type { StoreDesk } from "./worldStores.js";
 import type { TradeDesk } from "./worldTrades.js";
+import type { DuelDesk } from "./worldDuels.js";
 
 /** A client's session in the world: its character, account and database session. */
 export interface Session extends ChatSession {
@@ -48,6 +49,7 @@ export interface SessionsContext {
   saver: WorldSaver;
   trades: TradeDesk;
   stores: StoreDesk;
+  duels: DuelDesk;
   ignores: IgnoreLists;
   locks: RoomCharacterLocks;
   /** Online sessions by character id (the room's map). */
@@ -231,12 +233,15 @@ export class WorldSessions {
 
   /**
    * The player leaves the world and is saved. A trade or store deal being committed is written
-   * first, so the save includes it; an open trade ends as the player leaves (its partner is told at once).
+   * first, so the save includes it; an open trade ends as the player leaves (its partner is told at
+   * once); a duel's fight is lost, and its settlement written first too.
    */
   private async removeSaved(session: Session, beforeSave?: () => void): Promise<CharacterSnapshot | null> {
-    const { world, trades, stores, saver } = this.c;
+    const { world, trades, stores, duels, saver } = this.c;
     await trades.commitsSettled(session.playerId);
     await stores.settled(session.playerId);
+    // A fight of theirs is lost, and settled before this save.
+    await duels.leaving(session.playerId);
     const entity = world.players.get(session.playerId);
     const snap = removePlayer(world, session.playerId);
     trades.flush();

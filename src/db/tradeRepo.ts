@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { ItemIndex } from "../game/inventory.js";
-import { NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
+import { checkOffer, NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
 import { isUniqueViolation } from "./characterRepo.js";
 
@@ -33,23 +33,41 @@ export class TradeCommitError extends Error {
 }
 
 /**
- * Lock both traders' character rows (in id order, so two trades sharing a trader never deadlock).
+ * Lock two characters' rows, in id order, so two commits sharing a character never deadlock (a
+ * second lock of the same rows in one transaction is free). False when either no longer exists.
  * Every write to a character's items happens under this lock or in a save of the same process.
  */
-export async function lockTraders(tx: Tx, trade: TradeRecord): Promise<void> {
-  const ids = [trade.initiator.characterId, trade.recipient.characterId].sort();
+export async function lockCharacterRows(tx: Tx, a: string, b: string): Promise<boolean> {
+  const ids = [a, b].sort();
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "characters" WHERE "id" IN ($1, $2) ORDER BY "id" FOR UPDATE`, ids[0], ids[1]);
-  if (rows.length !== 2) throw new TradeCommitError("error", "A trader's character no longer exists");
+  return rows.length === 2;
+}
+
+/** Lock both traders' character rows (lockCharacterRows). */
+export async function lockTraders(tx: Tx, trade: TradeRecord): Promise<void> {
+  if (!(await lockCharacterRows(tx, trade.initiator.characterId, trade.recipient.characterId))) {
+    throw new TradeCommitError("error", "A trader's character no longer exists");
+  }
+}
+
+/** One side of an item move between two characters: who, named in refusals, and what they give. */
+export interface MoveParty {
+  characterId: string;
+  name: string;
+  offer: readonly OfferItem[];
+  /** Stacks that do not move but must still be held, checked like an offer (a duel winner's own stake). */
+  keeps?: readonly OfferItem[];
 }
 
 /**
- * The swap inside the commit transaction: re-read both inventories (rows locked), re-validate every
- * offered stack against them (same slot, same item, enough of it, still tradeable by the items
- * table), move the items, write both inventories and the history row. The history row's id is the
- * trade's id, so one trade can never be written twice.
+ * The one home of moving items between two characters inside a commit transaction (a trade's swap,
+ * a duel's settlement): re-read both inventories (rows locked), re-validate every offered stack
+ * against them (same slot, same item, enough of it, still tradeable by the items table), move the
+ * items with planSwap and write both inventories. Refusals are TradeCommitError (offer_changed, or
+ * inventory_full naming the side: "initiator" is `a`); the caller's transaction then writes nothing.
  */
-export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
-  const ids = [trade.initiator.characterId, trade.recipient.characterId];
+export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex): Promise<Swap> {
+  const ids = [a.characterId, b.characterId];
   const rows = await tx.$queryRawUnsafe<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(
     `SELECT "characterId", "slot", "itemId", "quantity" FROM "inventory" WHERE "characterId" IN ($1, $2) FOR UPDATE`,
     ids[0],
@@ -59,7 +77,7 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
   for (const r of rows) inventories.get(r.characterId)![r.slot] = { itemId: r.itemId, quantity: Number(r.quantity) };
 
   // The items table has the last word on what may be traded.
-  const offered = [...new Set([...trade.initiator.offer, ...trade.recipient.offer].map((o) => o.itemId))];
+  const offered = [...new Set([...a.offer, ...b.offer, ...(a.keeps ?? []), ...(b.keeps ?? [])].map((o) => o.itemId))];
   const tradeable = new Map<string, boolean>();
   if (offered.length) {
     const found = await tx.item.findMany({ where: { id: { in: offered } }, select: { id: true, tradeable: true, active: true } });
@@ -73,14 +91,12 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
 
   let swap: Swap;
   try {
-    swap = planSwap(
-      { inventory: inventories.get(ids[0])!, offer: trade.initiator.offer },
-      { inventory: inventories.get(ids[1])!, offer: trade.recipient.offer },
-      lookup,
-    );
+    for (const p of [a, b]) if (p.keeps) checkOffer(p.keeps, inventories.get(p.characterId)!, lookup);
+    swap = planSwap({ inventory: inventories.get(ids[0])!, offer: a.offer }, { inventory: inventories.get(ids[1])!, offer: b.offer }, lookup);
   } catch (err) {
     if (err instanceof NoRoomError) {
-      throw new TradeCommitError("inventory_full", `${trade[err.side].name}'s inventory does not have enough space`, err.side);
+      const side = err.side === "initiator" ? a : b;
+      throw new TradeCommitError("inventory_full", `${side.name}'s inventory does not have enough space`, err.side);
     }
     if (err instanceof GameError) throw new TradeCommitError("offer_changed", err.message);
     throw err;
@@ -92,12 +108,21 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
     ...swap.recipient.flatMap((s, slot) => (s ? [{ characterId: ids[1], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
   ];
   if (data.length) await tx.inventoryItem.createMany({ data });
+  return swap;
+}
+
+/**
+ * The swap inside the commit transaction: move both offers (moveItemsInTransaction) and write the
+ * history row. The history row's id is the trade's id, so one trade can never be written twice.
+ */
+export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
+  const swap = await moveItemsInTransaction(tx, trade.initiator, trade.recipient, items);
   try {
     await tx.trade.create({
       data: {
         id: trade.id,
-        initiatorId: ids[0],
-        recipientId: ids[1],
+        initiatorId: trade.initiator.characterId,
+        recipientId: trade.recipient.characterId,
         initiatorName: trade.initiator.name,
         recipientName: trade.recipient.name,
         initiatorOffer: trade.initiator.offer as unknown as Prisma.InputJsonValue,

@@ -8,6 +8,7 @@ import type { Recipe } from "./recipes.js";
 import type { GatheringSkill } from "../protocol/vocabulary.js";
 import type { DialogueDef } from "./dialogue.js";
 import type { QuestDef } from "./quests.js";
+import type { DuelArena, DuelPlaces } from "./duelArenas.js";
 export type { QuestDef };
 
 export interface Position {
@@ -363,6 +364,9 @@ export interface GameData {
   spells: Map<string, SpellDef>;
   /** ammunition.json's arrows, by item id. */
   ammunition: Map<string, AmmoDef>;
+  /** duel-arenas.json's playable arenas, in file order; and its lobby and hospital. */
+  duelArenas: DuelArena[];
+  duelPlaces: DuelPlaces;
   starterKit: ItemQuantity[];
   templates: Map<string, CharacterTemplate>;
   buildings: BuildingDef[];

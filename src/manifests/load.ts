@@ -7,6 +7,7 @@ import { buildAmmunition, buildPrayers, buildSpells } from "./combat.js";
 import type { Logger } from "pino";
 import { LoadContext } from "./context.js";
 import { checkCrossReferences } from "./crossrefs.js";
+import { buildDuelArenas } from "./duelArenas.js";
 import { ManifestError } from "./errors.js";
 import { extrasKey, GATHERING_FILES, itemFilesFor, itemLayoutOf, missingRequiredFiles, REQUIRED_FILES, SINGLE_ITEMS_FILE } from "./files.js";
 import type { GameData, GatheringSkill } from "./gameData.js";
@@ -42,6 +43,7 @@ const MODELLED = new Set<string>([
   "prayers.json",
   "combat-spells.json",
   "ammunition.json",
+  "duel-arenas.json",
 ]);
 
 /** Parse every present file; unparseable JSON is fatal in a strict load and skipped in a lenient one. */
@@ -106,6 +108,8 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
 
   const opt = <T>(file: string, build: (c: LoadContext, f: string, j: unknown) => T, empty: T): T => (has(file) ? build(ctx, file, get(file)) : empty);
 
+  const duels = opt("duel-arenas.json", buildDuelArenas, { arenas: [], places: {} });
+
   const draft = {
     dir: manifestDir,
     itemLayout: layout,
@@ -122,6 +126,8 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
     prayers: opt("prayers.json", buildPrayers, new Map()),
     spells: opt("combat-spells.json", buildSpells, new Map()),
     ammunition: opt("ammunition.json", buildAmmunition, new Map()),
+    duelArenas: duels.arenas,
+    duelPlaces: duels.places,
     starterKit: opt("starter-kit.json", buildStarterKit, []),
     templates: opt("character-templates.json", buildTemplates, new Map()),
     buildings: opt("buildings.json", buildBuildings, []),

@@ -97,8 +97,28 @@ export type TradeMessage<T extends TradeMessageType> = z.infer<(typeof TradeMess
 /** What a trader may send to the trade's room (requests belong to the world). */
 export const TRADE_ROOM_MESSAGES = ["tradeAddItem", "tradeRemoveItem", "tradeAccept", "tradeCancel"] as const satisfies readonly TradeMessageType[];
 
-/** Every message a client may send to the world room: its own and the trades'. */
-export const RoomMessages = { ...ClientMessages, ...TradeMessages } as const;
+/**
+ * Staked duels (§11). Slots and quantities of stakes are checked by the trade rules, as a trade's
+ * offers are (INVALID_SLOT, INVALID_QUANTITY); rules by the duel rules (INVALID_RULE).
+ */
+const duelId = z.string().min(1).max(128);
+
+export const DuelMessages = {
+  "duel:challenge": z.object({ targetPlayerId: z.string().min(1).max(128) }).strict(),
+  "duel:respond": z.object({ duelId, accept: z.boolean() }).strict(),
+  "duel:rule": z.object({ duelId, rule: z.unknown().optional(), on: z.unknown().optional() }).strict(),
+  "duel:stake": z.object({ duelId, inventorySlot: z.unknown().optional(), quantity: z.unknown().optional() }).strict(),
+  "duel:unstake": z.object({ duelId, inventorySlot: z.unknown().optional(), quantity: z.unknown().optional() }).strict(),
+  "duel:accept": z.object({ duelId }).strict(),
+  "duel:cancel": z.object({ duelId }).strict(),
+  "duel:forfeit": z.object({ duelId }).strict(),
+} as const;
+
+export type DuelMessageType = keyof typeof DuelMessages;
+export type DuelMessage<T extends DuelMessageType> = z.infer<(typeof DuelMessages)[T]>;
+
+/** Every message a client may send to the world room: its own, the trades' and the duels'. */
+export const RoomMessages = { ...ClientMessages, ...TradeMessages, ...DuelMessages } as const;
 export type RoomMessageType = keyof typeof RoomMessages;
 export type RoomMessage<T extends RoomMessageType> = z.infer<(typeof RoomMessages)[T]>;
 /** A room message with its type, as one value (e.g. an order an agent decides on). */

@@ -131,6 +131,17 @@ export const ERROR_CODES = {
   NO_STAFF: "combat:autocast without a staff wielded",
   STYLE_NOT_AVAILABLE: "player:action style: a style the wielded weapon does not offer",
   NOT_BURIABLE: "inventory:use bury: an item without prayer experience",
+  // Duels (§11)
+  SELF_DUEL: "duel:challenge to oneself",
+  ALREADY_IN_DUEL: "one duel at a time",
+  UNKNOWN_DUEL: "a duelId that is not open",
+  NOT_YOUR_DUEL: "a duelId of a duel the player is not in",
+  NO_ARENA: "duel:challenge in a world without a duel arena",
+  INVALID_RULE: "duel:rule: an unknown rule",
+  INVALID_RULES: "duel:rule: melee, ranged and magic all forbidden",
+  DUEL_RULE: "what the duel's rules forbid (a style, prayer, food, movement, forfeiting), or leaving the arena",
+  IN_DUEL: "what a duellist in the arena may not do (fight another, pick up, trade)",
+  DUEL_COMPLETING: "item moves while a duel is being settled",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online",
@@ -185,6 +196,21 @@ export const TRADE_CANCEL_REASONS = [
   "error",
 ] as const;
 export type TradeCancelReason = (typeof TRADE_CANCEL_REASONS)[number];
+
+/** `duel:cancelled.reason` (§11). */
+export const DUEL_CANCEL_REASONS = [
+  "declined",
+  "cancelled",
+  "timeout",
+  "disconnected",
+  "player_died",
+  "inventory_full",
+  "unavailable",
+  "stake_changed",
+  "no_arena",
+  "server_shutdown",
+] as const;
+export type DuelCancelReason = (typeof DUEL_CANCEL_REASONS)[number];
 
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);

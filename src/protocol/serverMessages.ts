@@ -1,6 +1,6 @@
-import type { TradeCancelReason } from "./codes.js";
+import type { DuelCancelReason, TradeCancelReason } from "./codes.js";
 import type { AgentMessages } from "./agentMessages.js";
-import type { ChatChannel, CombatStyle, EquipmentSlot, ProductionKind, SkillName } from "./vocabulary.js";
+import type { ChatChannel, CombatStyle, DuelRule, EquipmentSlot, ProductionKind, SkillName } from "./vocabulary.js";
 
 /**
  * Every server → client message and its payload (docs/PROTOCOL.md §4, §8, §9; the agent messages
@@ -309,6 +309,42 @@ export interface TradeEvents {
   tradeError: { code: string; message: string; tradeId?: string };
 }
 
+// ---- Duels (§11) ----
+
+/** One duellist's side of a duel's screen. */
+export interface DuelSideView {
+  playerId: string;
+  name: string;
+  stake: Array<{ inventorySlot: number; itemId: string; quantity: number }>;
+  /** The stake's worth by the items' values. */
+  stakeValue: number;
+  accepted: boolean;
+}
+
+export type DuelScreenName = "rules" | "stakes" | "confirm";
+
+export interface DuelEvents {
+  /** To the challenger. */
+  "duel:requestSent": { duelId: string; targetPlayerId: string; targetName: string };
+  /** To the challenged player. */
+  "duel:incoming": { duelId: string; fromPlayerId: string; fromPlayerName: string };
+  /** The duel's setup as it stands, to both, after every change: the screen, the rules, both sides. */
+  "duel:screen": { duelId: string; screen: DuelScreenName; rules: Record<DuelRule, boolean>; me: DuelSideView; them: DuelSideView };
+  /** Both are in the arena; the first blow may be struck in `ticks` ticks. */
+  "duel:countdown": { duelId: string; arenaId: number; ticks: number; opponentId: string; rules: Record<DuelRule, boolean> };
+  /** Fight. */
+  "duel:fight": { duelId: string; opponentId: string };
+  /**
+   * The duel is over and settled: `winnerId` null for a draw; `received` the stake the winner took
+   * (empty for the loser, a draw, or a settlement that could not be written: then nothing moved).
+   * Followed by `player:sync`.
+   */
+  "duel:ended": { duelId: string; outcome: "win" | "forfeit" | "disconnect" | "draw"; winnerId: string | null; received: ItemStackView[]; message: string };
+  "duel:cancelled": { duelId: string; reason: DuelCancelReason; message: string };
+  /** The move was refused and changed nothing. */
+  "duel:error": { code: string; message: string; duelId?: string };
+}
+
 // ---- The /ws adapter's own (§8) ----
 
 export interface WsMessages {
@@ -319,7 +355,7 @@ export interface WsMessages {
 
 // ---- All of them ----
 
-export interface ServerMessages extends WorldMessages, TradeEvents, WsMessages, AgentMessages {}
+export interface ServerMessages extends WorldMessages, TradeEvents, DuelEvents, WsMessages, AgentMessages {}
 
 export type ServerMessageType = keyof ServerMessages;
 export type ServerMessage<K extends ServerMessageType> = ServerMessages[K];
@@ -363,6 +399,14 @@ export const SERVER_MESSAGE_TYPES = [
   "tradeCompleted",
   "tradeCancelled",
   "tradeError",
+  "duel:requestSent",
+  "duel:incoming",
+  "duel:screen",
+  "duel:countdown",
+  "duel:fight",
+  "duel:ended",
+  "duel:cancelled",
+  "duel:error",
   "authenticated",
   "pong",
   "goalOverride",

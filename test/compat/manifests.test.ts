@@ -49,7 +49,16 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
     assert.equal(data.recipes.cooking?.length, 11);
     assert.equal(data.tools.size, 15);
     assert.equal(data.quests.size, 7);
-    assert.ok("model-bounds" in data.extras && "duel-arenas" in data.extras);
+    assert.ok("model-bounds" in data.extras && !("duel-arenas" in data.extras));
+    assert.deepEqual(
+      data.duelArenas.map((a) => a.id),
+      [1, 2, 3, 4, 5, 6],
+    );
+    assert.deepEqual(data.duelArenas[0]!.spawnPoints, [
+      { x: 206, z: 210 },
+      { x: 214, z: 210 },
+    ]);
+    assert.deepEqual(data.duelPlaces.hospital, { center: { x: 210, z: 295 }, width: 20, depth: 15, spawnPoint: { x: 210, z: 295 } });
     assert.deepEqual([data.prayers.size, data.spells.size, data.ammunition.size], [9, 8, 5]);
   });
 

@@ -22,7 +22,7 @@ for (const kind of DATABASE_KINDS) {
 
     it("applies every migration once, in order, and records it", async () => {
       const first = await applyMigrations(t.db.sql, silentLogger);
-      assert.ok(first.applied.includes("0001_init"));
+      assert.ok(first.applied.includes("0001_init") && first.applied.includes("0003_duels"));
       assert.deepEqual(first.applied, [...first.applied].sort());
       assert.deepEqual(first.alreadyApplied, []);
 
@@ -58,6 +58,7 @@ for (const kind of DATABASE_KINDS) {
         "character_quests",
         "store_stock",
         "store_deals",
+        "duels",
       ]) {
         assert.ok(
           tables.some((r) => r.table_name === name),

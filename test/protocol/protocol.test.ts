@@ -72,6 +72,14 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   tradeRemoveItem: { tradeId: "t_1", inventorySlot: 3 },
   tradeAccept: { tradeId: "t_1" },
   tradeCancel: { tradeId: "t_1" },
+  "duel:challenge": { targetPlayerId: "c_1" },
+  "duel:respond": { duelId: "d_1", accept: true },
+  "duel:rule": { duelId: "d_1", rule: "noFood", on: true },
+  "duel:stake": { duelId: "d_1", inventorySlot: 3, quantity: 5 },
+  "duel:unstake": { duelId: "d_1", inventorySlot: 3 },
+  "duel:accept": { duelId: "d_1" },
+  "duel:cancel": { duelId: "d_1" },
+  "duel:forfeit": { duelId: "d_1" },
 };
 
 const accepts = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) =>

@@ -6,6 +6,8 @@ import type { EntityKind, GroundItemEntity, NpcEntity, PlayerEntity, ResourceEnt
 import type { StoreStock } from "../shop.js";
 import { EventSink } from "./events.js";
 import { TradeBook } from "./trades.js";
+import { DuelBook } from "./duels.js";
+import type { DuelLimits } from "../duel.js";
 import type { TradeLimits } from "../trade.js";
 
 /** Tiles per side of a persistence chunk (world_chunks). */
@@ -19,6 +21,8 @@ export interface WorldOptions {
   newId: () => string;
   /** The trades' range, timeouts and request limits (TRADE_LIMITS when not given). */
   tradeLimits?: TradeLimits;
+  /** The duels' range, timeouts, countdown and longest fight (DUEL_LIMITS when not given). */
+  duelLimits?: DuelLimits;
   /** Does the player `playerId` ignore `fromId`? Their trade requests are not shown to them. */
   ignoring?: (playerId: string, fromId: string) => boolean;
 }
@@ -71,6 +75,8 @@ export class World {
   readonly stockDrift = new Map<string, Map<string, number>>();
   /** The trades between the players of this world: a death or a leave ends them here. */
   readonly trades: TradeBook;
+  /** The staked duels between the players of this world. */
+  readonly duels: DuelBook;
 
   /** Where new and dead players appear. */
   spawnTile: Tile = { x: 0, z: 0 };
@@ -85,6 +91,7 @@ export class World {
     this.newId = options.newId;
     this.map = buildTileMap(data);
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
+    this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits);
   }
 
   /**

@@ -25,6 +25,7 @@ export function itemHolderOf(world: World, id: string): PlayerEntity {
   const p = playerOf(world, id);
   if (p.inventoryFrozen === "trade") throw new GameError("TRADE_COMPLETING", "Your trade is being completed");
   if (p.inventoryFrozen === "store") throw new GameError("STORE_COMPLETING", "Your purchase or sale is being completed");
+  if (p.inventoryFrozen === "duel") throw new GameError("DUEL_COMPLETING", "Your duel is being settled");
   return p;
 }
 
@@ -32,6 +33,7 @@ export function itemHolderOf(world: World, id: string): PlayerEntity {
 export function movePlayer(world: World, id: string, target: { x: unknown; z: unknown }, run = false) {
   const p = playerOf(world, id);
   const to = validateMoveTarget(world.map, p.tile, target);
+  world.duels.assertMove(p.id, to);
   const path = findPath(world.map, p.tile, to);
   if (!path) throw new GameError("NO_PATH", "You can't reach that spot");
   p.path = path;
@@ -114,6 +116,8 @@ export function startGather(world: World, id: string, targetId: string) {
  */
 export function startAttack(world: World, id: string, targetId: string, spellId?: string) {
   const p = playerOf(world, id);
+  if (world.players.has(targetId)) return startDuelAttack(world, p, targetId, spellId);
+  if (world.duels.inArena(p.id)) throw new GameError("IN_DUEL", "Fight your opponent: you are in a duel");
   const npc = world.npcs.get(targetId);
   if (!npc) throw new GameError("UNKNOWN_TARGET", "There is no one to attack there");
   if (!npc.attackable) throw new GameError("NOT_ATTACKABLE", `You can't attack the ${npc.name.toLowerCase()}`);
@@ -125,11 +129,26 @@ export function startAttack(world: World, id: string, targetId: string, spellId?
   world.markChanged("player", p.id);
 }
 
+/** Attack the duel's opponent (the only player anyone may attack). */
+function startDuelAttack(world: World, p: PlayerEntity, targetId: string, spellId?: string) {
+  if (world.duels.opponentOf(p.id) !== targetId) {
+    throw new GameError("NOT_ATTACKABLE", world.duels.inArena(p.id) ? "The fight has not begun" : "You can only fight another player in a duel");
+  }
+  const plan = planAttack(world, p, spellId);
+  world.duels.assertAllowed(p.id, plan.kind);
+  const target = world.players.get(targetId)!;
+  if (chebyshev(p.tile, target.tile) > plan.reach) walkTowards(world, p, target.tile);
+  else p.path = [];
+  p.action = { type: "attack", targetId, ...(spellId ? { spellId } : {}) };
+  world.markChanged("player", p.id);
+}
+
 /** Pick up a ground item the player can see: walk onto its tile, take it there. */
 export function startPickup(world: World, id: string, targetId: string) {
   const p = playerOf(world, id);
   const item = world.groundItems.get(targetId);
   if (!item || !canSeeGroundItem(item, p.id, world.tick)) throw new GameError("UNKNOWN_TARGET", "There is no such item here");
+  if (world.duels.inArena(p.id)) throw new GameError("IN_DUEL", "You can't pick things up during a duel");
   walkTowards(world, p, item.tile, true);
   p.action = { type: "pickup", targetId };
   world.markChanged("player", p.id);

@@ -42,16 +42,18 @@ export interface PlayerEntity {
   /** Prayer points, the active prayers and their drain counter. */
   prayer: PrayerState;
   lastAttackTick: number;
+  /** In a duel's arena: where the player stood before, where they walk back to, and the tile a save records. */
+  returnTile?: Tile;
   /** Who hit this player last, for npc retaliation and kill credit. */
   lastHitBy: string | null;
   /** Inventory slots offered in a trade: no drop, use, bank or equip while locked. */
   lockedSlots: Set<number>;
   /**
-   * A trade or a store deal of this player is being committed: until the transaction is done
+   * A trade, a store deal or a duel's settlement of this player is being committed: until the transaction is done
    * nothing else may change the inventory (commands are refused, the tick leaves the player's
    * action and npcs' blows waiting) and no other save captures the character.
    */
-  inventoryFrozen: false | "trade" | "store";
+  inventoryFrozen: false | "trade" | "store" | "duel";
   /** The conversation the player is in: the node it was shown last. */
   dialogue: DialogueState | null;
   /** The store the player has open (buying and selling need it). */

@@ -2,7 +2,8 @@
  * A player's attacks in the world: melee swings, bow shots (one arrow each, broken or left under
  * the target for the shooter to pick up) and spells (runes taken per cast, an elemental staff
  * standing in for its rune), at the weapon's or the spell's speed and reach, with the active
- * prayers' boosts. The odds are src/game/attacks.ts's; this file moves the world.
+ * prayers' boosts; at npcs, or at a duel's opponent under the duel's rules. The odds are
+ * src/game/attacks.ts's; this file moves the world.
  */
 import type { AmmoDef, SpellDef } from "../../manifests/combat.js";
 import { isStaff, NO_GEAR, rollBlow, type AttackKind, type Fighter } from "../attacks.js";
@@ -14,6 +15,7 @@ import { chebyshev } from "../movement.js";
 import { findPath } from "../pathfinding.js";
 import { boostedLevel } from "../prayer.js";
 import { arrowFate, checkAmmo, isBow, rangedReach, rangedSpeedTicks, rangedXpForDamage, type RangedStyle } from "../ranged.js";
+import { HEALTH_PER_LEVEL } from "../skills.js";
 import { GameError, type SkillName, type Tile } from "../types.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import { killNpc } from "./npcSystem.js";
@@ -93,17 +95,22 @@ export function npcFighter(world: World, npc: NpcEntity): Fighter {
 export function tickAttack(world: World, p: PlayerEntity) {
   const action = p.action as Extract<PlayerEntity["action"], { type: "attack" }>;
   const npc = world.npcs.get(action.targetId);
-  if (!npc || npc.deadUntilTick != null) {
+  const foe = npc ? undefined : world.players.get(action.targetId);
+  const gone = npc ? npc.deadUntilTick != null : !foe || world.duels.opponentOf(p.id) !== foe.id;
+  if (gone) {
     p.action = null;
     world.markChanged("player", p.id);
     return;
   }
   const plan = planAttack(world, p, action.spellId);
-  if (!inReach(p.tile, npc.position, plan.reach)) return follow(world, p, npc.position, npc.name);
+  const at = npc ? npc.position : foe!.tile;
+  if (foe) world.duels.assertAllowed(p.id, plan.kind);
+  if (!inReach(p.tile, at, plan.reach)) return follow(world, p, at, npc ? `the ${npc.name.toLowerCase()}` : foe!.name);
   p.path = [];
   if (world.tick - p.lastAttackTick < plan.speedTicks) return;
   p.lastAttackTick = world.tick;
-  strikeNpc(world, p, npc, plan);
+  if (npc) strikeNpc(world, p, npc, plan);
+  else strikePlayer(world, p, foe!, plan);
   // A single cast is one blow; the player then stands and waits.
   if (action.spellId && p.action === action) {
     p.action = null;
@@ -117,8 +124,10 @@ const inReach = (from: Tile, to: Tile, reach: number) => chebyshev(from, to) <= 
 function follow(world: World, p: PlayerEntity, target: Tile, name: string) {
   const end = p.path[p.path.length - 1];
   if (end && chebyshev(end, target) <= 1) return;
+  // Rooted by a duel's rules: wait for the opponent to come into reach.
+  if (world.duels.inArena(p.id) && world.duels.duelOf(p.id)?.rules.noMovement) return;
   const path = findPath(world.map, p.tile, target, { adjacent: true, maxNodes: 4000 });
-  if (!path) throw new GameError("NO_PATH", `You can't reach the ${name.toLowerCase()}`);
+  if (!path) throw new GameError("NO_PATH", `You can't reach ${name}`);
   p.path = path;
 }
 
@@ -141,6 +150,25 @@ function strikeNpc(world: World, p: PlayerEntity, npc: NpcEntity, plan: AttackPl
     p.action = null;
     world.markChanged("player", p.id);
   }
+}
+
+/**
+ * A blow at the duel's opponent: the same odds as against anyone, the damage in life points (a
+ * hitpoint is 10 of them, as for an npc's blows). At 0 the duel is lost, which is not a death.
+ */
+function strikePlayer(world: World, p: PlayerEntity, foe: PlayerEntity, plan: AttackPlan) {
+  const blow = rollBlow(world.rng, plan.kind, playerFighter(world, p), playerFighter(world, foe), plan.spell ? spellMaxHit(plan.spell) : 0);
+  useUp(world, p, plan, foe.tile);
+  const hitpoints = Math.min(Math.ceil(foe.health / HEALTH_PER_LEVEL), blow.damage);
+  foe.health = Math.max(0, foe.health - blow.damage * HEALTH_PER_LEVEL);
+  foe.lastHitBy = p.id;
+  world.touchPlayer(foe, true);
+  const splash = plan.kind === "magic" && blow.missed;
+  world.events.push({ kind: "hit", attackerId: p.id, targetId: foe.id, damage: blow.damage * HEALTH_PER_LEVEL, targetHealth: foe.health, at: { ...foe.tile }, style: plan.kind, ...(splash ? { splash } : {}) });
+  for (const [skill, amount] of Object.entries(xpFor(plan, p, hitpoints))) grantXp(world, p, skill as SkillName, amount!);
+  // Fight back when idle (auto-retaliate).
+  if (!foe.action && foe.path.length === 0) foe.action = { type: "attack", targetId: p.id };
+  if (foe.health <= 0) world.duels.defeated(foe.id);
 }
 
 /** Experience for one blow: per style for melee and ranged, per cast plus per damage for magic. */

@@ -44,6 +44,7 @@ export function useItem(world: World, id: string, u: UseItem) {
   const action = u.action && u.action !== "use" ? u.action : u.targetSlot !== undefined ? "light" : u.targetId ? "cook" : def.healAmount ? "eat" : def.equipSlot ? "equip" : def.lampXp ? "rub" : def.prayerXp ? "bury" : undefined;
   switch (action) {
     case "eat": {
+      world.duels.assertAllowed(p.id, "food");
       const r = eat(p.inventory, u.slot, p.health, maxHealth(p.levels.constitution), world.data.items);
       p.inventory = r.inventory;
       p.health = r.health;

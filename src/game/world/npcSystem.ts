@@ -30,7 +30,8 @@ export function tickNpcs(world: World) {
     const nearby: NearbyPlayer[] = [];
     for (const id of world.near("player", npc.position, NPC_SIGHT_TILES)) {
       const p = world.players.get(id);
-      if (p) nearby.push({ id: p.id, position: p.tile, combatLevel: p.combatLevel, dead: p.health <= 0 });
+      // Duellists in the arena are left alone (a duel death is not a world death).
+      if (p) nearby.push({ id: p.id, position: p.tile, combatLevel: p.combatLevel, dead: p.health <= 0 || world.duels.inArena(p.id) });
     }
     if (nearby.length === 0 && npc.target == null && !npc.returning && npc.position.x === npc.spawn.x && npc.position.z === npc.spawn.z && !npc.wanderTo) {
       // Nobody around and nothing to do: skip the decision (most npcs, most ticks).
@@ -110,8 +111,9 @@ export function killPlayer(world: World, p: PlayerEntity, killedBy: string | nul
   items.forEach((stack, i) => {
     world.addGroundItem({ id: `death:${deathId}:${i}`, itemId: stack.itemId, quantity: stack.quantity, tile: at, ownerId: p.id, createdTick: world.tick, deathId });
   });
-  // Their trade ends (a player whose trade is being committed cannot be hurt).
+  // Their trade and duel end (a player whose trade is being committed cannot be hurt).
   world.trades.playerGone(p.id, "player_died");
+  world.duels.playerGone(p.id, "player_died");
   p.inventory = new Array(INVENTORY_SIZE).fill(null);
   p.pendingDeaths.push({ id: deathId, at, items, killedBy });
   p.health = maxHealth(p.levels.constitution);

@@ -53,8 +53,9 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
 export function removePlayer(world: World, id: string): CharacterSnapshot | null {
   const p = world.players.get(id);
   if (!p) return null;
-  // Their trade ends (a trade being committed is finished by the room before the player leaves).
+  // Their trade and duel end (a commit or a settlement in flight is finished by the room before the player leaves).
   world.trades.playerGone(id, "disconnected");
+  world.duels.playerGone(id, "disconnected");
   world.players.delete(id);
   world.unplace("player", id);
   for (const npc of world.npcs.values()) if (npc.target === id) npc.target = null;
@@ -67,7 +68,7 @@ export function snapshotOf(p: PlayerEntity): CharacterSnapshot {
     accountId: p.accountId,
     name: p.name,
     isAgent: p.isAgent,
-    tile: { ...p.tile },
+    tile: { ...(p.returnTile ?? p.tile) },
     xp: { ...p.xp },
     health: p.health,
     prayerPoints: p.prayer.points,

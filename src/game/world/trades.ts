@@ -95,7 +95,8 @@ export class TradeBook {
     if (targetId === fromId) throw new TradeError("SELF_TRADE", "You can't trade with yourself");
     const target = this.world.players.get(targetId);
     if (!target) throw new TradeError("PLAYER_OFFLINE", "That player is not online");
-    if (target.health <= 0) throw new TradeError("PLAYER_UNAVAILABLE", `${target.name} can't trade right now`);
+    if (target.health <= 0 || this.world.duels.duelOf(targetId)) throw new TradeError("PLAYER_UNAVAILABLE", `${target.name} can't trade right now`);
+    if (this.world.duels.duelOf(fromId)) throw new TradeError("IN_DUEL", "Finish your duel first");
     if (!withinRange(from.tile, target.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${target.name} to trade`);
 
     // Both asked each other: the second request answers the first.
@@ -142,6 +143,7 @@ export class TradeBook {
     const asker = this.world.players.get(trade.initiator.playerId);
     const me = playerOf(this.world, playerId);
     if (!asker) throw new TradeError("PLAYER_OFFLINE", `${trade.initiator.name} is not online`, trade.id);
+    if (this.world.duels.duelOf(playerId)) throw new TradeError("IN_DUEL", "Finish your duel first", trade.id);
     if (!withinRange(asker.tile, me.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${asker.name} to trade`, trade.id);
     const other = this.tradeOf(playerId);
     if (other && other.id !== trade.id) {

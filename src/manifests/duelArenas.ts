@@ -1,0 +1,125 @@
+/**
+ * duel-arenas.json: the arenas duels are fought in (a square around a centre, two spawn points, the
+ * trapdoors), and the duel arena's lobby and hospital. Positions become tiles by the world's one
+ * rounding rule (tileOf). An arena that cannot be played (fewer than two spawn points, a spawn
+ * point outside its square, an id used twice) is skipped with a warning; `constants` (the look of
+ * the walls and floor) is the client's business and is not read.
+ */
+import { z } from "zod";
+import { tileOf } from "../game/tileMap.js";
+import type { Tile } from "../game/types.js";
+import type { LoadContext } from "./context.js";
+import { rawOf } from "./context.js";
+import type { Raw } from "./gameData.js";
+
+export interface DuelArena {
+  /** `arenaId` in the data. */
+  id: number;
+  center: Tile;
+  /** The side of the square, in tiles: the arena spans center ± size / 2 on both axes. */
+  size: number;
+  /** Where the two duellists start. */
+  spawnPoints: [Tile, Tile];
+  trapdoors: Tile[];
+  raw: Raw;
+}
+
+/** A rectangle around a centre: the lobby or the hospital. */
+export interface DuelArea {
+  center: Tile;
+  width: number;
+  depth: number;
+  /** Where a player is put: after a duel (hospital) or when leaving an arena (lobby). */
+  spawnPoint?: Tile;
+}
+
+/** The duel arena's lobby and hospital, when the data has them. */
+export interface DuelPlaces {
+  lobby?: DuelArea;
+  hospital?: DuelArea;
+}
+
+export interface DuelArenaData {
+  arenas: DuelArena[];
+  places: DuelPlaces;
+}
+
+const coord = z.number().finite().min(-1_000_000).max(1_000_000);
+const point = z.looseObject({ x: coord, y: coord.nullish(), z: coord });
+const extent = z.number().finite().positive().max(10_000);
+
+const arenaSchema = z.looseObject({
+  arenaId: z.number().int().min(0).max(1_000_000_000),
+  center: point,
+  size: extent,
+  spawnPoints: z.array(point),
+  trapdoorPositions: z.array(point).nullish(),
+});
+
+const areaSchema = z.looseObject({
+  center: point,
+  size: z.looseObject({ width: extent, depth: extent }),
+  spawnPoint: point.nullish(),
+});
+
+const fileSchema = z.looseObject({ arenas: z.array(z.unknown()) });
+
+/** Whether a tile lies in the arena's square (edges included). */
+export function inArena(arena: Pick<DuelArena, "center" | "size">, tile: Tile): boolean {
+  const half = arena.size / 2;
+  return Math.abs(tile.x - arena.center.x) <= half && Math.abs(tile.z - arena.center.z) <= half;
+}
+
+function arenaLabel(value: unknown, index: number): string {
+  const id = value && typeof value === "object" ? (value as Record<string, unknown>).arenaId : undefined;
+  return `arena ${typeof id === "number" || typeof id === "string" ? String(id) : `#${index}`}`;
+}
+
+function readArena(ctx: LoadContext, file: string, value: unknown, label: string): DuelArena | undefined {
+  const r = ctx.record(arenaSchema, value, file, label);
+  if (!r) return undefined;
+  const center = tileOf(r.center);
+  const spawns = r.spawnPoints.map(tileOf);
+  if (spawns.length < 2) {
+    ctx.warn(file, `${label} has ${spawns.length} spawn point(s), a duel needs 2; skipped`);
+    return undefined;
+  }
+  if (spawns.length > 2) ctx.warn(file, `${label} has ${spawns.length} spawn points; only the first 2 are used`);
+  const arena = { center, size: r.size };
+  const outside = spawns.slice(0, 2).find((s) => !inArena(arena, s));
+  if (outside) {
+    ctx.warn(file, `${label}: spawn point (${outside.x}, ${outside.z}) is outside its ${r.size}-tile square around (${center.x}, ${center.z}); skipped`);
+    return undefined;
+  }
+  return {
+    id: r.arenaId,
+    center,
+    size: r.size,
+    spawnPoints: [spawns[0]!, spawns[1]!],
+    trapdoors: (r.trapdoorPositions ?? []).map(tileOf),
+    raw: rawOf(value),
+  };
+}
+
+function readArea(ctx: LoadContext, file: string, value: unknown, label: string): DuelArea | undefined {
+  if (value === undefined || value === null) return undefined;
+  const r = ctx.record(areaSchema, value, file, label);
+  if (!r) return undefined;
+  return { center: tileOf(r.center), width: r.size.width, depth: r.size.depth, ...(r.spawnPoint ? { spawnPoint: tileOf(r.spawnPoint) } : {}) };
+}
+
+export function buildDuelArenas(ctx: LoadContext, file: string, json: unknown): DuelArenaData {
+  const top = ctx.topLevel(fileSchema, json, file, false);
+  if (!top) return { arenas: [], places: {} };
+  const arenas: DuelArena[] = [];
+  top.arenas.forEach((value, i) => {
+    const label = arenaLabel(value, i);
+    const arena = readArena(ctx, file, value, label);
+    if (!arena) return;
+    if (arenas.some((a) => a.id === arena.id)) ctx.warn(file, `${label} is defined twice; duplicate skipped`);
+    else arenas.push(arena);
+  });
+  const lobby = readArea(ctx, file, top.lobby, "lobby");
+  const hospital = readArea(ctx, file, top.hospital, "hospital");
+  return { arenas, places: { ...(lobby ? { lobby } : {}), ...(hospital ? { hospital } : {}) } };
+}
