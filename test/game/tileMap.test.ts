@@ -107,8 +107,8 @@ describe("game: tileMap", function () {
       assert.equal(map.isBlocked(92, 150), false, "fishing spot");
       assert.equal(map.isBlocked(100, 100), false, "spawn");
       assert.equal(map.isBlocked(94, 104), false, "npcs do not block");
-      // 140 building tiles + 22 trees and rocks + 6 stations, none overlapping.
-      assert.equal(map.blockedCount(), 168);
+      // 140 building tiles + 22 trees and rocks + 7 stations, none overlapping.
+      assert.equal(map.blockedCount(), 169);
     });
   });
 });

@@ -178,7 +178,7 @@ describe("manifests: the default world (world/manifests)", function () {
       data.recipes.firemaking!.map((r) => r.id),
       ["logs", "oak_logs", "willow_logs"],
     );
-    assert.deepEqual([...data.stations.keys()].sort(), ["anvil", "bank", "furnace", "range", "runecrafting_altar"]);
+    assert.deepEqual([...data.stations.keys()].sort(), ["altar", "anvil", "bank", "furnace", "range", "runecrafting_altar"]);
     assert.ok(data.music.some((t) => t.category === "normal") && data.music.some((t) => t.category === "combat"));
   });
 

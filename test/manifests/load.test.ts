@@ -246,10 +246,10 @@ describe("manifests: loadGameData (validation, cross references, index)", functi
   it("records with extra fields pass; unknown files are kept in extras", async function () {
     const files = goodFixture() as Record<string, any>;
     files["items/weapons.json"][0].sparkle = { colour: "gold" };
-    files["duel-arenas.json"] = { arenas: [{ id: "a1" }] };
+    files["model-bounds.json"] = { models: [{ id: "a1" }] };
     const data = await load(files);
     assert.deepEqual((data.items.get("bronze_sword")?.raw as any).sparkle, { colour: "gold" });
-    assert.deepEqual(data.extras["duel-arenas"], { arenas: [{ id: "a1" }] });
+    assert.deepEqual(data.extras["model-bounds"], { models: [{ id: "a1" }] });
     assert.equal(data.extras["npcs"], undefined);
   });
 

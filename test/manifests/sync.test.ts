@@ -190,9 +190,9 @@ describe("manifests: syncManifests (fetch + ETag cache)", function () {
     host = await startAssetHost({ manifestsDir: DEFAULT_MANIFESTS });
     world = await tempDir("world-");
     const report = await syncManifests(options());
-    assert.ok(report.notFound.includes("prayers.json"));
-    assert.ok(!log.warnings().some((w) => w.includes("prayers.json")));
-    assert.ok(log.lines.some((l) => l.level === 20 && l.msg.includes("prayers.json")));
+    assert.ok(report.notFound.includes("vegetation.json"));
+    assert.ok(!log.warnings().some((w) => w.includes("vegetation.json")));
+    assert.ok(log.lines.some((l) => l.level === 20 && l.msg.includes("vegetation.json")));
   });
 
   it("the fallback host is used when the primary lacks required files", async function () {
