@@ -50,6 +50,7 @@ function rowToSnapshot(row: Prisma.CharacterGetPayload<{ include: typeof withIte
     tile: { x: Math.round(row.positionX), z: Math.round(row.positionZ) },
     xp,
     health: row.health,
+    ...(row.prayerPoints != null ? { prayerPoints: row.prayerPoints } : {}),
     inventory,
     equipment,
     bank,
@@ -156,15 +157,18 @@ export async function writeCharacterStats(tx: Tx, snaps: CharacterSnapshot[]): P
     }
     row.combatLevel = combatLevel(levels);
     row.health = Math.max(0, Math.floor(snap.health));
+    if (snap.prayerPoints !== undefined) row.prayerPoints = Math.min(99, Math.max(0, Math.floor(snap.prayerPoints)));
     return row;
   });
   const set = [
     ...STAT_COLUMNS.map((c) => `"${c}" = r."${c}"`),
+    // Absent from a snapshot (never the world's): kept as it is.
+    `"prayerPoints" = COALESCE(r."prayerPoints", c."prayerPoints")`,
     `"positionX" = r."positionX"`,
     `"positionZ" = r."positionZ"`,
     `"updatedAt" = CURRENT_TIMESTAMP`,
   ].join(", ");
-  const types = [`"id" text`, ...STAT_COLUMNS.map((c) => `"${c}" int`), `"positionX" float8`, `"positionZ" float8`].join(", ");
+  const types = [`"id" text`, ...STAT_COLUMNS.map((c) => `"${c}" int`), `"prayerPoints" int`, `"positionX" float8`, `"positionZ" float8`].join(", ");
   await tx.$executeRawUnsafe(
     `UPDATE "characters" AS c SET ${set} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) WHERE c."id" = r."id"`,
     JSON.stringify(rows),

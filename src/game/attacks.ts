@@ -49,8 +49,14 @@ export interface FighterLevels {
   attack: number;
   strength: number;
   defense: number;
+  /** Ranged accuracy (and max hit, unless `rangedStrength` is given). */
   ranged: number;
+  /** Magic accuracy (and magic defence, unless `magicDefense` is given). */
   magic: number;
+  /** Ranged as the max hit sees it (a prayer may boost it apart from accuracy). */
+  rangedStrength?: number;
+  /** Magic as a player's magic defence sees it. */
+  magicDefense?: number;
 }
 
 /** Equipment bonuses that matter to a blow (src/game/equipment.ts sums them). */
@@ -80,7 +86,8 @@ export function defenceRollAgainst(kind: AttackKind, d: Fighter): number {
   const styleDef = d.style ? STYLE_BONUS[d.style].defense : 0;
   if (kind === "melee") return defenceRoll(d.levels.defense, d.gear.defense, styleDef);
   if (kind === "ranged") return defenceRoll(d.levels.defense, d.gear.defenseRanged, styleDef);
-  const level = d.isNpc ? d.levels.magic : Math.floor(0.7 * d.levels.magic + 0.3 * d.levels.defense);
+  const magic = d.levels.magicDefense ?? d.levels.magic;
+  const level = d.isNpc ? magic : Math.floor(0.7 * magic + 0.3 * d.levels.defense);
   return defenceRoll(level, d.gear.defenseMagic);
 }
 

@@ -66,17 +66,23 @@ export function drainTick(state: PrayerState, prayers: ReadonlyMap<string, Praye
   return lost;
 }
 
-/** The largest multiplier of a bonus (e.g. "attackMultiplier") among the active prayers; 1 without one. */
-export function prayerMultiplier(active: Iterable<string>, prayers: ReadonlyMap<string, PrayerDef>, bonus: string): number {
+/**
+ * The largest multiplier of a bonus (e.g. "attackMultiplier", or any of several names the data may
+ * use for it) among the active prayers; 1 without one.
+ */
+export function prayerMultiplier(active: Iterable<string>, prayers: ReadonlyMap<string, PrayerDef>, bonus: string | readonly string[]): number {
+  const names = typeof bonus === "string" ? [bonus] : bonus;
   let best = 1;
   for (const id of active) {
-    const m = prayers.get(id)?.bonuses[bonus];
-    if (typeof m === "number" && m > best) best = m;
+    for (const name of names) {
+      const m = prayers.get(id)?.bonuses[name];
+      if (typeof m === "number" && m > best) best = m;
+    }
   }
   return best;
 }
 
 /** A level as the combat formulas see it under the active prayers: floor(level x multiplier). */
-export function boostedLevel(level: number, active: Iterable<string>, prayers: ReadonlyMap<string, PrayerDef>, bonus: string): number {
+export function boostedLevel(level: number, active: Iterable<string>, prayers: ReadonlyMap<string, PrayerDef>, bonus: string | readonly string[]): number {
   return Math.floor(level * prayerMultiplier(active, prayers, bonus));
 }

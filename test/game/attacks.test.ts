@@ -63,6 +63,27 @@ describe("game: attacks", function () {
     assert.ok(prayed > plain);
   });
 
+  it("reads a prayer's split boosts: ranged strength apart from accuracy, magic defence apart from magic", function () {
+    const prayers = new Map<string, PrayerDef>([
+      [
+        "eagle_eye",
+        {
+          id: "eagle_eye",
+          name: "Eagle Eye",
+          level: 1,
+          drainEffect: 1,
+          bonuses: { rangedAttackMultiplier: 1.1, rangedStrengthMultiplier: 1.2 },
+          conflicts: [],
+        },
+      ],
+    ]);
+    assert.equal(boostedLevel(50, ["eagle_eye"], prayers, ["rangedMultiplier", "rangedAttackMultiplier"]), 55);
+    assert.equal(boostedLevel(50, ["eagle_eye"], prayers, ["rangedMultiplier", "rangedStrengthMultiplier"]), 60);
+    const archer = fighter(1, { levels: levels(1, { ranged: 55, rangedStrength: 60 }), gear: { ...NO_GEAR, rangedStrength: 10 } });
+    assert.equal(blowOdds("ranged", archer, fighter(1)).maxHit, Math.floor(0.5 + (71 * 74) / 640)); // 60 + 8 + 3 accurate
+    assert.equal(defenceRollAgainst("magic", fighter(1, { levels: levels(1, { magic: 10, magicDefense: 40, defense: 10 }) })), (31 + 8) * 64); // 28 + 3
+  });
+
   it("rolls a miss with one draw and a hit with two, damage uniform over 0..max", function () {
     const strong = fighter(99);
     const weak = fighter(1);

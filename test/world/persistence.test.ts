@@ -24,7 +24,7 @@ for (const kind of DATABASE_KINDS) {
       await t.cleanup();
     });
 
-    it("saves on leave and reloads on join: position, skills, inventory, equipment, bank, health; sessions recorded", async () => {
+    it("saves on leave and reloads on join: position, skills, inventory, equipment, bank, health, prayer points; sessions recorded", async () => {
       server = await startTestServer({ db: t.db });
       const who = await guestToken(server);
       const a = await joinWorld(server, {}, who);
@@ -33,6 +33,8 @@ for (const kind of DATABASE_KINDS) {
       const dest = { x: room.world.spawnTile.x + 4, z: room.world.spawnTile.z + 2 };
       place(room, a.id, dest);
       p.xp.woodcutting = 1_000;
+      p.xp.prayer = 1_200; // level 10
+      p.prayer.points = 3; // a logout is no free recharge
       p.health = 55;
       p.inventory[27] = { itemId: "logs", quantity: 1 };
       p.equipment.weapon = { itemId: "bronze_shortsword", quantity: 1 };
@@ -41,7 +43,7 @@ for (const kind of DATABASE_KINDS) {
       await leaveAndSettle(a);
 
       const row = await t.db.prisma.character.findUniqueOrThrow({ where: { id: a.id }, include: { inventory: true, equipment: true, bank: true } });
-      assert.deepEqual([row.positionX, row.positionZ, row.health, row.woodcuttingXp, row.woodcuttingLevel], [dest.x, dest.z, 55, 1000, 9]);
+      assert.deepEqual([row.positionX, row.positionZ, row.health, row.woodcuttingXp, row.woodcuttingLevel, row.prayerPoints], [dest.x, dest.z, 55, 1000, 9, 3]);
       assert.ok(row.inventory.some((r) => r.slot === 27 && r.itemId === "logs"));
       assert.deepEqual(row.equipment.map((e) => [e.slot, e.itemId]), [["weapon", "bronze_shortsword"]]);
       assert.deepEqual(row.bank.map((b) => [b.itemId, b.quantity]), [["coins", 500]]);
@@ -55,6 +57,7 @@ for (const kind of DATABASE_KINDS) {
       assert.equal(again.id, a.id);
       assert.deepEqual(sync.position, { x: dest.x, y: 0, z: dest.z });
       assert.equal(sync.health, 55);
+      assert.deepEqual(sync.prayer, { points: 3, max: 10, active: [] });
       assert.deepEqual(sync.skills.woodcutting, { level: 9, xp: 1000 });
       assert.deepEqual(sync.equipment.weapon, { itemId: "bronze_shortsword", quantity: 1 });
       assert.ok(sync.inventory.some((s: { slot: number; itemId: string }) => s.slot === 27 && s.itemId === "logs"));

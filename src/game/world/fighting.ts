@@ -67,14 +67,17 @@ function ammunitionOf(world: World): ReadonlyMap<string, AmmoDef> {
 export function playerFighter(world: World, p: PlayerEntity): Fighter {
   const pr = world.data.prayers;
   const on = p.prayer.active;
-  const boost = (level: number, bonus: string) => boostedLevel(level, on, pr, bonus);
+  const boost = (level: number, ...bonus: string[]) => boostedLevel(level, on, pr, bonus);
+  // The data may boost ranged and magic as a whole or their accuracy, strength and defence apart.
   return {
     levels: {
       attack: boost(p.levels.attack, "attackMultiplier"),
       strength: boost(p.levels.strength, "strengthMultiplier"),
       defense: boost(p.levels.defense, "defenseMultiplier"),
-      ranged: boost(p.levels.ranged, "rangedMultiplier"),
-      magic: boost(p.levels.magic, "magicMultiplier"),
+      ranged: boost(p.levels.ranged, "rangedMultiplier", "rangedAttackMultiplier"),
+      rangedStrength: boost(p.levels.ranged, "rangedMultiplier", "rangedStrengthMultiplier"),
+      magic: boost(p.levels.magic, "magicMultiplier", "magicAttackMultiplier"),
+      magicDefense: boost(p.levels.magic, "magicMultiplier", "magicDefenseMultiplier"),
     },
     gear: equipmentBonuses(p.equipment, world.data.items),
     style: p.combatStyle,
