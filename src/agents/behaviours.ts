@@ -2,6 +2,7 @@ import { chebyshev } from "../game/movement.js";
 import type { GatheringResource } from "../manifests/index.js";
 import type { Goal } from "./goals.js";
 import type { WorldKnowledge } from "./knowledge.js";
+import { prepareToFight } from "./fighting.js";
 import { errand, type Mind, type Order } from "./mind.js";
 import { goTo, walkToward } from "./moves.js";
 import { hasBankable, isKept } from "./pack.js";
@@ -62,15 +63,37 @@ export function gatherAt(mind: Mind, goal: Goal, def: GatheringResource, view: A
   goTo(mind, view, k, `res:${def.id}`, k.resourceSpots.get(def.id)?.tiles ?? [], Math.min(60, def.respawnTicks + 5), orders);
 }
 
-/** Fight npcs of the definition `npcId`: the nearest in view, else walk to where they spawn. */
+/**
+ * Fight npcs of the definition `npcId`: the nearest in view, else walk to where they spawn. Ready
+ * first (prepareToFight: arrows on, a spell to cast, a prayer while it has points); the drops it
+ * sees nearby are picked up between fights, and a full pack is banked.
+ */
 export function fight(mind: Mind, npcId: string, view: AgentView, k: WorldKnowledge, orders: Order[]) {
   const self = view.self!;
-  if (!mind.lastError && self.doing === "combat") return;
+  if (view.freeSlots() === 0 && mind.goal && hasBankable(k, self)) {
+    mind.goal = errand("bank", null, view, mind.goal);
+    return;
+  }
+  const plan = prepareToFight(k, self);
+  if (plan.orders.length && !mind.lastError) {
+    orders.push(...plan.orders);
+    return;
+  }
+  if (!mind.lastError && (self.doing === "combat" || self.doing === "pickup")) return;
+  const loot = nearest(
+    self.tile,
+    [...view.groundItems.values()].filter((g) => chebyshev(self.tile, g) <= 6 && (mind.avoid.get(g.id) ?? -1) < view.tick),
+  );
+  if (loot && view.freeSlots() > 0) {
+    if (mind.lastError) mind.avoid.set(loot.id, view.tick + 50);
+    else return void orders.push({ type: "player:action", data: { action: "pickup", targetId: loot.id } });
+  }
   const foes = [...view.npcs.values()].filter((n) => n.npcId === npcId && n.state !== "dead" && n.health > 0 && (mind.avoid.get(n.id) ?? -1) < view.tick);
   const foe = nearest(self.tile, foes);
   if (foe) {
     mind.destination = null;
     if (mind.lastError) mind.avoid.set(foe.id, view.tick + 20);
+    else if (plan.castSpell) orders.push({ type: "combat:cast", data: { spellId: plan.castSpell, targetId: foe.id } });
     else orders.push({ type: "player:action", data: { action: "attack", targetId: foe.id } });
     return;
   }

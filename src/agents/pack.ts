@@ -1,6 +1,7 @@
 import { addItemAll } from "../game/inventory.js";
 import { COINS } from "../game/shop.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
+import { isFightSupply } from "./fighting.js";
 import type { WorldKnowledge } from "./knowledge.js";
 import type { SelfState } from "./view.js";
 
@@ -34,9 +35,9 @@ export function isTool(k: WorldKnowledge, itemId: string): boolean {
   return Boolean(def && (def.toolSkill || def.type === "tool" || k.data.tools.has(itemId)));
 }
 
-/** Items the agent keeps when it banks: its tools, its coins (to buy with), and what cannot be traded (quest items). */
+/** Items the agent keeps when it banks: its tools, its coins (to buy with), what cannot be traded (quest items), and its fighting supplies (arrows, runes, food). */
 export function isKept(k: WorldKnowledge, itemId: string): boolean {
-  return itemId === COINS || isTool(k, itemId) || k.data.items.get(itemId)?.tradeable === false;
+  return itemId === COINS || isTool(k, itemId) || k.data.items.get(itemId)?.tradeable === false || isFightSupply(k, itemId);
 }
 
 export const hasBankable = (k: WorldKnowledge, self: SelfState) => self.inventory.some((s) => !s.locked && !isKept(k, s.itemId));

@@ -31,7 +31,7 @@ export type SeenGroundItem = Pick<GroundItemView, "id" | "itemId" | "quantity" |
  * REST view with `bank` and `action` null, with its quest journal or without).
  */
 export type SyncSeen = Pick<PlayerSync, "id" | "name" | "position" | "health" | "maxHealth" | "combatLevel" | "skills"> &
-  Partial<Pick<PlayerSync, "equipment" | "bank" | "action">> & { inventory: SelfState["inventory"]; quests?: { quests: QuestView[] } };
+  Partial<Pick<PlayerSync, "equipment" | "bank" | "action" | "prayer" | "autocast">> & { inventory: SelfState["inventory"]; quests?: { quests: QuestView[] } };
 
 /** What the view reads of a `world:update` (a whole WorldUpdate will do). */
 export interface UpdateSeen {
@@ -62,6 +62,10 @@ export interface SelfState {
   /** What others see it do (world:update): "", "woodcutting", "mining", "fishing", "combat", "pickup". */
   doing: string;
   moving: boolean;
+  /** Prayer points and the prayers on (absent: not told yet). */
+  prayer?: { points: number; max: number; active: string[] };
+  /** The spell its staff autocasts. */
+  autocast?: string | null;
 }
 
 export class AgentView {
@@ -96,6 +100,8 @@ export class AgentView {
       action: s.action ?? null,
       doing: this.self?.doing ?? "",
       moving: this.self?.moving ?? false,
+      ...(s.prayer ? { prayer: { points: s.prayer.points, max: s.prayer.max, active: [...s.prayer.active] } } : {}),
+      autocast: s.autocast ?? null,
     };
   }
 
