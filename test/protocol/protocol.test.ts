@@ -21,6 +21,7 @@ import {
   TRADE_CANCEL_REASONS,
   TRADE_ROOM_MESSAGES,
   TradeMessages,
+  DuelMessages,
   type GroundItemView,
   type StationView,
   type NpcView,
@@ -126,16 +127,17 @@ describe("src/protocol: the wire contract", () => {
         refuses(schema, "text");
         refuses(schema, [example]);
         refuses(schema, { ...example, extra: 1 });
-        // Each field given the wrong type (a trade's slot and quantity are the trade rules' to refuse, below).
+        // Each field given the wrong type (a trade's or a stake's slot and quantity, and a duel rule, are the rules' to refuse, below).
         for (const key of Object.keys(example)) {
-          if (type in TradeMessages && (key === "inventorySlot" || key === "quantity")) continue;
+          if ((type in TradeMessages || type in DuelMessages) && (key === "inventorySlot" || key === "quantity")) continue;
+          if (type === "duel:rule" && (key === "rule" || key === "on")) continue;
           refuses(schema, { ...example, [key]: { nested: true } });
         }
       }
     });
 
-    it("the world room and the trades keep their own maps; the trade room takes the moves of an open trade", () => {
-      assert.deepEqual(Object.keys(RoomMessages).sort(), [...Object.keys(ClientMessages), ...Object.keys(TradeMessages)].sort());
+    it("the world room, the trades and the duels keep their own maps; the trade room takes the moves of an open trade", () => {
+      assert.deepEqual(Object.keys(RoomMessages).sort(), [...Object.keys(ClientMessages), ...Object.keys(TradeMessages), ...Object.keys(DuelMessages)].sort());
       for (const t of TRADE_ROOM_MESSAGES) assert.ok(t in TradeMessages);
       assert.ok(!(TRADE_ROOM_MESSAGES as readonly string[]).includes("tradeRequest"));
     });

@@ -2,12 +2,11 @@ import type { DuelArena } from "../../manifests/duelArenas.js";
 import type { DuelCancelReason } from "../../protocol/index.js";
 import { checkStakeRoom, DUEL_LIMITS, forbidden, noRules, pickArena, setRule, type DuelAct, type DuelLimits, type DuelRules, type Settlement } from "../duel.js";
 import { withinRange } from "../movement.js";
-import { maxHealth } from "../skills.js";
 import { NoRoomError, offerAdd, offerRemove, type OfferItem } from "../trade.js";
 import { GameError, type Tile } from "../types.js";
 import { playerOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
-import { prayersOff } from "./praying.js";
+import { walkIn, walkOut } from "./duelArena.js";
 import type { World } from "./World.js";
 
 /**
@@ -255,7 +254,7 @@ export class DuelBook {
         duel.screen = "fighting";
         this.pending.push({ kind: "fight", duel });
       } else if (duel.screen === "fighting" && tick >= duel.drawAtTick!) {
-        this.walkOut(duel);
+        walkOut(this.world, this.parties(duel));
         this.close(duel);
         this.pending.push({ kind: "ended", duel, outcome: "draw", winnerId: null, received: [], message: "The fight ran too long: a draw, and both keep their stakes" });
       }
@@ -288,7 +287,7 @@ export class DuelBook {
   cancelAll(message: string): void {
     for (const duel of [...this.sessions.values()]) {
       if (duel.screen === "settling") continue;
-      if (duel.screen === "countdown" || duel.screen === "fighting") this.walkOut(duel);
+      if (duel.screen === "countdown" || duel.screen === "fighting") walkOut(this.world, this.parties(duel));
       this.cancel(duel, "server_shutdown", message);
     }
   }
@@ -319,53 +318,20 @@ export class DuelBook {
     duel.screen = "countdown";
     duel.fightFromTick = this.world.tick + this.limits.countdownTicks;
     duel.drawAtTick = duel.fightFromTick + this.limits.maxFightTicks;
-    const spawns = this.spawnsFor(arena, duel.rules);
-    [a, b].forEach((p, i) => {
-      p.returnTile = { ...p.tile };
-      if (duel.rules.noPrayer) prayersOff(this.world, p);
-      this.moveTo(p, spawns[i]!);
-    });
+    walkIn(this.world, [a, b], arena, duel.rules);
     this.pending.push({ kind: "countdown", duel });
     return duel;
-  }
-
-  /** The arena's spawn points; rooted (noMovement), the two start side by side. */
-  private spawnsFor(arena: DuelArena, rules: DuelRules): [Tile, Tile] {
-    const [first, second] = arena.spawnPoints;
-    if (!rules.noMovement) return [first, second];
-    const beside = { x: first.x + Math.sign(second.x - first.x), z: first.z + Math.sign(second.z - first.z) };
-    return this.world.map.inBounds(beside.x, beside.z) && !this.world.map.isBlocked(beside.x, beside.z) ? [first, beside] : [first, second];
   }
 
   /** The fight is over: both walk out whole; the duel waits for its settlement. */
   private end(duel: DuelSession, loserId: string, outcome: "win" | "forfeit" | "disconnect"): DuelSession {
     const winnerId = duel.challenger.playerId === loserId ? duel.opponent.playerId : duel.challenger.playerId;
     duel.result = { winnerId, loserId, outcome };
-    this.walkOut(duel);
+    walkOut(this.world, this.parties(duel));
     duel.screen = "settling";
     for (const p of this.parties(duel)) if (p) p.inventoryFrozen = "duel";
     this.pending.push({ kind: "settle", duel });
     return duel;
-  }
-
-  /** Out of the arena: back where they stood, full health, prayers off, nothing to do. */
-  private walkOut(duel: DuelSession) {
-    for (const side of [duel.challenger, duel.opponent]) {
-      const p = this.world.players.get(side.playerId);
-      if (!p) continue;
-      p.health = maxHealth(p.levels.constitution);
-      prayersOff(this.world, p);
-      if (p.returnTile) this.moveTo(p, p.returnTile);
-      delete p.returnTile;
-    }
-  }
-
-  private moveTo(p: PlayerEntity, tile: Tile) {
-    p.tile = { ...tile };
-    p.path = [];
-    p.action = null;
-    this.world.place("player", p.id, p.tile);
-    this.world.touchPlayer(p, true);
   }
 
   private sessionFor(playerId: string, duelId: string): DuelSession {
