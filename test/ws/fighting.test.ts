@@ -40,7 +40,7 @@ describe("/ws: ranged, magic and prayer", function () {
     );
   });
 
-  it("casts with runes, autocasts with a staff, toggles a prayer; refusals echo the frame's id", async () => {
+  it("casts with runes, autocasts with a staff, fights with a prayer on (a point drained); refusals echo the frame's id", async () => {
     const { ws, room, p } = await suite.player();
     setRng(room, 0.5);
     const goblin = goblinFor(room);
@@ -58,10 +58,13 @@ describe("/ws: ranged, magic and prayer", function () {
     let since = ws.mark();
     ws.send("prayer:toggle", { prayerId: "ox_resolve", on: true }, "pray");
     await ws.next("player:sync", (f) => f.data.prayer.active.includes("ox_resolve"), { since });
+    // The drain counter a point from its threshold: the fight costs a prayer point.
+    p.prayer.drain = 59;
     ws.send("combat:autocast", { spellId: "gust_dart" }, "auto");
     await ws.next("player:sync", (f) => f.data.autocast === "gust_dart", { since });
     ws.send("player:action", { action: "attack", targetId: goblin.id });
     await ws.next("npc:killed", () => true, { since });
+    await ws.next("player:sync", (f) => f.data.prayer.points === 4, { since });
     const casts = ws.frames.slice(since).filter((f) => f.type === "combat:hit" && f.data.attackerId === p.id);
     assert.ok(casts.length >= 2 && casts.every((f) => f.data.style === "magic"));
     await ws.next("player:sync", (f) => syncCount(f, "air_rune") === 10 - casts.length && syncCount(f, "mind_rune") === 10 - casts.length, { since });
