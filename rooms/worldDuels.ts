@@ -4,7 +4,8 @@ import { DuelSettleError, lockDuellists, settleDuelInTransaction, type DuelRecor
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue } from "../src/game/trade.js";
 import { GameError } from "../src/game/types.js";
-import { DuelError, type DuelBook, type DuelEvent, type DuelSession, type DuelSide } from "../src/game/world/duels.js";
+import type { DuelBook } from "../src/game/world/duels.js";
+import { DuelError, type DuelEvent, type DuelSession, type DuelSide } from "../src/game/world/duelSession.js";
 import { snapshotOf } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";
 import {
@@ -122,7 +123,8 @@ export class DuelDesk {
     switch (e.kind) {
       case "requested":
         send(duel.challenger.playerId, "duel:requestSent", { duelId: duel.id, targetPlayerId: duel.opponent.playerId, targetName: duel.opponent.name });
-        send(duel.opponent.playerId, "duel:incoming", { duelId: duel.id, fromPlayerId: duel.challenger.playerId, fromPlayerName: duel.challenger.name });
+        if (!duel.hiddenFromTarget)
+          send(duel.opponent.playerId, "duel:incoming", { duelId: duel.id, fromPlayerId: duel.challenger.playerId, fromPlayerName: duel.challenger.name });
         return;
       case "screen":
         this.toBoth(duel, (id, me, them) =>
@@ -160,7 +162,10 @@ export class DuelDesk {
         });
         return;
       case "cancelled":
-        this.toBoth(duel, (id) => send(id, "duel:cancelled", { duelId: duel.id, reason: e.reason, message: e.message }));
+        // A challenge hidden from an ignoring player ends for the challenger alone.
+        if (duel.hiddenFromTarget && duel.screen === "requested")
+          send(duel.challenger.playerId, "duel:cancelled", { duelId: duel.id, reason: e.reason, message: e.message });
+        else this.toBoth(duel, (id) => send(id, "duel:cancelled", { duelId: duel.id, reason: e.reason, message: e.message }));
         return;
     }
   }

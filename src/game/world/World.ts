@@ -23,7 +23,7 @@ export interface WorldOptions {
   tradeLimits?: TradeLimits;
   /** The duels' range, timeouts, countdown and longest fight (DUEL_LIMITS when not given). */
   duelLimits?: DuelLimits;
-  /** Does the player `playerId` ignore `fromId`? Their trade requests are not shown to them. */
+  /** Does the player `playerId` ignore `fromId`? Their trade requests and duel challenges are not shown to them. */
   ignoring?: (playerId: string, fromId: string) => boolean;
 }
 
@@ -91,7 +91,7 @@ export class World {
     this.newId = options.newId;
     this.map = buildTileMap(data);
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
-    this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits);
+    this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits, options.ignoring);
   }
 
   /**

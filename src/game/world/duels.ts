@@ -1,9 +1,9 @@
-import type { DuelArena } from "../../manifests/duelArenas.js";
 import type { DuelCancelReason } from "../../protocol/index.js";
 import { checkStakeRoom, DUEL_LIMITS, forbidden, noRules, pickArena, setRule, type DuelAct, type DuelLimits, type DuelRules, type Settlement } from "../duel.js";
 import { withinRange } from "../movement.js";
-import { NoRoomError, offerAdd, offerRemove, type OfferItem } from "../trade.js";
-import { GameError, type Tile } from "../types.js";
+import { NoRoomError, offerAdd, offerRemove, planSwap } from "../trade.js";
+import { GameError, type Inventory, type Tile } from "../types.js";
+import { DuelError, type DuelEvent, type DuelScreen, type DuelSession, type DuelSide } from "./duelSession.js";
 import { playerOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
 import { walkIn, walkOut } from "./duelArena.js";
@@ -19,51 +19,6 @@ import type { World } from "./World.js";
  * the arena with full health. Pure: the desk drains the events and does the I/O.
  */
 
-export type DuelScreen = "requested" | "rules" | "stakes" | "confirm" | "countdown" | "fighting" | "settling";
-export type DuelEndOutcome = "win" | "forfeit" | "disconnect" | "draw";
-
-export interface DuelSide {
-  playerId: string;
-  name: string;
-  stake: OfferItem[];
-  accepted: boolean;
-}
-
-export interface DuelSession {
-  id: string;
-  screen: DuelScreen;
-  challenger: DuelSide;
-  opponent: DuelSide;
-  rules: DuelRules;
-  createdAt: number;
-  lastActivityAt: number;
-  arena?: DuelArena;
-  /** The tick the first blow may be struck, and the tick the fight is a draw. */
-  fightFromTick?: number;
-  drawAtTick?: number;
-  result?: { winnerId: string; loserId: string; outcome: Exclude<DuelEndOutcome, "draw"> };
-}
-
-export type DuelEvent =
-  | { kind: "requested"; duel: DuelSession }
-  | { kind: "screen"; duel: DuelSession }
-  | { kind: "countdown"; duel: DuelSession }
-  | { kind: "fight"; duel: DuelSession }
-  | { kind: "settle"; duel: DuelSession }
-  | { kind: "ended"; duel: DuelSession; outcome: DuelEndOutcome; winnerId: string | null; received: OfferItem[]; message: string }
-  | { kind: "cancelled"; duel: DuelSession; reason: DuelCancelReason; message: string };
-
-/** A refusal that belongs to a duel. */
-export class DuelError extends GameError {
-  constructor(
-    code: string,
-    message: string,
-    readonly duelId?: string,
-  ) {
-    super(code, message);
-  }
-}
-
 const SETUP: readonly DuelScreen[] = ["rules", "stakes", "confirm"];
 const NEXT: Partial<Record<DuelScreen, DuelScreen>> = { rules: "stakes", stakes: "confirm" };
 
@@ -76,6 +31,8 @@ export class DuelBook {
     private readonly world: World,
     private readonly newId: () => string,
     readonly limits: DuelLimits = DUEL_LIMITS,
+    /** Does the player `playerId` ignore `fromId`? Their challenges are not shown to them (they time out). */
+    private readonly ignoring: (playerId: string, fromId: string) => boolean = () => false,
   ) {}
 
   drain(): DuelEvent[] {
@@ -107,6 +64,24 @@ export class DuelBook {
   assertAllowed(playerId: string, act: DuelAct): void {
     const d = this.duelOf(playerId);
     if (d && (d.screen === "countdown" || d.screen === "fighting")) forbidden(d.rules, act);
+  }
+
+  /**
+   * A duellist in the arena keeps room for the other's stake (what winning brings): a change of
+   * pack that would lose it (taking off a worn item) is refused.
+   */
+  assertRoomAfter(playerId: string, inventory: Inventory): void {
+    const d = this.duelOf(playerId);
+    if (!d || (d.screen !== "countdown" && d.screen !== "fighting")) return;
+    const them = d.challenger.playerId === playerId ? d.opponent : d.challenger;
+    const other = this.world.players.get(them.playerId);
+    if (!other) return;
+    try {
+      planSwap({ inventory, offer: [] }, { inventory: other.inventory, offer: them.stake }, this.world.data.items);
+    } catch (err) {
+      if (err instanceof NoRoomError) throw new DuelError("INVENTORY_FULL", "Keep room in your pack for your opponent's stake", d.id);
+      throw err;
+    }
   }
 
   /** A move inside a fight stays in the arena (and is refused under noMovement). */
@@ -143,6 +118,7 @@ export class DuelBook {
       rules: noRules(),
       createdAt: now,
       lastActivityAt: now,
+      ...(this.ignoring(target.id, from.id) ? { hiddenFromTarget: true } : {}),
     };
     this.sessions.set(duel.id, duel);
     this.busy.set(from.id, duel.id);

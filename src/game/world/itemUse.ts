@@ -78,6 +78,7 @@ export function useItem(world: World, id: string, u: UseItem) {
 function unequipSlot(world: World, p: PlayerEntity, slot: string | undefined) {
   if (!isEquipmentSlot(slot)) throw new GameError("INVALID_SLOT", "Name an equipment slot to remove");
   const r = unequip(p.inventory, p.equipment, slot, world.data.items);
+  world.duels.assertRoomAfter(p.id, r.inventory);
   p.inventory = r.inventory;
   p.equipment = r.equipment;
   weaponChanged(world, p);

@@ -1,0 +1,55 @@
+import type { DuelArena } from "../../manifests/duelArenas.js";
+import type { DuelCancelReason } from "../../protocol/index.js";
+import type { DuelRules } from "../duel.js";
+import type { OfferItem } from "../trade.js";
+import { GameError } from "../types.js";
+
+/** A duel as the duel book keeps it (src/game/world/duels.ts): its screen, both sides, the rules, the arena, the result; and what it tells the desk. */
+
+export type DuelScreen = "requested" | "rules" | "stakes" | "confirm" | "countdown" | "fighting" | "settling";
+export type DuelEndOutcome = "win" | "forfeit" | "disconnect" | "draw";
+
+export interface DuelSide {
+  playerId: string;
+  name: string;
+  stake: OfferItem[];
+  accepted: boolean;
+}
+
+export interface DuelSession {
+  id: string;
+  screen: DuelScreen;
+  challenger: DuelSide;
+  opponent: DuelSide;
+  rules: DuelRules;
+  createdAt: number;
+  lastActivityAt: number;
+  arena?: DuelArena;
+  /** The tick the first blow may be struck, and the tick the fight is a draw. */
+  fightFromTick?: number;
+  drawAtTick?: number;
+  result?: { winnerId: string; loserId: string; outcome: Exclude<DuelEndOutcome, "draw"> };
+  /** The challenged player ignores the challenger: the challenge is not shown to them. */
+  hiddenFromTarget?: boolean;
+}
+
+export type DuelEvent =
+  | { kind: "requested"; duel: DuelSession }
+  | { kind: "screen"; duel: DuelSession }
+  | { kind: "countdown"; duel: DuelSession }
+  | { kind: "fight"; duel: DuelSession }
+  | { kind: "settle"; duel: DuelSession }
+  | { kind: "ended"; duel: DuelSession; outcome: DuelEndOutcome; winnerId: string | null; received: OfferItem[]; message: string }
+  | { kind: "cancelled"; duel: DuelSession; reason: DuelCancelReason; message: string };
+
+/** A refusal that belongs to a duel. */
+export class DuelError extends GameError {
+  constructor(
+    code: string,
+    message: string,
+    readonly duelId?: string,
+  ) {
+    super(code, message);
+  }
+}
+

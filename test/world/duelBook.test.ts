@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { createWorld } from "../../rooms/worldSetup.js";
+import { startingInventory } from "../../src/game/inventory.js";
+import { defaultSkillXp } from "../../src/game/skills.js";
+import { movePlayer, startPickup } from "../../src/game/world/commands.js";
+import type { DuelBook } from "../../src/game/world/duels.js";
+import type { DuelEvent } from "../../src/game/world/duelSession.js";
+import { useItem } from "../../src/game/world/itemUse.js";
+import { addPlayer, removePlayer, snapshotOf } from "../../src/game/world/players.js";
+import { tickWorld } from "../../src/game/world/tick.js";
+import type { World } from "../../src/game/world/World.js";
+import { code } from "../game/fixtures.js";
+import { defaultGameData } from "../helpers/server.js";
+
+/** The duel book over a real world (the default manifests), with players placed by hand. */
+describe("duel book: the duel state machine over the world", () => {
+  let world: World;
+  let book: DuelBook;
+  let ids = 0;
+  let ignores = new Set<string>();
+  const add = (name: string, tile = world.spawnTile) =>
+    addPlayer(world, {
+      id: `c_${name}`,
+      accountId: `u_${name}`,
+      name,
+      isAgent: false,
+      tile,
+      xp: defaultSkillXp(),
+      health: 100,
+      inventory: startingInventory(world.data.starterKit, world.data.items),
+      equipment: {},
+      bank: [],
+    });
+  const kinds = (events: DuelEvent[]) => events.map((e) => (e.kind === "cancelled" ? `cancelled:${e.reason}` : e.kind));
+  const slotOf = (id: string, itemId: string) => world.players.get(id)!.inventory.findIndex((s) => s?.itemId === itemId);
+
+  beforeEach(async () => {
+    ignores = new Set();
+    world = createWorld(await defaultGameData(), { newId: () => `${++ids}`, ignoring: (playerId, fromId) => ignores.has(`${playerId}>${fromId}`) });
+    book = world.duels;
+  });
+
+  /** Through every screen into the arena (ann challenges bob); `stakes` as [who, quantity, item (coins)]. */
+  function toArena(rules: Record<string, boolean> = {}, stakes: Array<[string, number, string?]> = []) {
+    const d = book.challenge("c_ann", "c_bob", 0);
+    book.respond("c_bob", d.id, true, 0);
+    for (const [rule, on] of Object.entries(rules)) book.setRule("c_ann", d.id, rule, on, 0);
+    for (const who of ["c_ann", "c_bob"]) book.accept(who, d.id, 0);
+    for (const [who, q, itemId] of stakes) book.stake(who, d.id, slotOf(who, itemId ?? "coins"), q, true, 0);
+    // The stakes screen, then the confirm screen: both accept each.
+    for (let screen = 0; screen < 2; screen++) for (const who of ["c_ann", "c_bob"]) book.accept(who, d.id, 0);
+    book.drain();
+    return d;
+  }
+
+  it("a challenge from a player the target ignores is hidden from it and times out for the challenger alone", () => {
+    add("ann");
+    add("bob");
+    ignores.add("c_bob>c_ann");
+    const d = book.challenge("c_ann", "c_bob", 0);
+    assert.equal(d.hiddenFromTarget, true);
+    book.tick(book.limits.requestTimeoutMs, world.tick);
+    assert.deepEqual(kinds(book.drain()), ["requested", "cancelled:timeout"]);
+  });
+
+  it("in the arena: the countdown, then the fight; moves stay inside, pickups wait, npcs leave duellists be", () => {
+    const ann = add("ann");
+    const bob = add("bob");
+    const d = toArena({}, [["c_bob", 1, "bronze_hatchet"]]);
+    assert.equal(d.screen, "countdown");
+    assert.deepEqual(ann.tile, d.arena!.spawnPoints[0]);
+    assert.deepEqual(ann.returnTile, world.spawnTile);
+    assert.deepEqual(snapshotOf(ann).tile, world.spawnTile, "a save records the tile left from");
+    assert.equal(book.opponentOf("c_ann"), undefined, "no blows in the countdown");
+    for (let i = 0; i < book.limits.countdownTicks; i++) tickWorld(world);
+    book.tick(0, world.tick);
+    assert.equal(d.screen, "fighting");
+    assert.equal(book.opponentOf("c_ann"), "c_bob");
+    const half = d.arena!.size / 2;
+    assert.throws(() => movePlayer(world, "c_ann", { x: d.arena!.center.x + half + 2, z: d.arena!.center.z }), code("DUEL_RULE"));
+    world.addGroundItem({ id: "g1", itemId: "logs", quantity: 1, tile: { ...ann.tile }, ownerId: null, createdTick: world.tick });
+    assert.throws(() => startPickup(world, "c_ann", "g1"), code("IN_DUEL"));
+    // An aggressive troll beside a duellist leaves it be.
+    const troll = [...world.npcs.values()].find((n) => n.defId === "bog_troll")!;
+    troll.position = { x: ann.tile.x + 1, z: ann.tile.z };
+    troll.spawn = { ...troll.position };
+    world.place("npc", troll.id, troll.position);
+    for (let i = 0; i < 3; i++) tickWorld(world);
+    assert.equal(troll.target, null);
+    // Winning must stay possible to hold: ann's pack may not fill up by taking off what she wears.
+    ann.equipment.weapon = { itemId: "bronze_dagger", quantity: 1 };
+    for (let i = 0; i < ann.inventory.length; i++) if (!ann.inventory[i]) ann.inventory[i] = { itemId: "logs", quantity: 1 };
+    ann.inventory[27] = null;
+    assert.throws(() => useItem(world, "c_ann", { slot: 0, action: "unequip", targetId: "weapon" }), code("INVENTORY_FULL"));
+    assert.equal(ann.equipment.weapon?.itemId, "bronze_dagger");
+    assert.ok(bob.lockedSlots.has(slotOf("c_bob", "bronze_hatchet")));
+  });
+
+  it("a fight that runs too long is a draw: both walk out with their stakes, nothing to settle", () => {
+    const ann = add("ann");
+    const bob = add("bob");
+    const d = toArena({}, [["c_ann", 3]]);
+    bob.health = 20;
+    book.tick(0, d.fightFromTick!);
+    book.tick(0, d.drawAtTick!);
+    const events = book.drain();
+    assert.deepEqual(kinds(events), ["fight", "ended"]);
+    assert.deepEqual([events[1]!.kind === "ended" && events[1].outcome], ["draw"]);
+    assert.deepEqual([ann.tile, bob.tile], [world.spawnTile, world.spawnTile]);
+    assert.deepEqual([bob.health, ann.lockedSlots.size, book.duelOf("c_ann")], [100, 0, undefined]);
+  });
+
+  it("a leave during the fight loses it and asks for a settlement; a leave during the setup cancels it", () => {
+    add("ann");
+    add("bob");
+    const d = toArena({ noForfeit: true }, [["c_bob", 2]]);
+    world.tick = d.fightFromTick!;
+    book.tick(0, world.tick);
+    assert.throws(() => book.forfeit("c_bob", d.id), code("DUEL_RULE"));
+    book.playerGone("c_bob", "disconnected");
+    assert.deepEqual(kinds(book.drain()), ["fight", "settle"]);
+    assert.deepEqual(d.result, { winnerId: "c_ann", loserId: "c_bob", outcome: "disconnect" });
+    assert.equal(world.players.get("c_bob")!.inventoryFrozen, "duel");
+    book.settleFailed(d.id, "nothing moved");
+    assert.deepEqual(kinds(book.drain()), ["ended"]);
+    add("cat");
+    const setup = book.challenge("c_ann", "c_cat", 0);
+    book.respond("c_cat", setup.id, true, 0);
+    book.drain();
+    removePlayer(world, "c_cat");
+    assert.deepEqual(kinds(book.drain()), ["cancelled:disconnected"]);
+  });
+
+  it("one duel at a time, and no trading in the middle of one", () => {
+    add("ann");
+    add("bob");
+    add("cat");
+    const d = book.challenge("c_ann", "c_bob", 0);
+    assert.throws(() => book.challenge("c_ann", "c_cat", 0), code("ALREADY_IN_DUEL"));
+    book.respond("c_bob", d.id, true, 0);
+    assert.throws(() => book.challenge("c_cat", "c_bob", 0), code("ALREADY_IN_DUEL"));
+    assert.throws(() => world.trades.request("c_cat", "c_ann", 0), code("PLAYER_UNAVAILABLE"));
+    assert.throws(() => world.trades.request("c_ann", "c_cat", 0), code("IN_DUEL"));
+    // And the other way: a trader cannot be challenged, nor challenge.
+    add("dan");
+    const t = world.trades.request("c_cat", "c_dan", 0);
+    world.trades.respond("c_dan", t.id, true, 0);
+    assert.throws(() => book.challenge("c_ann", "c_cat", 0), code("PLAYER_UNAVAILABLE"));
+    assert.throws(() => book.challenge("c_dan", "c_ann", 0), code("ALREADY_IN_TRADE"));
+  });
+});
