@@ -131,6 +131,18 @@ describe("duel book: the duel state machine over the world", () => {
     assert.deepEqual(kinds(book.drain()), ["cancelled:disconnected"]);
   });
 
+  it("a challenge needs the two within range, asked and answered", () => {
+    const ann = add("ann");
+    add("bob", { x: world.spawnTile.x + book.limits.rangeTiles + 1, z: world.spawnTile.z });
+    assert.throws(() => book.challenge("c_ann", "c_bob", 0), code("TOO_FAR"));
+    ann.tile = { x: world.spawnTile.x + 2, z: world.spawnTile.z };
+    const d = book.challenge("c_ann", "c_bob", 0);
+    ann.tile = { ...world.spawnTile };
+    ann.tile.x -= 1;
+    assert.throws(() => book.respond("c_bob", d.id, true, 0), code("TOO_FAR"));
+    assert.equal(d.screen, "requested");
+  });
+
   it("one duel at a time, and no trading in the middle of one", () => {
     add("ann");
     add("bob");

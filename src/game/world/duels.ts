@@ -135,6 +135,9 @@ export class DuelBook {
     const challenger = this.world.players.get(duel.challenger.playerId);
     const me = playerOf(this.world, playerId);
     if (!challenger) throw new DuelError("PLAYER_OFFLINE", `${duel.challenger.name} is not online`, duel.id);
+    if (!withinRange(challenger.tile, me.tile, this.limits.rangeTiles)) {
+      throw new DuelError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${challenger.name} to duel`, duel.id);
+    }
     if (this.world.trades.tradeOf(playerId)) throw new DuelError("ALREADY_IN_TRADE", "Finish your trade first", duel.id);
     const other = this.duelOf(playerId);
     if (other && other.id !== duel.id) {
