@@ -91,7 +91,7 @@ export class DuelDesk {
     for (const e of this.book.drain()) this.handle(e);
   }
 
-  /** The world is shutting down: setups are cancelled, fights end as draws, settlements in flight finish. */
+  /** The world is shutting down: setups and fights are called off (both keep their stakes), settlements in flight finish. */
   async shutdown(): Promise<void> {
     this.book.cancelAll("The server is shutting down");
     this.flush();

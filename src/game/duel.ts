@@ -128,7 +128,7 @@ export function checkStakeRoom(a: DuelSide, b: DuelSide, items: ItemIndex): void
   planSwap({ inventory: a.inventory, offer: a.stake }, { inventory: b.inventory, offer: [] }, items);
 }
 
-/** The first arena no duel is using (by arena id), or null when all are busy. */
+/** The first arena, in the data's order, no duel is using, or null when all are busy. */
 export function pickArena(arenas: readonly DuelArena[], busy: ReadonlySet<number>): DuelArena | null {
   return arenas.find((a) => !busy.has(a.id)) ?? null;
 }

@@ -246,7 +246,11 @@ function checkCombat(ctx: LoadContext, d: Draft): void {
   }
   for (const npc of d.npcs.values()) {
     const c = npc.combat;
-    if (c.attackType === "magic" && !d.spells.has(c.spellId ?? "") && broken(ctx, npc.source, `npc ${npc.id}: casts unknown spell ${c.spellId ?? "(none)"}; it fights in melee`)) {
+    if (
+      c.attackType === "magic" &&
+      !d.spells.has(c.spellId ?? "") &&
+      broken(ctx, npc.source, `npc ${npc.id}: casts unknown spell ${c.spellId ?? "(none)"}; it fights in melee`)
+    ) {
       npc.combat = { ...c, attackType: "melee" };
     }
   }

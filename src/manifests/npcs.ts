@@ -68,7 +68,12 @@ function dropsOf(ctx: LoadContext, file: string, r: NpcRecord): DropEntry[] {
 }
 
 /** The npc's fighting style; an unknown one is a warning and fights in melee. */
-function attackStyleOf(ctx: LoadContext, file: string, npcId: string, c: NonNullable<NpcRecord["combat"]>): Pick<NpcCombat, "attackType" | "spellId" | "arrowId"> {
+function attackStyleOf(
+  ctx: LoadContext,
+  file: string,
+  npcId: string,
+  c: NonNullable<NpcRecord["combat"]>,
+): Pick<NpcCombat, "attackType" | "spellId" | "arrowId"> {
   const type = (c.attackType ?? "melee").toLowerCase();
   if (type !== "melee" && type !== "ranged" && type !== "magic") {
     ctx.warn(file, `npc ${npcId}: unknown attackType ${c.attackType}; it fights in melee`);

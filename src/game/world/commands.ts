@@ -137,7 +137,9 @@ function startDuelAttack(world: World, p: PlayerEntity, targetId: string, spellI
   const plan = planAttack(world, p, spellId);
   world.duels.assertAllowed(p.id, plan.kind);
   const target = world.players.get(targetId)!;
-  if (chebyshev(p.tile, target.tile) > plan.reach) walkTowards(world, p, target.tile);
+  // Rooted by the rules (noMovement), a duellist strikes from where it stands.
+  const rooted = world.duels.duelOf(p.id)?.rules.noMovement === true;
+  if (chebyshev(p.tile, target.tile) > plan.reach && !rooted) walkTowards(world, p, target.tile);
   else p.path = [];
   p.action = { type: "attack", targetId, ...(spellId ? { spellId } : {}) };
   world.markChanged("player", p.id);

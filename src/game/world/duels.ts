@@ -262,7 +262,7 @@ export class DuelBook {
     this.pending.push({ kind: "ended", duel, outcome: duel.result.outcome, winnerId: duel.result.winnerId, received: [], message });
   }
 
-  /** Every duel not being settled ends (the world is shutting down): fights end as draws. */
+  /** Every duel not being settled is called off (the world is shutting down): fighters walk out, both keep their stakes. */
   cancelAll(message: string): void {
     for (const duel of [...this.sessions.values()]) {
       if (duel.screen === "settling") continue;
