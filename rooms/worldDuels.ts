@@ -157,7 +157,7 @@ export class DuelDesk {
       case "ended":
         this.toBoth(duel, (id) => {
           const received = id === e.winnerId ? e.received.map((o) => ({ itemId: o.itemId, quantity: o.quantity })) : [];
-          send(id, "duel:ended", { duelId: duel.id, outcome: e.outcome, winnerId: e.winnerId, received, message: e.message });
+          send(id, "duel:ended", { duelId: duel.id, outcome: e.outcome, winnerId: e.winnerId, received, settled: e.settled, message: e.message });
           this.o.syncPlayer(id);
         });
         return;

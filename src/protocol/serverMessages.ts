@@ -337,9 +337,17 @@ export interface DuelEvents {
   /**
    * The duel is over and settled: `winnerId` null for a draw; `received` the stake the winner took
    * (empty for the loser, a draw, or a settlement that could not be written: then nothing moved).
-   * Followed by `player:sync`.
+   * `settled`: the settlement was written (the duel has its history row); false for a draw, and for a
+   * settlement that could not be written (both keep their own stakes). Followed by `player:sync`.
    */
-  "duel:ended": { duelId: string; outcome: "win" | "forfeit" | "disconnect" | "draw"; winnerId: string | null; received: ItemStackView[]; message: string };
+  "duel:ended": {
+    duelId: string;
+    outcome: "win" | "forfeit" | "disconnect" | "draw";
+    winnerId: string | null;
+    received: ItemStackView[];
+    settled: boolean;
+    message: string;
+  };
   "duel:cancelled": { duelId: string; reason: DuelCancelReason; message: string };
   /** The move was refused and changed nothing. */
   "duel:error": { code: string; message: string; duelId?: string };

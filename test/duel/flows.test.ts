@@ -50,7 +50,7 @@ for (const [kindA, kindB] of PAIRS) {
         a.next("duel:ended", (d) => d.duelId === duelId, { since: ma }),
         b.next("duel:ended", (d) => d.duelId === duelId, { since: mb }),
       ]);
-      assert.deepEqual([endA.outcome, endA.winnerId, endA.received], ["win", a.id, [{ itemId: "shrimp", quantity: 1 }]]);
+      assert.deepEqual([endA.outcome, endA.winnerId, endA.received, endA.settled], ["win", a.id, [{ itemId: "shrimp", quantity: 1 }], true]);
       assert.deepEqual([endB.outcome, endB.winnerId, endB.received], ["win", a.id, []]);
       // The world: a keeps its coins and has b's shrimp; b keeps all but the stake; both whole, back at the spawn.
       assert.equal(countItems(room, a.id, "coins"), before.aCoins);

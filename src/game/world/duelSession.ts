@@ -39,7 +39,8 @@ export type DuelEvent =
   | { kind: "countdown"; duel: DuelSession }
   | { kind: "fight"; duel: DuelSession }
   | { kind: "settle"; duel: DuelSession }
-  | { kind: "ended"; duel: DuelSession; outcome: DuelEndOutcome; winnerId: string | null; received: OfferItem[]; message: string }
+  /** `settled`: the settlement was written (a `duels` row); false for a draw or a settlement that failed. */
+  | { kind: "ended"; duel: DuelSession; outcome: DuelEndOutcome; winnerId: string | null; received: OfferItem[]; settled: boolean; message: string }
   | { kind: "cancelled"; duel: DuelSession; reason: DuelCancelReason; message: string };
 
 /** A refusal that belongs to a duel. */

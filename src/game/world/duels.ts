@@ -235,7 +235,7 @@ export class DuelBook {
       } else if (duel.screen === "fighting" && tick >= duel.drawAtTick!) {
         walkOut(this.world, this.parties(duel));
         this.close(duel);
-        this.pending.push({ kind: "ended", duel, outcome: "draw", winnerId: null, received: [], message: "The fight ran too long: a draw, and both keep their stakes" });
+        this.pending.push({ kind: "ended", duel, outcome: "draw", winnerId: null, received: [], settled: false, message: "The fight ran too long: a draw, and both keep their stakes" });
       }
     }
   }
@@ -251,7 +251,7 @@ export class DuelBook {
     const loserSide = this.sideOf(duel, duel.result.loserId);
     this.close(duel);
     const winnerName = this.sideOf(duel, duel.result.winnerId).name;
-    this.pending.push({ kind: "ended", duel, outcome: duel.result.outcome, winnerId: duel.result.winnerId, received: loserSide.stake, message: `${winnerName} won the duel` });
+    this.pending.push({ kind: "ended", duel, outcome: duel.result.outcome, winnerId: duel.result.winnerId, received: loserSide.stake, settled: true, message: `${winnerName} won the duel` });
   }
 
   /** The settlement was refused or failed: nothing moved, both keep their stakes. */
@@ -259,7 +259,7 @@ export class DuelBook {
     const duel = this.sessions.get(duelId);
     if (duel?.screen !== "settling" || !duel.result) return;
     this.close(duel);
-    this.pending.push({ kind: "ended", duel, outcome: duel.result.outcome, winnerId: duel.result.winnerId, received: [], message });
+    this.pending.push({ kind: "ended", duel, outcome: duel.result.outcome, winnerId: duel.result.winnerId, received: [], settled: false, message });
   }
 
   /** Every duel not being settled is called off (the world is shutting down): fighters walk out, both keep their stakes. */
