@@ -8,6 +8,7 @@ import type { DuelBook } from "../src/game/world/duels.js";
 import { DuelError, type DuelEvent, type DuelSession, type DuelSide } from "../src/game/world/duelSession.js";
 import { snapshotOf } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";
+import { duelsEnded } from "../src/metrics.js";
 import {
   describeZodError,
   DuelMessages,
@@ -155,6 +156,7 @@ export class DuelDesk {
         this.settle(duel);
         return;
       case "ended":
+        duelsEnded.inc({ outcome: e.settled || e.outcome === "draw" ? e.outcome : "unsettled" });
         this.toBoth(duel, (id) => {
           const received = id === e.winnerId ? e.received.map((o) => ({ itemId: o.itemId, quantity: o.quantity })) : [];
           send(id, "duel:ended", { duelId: duel.id, outcome: e.outcome, winnerId: e.winnerId, received, settled: e.settled, message: e.message });
@@ -162,6 +164,7 @@ export class DuelDesk {
         });
         return;
       case "cancelled":
+        duelsEnded.inc({ outcome: e.reason });
         // A challenge hidden from an ignoring player ends for the challenger alone.
         if (duel.hiddenFromTarget && duel.screen === "requested")
           send(duel.challenger.playerId, "duel:cancelled", { duelId: duel.id, reason: e.reason, message: e.message });

@@ -39,6 +39,13 @@ export const storeDeals = new Counter({
   registers: [registry],
 });
 
+export const duelsEnded = new Counter({
+  name: "duels_total",
+  help: "Duels ended, by outcome (win, forfeit, disconnect, draw, unsettled, or the cancel reason)",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
 export const tradeCommitDuration = new Histogram({
   name: "trade_commit_duration_seconds",
   help: "Time from both confirm-screen accepts to the committed swap",

@@ -5,6 +5,7 @@ import { duelToFight, openDuel, stake } from "../helpers/duelSteps.js";
 import { slotOf } from "../helpers/tradeSteps.js";
 import { countItems, PAIRS, tradingHooks, until } from "../helpers/tradeSuite.js";
 import { setRng } from "../helpers/worldRoom.js";
+import { registry } from "../../src/metrics.js";
 
 /**
  * Staked duels over both protocols: the three screens, the arena, the rules, and the settlement in
@@ -65,6 +66,7 @@ for (const [kindA, kindB] of PAIRS) {
         assert.equal(p.inventoryFrozen, false);
       }
       assert.equal([...room.world.groundItems.values()].filter((g) => g.deathId).length, 0, "a duel death leaves no pile");
+      assert.match(await registry.metrics(), /duels_total\{outcome="win"\} [1-9]/, "counted in the metrics");
       // The database: the settlement and its history row.
       const prisma = server.ctx.db.prisma;
       const row = await prisma.duel.findUnique({ where: { id: duelId } });

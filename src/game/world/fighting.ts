@@ -205,6 +205,8 @@ function dropArrow(world: World, p: PlayerEntity, itemId: string, at: Tile) {
       g.createdTick = world.tick;
       world.markChanged("groundItem", g.id);
       world.dirtyChunks.add(chunkKey(g.tile));
+      // Saved with the shooter's arrows slot, in one transaction.
+      world.groundLinked.add(p.id);
       return;
     }
   }
