@@ -6,9 +6,8 @@ import { closeDanglingSessions, loadChunks, openDeaths } from "../src/db/worldRe
 import { loadStoreStock } from "../src/db/storeRepo.js";
 import { populateWorld, restoreChunk, restoreDeathPile, restoreStock, type ChunkData } from "../src/game/world/setup.js";
 import { World, type WorldOptions } from "../src/game/world/World.js";
+import { WORLD_NAME } from "../src/worldAccess.js";
 
-/** The shard name world_chunks rows are kept under. */
-export const WORLD_NAME = "main";
 
 export function createWorld(data: GameData, options: Partial<WorldOptions> = {}): World {
   const world = new World(data, { rng: Math.random, newId: randomUUID, ...options });

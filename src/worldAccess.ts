@@ -3,6 +3,9 @@ import type { Tile } from "./game/types.js";
 import type { CharacterSnapshot } from "./game/world/entities.js";
 import type { ServerMessage, ServerMessageType } from "./protocol/index.js";
 
+/** The world's name: its rows (world_chunks, store shelves) are kept under it, and its voice room is named by it. */
+export const WORLD_NAME = "main";
+
 /**
  * How everything outside the Colyseus glue (HTTP routes, agents, the /ws adapter, start-up) reaches
  * the world: `ctx.world`. Answers are copies, never the world's own objects, and every call is

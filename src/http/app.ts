@@ -18,6 +18,7 @@ import { socialRoutes } from "./api/social.js";
 import { templateRoutes } from "./api/templates.js";
 import { worldRoutes } from "./api/world.js";
 import { agentRoutes } from "./api/agents.js";
+import { voiceRoutes } from "./api/voice.js";
 import type { AgentRuntime } from "../agents/runtime.js";
 import { addressKey, clientKey, proxyTrust, rateLimit, type Limiters } from "./rateLimit.js";
 import { requestBodies } from "./body.js";
@@ -72,6 +73,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(characterRoutes(ctx));
   app.use(templateRoutes(ctx));
   app.use(socialRoutes(ctx));
+  app.use(voiceRoutes(ctx));
   if (options.agents) app.use(agentRoutes(ctx, options.agents));
   const adminAuth = { logger, failures: options.limiters?.adminFailures };
   app.use(monitorRoutes(config.adminCode, adminAuth));
