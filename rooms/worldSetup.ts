@@ -8,7 +8,6 @@ import { populateWorld, restoreChunk, restoreDeathPile, restoreStock, type Chunk
 import { World, type WorldOptions } from "../src/game/world/World.js";
 import { WORLD_NAME } from "../src/worldAccess.js";
 
-
 export function createWorld(data: GameData, options: Partial<WorldOptions> = {}): World {
   const world = new World(data, { rng: Math.random, newId: randomUUID, ...options });
   populateWorld(world);
