@@ -2,8 +2,9 @@ import { Router } from "express";
 import { publicSettings, type Config } from "../config.js";
 
 /**
- * GET /env.js: a script that puts the public settings on the page's global env object.
- * Only what publicSettings() returns is ever written here; no secret reaches a browser.
+ * GET /env.js: a script that puts the public settings on the page's global env object; GET
+ * /env.json: the same settings as JSON, for clients that fetch rather than load a script. Only what
+ * publicSettings() returns is ever written here; no secret reaches a browser.
  */
 export function envScriptRoute(config: Config) {
   const settings = publicSettings(config);
@@ -13,6 +14,9 @@ export function envScriptRoute(config: Config) {
   const router = Router();
   router.get("/env.js", (_req, res) => {
     res.type("application/javascript").set("Cache-Control", "no-cache").send(body);
+  });
+  router.get("/env.json", (_req, res) => {
+    res.set("Cache-Control", "no-cache").json(settings);
   });
   return router;
 }

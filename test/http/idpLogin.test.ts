@@ -180,10 +180,15 @@ describe("identity-provider login (JWKS)", function () {
     assert.equal((await res.json()).error.code, "GUESTS_DISABLED");
   });
 
-  it("the app secret is in no response and not in /env.js", async () => {
+  it("the app secret is in no response and not in /env.js or /env.json", async () => {
     const env = await (await fetch(`${server.url}/env.js`)).text();
     assert.match(env, new RegExp(APP_ID));
     assert.ok(!env.includes(APP_SECRET), "/env.js holds no secret");
+    const json = await fetch(`${server.url}/env.json`);
+    assert.match(json.headers.get("content-type") ?? "", /^application\/json/);
+    const settings = await json.json();
+    assert.deepEqual(JSON.parse(env.slice(env.indexOf("{}, ") + 4, env.lastIndexOf(")"))), settings, "the same settings as /env.js");
+    assert.ok(!JSON.stringify(settings).includes(APP_SECRET), "/env.json holds no secret");
     assert.ok(seenBodies.length > 20);
     for (const body of seenBodies) assert.ok(!body.includes(APP_SECRET), `a response held the app secret: ${body}`);
   });
