@@ -3,6 +3,7 @@ import express, { type Application } from "express";
 import { pinoHttp } from "pino-http";
 import type { ServerContext } from "../context.js";
 import { PUBLIC_DIR } from "../paths.js";
+import { apiDocsRoutes } from "./apiDocs.js";
 import { authRoutes } from "./authRoutes.js";
 import { envScriptRoute } from "./envScript.js";
 import { apiNotFound, errorHandler } from "./errors.js";
@@ -58,6 +59,8 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(envScriptRoute(config));
   app.use(manifestRoutes(ctx.gameData.dir));
   app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));
+  // The OpenAPI document and its page: public, built once, ahead of the rate limiter (like the game data above).
+  app.use(apiDocsRoutes(config.publicApiUrl));
   // Rate limits: authentication attempts per address; every other /api request per client.
   if (options.limiters) {
     const perAddress = rateLimit(options.limiters.auth, addressKey);

@@ -7,7 +7,7 @@ import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../a
 import { requireAuth } from "../auth/middleware.js";
 import { sendError } from "./errors.js";
 
-const IdpLoginBody = z.object({ idpToken: z.string().trim().min(1).max(16_384) });
+export const IdpLoginBody = z.object({ idpToken: z.string().trim().min(1).max(16_384) });
 
 /**
  * /api/auth/*: guest identities in anonymous mode, identity-provider login when PUBLIC_IDP_APP_ID

@@ -21,11 +21,11 @@ import { playerView } from "./playerView.js";
 /** Agents one account may register. */
 export const MAX_AGENTS_PER_ACCOUNT = 10;
 
-const AgentParams = z.object({ agentId: z.string().min(1).max(128) });
-const RegisterBody = z.object({ name: PlayerName }).strict();
+export const AgentParams = z.object({ agentId: z.string().min(1).max(128) });
+export const RegisterBody = z.object({ name: PlayerName }).strict();
 /** How many to make (production goals) or to buy (buy). */
 const GoalCount = z.number().int().min(1).max(10_000).optional();
-const GoalBody = z.union([
+export const GoalBody = z.union([
   z.object({ goalId: z.string().min(1).max(128), count: GoalCount }).strict(),
   z
     .object({
@@ -37,7 +37,7 @@ const GoalBody = z.union([
 ]);
 /** The goal types a count applies to. */
 const COUNTED: ReadonlySet<string> = new Set([...PRODUCTION_KINDS, "buy"]);
-const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
+export const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
 
 /**
  * /api/agent/* (register, list, start, stop) and /api/agents/:agentId/* (goal, stop and resume

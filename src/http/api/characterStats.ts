@@ -7,7 +7,7 @@ import { questView } from "../../game/world/questing.js";
 import { authOf, ownedCharacter, parse } from "./access.js";
 import { playerView, skillsOf } from "./playerView.js";
 
-const Params = z.object({ characterId: z.string().min(1).max(128) });
+export const Params = z.object({ characterId: z.string().min(1).max(128) });
 
 /** /api/characters/:characterId/skills, /position and /quests: the owner's (or an admin's) view of one character. */
 export function characterStatsRoutes(ctx: ServerContext) {

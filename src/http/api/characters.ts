@@ -10,8 +10,8 @@ import { HttpError } from "../errors.js";
 import { authOf, isAdmin, ownedCharacter, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
 
-const CreateBody = z.object({ name: PlayerName, templateId: z.string().min(1).max(128).optional() }).strict();
-const Params = z.object({ characterId: z.string().min(1).max(128) });
+export const CreateBody = z.object({ name: PlayerName, templateId: z.string().min(1).max(128).optional() }).strict();
+export const Params = z.object({ characterId: z.string().min(1).max(128) });
 
 const SKILL_SET = new Set<string>(SKILLS);
 

@@ -26,7 +26,7 @@ export const Appearance = z
 
 export const PlayerName = z.string().regex(CHARACTER_NAME, "1-12 letters, digits and single spaces");
 
-const PlayerBody = z.object({ name: PlayerName.optional(), appearance: Appearance.optional() }).strict();
+export const PlayerBody = z.object({ name: PlayerName.optional(), appearance: Appearance.optional() }).strict();
 
 /** Create a character with the world's starter kit at the spawn; a taken name is 400 on `name`. */
 export async function newCharacter(

@@ -30,15 +30,15 @@ import { PlayerName } from "./player.js";
 
 const Id = z.string().min(1).max(128);
 /** Another player, by character id or by name (case-insensitive): exactly one of them. */
-const Target = z
+export const Target = z
   .object({ characterId: Id.optional(), name: PlayerName.optional() })
   .strict()
   .refine((t) => (t.characterId === undefined) !== (t.name === undefined), { message: "give either characterId or name", path: ["characterId"] });
-const RequestBody = z.object({ requestId: Id }).strict();
-const CharacterParams = z.object({ characterId: Id });
-const RequestParams = z.object({ requestId: Id });
-const LookupQuery = z.object({ name: PlayerName }).passthrough();
-const TradesQuery = CharacterQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+export const RequestBody = z.object({ requestId: Id }).strict();
+export const CharacterParams = z.object({ characterId: Id });
+export const RequestParams = z.object({ requestId: Id });
+export const LookupQuery = z.object({ name: PlayerName }).passthrough();
+export const TradesQuery = CharacterQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 
 /** Who is online in the world, by character id (names may have changed there). */
 async function onlineNow(ctx: ServerContext): Promise<Map<string, { name: string; combatLevel: number }>> {

@@ -7,8 +7,8 @@ import { authOf, parse } from "./access.js";
 import { createOwnCharacter, templateLevels, templateOf } from "./characters.js";
 import { PlayerName } from "./player.js";
 
-const Params = z.object({ templateId: z.string().min(1).max(128) });
-const Body = z.object({ name: PlayerName }).strict();
+export const Params = z.object({ templateId: z.string().min(1).max(128) });
+export const Body = z.object({ name: PlayerName }).strict();
 
 function templateView(ctx: ServerContext, t: CharacterTemplate) {
   return {

@@ -10,7 +10,7 @@ import { authOf, ownedCharacter, parse } from "./access.js";
 /** How long a voice token lets its holder join (they ask again for a new one). */
 export const VOICE_TOKEN_TTL_S = 600;
 
-const Body = z.object({ characterId: z.string().min(1).max(128) }).strict();
+export const Body = z.object({ characterId: z.string().min(1).max(128) }).strict();
 
 /** The voice room of a world: everyone in the world talks in it. */
 export const voiceRoomOf = (worldName: string) => `world-${worldName}`;
