@@ -3,6 +3,7 @@ import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { ticks } from "../helpers/worldRoom.js";
+import { joinWorld } from "../helpers/worldClient.js";
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 
@@ -38,6 +39,22 @@ describe("admin monitor", function () {
       const body = await api.json();
       assert.ok(Array.isArray(body.rooms));
       assert.ok(body.rooms.some((r: { name: string }) => r.name === "world"));
+    });
+
+    it("shows each client of the world with its character's name and account", async () => {
+      const p = await joinWorld(server);
+      try {
+        const world = (
+          await fetch(`${server.url}/colyseus/api`, { headers: { authorization: basic("admin", "let-me-in-42") } }).then((r) => r.json())
+        ).rooms.find((r: { name: string }) => r.name === "world");
+        const res = await fetch(`${server.url}/colyseus/api/room?roomId=${world.roomId}`, { headers: { authorization: basic("admin", "let-me-in-42") } });
+        assert.equal(res.status, 200);
+        const inspect = await res.json();
+        const me = inspect.clients.find((c: { sessionId: string }) => c.sessionId === p.room.sessionId);
+        assert.deepEqual([me.characterId, me.name, me.accountId, me.isAgent], [p.id, p.sync().name, p.accountId, false]);
+      } finally {
+        await p.leave();
+      }
     });
   });
 
