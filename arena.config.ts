@@ -1,3 +1,4 @@
+import "./rooms/nodeWebSocket.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { defineRoom, defineServer, matchMaker, type Server } from "@colyseus/core";

@@ -1,4 +1,4 @@
-import { Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { CloseCode, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
@@ -216,6 +216,27 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     return this.players.join(client, options);
   }
 
+  /**
+   * A connection dropped without a leave (a Wi-Fi blip): an SDK player stays in the world, as in the
+   * classic game's logout timer, for RECONNECT_GRACE_S, and `room.reconnect(token)` (or the SDK's
+   * automatic reconnection) resumes the same session. Past the grace period it leaves and is saved
+   * as on any leave (`onLeave`). A kick, a take-over, a flood and the /ws or agent clients leave at once.
+   */
+  onDrop(client: WorldClient, code?: number) {
+    const session = client.userData;
+    const grace = this.ctx.config.reconnectGraceS;
+    if (!session || !session.reconnectable || session.replaced || session.closing || grace <= 0 || code === CloseCode.WITH_ERROR) return;
+    const waiting = this.allowReconnection(client, grace);
+    // (While the room is being disposed of, Colyseus answers with a plain rejected promise.)
+    session.awaitingReconnection = { reject: (reason) => typeof waiting.reject === "function" && waiting.reject(reason) };
+    // Given up on (timed out, taken over): Colyseus calls onLeave, which saves.
+    waiting.catch(() => {});
+  }
+
+  onReconnect(client: WorldClient) {
+    this.players.reconnected(client);
+  }
+
   onLeave(client: WorldClient) {
     return this.players.leave(client);
   }
@@ -278,6 +299,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     const s = this.sessions.get(playerId);
     if (!s) return;
     s.client.send("notice", { code: "KICKED", message: `You were removed from the world by ${by}` });
+    s.closing = true;
+    s.awaitingReconnection?.reject(new Error("kicked"));
     s.client.leave(CLOSE_CODES.KICKED, "kicked");
   }
 

@@ -35,6 +35,12 @@ export interface Session extends ChatSession {
   dbSessionId: string;
   /** Set when another login took this character over: its leave must not save or remove. */
   replaced: boolean;
+  /** An SDK client, which may reconnect with its reconnection token after a drop (/ws and agents may not). */
+  reconnectable: boolean;
+  /** The server is closing this connection (a kick): a drop is then no drop. */
+  closing?: boolean;
+  /** While dropped: the room's wait for the client to come back (rejected to give up on it). */
+  awaitingReconnection?: { reject(reason?: unknown): void };
 }
 
 export type WorldClient = ProtocolClient<Session, TokenClaims>;
@@ -187,6 +193,7 @@ export class WorldSessions {
       dbSessionId,
       admin: new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts: this.adminLockouts, accountId: auth.sub }),
       replaced: false,
+      reconnectable: (options.clientType ?? "colyseus") === "colyseus",
     };
     client.userData = session;
     this.c.sessions.set(player.id, session);
@@ -201,9 +208,27 @@ export class WorldSessions {
     if (first) client.send("world:update", first);
   }
 
+  /**
+   * A dropped SDK client came back (`room.reconnect(token)`, or the SDK's own automatic
+   * reconnection) within the grace period: the same session goes on on the new connection, which
+   * is sent its private state at once (the schema state comes with the reconnection).
+   */
+  reconnected(client: WorldClient) {
+    const session = client.userData;
+    if (!session || session.replaced) throw new Error("that session is over");
+    session.client = client;
+    session.awaitingReconnection = undefined;
+    const p = this.c.world.players.get(session.playerId);
+    if (!p) throw new Error("that player left the world");
+    client.send("player:sync", privateStateOf(this.c.world, p));
+    p.privateDirty = false;
+  }
+
   /** Save and remove the character's current session so a new login can continue from it. */
   private async takeOver(previous: Session) {
     previous.replaced = true;
+    // A dropped session taken over is not waited for any longer.
+    previous.awaitingReconnection?.reject(new Error("replaced"));
     this.c.sessions.delete(previous.playerId);
     this.c.ignores.release(previous.accountId);
     const snap = await this.removeSaved(previous, () => {

@@ -136,6 +136,7 @@ const EnvSchema = z.object({
   SKIP_ASSETS: bool("SKIP_ASSETS"),
   CI: bool("CI"),
   SAVE_INTERVAL: intIn("SAVE_INTERVAL", 1, 3600, 60),
+  RECONNECT_GRACE_S: intIn("RECONNECT_GRACE_S", 0, 600, 30),
   DISABLE_RATE_LIMIT: bool("DISABLE_RATE_LIMIT"),
   VOICE_API_KEY: text(),
   VOICE_API_SECRET: text(),
@@ -204,6 +205,8 @@ export interface Config {
   ci: boolean;
   /** Seconds between saves of dirty characters. */
   saveInterval: number;
+  /** Seconds a dropped SDK player stays in the world for its client to reconnect (0: it leaves at once). */
+  reconnectGraceS: number;
   /** DISABLE_RATE_LIMIT, honoured in development only. */
   rateLimitDisabled: boolean;
   voice: { apiKey?: string; apiSecret?: string; url?: string };
@@ -292,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     skipAssets: e.SKIP_ASSETS || e.CI,
     ci: e.CI,
     saveInterval: e.SAVE_INTERVAL,
+    reconnectGraceS: e.RECONNECT_GRACE_S,
     rateLimitDisabled: e.DISABLE_RATE_LIMIT && nodeEnv === "development",
     voice: { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL },
     agentApiUrl: e.AGENT_API_URL ?? "http://localhost:4001",
