@@ -12,6 +12,7 @@
 import type { ItemDef } from "../manifests/gameData.js";
 import { COMBAT_STYLES, type CombatStyle } from "../protocol/vocabulary.js";
 import { defenceRoll, hitChance, maxHit, attackRoll, STYLE_BONUS } from "./combat.js";
+import type { Bonuses } from "./equipment.js";
 import { magicAttackRoll } from "./magic.js";
 import { isBow, rangedAttackRoll, rangedMaxHit, type RangedStyle } from "./ranged.js";
 import { GameError, type Rng } from "./types.js";
@@ -59,17 +60,8 @@ export interface FighterLevels {
   magicDefense?: number;
 }
 
-/** Equipment bonuses that matter to a blow (src/game/equipment.ts sums them). */
-export interface FighterGear {
-  attack: number;
-  strength: number;
-  defense: number;
-  ranged: number;
-  rangedStrength: number;
-  magic: number;
-  defenseRanged: number;
-  defenseMagic: number;
-}
+/** Equipment bonuses that matter to a blow: the worn sums of src/game/equipment.ts but prayer. */
+export type FighterGear = Omit<Bonuses, "prayer">;
 
 export const NO_GEAR: FighterGear = { attack: 0, strength: 0, defense: 0, ranged: 0, rangedStrength: 0, magic: 0, defenseRanged: 0, defenseMagic: 0 };
 

@@ -1,3 +1,4 @@
+import { inArena } from "../../manifests/duelArenas.js";
 import type { DuelCancelReason } from "../../protocol/index.js";
 import { checkStakeRoom, DUEL_LIMITS, forbidden, noRules, pickArena, setRule, type DuelAct, type DuelLimits, type DuelRules, type Settlement } from "../duel.js";
 import { withinRange } from "../movement.js";
@@ -89,10 +90,7 @@ export class DuelBook {
     const d = this.duelOf(playerId);
     if (!d?.arena || (d.screen !== "countdown" && d.screen !== "fighting")) return;
     forbidden(d.rules, "movement");
-    const half = d.arena.size / 2;
-    if (Math.abs(to.x - d.arena.center.x) > half || Math.abs(to.z - d.arena.center.z) > half) {
-      throw new DuelError("DUEL_RULE", "You can't leave the arena during a duel", d.id);
-    }
+    if (!inArena(d.arena, to)) throw new DuelError("DUEL_RULE", "You can't leave the arena during a duel", d.id);
   }
 
   /** duel:challenge: ask a player standing near to duel. Asked back, the challenge is answered. */
