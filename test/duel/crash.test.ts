@@ -7,13 +7,12 @@ import { silentLogger } from "../../src/logger.js";
 import { inArena, type DuelArena } from "../../src/manifests/duelArenas.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import { ROOT } from "../../src/paths.js";
-import { crashRun, newGuests } from "../helpers/crashRun.js";
+import { crashRun, joinGuest, newGuests, packSlots, type Guest } from "../helpers/crashRun.js";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { DuelStorm, nothingMoved, type ArenaDuel, type DuelEnding } from "../helpers/duelStorm.js";
 import { addTo, plain, readLedger, type Bag, type Ledger } from "../helpers/itemLedger.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
 import type { OfferItem, StormPlayer } from "../helpers/tradeStorm.js";
-import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
  * The server process is SIGKILLed in the middle of a storm of staked duels, then restarted on the
@@ -45,23 +44,6 @@ const SETTLED_BEFORE_KILL = 8;
 const SETTLED_AFTER_RESTART = 3;
 /** DUEL_STORM_SEED=n replays a storm's choices (the timings are the machine's). */
 const SEED = Number(process.env.DUEL_STORM_SEED ?? 20_251_106);
-
-interface Guest {
-  token: string;
-  accountId: string;
-}
-
-type Joined = StormPlayer & { sync: any };
-
-async function join(port: number, guest: Guest, sockets: WsPlayer[]): Promise<Joined> {
-  const ws = await wsConnect(port, `?token=${encodeURIComponent(guest.token)}`);
-  sockets.push(ws);
-  const auth = await ws.next("authenticated");
-  const sync = await ws.next("player:sync");
-  return { id: auth.data.playerId, token: guest.token, ws, sync: sync.data };
-}
-
-const slots = (inventory: Array<{ slot: number; itemId: string; quantity: number }>) => inventory.map((s) => `${s.slot}:${s.itemId}x${s.quantity}`).sort();
 
 type DuelRow = { id: string; winnerId: string | null; loserId: string | null; winnerStake: unknown; loserStake: unknown; outcome: string };
 
@@ -128,7 +110,7 @@ for (const kind of DATABASE_KINDS) {
       // 1. The characters, made by a first run stopped with SIGTERM; their starting items read from the database.
       let server: ServerProcess = await run.start();
       const guests: Guest[] = await newGuests(server, PLAYERS);
-      const made = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      const made = await Promise.all(guests.map((g) => joinGuest(server.port, g, sockets)));
       await stopGracefully(server);
       const start = (await readDatabase()).ledger;
       assert.deepEqual([...start.characters.keys()].sort(), made.map((p) => p.id).sort());
@@ -138,7 +120,7 @@ for (const kind of DATABASE_KINDS) {
         const storm = new DuelStorm(players, {
           random: seededRng(seed),
           reconnect: async (p) => {
-            const back = await join(server.port, tokens.get(p.id)!, sockets);
+            const back = await joinGuest(server.port, tokens.get(p.id)!, sockets);
             assert.equal(back.id, p.id, "a reconnect brings the same character back");
             return back.ws;
           },
@@ -152,13 +134,14 @@ for (const kind of DATABASE_KINDS) {
 
       // 2. The storm, on a second run; SIGKILL once it is well under way, with a settlement in flight.
       server = await run.start();
-      const players = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      const players = await Promise.all(guests.map((g) => joinGuest(server.port, g, sockets)));
       assert.deepEqual(
         players.map((p) => p.id),
         made.map((p) => p.id),
         "the same characters come back",
       );
-      for (const p of players) assert.deepEqual(slots(p.sync.inventory), slots(start.inventories.get(p.id)!), `${p.id} starts with what the database holds`);
+      for (const p of players)
+        assert.deepEqual(packSlots(p.sync.inventory), packSlots(start.inventories.get(p.id)!), `${p.id} starts with what the database holds`);
       const storm = stormOf(players, SEED, SETTLED_BEFORE_KILL, true);
       storm.start();
       let stalled: NodeJS.Timeout | undefined;
@@ -180,11 +163,11 @@ for (const kind of DATABASE_KINDS) {
 
       // 3. Restart on the same database: every player comes back with what the database holds, nothing locked, outside the arenas.
       server = await run.start();
-      const back = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      const back = await Promise.all(guests.map((g) => joinGuest(server.port, g, sockets)));
       await stopGracefully(server);
       const crashed = await readDatabase();
       for (const p of back) {
-        assert.deepEqual(slots(p.sync.inventory), slots(crashed.ledger.inventories.get(p.id)!), `${p.id} after the restart`);
+        assert.deepEqual(packSlots(p.sync.inventory), packSlots(crashed.ledger.inventories.get(p.id)!), `${p.id} after the restart`);
         assert.deepEqual(
           p.sync.inventory.filter((s: { locked: boolean }) => s.locked),
           [],
@@ -200,7 +183,7 @@ for (const kind of DATABASE_KINDS) {
 
       // 4. The world still duels: a last run, a few more duels, then SIGTERM.
       server = await run.start();
-      const again = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      const again = await Promise.all(guests.map((g) => joinGuest(server.port, g, sockets)));
       const after = stormOf(again, SEED + 1, SETTLED_AFTER_RESTART, false);
       after.start();
       await Promise.race([

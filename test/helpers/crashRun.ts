@@ -7,7 +7,8 @@ import { silentLogger } from "../../src/logger.js";
 import type { TestDbKind } from "./database.js";
 import { createTestDatabase, type TestDatabase } from "./postgres.js";
 import { killServerProcesses, startServerProcess, type ServerProcess } from "./serverProcess.js";
-import type { WsPlayer } from "./wsClient.js";
+import type { StormPlayer } from "./tradeStorm.js";
+import { wsConnect, type WsPlayer } from "./wsClient.js";
 
 /**
  * What a test that SIGKILLs the real server needs, on either database kind: a data directory (PGlite)
@@ -75,7 +76,7 @@ export function crashRun(kind: TestDbKind, options: { secret: string; dirPrefix:
 }
 
 /** New guest accounts on a running server, made over HTTP: the characters of a crash test. */
-export function newGuests(server: ServerProcess, count: number): Promise<Array<{ token: string; accountId: string }>> {
+export function newGuests(server: ServerProcess, count: number): Promise<Guest[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
       const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
@@ -84,3 +85,23 @@ export function newGuests(server: ServerProcess, count: number): Promise<Array<{
     }),
   );
 }
+
+export interface Guest {
+  token: string;
+  accountId: string;
+}
+
+export type Joined = StormPlayer & { sync: any };
+
+/** A guest in the world over /ws (its socket kept in `sockets`), with its first player:sync. */
+export async function joinGuest(port: number, guest: Guest, sockets: WsPlayer[]): Promise<Joined> {
+  const ws = await wsConnect(port, `?token=${encodeURIComponent(guest.token)}`);
+  sockets.push(ws);
+  const auth = await ws.next("authenticated");
+  const sync = await ws.next("player:sync");
+  return { id: auth.data.playerId, token: guest.token, ws, sync: sync.data };
+}
+
+/** An inventory as sorted `slot:item x quantity` strings, to compare a sync with the database. */
+export const packSlots = (inventory: Array<{ slot: number; itemId: string; quantity: number }>) =>
+  inventory.map((s) => `${s.slot}:${s.itemId}x${s.quantity}`).sort();

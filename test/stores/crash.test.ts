@@ -4,7 +4,7 @@ import path from "node:path";
 import { ROOT } from "../../src/paths.js";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { addTo, plain, readLedger, type Bag } from "../helpers/itemLedger.js";
-import { crashRun, newGuests } from "../helpers/crashRun.js";
+import { crashRun, newGuests, type Guest } from "../helpers/crashRun.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
@@ -28,11 +28,6 @@ const KEEPER = "shopkeeper";
 const FINITE = "feathers";
 /** One restock or decay step of a shelf, at most, per this many ms of running (STOCK_DECAY_TICKS, and feathers' 60 s restock). */
 const SHELF_STEP_MS = 60_000;
-
-interface Guest {
-  token: string;
-  accountId: string;
-}
 
 /** A shopper: one /ws socket at a time, its store open, sending one request at a time. */
 class Shopper {

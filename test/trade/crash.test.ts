@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { addTo, plain, readLedger, type Bag, type Ledger } from "../helpers/itemLedger.js";
-import { crashRun, newGuests } from "../helpers/crashRun.js";
+import { crashRun, joinGuest, newGuests, packSlots, type Guest } from "../helpers/crashRun.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
-import { TradeStorm, waitFirst, type OfferItem, type StormPlayer, type Watch } from "../helpers/tradeStorm.js";
-import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
+import { TradeStorm, waitFirst, type OfferItem, type Watch } from "../helpers/tradeStorm.js";
 
 /**
  * The server process is SIGKILLed in the middle of a trade storm, then restarted on the same
@@ -31,23 +30,6 @@ const PLAYERS = 14;
 const COMPLETED_BEFORE_KILL = 10;
 /** ...then this many trades wait at their last accept, and go together; the kill follows the first to end. */
 const PARKED_AT_RELEASE = 3;
-
-interface Guest {
-  token: string;
-  accountId: string;
-}
-
-type Joined = StormPlayer & { sync: any };
-
-async function join(port: number, guest: Guest, sockets: WsPlayer[]): Promise<Joined> {
-  const ws = await wsConnect(port, `?token=${encodeURIComponent(guest.token)}`);
-  sockets.push(ws);
-  const auth = await ws.next("authenticated");
-  const sync = await ws.next("player:sync");
-  return { id: auth.data.playerId, token: guest.token, ws, sync: sync.data };
-}
-
-const slots = (inventory: Array<{ slot: number; itemId: string; quantity: number }>) => inventory.map((s) => `${s.slot}:${s.itemId}x${s.quantity}`).sort();
 
 /** What the history says each character holds: its starting items, plus what it received, minus what it gave. */
 function replayHistory(
@@ -85,7 +67,7 @@ for (const kind of DATABASE_KINDS) {
       // 1. The characters, made by a first run stopped with SIGTERM; their starting items read from the database.
       let server = await run.start();
       const guests: Guest[] = await newGuests(server, PLAYERS);
-      const made = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      const made = await Promise.all(guests.map((g) => joinGuest(server.port, g, sockets)));
       await stopGracefully(server);
       const start = (await readDatabase()).ledger;
       assert.deepEqual([...start.characters.keys()].sort(), made.map((p) => p.id).sort());
@@ -93,13 +75,14 @@ for (const kind of DATABASE_KINDS) {
 
       // 2. The storm, on a second run; SIGKILL once it is well under way, with commits in flight.
       server = await run.start();
-      const players = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      const players = await Promise.all(guests.map((g) => joinGuest(server.port, g, sockets)));
       assert.deepEqual(
         players.map((p) => p.id),
         made.map((p) => p.id),
         "the same characters come back",
       );
-      for (const p of players) assert.deepEqual(slots(p.sync.inventory), slots(start.inventories.get(p.id)!), `${p.id} starts with what the database holds`);
+      for (const p of players)
+        assert.deepEqual(packSlots(p.sync.inventory), packSlots(start.inventories.get(p.id)!), `${p.id} starts with what the database holds`);
 
       storm = new TradeStorm(players, { completedBeforeStop: COMPLETED_BEFORE_KILL, parkedAtRelease: PARKED_AT_RELEASE });
       storm.start();
@@ -130,7 +113,7 @@ for (const kind of DATABASE_KINDS) {
 
       // 3. Restart on the same database; every player comes back with what the database holds; stop gracefully.
       server = await run.start();
-      const back = await Promise.all(guests.map((g) => join(server.port, g, sockets)));
+      const back = await Promise.all(guests.map((g) => joinGuest(server.port, g, sockets)));
       await stopGracefully(server);
       const end = await readDatabase();
       const rows = end.trades;
@@ -177,7 +160,7 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(wrong, [], "characters whose items the trade history does not explain");
 
       // The restarted server gave each player what the database holds.
-      for (const p of back) assert.deepEqual(slots(p.sync.inventory), slots(end.ledger.inventories.get(p.id)!), `${p.id} after the restart`);
+      for (const p of back) assert.deepEqual(packSlots(p.sync.inventory), packSlots(end.ledger.inventories.get(p.id)!), `${p.id} after the restart`);
     });
   });
 }

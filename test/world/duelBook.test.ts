@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import { createWorld } from "../../rooms/worldSetup.js";
-import { startingInventory } from "../../src/game/inventory.js";
-import { defaultSkillXp } from "../../src/game/skills.js";
 import { movePlayer, startPickup } from "../../src/game/world/commands.js";
 import type { DuelBook } from "../../src/game/world/duels.js";
 import type { DuelEvent } from "../../src/game/world/duelSession.js";
 import { useItem } from "../../src/game/world/itemUse.js";
-import { addPlayer, removePlayer, snapshotOf } from "../../src/game/world/players.js";
+import { removePlayer, snapshotOf } from "../../src/game/world/players.js";
 import { tickWorld } from "../../src/game/world/tick.js";
 import type { World } from "../../src/game/world/World.js";
 import { code } from "../game/fixtures.js";
+import { addStarter } from "../helpers/handPlaced.js";
 import { defaultGameData } from "../helpers/server.js";
 
 /** The duel book over a real world (the default manifests), with players placed by hand. */
@@ -18,19 +17,7 @@ describe("duel book: the duel state machine over the world", () => {
   let book: DuelBook;
   let ids = 0;
   let ignores = new Set<string>();
-  const add = (name: string, tile = world.spawnTile) =>
-    addPlayer(world, {
-      id: `c_${name}`,
-      accountId: `u_${name}`,
-      name,
-      isAgent: false,
-      tile,
-      xp: defaultSkillXp(),
-      health: 100,
-      inventory: startingInventory(world.data.starterKit, world.data.items),
-      equipment: {},
-      bank: [],
-    });
+  const add = (name: string, tile = world.spawnTile) => addStarter(world, name, tile);
   const kinds = (events: DuelEvent[]) => events.map((e) => (e.kind === "cancelled" ? `cancelled:${e.reason}` : e.kind));
   const slotOf = (id: string, itemId: string) => world.players.get(id)!.inventory.findIndex((s) => s?.itemId === itemId);
 

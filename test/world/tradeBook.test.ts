@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import { createWorld } from "../../rooms/worldSetup.js";
-import { startingInventory } from "../../src/game/inventory.js";
-import { defaultSkillXp } from "../../src/game/skills.js";
 import { bankDeposit, dropItem, giveItem } from "../../src/game/world/commands.js";
 import { useItem } from "../../src/game/world/itemUse.js";
 import { killPlayer } from "../../src/game/world/npcSystem.js";
-import { addPlayer, removePlayer } from "../../src/game/world/players.js";
+import { removePlayer } from "../../src/game/world/players.js";
 import { tickWorld } from "../../src/game/world/tick.js";
 import type { TradeBook, TradeEvent } from "../../src/game/world/trades.js";
 import type { World } from "../../src/game/world/World.js";
 import { code } from "../game/fixtures.js";
+import { addStarter } from "../helpers/handPlaced.js";
 import { defaultGameData } from "../helpers/server.js";
 
 /** The trade book over a real world (the default manifests), with players placed by hand. */
@@ -17,19 +16,7 @@ describe("trade book: the trade state machine over the world", () => {
   let world: World;
   let book: TradeBook;
   let ids = 0;
-  const add = (name: string, tile = world.spawnTile) =>
-    addPlayer(world, {
-      id: `c_${name}`,
-      accountId: `u_${name}`,
-      name,
-      isAgent: false,
-      tile,
-      xp: defaultSkillXp(),
-      health: 100,
-      inventory: startingInventory(world.data.starterKit, world.data.items),
-      equipment: {},
-      bank: [],
-    });
+  const add = (name: string, tile = world.spawnTile) => addStarter(world, name, tile);
   const kinds = (events: TradeEvent[]) => events.map((e) => (e.kind === "cancelled" ? `cancelled:${e.reason}` : e.kind));
   const coinsSlot = (id: string) => world.players.get(id)!.inventory.findIndex((s) => s?.itemId === "coins");
 
