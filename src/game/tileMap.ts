@@ -93,6 +93,11 @@ export class TileMap {
     }
   }
 
+  /** A copy of the bitset: bit `index(x, z)` is set when the tile is blocked (row-major, least significant bit first). */
+  toBytes(): Uint8Array {
+    return this.bits.slice();
+  }
+
   /** Bytes held by the bitset. */
   get byteLength(): number {
     return this.bits.byteLength;

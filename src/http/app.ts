@@ -20,6 +20,8 @@ import { templateRoutes } from "./api/templates.js";
 import { worldRoutes } from "./api/world.js";
 import { agentRoutes } from "./api/agents.js";
 import { voiceRoutes } from "./api/voice.js";
+import { catalogueRoutes } from "./api/catalogue.js";
+import { webClientRoutes } from "./webClient.js";
 import type { AgentRuntime } from "../agents/runtime.js";
 import { addressKey, clientKey, proxyTrust, rateLimit, type Limiters } from "./rateLimit.js";
 import { requestBodies } from "./body.js";
@@ -59,6 +61,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(envScriptRoute(config));
   app.use(manifestRoutes(ctx.gameData.dir));
   app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));
+  app.use(catalogueRoutes(ctx.gameData));
   // The OpenAPI document and its page: public, built once, ahead of the rate limiter (like the game data above).
   app.use(apiDocsRoutes(config.publicApiUrl));
   // Rate limits: authentication attempts per address; every other /api request per client.
@@ -83,6 +86,8 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(metricsRoutes(config.adminCode, adminAuth));
 
   app.use("/api", apiNotFound);
+  // The web client at / (client/, bundled on first request).
+  app.use(webClientRoutes({ logger, minify: config.nodeEnv === "production" }));
   const publicDir = options.publicDir ?? PUBLIC_DIR;
   if (existsSync(publicDir)) app.use(express.static(publicDir, { index: "index.html" }));
   app.use(errorHandler(logger));

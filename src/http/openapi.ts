@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { VERSION } from "../version.js";
+import { CatalogueBody, WorldMapBody } from "../protocol/restAnswers.js";
 
 /**
  * The OpenAPI 3.1 document of the REST API (GET /api/openapi.json, and the page at /api/docs),
@@ -24,6 +25,13 @@ export interface Answer {
 }
 
 /** One route of the table (openapiRoutes.ts). */
+/** A success answer, and an error answer with the codes it may carry. */
+export const answer = (description: string, body?: z.ZodType): Answer => ({ description, body });
+export const err = (description: string, ...codes: string[]): Answer => ({ description, codes });
+/** Routes of one tag. */
+export const tagged = (tag: Tag, routes: Array<Omit<RouteDoc, "tag">>): RouteDoc[] => routes.map((r) => ({ ...r, tag }));
+export const worldDown = { 503: err("the world is not running", "WORLD_UNAVAILABLE") };
+
 export interface RouteDoc {
   /** The method and the OpenAPI path: `GET /api/characters/{characterId}/skills`. */
   route: `${"GET" | "POST" | "DELETE"} /api${string}`;
@@ -262,6 +270,8 @@ export const Trade = z
     valueGiven: z.number(),
     valueReceived: z.number(),
   });
+export const WorldMap = ok(WorldMapBody.shape);
+export const Catalogue = ok(CatalogueBody.shape);
 export const WorldSummary = ok({
   tick: int,
   onlinePlayers: z.array(z.object({ id: str, name: str, isAgent: bool, combatLevel: int, position: Position })),

@@ -1,38 +1,37 @@
 import { z } from "zod";
 import {
-  Agent,
   Area,
   Asked,
   CharacterSummary,
   FriendRequests,
-  GoalState,
   Listed,
-  Mapping,
   Player,
   Position,
   PublicPlayer,
   Quest,
-  QuickActions,
   RequestClosed,
   SkillUnlocks,
   Skills,
   Template,
   TokenAnswer,
-  Told,
   Trade,
   WorldSummary,
+  WorldMap,
+  Catalogue,
   bool,
   int,
   ok,
   str,
   when,
-  type Answer,
+  answer,
+  err,
+  tagged,
+  worldDown,
   type RouteDoc,
-  type Tag,
 } from "./openapi.js";
 import { IdpLoginBody } from "./authRoutes.js";
 import { CharacterQuery } from "./api/access.js";
-import { AgentParams, GoalBody, MessageBody, RegisterBody } from "./api/agents.js";
+import { AGENT_ROUTES } from "./openapiAgentRoutes.js";
 import { CreateBody, Params as CharacterIdParams } from "./api/characters.js";
 import { Params as StatsParams } from "./api/characterStats.js";
 import { PlayerBody } from "./api/player.js";
@@ -47,9 +46,6 @@ import { Body as VoiceBody } from "./api/voice.js";
  * shares, such as 401 or 429, are added by openapi.ts). test/http/openapi.test.ts holds this table
  * to the routes the running server has mounted, both ways, and to what the handlers answer.
  */
-
-const answer = (description: string, body?: z.ZodType): Answer => ({ description, body });
-const err = (description: string, ...codes: string[]): Answer => ({ description, codes });
 
 // ---- answers several routes share --------------------------------------------------------
 
@@ -69,13 +65,6 @@ const requestErrors = {
   404: err("no such request", "REQUEST_NOT_FOUND"),
 };
 const targetNote = "Exactly one of characterId and name.";
-const agentErrors = { 403: err("someone else's agent", "FORBIDDEN"), 404: err("no such agent", "AGENT_NOT_FOUND") };
-const worldDown = { 503: err("the world is not running", "WORLD_UNAVAILABLE") };
-const goalAnswer = { 200: answer("the goal, whether goals are paused, the goals it could take", GoalState), ...agentErrors, ...worldDown };
-const agentRoute = { params: AgentParams };
-
-/** Routes of one tag. */
-const tagged = (tag: Tag, routes: Array<Omit<RouteDoc, "tag">>): RouteDoc[] => routes.map((r) => ({ ...r, tag }));
 
 export const ROUTES: RouteDoc[] = [
   ...tagged("auth", [
@@ -147,6 +136,20 @@ export const ROUTES: RouteDoc[] = [
       open: true,
       db: false,
       responses: { 200: answer("from the manifests", ok({ areas: z.array(Area) })) },
+    },
+    {
+      route: "GET /api/v1/world/map",
+      summary: "The ground plan: bounds, blocked tiles, buildings",
+      open: true,
+      db: false,
+      responses: { 200: answer("as the world builds it", WorldMap) },
+    },
+    {
+      route: "GET /api/v1/catalogue",
+      summary: "Items, spells, prayers and recipes",
+      open: true,
+      db: false,
+      responses: { 200: answer("from the loaded game data", Catalogue) },
     },
   ]),
   ...tagged("characters", [
@@ -326,60 +329,7 @@ export const ROUTES: RouteDoc[] = [
       },
     },
   ]),
-  ...tagged("agents", [
-    {
-      route: "POST /api/agent/register",
-      summary: "Register an agent: a new character the built-in runtime runs",
-      body: RegisterBody,
-      responses: {
-        201: answer("its ids and a token for an external runtime", ok({ agentId: str, characterId: str, token: str, expiresIn: int })),
-        400: err("a taken name, or 10 agents already", "NAME_TAKEN", "AGENT_LIMIT"),
-      },
-    },
-    { route: "GET /api/agent", summary: "Your agents", responses: { 200: answer("each with its runtime and state", ok({ agents: z.array(Agent) })) } },
-    {
-      route: "POST /api/agent/{agentId}/start",
-      summary: "Bring the agent into the world in the built-in runtime",
-      ...agentRoute,
-      responses: { 200: answer("remembered across restarts", ok({ agentId: str, running: z.literal(true) })), ...agentErrors },
-    },
-    {
-      route: "POST /api/agent/{agentId}/stop",
-      summary: "Take the agent out of the world (its character is saved)",
-      ...agentRoute,
-      responses: { 200: answer("remembered across restarts", ok({ agentId: str, running: z.literal(false) })), ...agentErrors },
-    },
-    {
-      route: "GET /api/agents/mapping/{agentId}",
-      summary: "The agent's mapping",
-      ...agentRoute,
-      responses: { 200: answer("agent, character and owner", ok({ mapping: Mapping })), ...agentErrors },
-    },
-    { route: "GET /api/agents/{agentId}/goal", summary: "The agent's goal", ...agentRoute, responses: goalAnswer },
-    {
-      route: "POST /api/agents/{agentId}/goal",
-      summary: "Set the agent's goal",
-      ...agentRoute,
-      body: GoalBody,
-      bodyNote: "goalId: one of availableGoals; or a type (and target). count only for production and buy goals.",
-      responses: { ...goalAnswer, 400: err("not one of availableGoals, or not available now", "UNKNOWN_GOAL", "GOAL_UNAVAILABLE") },
-    },
-    { route: "POST /api/agents/{agentId}/goal/stop", summary: "Cancel the goal and pause autonomous goals", ...agentRoute, responses: goalAnswer },
-    { route: "POST /api/agents/{agentId}/goal/resume", summary: "Resume autonomous goals", ...agentRoute, responses: goalAnswer },
-    {
-      route: "POST /api/agents/{agentId}/message",
-      summary: "Tell the agent something: a command is queued, anything else gets a reply",
-      ...agentRoute,
-      body: MessageBody,
-      responses: { 200: answer("queued, or an in-character reply said in world chat", Told), 400: err("no one drives it", "AGENT_OFFLINE"), ...agentErrors },
-    },
-    {
-      route: "GET /api/agents/{agentId}/quick-actions",
-      summary: "The quick actions the agent could take now",
-      ...agentRoute,
-      responses: { 200: answer("actions, nearby locations and the pack", QuickActions), ...agentErrors, ...worldDown },
-    },
-  ]),
+  ...AGENT_ROUTES,
   ...tagged("docs", [
     { route: "GET /api/openapi.json", summary: "This OpenAPI 3.1 document", open: true, db: false, limited: false, responses: { 200: answer("the document") } },
     {

@@ -8,5 +8,6 @@ export * from "./agentMessages.js";
 export * from "./clientMessages.js";
 export * from "./codes.js";
 export * from "./duelMessages.js";
+export * from "./restAnswers.js";
 export * from "./serverMessages.js";
 export * from "./vocabulary.js";

@@ -1,9 +1,34 @@
 import { Router } from "express";
 import type { ServerContext } from "../../context.js";
+import { buildTileMap, footprintRect } from "../../game/tileMap.js";
+import type { GameData } from "../../manifests/gameData.js";
+import type { WorldMapBody } from "../../protocol/index.js";
 
-/** /api/v1/world: a snapshot of the live world; /api/v1/world/areas: the areas of the world data. Public. */
+/**
+ * The world's ground plan, as the world builds it from the game data: the tile bounds, the blocked
+ * tiles as a bitset (base64; bit `(z - minZ) * width + (x - minX)`, least significant bit first),
+ * the buildings' footprints and the areas. What a client draws the map from.
+ */
+export function worldMap(data: GameData): WorldMapBody {
+  const map = buildTileMap(data);
+  return {
+    bounds: map.bounds,
+    width: map.width,
+    depth: map.depth,
+    blocked: Buffer.from(map.toBytes()).toString("base64"),
+    buildings: data.buildings.map((b) => ({ id: b.id, name: b.name ?? b.type ?? b.id, ...footprintRect(b.position, b.footprint, b.rotation) })),
+    areas: [...data.worldAreas.values()].map((a) => ({ id: a.id, name: a.name, bounds: a.bounds, safeZone: a.safeZone, pvpEnabled: a.pvpEnabled })),
+    spawn: data.spawn ? { x: Math.round(data.spawn.position.x), z: Math.round(data.spawn.position.z) } : null,
+  };
+}
+
+/**
+ * /api/v1/world: a snapshot of the live world; /api/v1/world/areas: the areas of the world data;
+ * /api/v1/world/map: the ground plan (worldMap). Public.
+ */
 export function worldRoutes(ctx: ServerContext) {
   const router = Router();
+  let plan: string | undefined;
 
   router.get("/api/v1/world", async (_req, res) => {
     const w = await ctx.world.summary();
@@ -43,6 +68,10 @@ export function worldRoutes(ctx: ServerContext) {
         spawnPoint: a.spawnPoint ?? null,
       })),
     });
+  });
+  router.get("/api/v1/world/map", (_req, res) => {
+    plan ??= JSON.stringify({ success: true, ...worldMap(ctx.gameData) });
+    res.type("application/json").set("Cache-Control", "public, max-age=300").send(plan);
   });
   return router;
 }

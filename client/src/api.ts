@@ -1,0 +1,63 @@
+import type { CatalogueBody, WorldMapBody } from "../../src/protocol/index.js";
+
+/** The REST calls the client makes, typed by src/protocol's answers. */
+
+export type Catalogue = CatalogueBody;
+export type WorldMap = WorldMapBody;
+export type ItemInfo = Catalogue["items"][number];
+export type NpcInfo = Catalogue["npcs"][number];
+
+/** The public settings the server writes into /env.js (src/config.ts publicSettings). */
+export interface PublicEnv {
+  PUBLIC_API_URL?: string;
+  PUBLIC_IDP_APP_ID?: string;
+}
+
+export function publicEnv(): PublicEnv {
+  return ((window as unknown as { env?: PublicEnv }).env ?? {}) as PublicEnv;
+}
+
+/** The server's base address: the page's own origin unless the server says otherwise. */
+export function serverUrl(): string {
+  return publicEnv().PUBLIC_API_URL || location.origin;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(serverUrl() + path, init);
+  const body = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+  if (!res.ok) throw new ApiError(res.status, body.error?.code ?? String(res.status), body.error?.message ?? `The server answered ${res.status}`);
+  return body as T;
+}
+
+export interface Login {
+  token: string;
+  accountId: string;
+}
+
+/** Anonymous mode: a guest account and its token. */
+export function loginAsGuest(): Promise<Login> {
+  return call<Login>("/api/auth/guest", { method: "POST" });
+}
+
+/** With an identity provider configured: its access token in, the server's token out. */
+export function loginWithIdp(idpToken: string): Promise<Login> {
+  return call<Login>("/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idpToken }) });
+}
+
+export function loadMap(): Promise<WorldMap> {
+  return call<WorldMap>("/api/v1/world/map");
+}
+
+export function loadCatalogue(): Promise<Catalogue> {
+  return call<Catalogue>("/api/v1/catalogue");
+}

@@ -1,0 +1,153 @@
+import type { Catalogue, ItemInfo, NpcInfo, WorldMap } from "./api.js";
+import type { StationView } from "../../src/protocol/index.js";
+import type { Connection } from "./connection.js";
+import { byId, h } from "./dom.js";
+
+export type LogKind = "local" | "world" | "system" | "error";
+
+/** A choice in a right-click (or slot) menu. */
+export interface MenuOption {
+  label: string;
+  run: () => void;
+}
+
+/**
+ * What every part of the client shares: the connection, the game data it names things from, the
+ * chat log, the menu and the overlay window (trade, duel, dialogue, store, bank).
+ */
+export class Game {
+  private readonly items: Map<string, ItemInfo>;
+  private readonly npcs: Map<string, NpcInfo>;
+  private readonly changeListeners: Array<() => void> = [];
+  /** Where log lines go (the chat panel sets it). */
+  logTo: (text: string, kind: LogKind) => void = () => {};
+  /** Which overlay owns the window now (so a late event of another does not close it). */
+  private overlayOwner: string | null = null;
+  private readonly blocked: Uint8Array;
+  /** A spell chosen in the combat panel, cast at the next target clicked. */
+  pendingSpell: { id: string; name: string } | null = null;
+  /** The opponent of the duel fight under way. */
+  duelOpponent: string | null = null;
+  /** The station chosen last (the production panel makes things there). */
+  station: StationView | null = null;
+  /** Bring a side panel to the front (the tabs set it). */
+  showTab: (name: string) => void = () => {};
+
+  constructor(
+    readonly net: Connection,
+    readonly catalogue: Catalogue,
+    readonly map: WorldMap,
+  ) {
+    this.items = new Map(catalogue.items.map((i) => [i.id, i]));
+    this.npcs = new Map(catalogue.npcs.map((n) => [n.id, n]));
+    this.blocked = Uint8Array.from(atob(map.blocked), (c) => c.charCodeAt(0));
+    net.on("player:sync", () => this.changed());
+    net.on("error", (e) => this.log(`${e.message} (${e.code})`, "error"));
+    net.on("notice", (n) => this.log(n.message, "system"));
+  }
+
+  get me() {
+    return this.net.me;
+  }
+
+  item(id: string): ItemInfo | undefined {
+    return this.items.get(id);
+  }
+
+  itemName(id: string): string {
+    return this.items.get(id)?.name ?? id;
+  }
+
+  npc(npcId: string): NpcInfo | undefined {
+    return this.npcs.get(npcId);
+  }
+
+  /** Whether a tile is blocked (or off the map), from the ground plan. */
+  isBlocked(x: number, z: number): boolean {
+    const b = this.map.bounds;
+    if (x < b.minX || x > b.maxX || z < b.minZ || z > b.maxZ) return true;
+    const i = (z - b.minZ) * this.map.width + (x - b.minX);
+    return (this.blocked[i >> 3]! & (1 << (i & 7))) !== 0;
+  }
+
+  /** Cast the chosen spell at a target. */
+  cast(targetId: string) {
+    if (!this.pendingSpell) return;
+    this.net.send("combat:cast", { spellId: this.pendingSpell.id, targetId });
+    this.pendingSpell = null;
+  }
+
+  /** Walk up to a station: a bank opens the bank panel, anything else the production panel. */
+  useStation(s: StationView) {
+    this.station = s;
+    const from = this.me.position;
+    let best: { x: number; z: number } | null = null;
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dz = -1; dz <= 1; dz++) {
+        const t = { x: s.x + dx, z: s.z + dz };
+        if ((dx || dz) && !this.isBlocked(t.x, t.z) && (!best || Math.hypot(t.x - from.x, t.z - from.z) < Math.hypot(best.x - from.x, best.z - from.z)))
+          best = t;
+      }
+    }
+    if (best) this.net.send("player:move", best);
+    this.showTab(s.type === "bank" ? "Bank" : "Make");
+  }
+
+  log(text: string, kind: LogKind = "system") {
+    this.logTo(text, kind);
+  }
+
+  /** Call `fn` whenever the player's own state changed (and the panels should redraw). */
+  onChange(fn: () => void) {
+    this.changeListeners.push(fn);
+  }
+
+  changed() {
+    for (const fn of this.changeListeners) fn();
+  }
+
+  /** Show a menu at page coordinates; a click anywhere else closes it. */
+  menu(pageX: number, pageY: number, title: string, options: MenuOption[]) {
+    const menu = byId("menu");
+    const stage = menu.parentElement!.getBoundingClientRect();
+    menu.replaceChildren(
+      h("div", { className: "menu-title" }, title),
+      ...options.map((o) =>
+        h("button", {
+          onclick: (ev: MouseEvent) => {
+            ev.stopPropagation();
+            menu.hidden = true;
+            o.run();
+          },
+          textContent: o.label,
+        }),
+      ),
+      h("button", { onclick: () => (menu.hidden = true), textContent: "Cancel" }),
+    );
+    menu.style.left = `${Math.max(0, pageX - stage.left - window.scrollX)}px`;
+    menu.style.top = `${Math.max(0, pageY - stage.top - window.scrollY)}px`;
+    menu.hidden = false;
+  }
+
+  /** Put `content` in the overlay window, owned by `owner` (e.g. "trade"). */
+  overlay(owner: string, title: string, ...content: Array<Node | string>) {
+    const dialog = byId("dialog");
+    dialog.replaceChildren(h("h3", {}, title), ...content);
+    dialog.dataset.owner = owner;
+    dialog.hidden = false;
+    this.overlayOwner = owner;
+  }
+
+  /** Close the overlay if `owner` still owns it. */
+  closeOverlay(owner: string) {
+    if (this.overlayOwner !== owner) return;
+    const dialog = byId("dialog");
+    dialog.hidden = true;
+    dialog.replaceChildren();
+    this.overlayOwner = null;
+  }
+
+  overlayIs(owner: string): boolean {
+    return this.overlayOwner === owner;
+  }
+}

@@ -1,0 +1,125 @@
+import { ApiError, loadCatalogue, loadMap, loginAsGuest, loginWithIdp, publicEnv, serverUrl, type Login } from "./api.js";
+import { installChat } from "./chat.js";
+import { Connection } from "./connection.js";
+import { byId, h } from "./dom.js";
+import { Game } from "./game.js";
+import { bankPanel } from "./panels/bank.js";
+import { combatPanel } from "./panels/combat.js";
+import { equipmentPanel } from "./panels/equipment.js";
+import { inventoryPanel } from "./panels/inventory.js";
+import type { Panel } from "./panels/panel.js";
+import { prayerPanel } from "./panels/prayer.js";
+import { productionPanel } from "./panels/production.js";
+import { questsPanel } from "./panels/quests.js";
+import { skillsPanel } from "./panels/skills.js";
+import { WorldView } from "./view.js";
+import { installDuel } from "./windows/duel.js";
+import { installNpcWindows } from "./windows/npcs.js";
+import { installTrade } from "./windows/trade.js";
+
+const PANELS: Panel[] = [inventoryPanel, equipmentPanel, skillsPanel, bankPanel, combatPanel, prayerPanel, questsPanel, productionPanel];
+const TOKEN_KEY = "arena.token";
+
+/** A readable line for whatever went wrong joining. */
+function describe(err: unknown): string {
+  if (err instanceof ApiError) return `${err.message} (${err.code})`;
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+/** Sign in: a guest in anonymous mode, the identity provider's token when the server has one. */
+async function signIn(): Promise<Login> {
+  const idp = Boolean(publicEnv().PUBLIC_IDP_APP_ID);
+  if (idp) return loginWithIdp(byId<HTMLInputElement>("idp-token").value.trim());
+  const saved = sessionStorage.getItem(TOKEN_KEY);
+  if (saved) return JSON.parse(saved) as Login;
+  const login = await loginAsGuest();
+  sessionStorage.setItem(TOKEN_KEY, JSON.stringify(login));
+  return login;
+}
+
+function installTabs(game: Game) {
+  const tabs = byId("tabs");
+  const panel = byId("panel");
+  let active = PANELS[0]!;
+  const draw = () => {
+    for (const b of tabs.querySelectorAll("button")) b.classList.toggle("active", b.textContent === active.name);
+    panel.replaceChildren(active.render(game));
+  };
+  game.showTab = (name) => {
+    active = PANELS.find((p) => p.name === name) ?? active;
+    draw();
+  };
+  tabs.replaceChildren(...PANELS.map((p) => h("button", { textContent: p.name, onclick: () => game.showTab(p.name) })));
+  game.onChange(draw);
+  draw();
+}
+
+function installStatus(game: Game) {
+  const status = byId("status");
+  const banner = byId("banner");
+  const show = (text: string | null) => {
+    banner.hidden = text === null;
+    banner.textContent = text ?? "";
+  };
+  game.onChange(() => {
+    const me = game.me;
+    status.textContent = `${me.name} · ${me.position.x}, ${me.position.z} · life ${me.health}/${me.maxHealth}${me.action ? ` · ${me.action}` : ""}`;
+  });
+  game.changed();
+  const room = game.net.room;
+  room.onDrop(() => show("Connection lost: reconnecting…"));
+  room.onReconnect(() => show(null));
+  room.onLeave((code: number) => show(`Disconnected (${code}). Reload the page to play again.`));
+}
+
+async function play() {
+  const button = byId<HTMLButtonElement>("play");
+  const error = byId("login-error");
+  button.disabled = true;
+  error.textContent = "";
+  try {
+    const login = await signIn();
+    const [map, catalogue] = await Promise.all([loadMap(), loadCatalogue()]);
+    const name = byId<HTMLInputElement>("name").value.trim();
+    let net: Connection;
+    try {
+      net = await Connection.join(serverUrl(), login.token, name ? { name } : {});
+    } catch (err) {
+      // A guest token from an earlier visit may be gone (the server restarted or removed the guest).
+      sessionStorage.removeItem(TOKEN_KEY);
+      throw err;
+    }
+    const game = new Game(net, catalogue, map);
+    byId("login").hidden = true;
+    byId("game").hidden = false;
+    installChat(byId("chat"), game);
+    installTabs(game);
+    installTrade(game);
+    installDuel(game);
+    installNpcWindows(game);
+    const view = new WorldView(byId<HTMLCanvasElement>("world"), game);
+    installStatus(game);
+    document.addEventListener("click", (ev) => {
+      const menu = byId("menu");
+      if (!menu.contains(ev.target as Node) && !(ev.target instanceof HTMLCanvasElement) && !(ev.target as HTMLElement).closest?.(".slot")) menu.hidden = true;
+    });
+    game.log(`Welcome to the world, ${game.me.name}. Click to walk; right-click for more.`);
+    // A handle for tools and tests that drive the page: where things are, what the client knows.
+    (window as unknown as { arena: unknown }).arena = { game, view };
+  } catch (err) {
+    error.textContent = `Could not join the world: ${describe(err)}`;
+    button.disabled = false;
+  }
+}
+
+function start() {
+  const idp = Boolean(publicEnv().PUBLIC_IDP_APP_ID);
+  byId("login-mode").textContent = idp ? "Sign in with your identity provider's access token." : "Play as a guest: no account needed.";
+  byId("idp-row").hidden = !idp;
+  const button = byId<HTMLButtonElement>("play");
+  button.disabled = false;
+  button.onclick = () => void play();
+}
+
+start();

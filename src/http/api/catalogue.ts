@@ -1,0 +1,61 @@
+import { Router } from "express";
+import type { GameData } from "../../manifests/gameData.js";
+import { PRODUCTION_KINDS, type CatalogueBody } from "../../protocol/index.js";
+
+/**
+ * What a client names and offers from the game data: every item (name, kind, worn slot, value,
+ * what eating heals), the npcs (whether they fight or talk, and their services: bank, store, ...), the spells and prayers with their levels, and the recipes `production:make`
+ * plays, by kind. Built once from the loaded data: the server's own definitions, never the raw files.
+ */
+export function catalogue(data: GameData): CatalogueBody {
+  return {
+    items: [...data.items.values()].map((i) => ({
+      id: i.id,
+      name: i.name,
+      type: i.type,
+      stackable: i.stackable,
+      tradeable: i.tradeable,
+      value: i.value,
+      equipSlot: i.equipSlot ?? null,
+      healAmount: i.healAmount ?? null,
+      lampXp: i.lampXp ?? null,
+      prayerXp: i.prayerXp ?? null,
+      examine: i.examine ?? i.description ?? null,
+    })),
+    npcs: [...data.npcs.values()].map((n) => ({
+      id: n.id,
+      name: n.name,
+      level: n.level,
+      attackable: n.combat.attackable,
+      talks: n.dialogue !== undefined,
+      services: n.services,
+    })),
+    spells: [...data.spells.values()].map((s) => ({ id: s.id, name: s.name, level: s.level, maxHit: s.baseMaxHit, runes: s.runes })),
+    prayers: [...data.prayers.values()].map((p) => ({ id: p.id, name: p.name, level: p.level, conflicts: p.conflicts })),
+    recipes: Object.fromEntries(
+      PRODUCTION_KINDS.map((kind) => [
+        kind,
+        (data.recipes[kind] ?? []).map((r) => ({
+          id: r.id,
+          skill: r.skill,
+          level: r.level,
+          xp: r.xp,
+          inputs: r.inputs,
+          outputs: r.outputs,
+          station: r.station ?? null,
+        })),
+      ]),
+    ),
+  };
+}
+
+/** GET /api/v1/catalogue: the catalogue above. Public. */
+export function catalogueRoutes(data: GameData) {
+  const router = Router();
+  let body: string | undefined;
+  router.get("/api/v1/catalogue", (_req, res) => {
+    body ??= JSON.stringify({ success: true, ...catalogue(data) });
+    res.type("application/json").set("Cache-Control", "public, max-age=300").send(body);
+  });
+  return router;
+}

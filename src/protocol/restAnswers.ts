@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/**
+ * The answers of the REST routes a game client draws and names things from, as zod schemas: the
+ * server builds them to these types, the OpenAPI document describes them from these schemas, and a
+ * client takes its types from here (`z.infer`).
+ */
+
+const int = z.number().int();
+const Rect = z.object({ minX: int, maxX: int, minZ: int, maxZ: int });
+const ItemStack = z.object({ itemId: z.string(), quantity: int });
+
+/** GET /api/v1/world/map: the ground plan, as the world builds its walkability grid. */
+export const WorldMapBody = z.object({
+  bounds: Rect,
+  width: int,
+  depth: int,
+  blocked: z.string().describe("base64 bitset: bit (z - minZ) * width + (x - minX), least significant bit first, set when blocked"),
+  buildings: z.array(Rect.extend({ id: z.string(), name: z.string() })),
+  areas: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      bounds: z.object({ minX: z.number(), maxX: z.number(), minZ: z.number(), maxZ: z.number() }),
+      safeZone: z.boolean(),
+      pvpEnabled: z.boolean(),
+    }),
+  ),
+  spawn: z.object({ x: int, z: int }).nullable(),
+});
+export type WorldMapBody = z.infer<typeof WorldMapBody>;
+
+const Recipe = z.object({
+  id: z.string(),
+  skill: z.string(),
+  level: int,
+  xp: z.number(),
+  inputs: z.array(ItemStack),
+  outputs: z.array(ItemStack),
+  station: z.string().nullable(),
+});
+
+/** GET /api/v1/catalogue: items, npcs, spells, prayers and production recipes by kind. */
+export const CatalogueBody = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      type: z.string(),
+      stackable: z.boolean(),
+      tradeable: z.boolean(),
+      value: z.number(),
+      equipSlot: z.string().nullable(),
+      healAmount: z.number().nullable(),
+      /** An experience lamp's xp (`inventory:use` rub), bones' prayer xp (bury). */
+      lampXp: z.number().nullable(),
+      prayerXp: z.number().nullable(),
+      examine: z.string().nullable(),
+    }),
+  ),
+  npcs: z.array(z.object({ id: z.string(), name: z.string(), level: int, attackable: z.boolean(), talks: z.boolean(), services: z.array(z.string()) })),
+  spells: z.array(
+    z.object({ id: z.string(), name: z.string(), level: int, maxHit: z.number(), runes: z.array(z.object({ runeId: z.string(), quantity: int })) }),
+  ),
+  prayers: z.array(z.object({ id: z.string(), name: z.string(), level: int, conflicts: z.array(z.string()) })),
+  recipes: z.record(z.string(), z.array(Recipe)),
+});
+export type CatalogueBody = z.infer<typeof CatalogueBody>;
