@@ -9,7 +9,6 @@ export type NpcInfo = Catalogue["npcs"][number];
 
 /** The public settings the server writes into /env.js (src/config.ts publicSettings). */
 export interface PublicEnv {
-  PUBLIC_API_URL?: string;
   PUBLIC_IDP_APP_ID?: string;
 }
 
@@ -17,9 +16,13 @@ export function publicEnv(): PublicEnv {
   return ((window as unknown as { env?: PublicEnv }).env ?? {}) as PublicEnv;
 }
 
-/** The server's base address: the page's own origin unless the server says otherwise. */
+/**
+ * The server's base address: the page's own origin, since the server that serves the page is the
+ * one it plays on (PUBLIC_API_URL names the server to clients hosted elsewhere; its default,
+ * localhost, would be wrong for a player on another machine).
+ */
 export function serverUrl(): string {
-  return publicEnv().PUBLIC_API_URL || location.origin;
+  return location.origin;
 }
 
 export class ApiError extends Error {

@@ -23,6 +23,8 @@ export class WorldView {
   private readonly ctx: CanvasRenderingContext2D;
   private splats: Splat[] = [];
   private speech = new Map<string, { text: string; until: number }>();
+  /** Names drawn so far this frame, per tile. */
+  private readonly stacked = new Map<string, number>();
   /** The tile at the centre of the view. */
   private centre = { x: 0, z: 0 };
 
@@ -95,6 +97,8 @@ export class WorldView {
     state.stations.forEach((s) => this.drawStation(s));
     state.resources.forEach((r) => this.drawResource(r));
     state.groundItems.forEach((g) => this.drawGroundItem(g));
+    // Names of those sharing a tile are stacked, not drawn over each other.
+    this.stacked.clear();
     state.npcs.forEach((n) => this.drawNpc(n));
     state.players.forEach((p) => this.drawPlayer(p));
     this.drawSplats();
@@ -118,6 +122,14 @@ export class WorldView {
     ctx.fillText(text, x + 1, y + 1);
     ctx.fillStyle = colour;
     ctx.fillText(text, x, y);
+  }
+
+  /** How far above its tile the next name on it goes. */
+  private nameOffset(x: number, z: number): number {
+    const key = `${x},${z}`;
+    const n = this.stacked.get(key) ?? 0;
+    this.stacked.set(key, n + 1);
+    return n * 12;
   }
 
   private dot(x: number, z: number, colour: string, radius: number) {
@@ -154,7 +166,12 @@ export class WorldView {
     if (n.state === "dead") return;
     const info = this.game.npc(n.npcId);
     const p = this.dot(n.x, n.z, info?.attackable ? "#c83c3c" : "#e8c84a", 8);
-    this.label(`${n.name}${info?.attackable ? ` (level ${n.level})` : ""}`, p.x + TILE / 2, p.y - 3, info?.attackable ? "#ffb0a0" : "#fff0a0");
+    this.label(
+      `${n.name}${info?.attackable ? ` (level ${n.level})` : ""}`,
+      p.x + TILE / 2,
+      p.y - 3 - this.nameOffset(n.x, n.z),
+      info?.attackable ? "#ffb0a0" : "#fff0a0",
+    );
     this.healthBar(n.id, p, n.health, n.maxHealth);
   }
 
@@ -166,10 +183,11 @@ export class WorldView {
       this.ctx.lineWidth = 2;
       this.ctx.strokeRect(p.x + 1, p.y + 1, TILE - 3, TILE - 3);
     }
-    this.label(`${pl.isAgent ? "[agent] " : ""}${pl.name}`, p.x + TILE / 2, p.y - 3, pl.isAgent ? "#d8c0ff" : "#ffffff");
+    const above = this.nameOffset(pl.x, pl.z);
+    this.label(`${pl.isAgent ? "[agent] " : ""}${pl.name}`, p.x + TILE / 2, p.y - 3 - above, pl.isAgent ? "#d8c0ff" : "#ffffff");
     this.healthBar(pl.id, p, pl.health, pl.maxHealth);
     const said = this.speech.get(pl.id);
-    if (said && said.until > performance.now()) this.label(said.text, p.x + TILE / 2, p.y - 16, "#ffff60");
+    if (said && said.until > performance.now()) this.label(said.text, p.x + TILE / 2, p.y - 16 - above, "#ffff60");
   }
 
   private healthBar(id: string, p: { x: number; y: number }, health: number, max: number) {

@@ -1,0 +1,72 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ROOT } from "../../src/paths.js";
+
+/** Debian's Chromium (apt-get install chromium); never a downloaded browser. CHROMIUM_PATH overrides. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Where the suites write their screenshots, for people to look at. */
+export const SCREENSHOTS = path.join(ROOT, "test-results", "screenshots");
+
+/** Headless Chromium with the flags a closed network needs (no background connections). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`test:browser needs Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Save a screenshot of the page under test-results/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** What a page's client knows, read through the handle it leaves on window (client/src/main.ts). */
+export interface PagePlayer {
+  page: Page;
+  id: string;
+  name: string;
+}
+
+/** Open the client at `url`, play as a guest named `name`, and wait until the world is drawn. */
+export async function playAsGuest(browser: Browser, url: string, name: string): Promise<PagePlayer> {
+  const page = await browser.newPage({ viewport: { width: 1060, height: 760 } });
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(err.message));
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await page.goto(url);
+  await page.fill("#name", name);
+  await page.click("#play");
+  await page.waitForSelector("#game:not([hidden])", { timeout: 20_000 }).catch((err) => {
+    throw new Error(`${name} did not get into the world (${problems.join("; ") || err.message})`);
+  });
+  const id = await page.evaluate(() => (window as any).arena.game.net.playerId as string);
+  return { page, id, name };
+}
+
+/** The page coordinates of a tile's centre, as the page's view draws it now. */
+export function tileOnPage(page: Page, x: number, z: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(([tx, tz]) => (window as any).arena.view.tileToPage(tx, tz), [x, z] as const);
+}
+
+/** Right-click a tile and choose the menu entry whose text starts with `label`. */
+export async function chooseOnTile(page: Page, x: number, z: number, label: string) {
+  const at = await tileOnPage(page, x, z);
+  await page.mouse.click(at.x, at.y, { button: "right" });
+  await page.locator("#menu button", { hasText: label }).first().click();
+}

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { buildTileMap } from "../../src/game/tileMap.js";
+import { CatalogueBody, WorldMapBody } from "../../src/protocol/index.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+/** The REST a game client draws the world from: the ground plan and the catalogue. */
+describe("REST: /api/v1/world/map and /api/v1/catalogue", function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  before(async () => (server = await startTestServer()));
+  after(() => server.close());
+
+  it("the map is the world's own walkability grid, bit for bit", async () => {
+    const res = await fetch(`${server.url}/api/v1/world/map`);
+    assert.equal(res.status, 200);
+    const body = WorldMapBody.parse(await res.json());
+    const map = buildTileMap(server.ctx.gameData);
+    assert.deepEqual(body.bounds, map.bounds);
+    const bits = Buffer.from(body.blocked, "base64");
+    const blockedAt = (x: number, z: number) => {
+      const i = (z - body.bounds.minZ) * body.width + (x - body.bounds.minX);
+      return (bits[i >> 3]! & (1 << (i & 7))) !== 0;
+    };
+    let blocked = 0;
+    for (let z = map.bounds.minZ; z <= map.bounds.maxZ; z++) {
+      for (let x = map.bounds.minX; x <= map.bounds.maxX; x++) {
+        assert.equal(blockedAt(x, z), map.isBlocked(x, z), `tile ${x}, ${z}`);
+        if (map.isBlocked(x, z)) blocked++;
+      }
+    }
+    assert.ok(blocked > 0, "the default world has obstacles");
+    assert.equal(body.buildings.length, server.ctx.gameData.buildings.length);
+    assert.deepEqual(body.spawn, { x: 100, z: 100 });
+  });
+
+  it("the catalogue names every item, npc, spell and prayer of the loaded data", async () => {
+    const res = await fetch(`${server.url}/api/v1/catalogue`);
+    assert.equal(res.status, 200);
+    const body = CatalogueBody.parse(await res.json());
+    const data = server.ctx.gameData;
+    assert.deepEqual(body.items.map((i) => i.id).sort(), [...data.items.keys()].sort());
+    const hatchet = body.items.find((i) => i.id === "bronze_hatchet")!;
+    assert.equal(hatchet.name, data.items.get("bronze_hatchet")!.name);
+    assert.equal(body.npcs.length, data.npcs.size);
+    assert.equal(body.spells.length, data.spells.size);
+    assert.equal(body.prayers.length, data.prayers.size);
+    assert.ok(
+      body.items.some((i) => i.prayerXp !== null),
+      "bones say what burying them gives",
+    );
+    assert.ok((body.recipes.smelting ?? []).length > 0);
+  });
+});
