@@ -12,14 +12,15 @@ import pino, { type Logger } from "pino";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_MANIFESTS = path.join(REPO_ROOT, "world", "manifests");
-export const COMPAT_DIR = path.resolve(REPO_ROOT, "../shared/compat");
+/** The real game's published manifests: COMPAT_DIR, or a shared/compat folder beside the repository. */
+export const COMPAT_DIR = path.resolve(REPO_ROOT, process.env.COMPAT_DIR ?? "../shared/compat");
 export const COMPAT_2026 = path.join(COMPAT_DIR, "hyperscape-manifests");
 export const COMPAT_2025 = path.join(COMPAT_DIR, "hyperscape-manifests-2025");
 
 /** Fails (never skips) when the compatibility corpus is not where CI puts it. */
 export function requireCompat(dir: string): void {
   if (!existsSync(dir)) {
-    throw new Error(`compatibility corpus not found at ${dir} (expected ../shared/compat relative to the repository root)`);
+    throw new Error(`compatibility corpus not found at ${dir} (set COMPAT_DIR, or put it at ../shared/compat beside the repository)`);
   }
 }
 
