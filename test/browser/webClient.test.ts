@@ -141,4 +141,29 @@ describe("web client in Chromium", function () {
     assert.equal(serverPack(b.id), 4);
     await screenshot(b.page, "trade-done");
   });
+
+  it("the combat and prayer panels change the player's state; a refusal reads as its message and code", async () => {
+    const a = await playAsGuest(browser, server.url, "Panel Pat");
+    const { page } = a;
+    const world = await theWorld();
+    await page.click('#tabs button:has-text("Combat")');
+    await page.click('#panel button:has-text("aggressive")');
+    await page.locator('#panel button.on:has-text("aggressive")').waitFor();
+    assert.equal(world.world.players.get(a.id)!.combatStyle, "aggressive");
+
+    const first = [...server.ctx.gameData.prayers.values()].sort((x, y) => x.level - y.level)[0]!;
+    await page.click('#tabs button:has-text("Prayer")');
+    await page.click(`[data-prayer="${first.id}"] button`);
+    await page.locator(`[data-prayer="${first.id}"] button.on`).waitFor();
+    assert.ok(world.world.players.get(a.id)!.prayer.active.has(first.id), "the server turned it on");
+
+    // An admin command from a player who is not one: refused, and said so in words.
+    await page.fill(".chat form input", "/tp 1 1");
+    await page.press(".chat form input", "Enter");
+    const refusal = page.locator(".chat .log .error", { hasText: "(FORBIDDEN)" });
+    await refusal.waitFor();
+    assert.equal(await refusal.textContent(), "/tp is for admins (FORBIDDEN)");
+    await screenshot(page, "panels-and-errors");
+    await page.close();
+  });
 });
