@@ -245,10 +245,14 @@ export class WorldView {
       if (s.type === "altar") options.push({ label: `Pray-at ${s.name}`, run: () => net.send("player:action", { action: "pray", targetId: s.id }) });
       else options.push({ label: `Use ${s.name}`, run: () => game.useStation(s) });
     });
+    const others: PlayerView[] = [];
+    state.players.forEach((p) => p.x === x && p.z === z && p.id !== net.playerId && others.push(p));
+    // The duel opponent is the one player a click attacks; other players are walked past.
+    for (const p of others) {
+      if (game.duelOpponent === p.id) options.unshift({ label: `Fight ${p.name}`, run: () => net.send("player:action", { action: "attack", targetId: p.id }) });
+    }
     options.push(walk);
-    state.players.forEach((p) => {
-      if (p.x !== x || p.z !== z || p.id === net.playerId) return;
-      if (game.duelOpponent === p.id) options.push({ label: `Fight ${p.name}`, run: () => net.send("player:action", { action: "attack", targetId: p.id }) });
+    others.forEach((p) => {
       options.push({ label: `Trade with ${p.name}`, run: () => net.send("tradeRequest", { targetPlayerId: p.id }) });
       options.push({ label: `Challenge ${p.name}`, run: () => net.send("duel:challenge", { targetPlayerId: p.id }) });
     });
