@@ -220,7 +220,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
    * A connection dropped without a leave (a Wi-Fi blip): an SDK player stays in the world, as in the
    * classic game's logout timer, for RECONNECT_GRACE_S, and `room.reconnect(token)` (or the SDK's
    * automatic reconnection) resumes the same session. Past the grace period it leaves and is saved
-   * as on any leave (`onLeave`). A kick, a take-over, a flood and the /ws or agent clients leave at once.
+   * as on any leave (`onLeave`). A kick, a take-over, a flood and the agent clients leave at once.
+   * A /ws player's grace is the adapter's (src/ws/seats.ts): its room client stays while the socket
+   * is gone, and a resume asks for its state again (`resendState`).
    */
   onDrop(client: WorldClient, code?: number) {
     const session = client.userData;
@@ -239,6 +241,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   onLeave(client: WorldClient) {
     return this.players.leave(client);
+  }
+
+  /**
+   * The /ws adapter resumed a dropped session on a new socket (its client never left the room):
+   * the session is sent its state again, as at a join. False when that session is over.
+   */
+  resendState(sessionId: string): boolean {
+    const client = this.clients.getById(sessionId);
+    return client !== undefined && this.players.resend(client);
   }
 
   /** Resolves once every leave so far is saved and recorded, and every save captured is written. */

@@ -35,7 +35,7 @@ export interface Session extends ChatSession {
   dbSessionId: string;
   /** Set when another login took this character over: its leave must not save or remove. */
   replaced: boolean;
-  /** An SDK client, which may reconnect with its reconnection token after a drop (/ws and agents may not). */
+  /** An SDK client, which may reconnect with its reconnection token after a drop (the /ws adapter keeps its own seats; agents leave). */
   reconnectable: boolean;
   /** The server is closing this connection (a kick): a drop is then no drop. */
   closing?: boolean;
@@ -222,6 +222,27 @@ export class WorldSessions {
     if (!p) throw new Error("that player left the world");
     client.send("player:sync", privateStateOf(this.c.world, p));
     p.privateDirty = false;
+  }
+
+  /**
+   * A /ws session resumed on a new socket (src/ws/seats.ts), having missed what was sent while it
+   * was gone: it is sent, as at a join, its private state and everything in view, and where its
+   * trades stand. False (and nothing sent) when the session is over or being taken over.
+   */
+  resend(client: WorldClient): boolean {
+    const { world, sync } = this.c;
+    const session = client.userData;
+    const p = session ? world.players.get(session.playerId) : undefined;
+    const viewer = session ? sync.viewers.get(session.playerId) : undefined;
+    if (!session || session.replaced || session.client !== client || !p || !viewer) return false;
+    sync.resetViewer(viewer);
+    sync.syncState();
+    const full = sync.refreshViewer(viewer);
+    client.send("player:sync", privateStateOf(world, p));
+    p.privateDirty = false;
+    if (full) client.send("world:update", full);
+    this.c.trades.retell(p.id);
+    return true;
   }
 
   /** Save and remove the character's current session so a new login can continue from it. */

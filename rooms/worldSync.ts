@@ -188,6 +188,19 @@ export class WorldSync {
     v.view?.dispose();
   }
 
+  /** Forget what a viewer was shown: its next update lists everything in view again (a resumed /ws socket's full view). */
+  resetViewer(v: Viewer) {
+    for (const kind of KINDS) {
+      const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
+      for (const id of v.visible[kind]) {
+        const s = collection.get(id);
+        if (s) v.view?.remove(s);
+      }
+      v.visible[kind] = new Set();
+    }
+    v.stillAt = {};
+  }
+
   /**
    * Bring every viewer's StateView up to date with what is in range now; returns the JSON
    * deltas for the viewers that asked for them (call after syncState).

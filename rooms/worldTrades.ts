@@ -127,6 +127,31 @@ export class TradeDesk {
     await Promise.all([...this.commits.values()].map((c) => c.done));
   }
 
+  /**
+   * A player who missed what was sent (a /ws socket resumed after a drop) is told where its trades
+   * stand: its request or one to it waiting for an answer, or its open trade's partner and screen.
+   */
+  retell(playerId: string) {
+    for (const trade of this.book.sessions.values()) {
+      const mine = trade.initiator.playerId === playerId;
+      if (!mine && trade.recipient.playerId !== playerId) continue;
+      const [me, them] = mine ? [trade.initiator, trade.recipient] : [trade.recipient, trade.initiator];
+      if (trade.screen === "requested") {
+        if (mine) this.o.send(playerId, "tradeRequestSent", { tradeId: trade.id, targetPlayerId: them.playerId, targetName: them.name });
+        else if (!trade.hiddenFromTarget) this.o.send(playerId, "tradeIncoming", { tradeId: trade.id, fromPlayerId: them.playerId, fromPlayerName: them.name });
+        continue;
+      }
+      // Its room is still being made: tradeStarted, and what is held after it, are still to come.
+      if (this.held.has(trade.id)) continue;
+      this.o.send(playerId, "tradeStarted", { tradeId: trade.id, partnerId: them.playerId, partnerName: them.name });
+      if (trade.screen === "offer") this.o.send(playerId, "tradeUpdated", { tradeId: trade.id, myOffer: offerView(me), theirOffer: offerView(them) });
+      else {
+        const values = tradeValues(me.items, them.items, this.o.world.data.items);
+        this.o.send(playerId, "tradeConfirmScreen", { tradeId: trade.id, myOffer: offerView(me), theirOffer: offerView(them), values });
+      }
+    }
+  }
+
   /** Called by a trade room's onCreate: the room of a trade this desk is opening, or null. */
   claimRoom(tradeId: string, room: TradeRoomHandle): TradeSession | null {
     if (!this.expecting.delete(tradeId)) return null;

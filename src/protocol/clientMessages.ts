@@ -160,8 +160,19 @@ export const AuthenticateData = z
   .strict();
 export type AuthenticateData = z.infer<typeof AuthenticateData>;
 
-/** The /ws adapter's own client events, beyond the room messages: `authenticate`, and `ping` (its data is ignored). */
-export const WS_CLIENT_EVENTS = ["authenticate", "ping"] as const;
+/**
+ * /ws `resume`: take back a session whose socket dropped, within RECONNECT_GRACE_S, with the
+ * `resumeToken` of its latest `authenticated` (§8). A token works once.
+ */
+export const ResumeData = z
+  .object({
+    resumeToken: z.string().min(1).max(8192),
+  })
+  .strict();
+export type ResumeData = z.infer<typeof ResumeData>;
+
+/** The /ws adapter's own client events, beyond the room messages: `authenticate`, `resume`, and `ping` (its data is ignored). */
+export const WS_CLIENT_EVENTS = ["authenticate", "resume", "ping"] as const;
 
 /** A short, readable reason from a zod error: the first issue's path and message. */
 export function describeZodError(error: z.ZodError): string {

@@ -163,6 +163,7 @@ export const ERROR_CODES = {
   FLOOD: "/ws: 60 or more dropped frames within one second",
   TOO_MANY_CONNECTIONS: "/ws: the address holds too many open sockets (HTTP 429 on the upgrade)",
   ROOM_ERROR: "/ws: the world refused the connection",
+  RESUME_FAILED: "/ws resume: a resume token that is unknown, already used, or whose session has ended (grace period over, taken over, kicked)",
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

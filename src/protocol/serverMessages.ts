@@ -313,7 +313,11 @@ export interface TradeEvents {
 // ---- The /ws adapter's own (§8) ----
 
 export interface WsMessages {
-  authenticated: { accountId: string; characterId: string; playerId: string };
+  /**
+   * `resumeToken`: takes this session back with `resume` after the socket drops (single use; every
+   * `authenticated` brings a new one). `resumed`: this socket took a dropped session back.
+   */
+  authenticated: { accountId: string; characterId: string; playerId: string; resumeToken: string; resumed: boolean };
   /** The answer to `ping`: the server's clock, ms since the epoch. */
   pong: { time: number };
 }

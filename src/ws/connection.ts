@@ -7,11 +7,13 @@ import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { frame, frameProblem, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
-import { WsRoomClient, WsTradeClient } from "./roomClients.js";
+import { WsRoomClient } from "./roomClients.js";
+import { WsSeat, type ResumableRoom, type SeatHolder, type WsSeats } from "./seats.js";
 import {
   AuthenticateData,
   CLOSE_CODES,
   Envelope,
+  ResumeData,
   TRADE_ROOM_MESSAGES,
   type ErrorCode,
   type ServerCloseCode,
@@ -19,13 +21,15 @@ import {
   type ServerMessageType,
 } from "../protocol/index.js";
 import { textProblem } from "../http/requestTarget.js";
-import { consumeInMemory, inMemoryAuth, joinInMemory } from "../../rooms/inMemoryClient.js";
+import { joinInMemory } from "../../rooms/inMemoryClient.js";
 
 /** Flooding is judged per connection: one limiter for all of them, keyed by connection. */
 const limiter = new RateLimiterMemory({ points: WS_LIMITS.messagesPerSecond, duration: 1 });
 let nextConnection = 0;
 /** Room events kept while a player joins (sent right after opening the socket). */
 const MAX_PENDING = 32;
+/** Close codes by which a client leaves the world (its own close, normal or without a code); any other close is a drop. */
+const LEAVE_CODES: ReadonlySet<number> = new Set([1000, 1005]);
 
 /** Join failures (the room's ServerError codes) as /ws error codes and close codes. */
 const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }> = {
@@ -42,14 +46,17 @@ const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }>
  * Authenticate first: a socket without a token is made a guest (anonymous mode) only when its first
  * frame is not `authenticate`, or when no frame came within the guest window; with an identity
  * provider it must authenticate within its window. A token login never counts as an attempt.
+ *
+ * The player's place in the world is its seat (src/ws/seats.ts): a socket that drops (closed by
+ * anything but the client's own 1000 or code-less close, or found dead by the heartbeat) parks it
+ * for the grace period, and a `resume` with its token puts it on another socket.
  */
-export class WsConnection {
+export class WsConnection implements SeatHolder {
   private readonly key = `ws${++nextConnection}`;
-  private client: WsRoomClient | undefined;
-  /** The trade room this player sits in, with the trade's id. */
-  private trade: { tradeId: string; client: WsTradeClient } | undefined;
-  /** The token the current player joined with (it also claims trade seats). */
-  private token = "";
+  /** The player this socket plays, once joined or resumed. */
+  private seat: WsSeat | undefined;
+  /** The server closed this socket (a refusal, the seat resumed elsewhere): its close is no drop. */
+  private closedByServer = false;
   private joining = false;
   private authTimer: NodeJS.Timeout | undefined;
   private drops = { second: 0, count: 0 };
@@ -68,6 +75,7 @@ export class WsConnection {
     private readonly socket: WebSocket,
     req: IncomingMessage,
     private readonly ctx: ServerContext,
+    private readonly seats: WsSeats,
     authenticateWithinMs: number = WS_LIMITS.authenticateWithinMs,
     /** Guest identities count against the address's authentication attempts (as over HTTP). */
     private readonly guestLimiter?: RateLimiterAbstract,
@@ -82,7 +90,7 @@ export class WsConnection {
         this.error("INTERNAL", "Something went wrong");
       }),
     );
-    socket.on("close", () => this.onClose());
+    socket.on("close", (code) => this.onClose(code));
     socket.on("pong", () => (this.alive = true));
     socket.on("error", () => {});
 
@@ -115,6 +123,7 @@ export class WsConnection {
 
   private refuse(code: ErrorCode, message: string, close: ServerCloseCode = CLOSE_CODES.UNAUTHORIZED, id?: string) {
     this.error(code, message, id);
+    this.closedByServer = true;
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(close, code);
   }
 
@@ -169,16 +178,12 @@ export class WsConnection {
     }
     // A new identity replaces the current one: the old player leaves the world first. What the
     // socket was shown stays on the client's screen until the new view's first update removes it.
-    this.leaveTrade();
-    let carried: Set<string> | undefined;
-    if (this.client) {
-      carried = this.client.shown;
-      this.client.detach();
-      this.client = undefined;
-    }
+    const carried = this.seat?.client.shown;
+    this.seat?.detach();
+    this.seat = undefined;
     this.joining = true;
     try {
-      const { client } = await joinInMemory(
+      const { client, room } = await joinInMemory(
         (sessionId) => new WsRoomClient(sessionId, this.socket, carried),
         token,
         { characterId, worldUpdates: true, clientType: "ws" },
@@ -189,13 +194,13 @@ export class WsConnection {
         client.leave(CLOSE_CODES.NORMAL);
         return;
       }
-      this.client = client;
-      this.token = token;
-      client.onTradeStarted = (started) => void this.joinTrade(client, started.tradeId, started.reservation);
       const playerId = client.firstSync?.id ?? "";
-      this.send("authenticated", { accountId, characterId: playerId, playerId }, replyId);
+      const seat = new WsSeat(client, room as unknown as ResumableRoom, token, accountId, playerId, this.ctx.logger);
+      this.seats.add(seat, this);
+      this.seat = seat;
+      this.send("authenticated", { accountId, characterId: playerId, playerId, resumeToken: this.seats.issue(seat), resumed: false }, replyId);
       client.release();
-      for (const f of this.pending.splice(0)) this.dispatch(client, f.type, f.data, f.id);
+      for (const f of this.pending.splice(0)) this.dispatch(seat, f.type, f.data, f.id);
     } catch (err) {
       const status = err instanceof ServerError ? err.code : 0;
       const failure = JOIN_FAILURES[status];
@@ -208,22 +213,50 @@ export class WsConnection {
     }
   }
 
-  /** Take the player's seat in a trade's room, as an SDK client would with the reservation. */
-  private async joinTrade(owner: WsRoomClient, tradeId: string, reservation: { roomId: string; sessionId: string }) {
-    try {
-      const { client } = await consumeInMemory((sessionId) => new WsTradeClient(sessionId), reservation, inMemoryAuth(this.token, "ws"));
-      if (this.client !== owner || owner.closed) return client.leave(CLOSE_CODES.NORMAL);
-      this.leaveTrade();
-      this.trade = { tradeId, client };
-    } catch (err) {
-      // The trade goes on through the world room; its room only mirrors it.
-      this.ctx.logger.debug({ err, tradeId }, "/ws player could not take its trade seat");
+  /**
+   * Take back the seat of `resumeToken` (a dropped socket's, or one still open elsewhere, which is
+   * then closed): `authenticated` with a new token, then the player's private state, a full view
+   * and where its trades stand, as at a join. A token that works for no seat changes nothing.
+   */
+  private resume(resumeToken: string, replyId: string | undefined, guestWindow: boolean) {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    const seat = this.seats.take(resumeToken, this);
+    if (seat) {
+      // What the room sends is held until `authenticated` has gone; it refuses a session that is over (being taken over).
+      seat.client.plug(this.socket, this.shownWith(seat));
+      if (seat.room.resendState(seat.client.sessionId)) {
+        clearTimeout(this.authTimer);
+        // This socket's own player, if another, leaves the world (as in an identity switch).
+        if (this.seat !== seat) this.seat?.detach();
+        this.seat = seat;
+        const { accountId, playerId } = seat;
+        this.send("authenticated", { accountId, characterId: playerId, playerId, resumeToken: this.seats.issue(seat), resumed: true }, replyId);
+        seat.client.release();
+        return;
+      }
+      // A session that is over (being taken over): its player leaves, as it was about to.
+      seat.client.unplug();
+      seat.leave();
+    }
+    this.error("RESUME_FAILED", "That resume token is unknown, already used, or its session has ended: authenticate instead", replyId);
+    // Nothing changed: a socket still without a player gets its guest window again (anonymous mode).
+    if (guestWindow && !this.seat) {
+      this.awaitingFirstFrame = true;
+      this.authTimer = setTimeout(() => this.startGuest(), this.ctx.config.ws.guestAfterMs);
     }
   }
 
-  private leaveTrade() {
-    this.trade?.client.leave(CLOSE_CODES.NORMAL);
-    this.trade = undefined;
+  /** What the client of a resumed seat may still show: what its socket and this one were shown. */
+  private shownWith(seat: WsSeat): Set<string> {
+    return new Set([...seat.client.shown, ...(this.seat && this.seat !== seat ? this.seat.client.shown : [])]);
+  }
+
+  /** Another socket resumed this one's seat: the player goes on there, and this socket is closed. */
+  seatTaken() {
+    this.seat = undefined;
+    this.send("session:replaced", { message: "Your session was resumed on another connection" });
+    this.closedByServer = true;
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(CLOSE_CODES.REPLACED, "resumed elsewhere");
   }
 
   /** Per-connection rate limit: over it the frame is dropped; a sustained flood closes the socket. */
@@ -283,28 +316,39 @@ export class WsConnection {
       this.joinDone = previous.then(() => this.join(auth.data.token, auth.data.characterId, id));
       return this.joinDone;
     }
+    if (type === "resume") {
+      const resume = ResumeData.safeParse(payload);
+      if (!resume.success) return this.error("INVALID_PAYLOAD", "resume: {resumeToken}", id);
+      // Like authenticate, it makes no guest (and if it fails, the guest window starts again).
+      const guestWindow = this.awaitingFirstFrame;
+      this.awaitingFirstFrame = false;
+      if (guestWindow) clearTimeout(this.authTimer);
+      this.joinDone = this.joinDone.then(() => this.resume(resume.data.resumeToken, id, guestWindow));
+      return this.joinDone;
+    }
     this.startGuest();
     if (type === "ping") return this.send("pong", { time: Date.now() }, id);
     if (!ROOM_EVENTS.has(type)) return this.error("UNKNOWN_EVENT", `Unknown event ${type}`, id);
-    const client = this.client;
-    if (!client || client.closed) {
+    const seat = this.seat;
+    if (!seat || seat.gone) {
       if (this.joining && this.pending.length < MAX_PENDING) {
         this.pending.push({ type, data: payload, id });
         return;
       }
       return this.error("NOT_AUTHENTICATED", "Not in the world yet", id);
     }
-    this.dispatch(client, type, payload, id);
+    this.dispatch(seat, type, payload, id);
   }
 
   /**
    * Hand a room event to the room, as the SDK would send it; whatever it answers echoes `id`.
    * Moves in the trade the player sits in go to the trade's room; its answers come through the world.
    */
-  private dispatch(client: WsRoomClient, type: string, payload: unknown, id: string | undefined) {
+  private dispatch(seat: WsSeat, type: string, payload: unknown, id: string | undefined) {
+    const client = seat.client;
     client.replyTo = id;
     try {
-      const trade = this.trade;
+      const trade = seat.trade;
       const tradeId = (payload as { tradeId?: unknown } | undefined)?.tradeId;
       if (trade && !trade.client.closed && tradeId === trade.tradeId && (TRADE_ROOM_MESSAGES as readonly string[]).includes(type)) {
         trade.client.sendToRoom(type, payload ?? {});
@@ -320,13 +364,16 @@ export class WsConnection {
     }
   }
 
-  private onClose() {
+  private onClose(code: number) {
     this.awaitingFirstFrame = false;
     clearTimeout(this.authTimer);
     limiter.delete(this.key).catch(() => {});
-    // The player leaves the world like any client whose socket closed (the room saves it).
-    this.leaveTrade();
-    this.client?.leave(CLOSE_CODES.NORMAL);
-    this.client = undefined;
+    const seat = this.seat;
+    this.seat = undefined;
+    if (!seat) return;
+    // A leave (the client's own close, or the server's) takes the player out of the world at once
+    // (the room saves it); a drop keeps it there for the grace period, to be resumed.
+    if (this.closedByServer || LEAVE_CODES.has(code)) seat.leave();
+    else this.seats.park(seat);
   }
 }

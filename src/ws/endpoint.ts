@@ -5,6 +5,7 @@ import { WebSocketServer } from "ws";
 import type { ServerContext } from "../context.js";
 import { clientAddressOf } from "../http/rateLimit.js";
 import { WsConnection } from "./connection.js";
+import { WsSeats } from "./seats.js";
 import { WS_LIMITS } from "./protocol.js";
 import { CLOSE_CODES } from "../protocol/index.js";
 
@@ -20,6 +21,7 @@ export function isWsPath(req: IncomingMessage): boolean {
  * alone, runs the plain JSON protocol on each socket (WsConnection), and drops dead peers: a socket
  * that has not answered the previous ping when the next one is due is terminated. One address may
  * hold at most WS_MAX_CONNECTIONS_PER_ADDRESS sockets: over it the upgrade is refused with 429.
+ * A dropped socket's player stays in the world for RECONNECT_GRACE_S, to be resumed (seats.ts).
  */
 export function attachWsEndpoint(
   httpServer: HttpServer,
@@ -29,8 +31,9 @@ export function attachWsEndpoint(
   // Frames over the limit close the socket with CLOSE_CODES.TOO_BIG, 1009 (ws does this itself).
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_LIMITS.maxFrameBytes });
   const connections = new Map<import("ws").WebSocket, WsConnection>();
+  const seats = new WsSeats(ctx.config.reconnectGraceS * 1000);
   wss.on("connection", (socket, req: IncomingMessage) => {
-    connections.set(socket, new WsConnection(socket, req, ctx, options.authenticateWithinMs, options.guestLimiter));
+    connections.set(socket, new WsConnection(socket, req, ctx, seats, options.authenticateWithinMs, options.guestLimiter));
     socket.on("close", () => connections.delete(socket));
   });
   const addressOf = clientAddressOf(ctx.config);
@@ -76,6 +79,8 @@ export function attachWsEndpoint(
     close: async (code: number = CLOSE_CODES.GOING_AWAY, reason = "server shutting down") => {
       clearInterval(heartbeat);
       httpServer.off("upgrade", onUpgrade);
+      // Players still parked leave now, and so does any socket's from here on (no resume is coming).
+      seats.close();
       for (const client of wss.clients) client.close(code, reason);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

@@ -5,8 +5,10 @@ import { CLOSE_CODES, type PlayerSync, type ServerMessageArgs, type WorldUpdate 
 import { frame, frameOf } from "./protocol.js";
 
 /**
- * The room's side of a /ws player: what the world room sends it becomes JSON frames on the socket.
- * Frames are held back until the adapter has told the client it is authenticated.
+ * The room's side of a /ws player: what the world room sends it becomes JSON frames on its socket.
+ * Frames are held back until the adapter has told the client it is authenticated. While its
+ * socket is gone (a drop, within the grace period: src/ws/seats.ts) what the room sends is
+ * dropped; a resume attaches the new socket.
  */
 export class WsRoomClient extends InMemoryRoomClient {
   /** The id of the client frame being handled: replies and errors it causes echo it. */
@@ -17,10 +19,12 @@ export class WsRoomClient extends InMemoryRoomClient {
   readonly shown = new Set<string>();
   /** A trade opened: the adapter takes the seat reserved in it (the /ws client never sees the reservation). */
   onTradeStarted: ((data: { tradeId: string; reservation: { roomId: string; sessionId: string } }) => void) | undefined;
+  /** The client is out of the world (whoever ended it: the adapter, the room, the server shutting down). */
+  onGone: (() => void) | undefined;
 
   constructor(
     sessionId: string,
-    private readonly socket: WebSocket,
+    private socket: WebSocket | undefined,
     /**
      * After an identity switch: what the socket still shows from its previous player's view. The
      * first `world:update` of this session lists those no longer in view as removed.
@@ -38,7 +42,8 @@ export class WsRoomClient extends InMemoryRoomClient {
     if (type === "world:update" && message) {
       const update = this.carried ? completeFirstUpdate(message, this.carried) : message;
       this.carried = undefined;
-      noteShown(this.shown, update);
+      // While the socket is gone the client is shown nothing (a resume shows it everything again).
+      if (this.held || this.open) noteShown(this.shown, update);
       data = update;
     }
     if (type === "tradeStarted" && message?.reservation) {
@@ -48,13 +53,18 @@ export class WsRoomClient extends InMemoryRoomClient {
     }
     const text = frameOf(type, data ?? {}, this.replyTo);
     if (this.held) this.held.push(text);
-    else if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+    else if (this.open) this.socket!.send(text);
+  }
+
+  /** A socket is attached and open (false while a dropped player waits to be resumed). */
+  get open(): boolean {
+    return this.socket !== undefined && this.socket.readyState === this.socket.OPEN;
   }
 
   /** Binary room frames (schema state and patches) are for SDK clients: /ws clients get `world:update`. */
   protected onRaw(data: Uint8Array | Buffer) {
-    if ((data[0] & 0x1f) === Protocol.ERROR && this.socket.readyState === this.socket.OPEN) {
-      this.socket.send(frame("error", { code: "ROOM_ERROR", message: "The world refused the connection" }));
+    if ((data[0] & 0x1f) === Protocol.ERROR && this.open) {
+      this.socket!.send(frame("error", { code: "ROOM_ERROR", message: "The world refused the connection" }));
     }
   }
 
@@ -62,7 +72,25 @@ export class WsRoomClient extends InMemoryRoomClient {
   release() {
     const held = this.held ?? [];
     this.held = null;
-    for (const text of held) if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+    for (const text of held) if (this.open) this.socket!.send(text);
+  }
+
+  /**
+   * A resume: frames go to `socket` from now on, held until `release()`. Its first `world:update`
+   * (the full view the room sends next) also lists in `removed` whatever `carried` holds and is no
+   * longer in view.
+   */
+  plug(socket: WebSocket, carried: ReadonlySet<string>) {
+    this.socket = socket;
+    this.carried = carried;
+    this.held = [];
+    this.shown.clear();
+  }
+
+  /** The socket dropped: until a resume, what the room sends goes nowhere. */
+  unplug() {
+    this.socket = undefined;
+    this.held = null;
   }
 
   /** Leave the world but keep the socket (the connection switches identity). */
@@ -74,9 +102,10 @@ export class WsRoomClient extends InMemoryRoomClient {
 
   /** The room let this client go: a take-over, a kick, or the server shutting down. */
   protected onLeave(code?: number) {
+    this.onGone?.();
     // On shutdown the adapter closes every socket with 1001 once the rooms have saved.
     if (code === CloseCode.SERVER_SHUTDOWN || this.detached) return;
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(code && code >= 4000 ? code : CLOSE_CODES.NORMAL, "left the world");
+    if (this.open) this.socket!.close(code && code >= 4000 ? code : CLOSE_CODES.NORMAL, "left the world");
   }
 }
 

@@ -16,6 +16,7 @@ import {
   JoinOptions,
   MAX_STACK,
   NOTICE_CODES,
+  ResumeData,
   RoomMessages,
   SERVER_MESSAGE_TYPES,
   TRADE_CANCEL_REASONS,
@@ -220,7 +221,7 @@ describe("src/protocol: the wire contract", () => {
       refuses(TradeMessages.tradeRequest, { targetPlayerId: "" });
     });
 
-    it("join options, the /ws envelope and authenticate", () => {
+    it("join options, the /ws envelope, authenticate and resume", () => {
       accepts(JoinOptions, {});
       accepts(JoinOptions, { characterId: "c_1", name: "Alice", worldUpdates: true, clientType: "agent", somethingElse: 1 });
       refuses(JoinOptions, { worldUpdates: "yes" });
@@ -236,6 +237,11 @@ describe("src/protocol: the wire contract", () => {
       refuses(AuthenticateData, { token: "" });
       refuses(AuthenticateData, { token: "x".repeat(8193) });
       refuses(AuthenticateData, { token: "abc", extra: 1 });
+      accepts(ResumeData, { resumeToken: "x".repeat(43) });
+      refuses(ResumeData, { resumeToken: "" });
+      refuses(ResumeData, { resumeToken: 5 });
+      refuses(ResumeData, { resumeToken: "abc", token: "abc" });
+      refuses(ResumeData, {});
     });
 
     it("describeZodError names the field and the reason", () => {

@@ -16,8 +16,9 @@ describe("/ws: the plain JSON protocol", function () {
   };
 
   before(async () => {
-    // Connections without a token get their guest 50 ms after a silent start (1 s in service).
-    server = await startTestServer({ wsHeartbeatMs: 300, env: { WS_GUEST_AFTER_MS: "50" } });
+    // Connections without a token get their guest 50 ms after a silent start (1 s in service); a
+    // dropped socket's player stays 1 s to be resumed (30 s in service; test/ws/resume.test.ts).
+    server = await startTestServer({ wsHeartbeatMs: 300, env: { WS_GUEST_AFTER_MS: "50", RECONNECT_GRACE_S: "1" } });
   });
   afterEach(() => {
     for (const p of open.splice(0)) p.close();
@@ -187,7 +188,7 @@ describe("/ws: the plain JSON protocol", function () {
     assert.equal((await a.closed).code, 1009);
   });
 
-  it("drops a dead peer after missed pings; it leaves the world and is saved", async () => {
+  it("drops a dead peer after missed pings; past the grace period it leaves the world and is saved", async () => {
     const a = await connect();
     const auth = await a.next("authenticated");
     const room = await theWorld();
