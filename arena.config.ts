@@ -3,13 +3,16 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { defineRoom, defineServer, matchMaker, type Server } from "@colyseus/core";
 import { Encoder } from "@colyseus/schema";
+import type { ConfigOptions } from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
+import type { Application } from "express";
 import { TradeRoom } from "./rooms/TradeRoom.js";
 import { WorldRoom } from "./rooms/WorldRoom.js";
 import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
+import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
-import { frameworkLogger } from "./src/logger.js";
+import { frameworkLogger, type Logger } from "./src/logger.js";
 import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
 import { Redis } from "ioredis";
@@ -18,10 +21,16 @@ import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
 import { CLOSE_CODES } from "./src/protocol/index.js";
+import type { GuestCleanup } from "./src/auth/guestCleanup.js";
+import { cleanIdleGuests, openServerContext, serverLogger } from "./src/startup.js";
+import { VERSION } from "./src/version.js";
 
 /**
  * The one place the server is assembled: the Express app, the Colyseus transport and the /ws
- * endpoint share one http server; the rooms get the server context.
+ * endpoint share one http server; the rooms get the server context. Two doors lead here:
+ * - `createArena(ctx)`: the server for a context already opened (src/index.ts, the test servers);
+ * - the default export: the Colyseus config `listen()` (@colyseus/tools) and `boot()`
+ *   (@colyseus/testing) take; its hooks open the context from the environment, as `npm start` does.
  */
 export interface Arena {
   gameServer: Server;
@@ -34,12 +43,12 @@ export interface Arena {
   shutdown(): Promise<void>;
 }
 
-/** A room class with the server context bound, so every instance the matchmaker makes has it. */
-function bindContext<T extends new (...args: any[]) => { ctx?: ServerContext }>(RoomClass: T, ctx: ServerContext): T {
+/** A room class whose every instance (the matchmaker makes them) gets the running server's context. */
+function bindContext<T extends new (...args: any[]) => { ctx?: ServerContext }>(RoomClass: T, ctxOf: () => ServerContext): T {
   return class extends RoomClass {
     constructor(...args: any[]) {
       super(...args);
-      (this as { ctx?: ServerContext }).ctx = ctx;
+      (this as { ctx?: ServerContext }).ctx = ctxOf();
     }
   };
 }
@@ -62,8 +71,38 @@ export interface ArenaOptions {
   startAgents?: boolean;
 }
 
-export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
-  const httpServer = http.createServer();
+/** The room types: the world (one per shard, made by the server at start) and a trade room per trade. */
+function arenaRooms(ctxOf: () => ServerContext, options: ArenaOptions = {}) {
+  return {
+    // The room's own options win over a client's: no client decides the world's limits.
+    world: defineRoom(bindContext(WorldRoom as any, ctxOf) as typeof WorldRoom, { tradeLimits: options.tradeLimits ?? {} }),
+    trade: defineRoom(bindContext(TradeRoom as any, ctxOf) as typeof TradeRoom),
+  };
+}
+export type ArenaRooms = ReturnType<typeof arenaRooms>;
+
+/** The Colyseus transport on `httpServer`; upgrades at /ws are left to the JSON endpoint. */
+function colyseusTransport(httpServer: http.Server): WebSocketTransport {
+  const transport = new WebSocketTransport({ noServer: true });
+  transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
+  return transport;
+}
+
+/** What runs beside the rooms on one http server, and the server's start and stop around them. */
+interface Assembly {
+  agents: AgentRuntime;
+  /** Mount every HTTP route (Colyseus hands over its Express app at listen). */
+  express(app: Application): void;
+  /** Before the port opens: Redis reached (or given up on), the world made, the agents started. */
+  start(): Promise<void>;
+  /**
+   * Hook onto the game server: the port it bound, and the steps of its shutdown around the
+   * rooms' disposal (`stopping` first, `stopped` last: what the caller opened itself).
+   */
+  attach(gameServer: Server, around?: { stopping?: () => Promise<void>; stopped?: () => Promise<void> }): void;
+}
+
+function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOptions): Assembly {
   // Slow clients: headers and the whole request must arrive in time (Node answers 408 and closes);
   // idle keep-alive connections close. Checked a few times per timeout, not the default every 30 s.
   const { headersTimeoutS, requestTimeoutS, keepAliveTimeoutS } = ctx.config.http;
@@ -71,9 +110,6 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
   httpServer.requestTimeout = requestTimeoutS * 1000;
   httpServer.keepAliveTimeout = keepAliveTimeoutS * 1000;
   (httpServer as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(5_000, Math.max(250, (headersTimeoutS * 1000) / 4));
-
-  const transport = new WebSocketTransport({ noServer: true });
-  transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
 
   installCorsPolicy(ctx.config);
 
@@ -108,25 +144,10 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
     guestLimiter: limiters?.auth,
   });
 
-  const gameServer = defineServer({
-    rooms: {
-      // The room's own options win over a client's: no client decides the world's limits.
-      world: defineRoom(bindContext(WorldRoom as any, ctx) as typeof WorldRoom, { tradeLimits: options.tradeLimits ?? {} }),
-      trade: defineRoom(bindContext(TradeRoom as any, ctx) as typeof TradeRoom),
-    },
-    transport,
-    greet: false,
-    logger: frameworkLogger(ctx.logger),
-    gracefullyShutdown: false,
-    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, limiters, agents }),
-  });
-
-  let shuttingDown: Promise<void> | undefined;
   return {
-    gameServer,
     agents,
-    httpServer,
-    listen: async (port) => {
+    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, limiters, agents }),
+    start: async () => {
       // Shared counters from the first request on: wait (a little) for Redis before accepting any.
       if (redis && redis.status !== "ready") {
         await new Promise<void>((resolve) => {
@@ -140,23 +161,132 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
           });
         });
       }
-      await gameServer.listen(port);
-      const bound = (httpServer.address() as AddressInfo).port;
-      // @colyseus/testing reads the port from here.
-      (gameServer as unknown as { port: number }).port = bound;
+      // The world is made by the server, before the port opens (clients only join it). Colyseus
+      // makes a room on this process while its matchmaker is not accepting yet.
+      await matchMaker.onReady;
       await matchMaker.createRoom("world", {});
       if (options.startAgents !== false) await agents.startAll();
-      return bound;
     },
-    shutdown: () =>
-      (shuttingDown ??= (async () => {
+    attach: (gameServer, around = {}) => {
+      // @colyseus/testing reads the port from the server: the one bound, also when asked for any (0).
+      httpServer.on("listening", () => {
+        const address = httpServer.address();
+        if (address && typeof address === "object") (gameServer as unknown as { port: number }).port = address.port;
+      });
+      gameServer.onBeforeShutdown(async () => {
+        await around.stopping?.();
         httpServer.close();
         // Agents leave first, like any player (the world saves them).
         await agents.shutdown();
-        await gameServer.gracefullyShutdown(false);
+      });
+      // Then Colyseus disposes of the rooms (they save) and closes its transport.
+      gameServer.onShutdown(async () => {
         await ws.close(CLOSE_CODES.GOING_AWAY);
         httpServer.closeAllConnections();
         redis?.disconnect();
-      })()),
+        await around.stopped?.();
+      });
+    },
   };
 }
+
+export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
+  const httpServer = http.createServer();
+  const transport = colyseusTransport(httpServer);
+  const assembly = assemble(ctx, httpServer, options);
+  const gameServer = defineServer({
+    rooms: arenaRooms(() => ctx, options),
+    transport,
+    greet: false,
+    logger: frameworkLogger(ctx.logger),
+    gracefullyShutdown: false,
+    express: assembly.express,
+  });
+  assembly.attach(gameServer);
+
+  let shuttingDown: Promise<void> | undefined;
+  return {
+    gameServer,
+    agents: assembly.agents,
+    httpServer,
+    listen: async (port) => {
+      await assembly.start();
+      await gameServer.listen(port);
+      return (httpServer.address() as AddressInfo).port;
+    },
+    shutdown: () => (shuttingDown ??= gameServer.gracefullyShutdown(false)),
+  };
+}
+
+/** Colyseus's own log lines, on to the server's logger once the hooks have made it. */
+function relayLogger() {
+  let to: ReturnType<typeof frameworkLogger> | undefined;
+  const relay =
+    (level: "trace" | "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) =>
+      to?.[level](...args);
+  return {
+    trace: relay("trace"),
+    debug: relay("debug"),
+    info: relay("info"),
+    warn: relay("warn"),
+    error: relay("error"),
+    use: (logger: Logger) => void (to = frameworkLogger(logger)),
+  };
+}
+
+/** The server the default export runs (one at a time: Colyseus's matchmaker is one per process). */
+let running: { httpServer: http.Server; ctx?: ServerContext; assembly?: Assembly; guests?: GuestCleanup } | undefined;
+const colyseusLog = relayLogger();
+
+function current(): NonNullable<typeof running> {
+  if (!running) throw new Error("arena.config.ts: no server is booting (initializeTransport runs first)");
+  return running;
+}
+
+function runningPart<K extends "ctx" | "assembly">(part: K): NonNullable<NonNullable<typeof running>[K]> {
+  const value = current()[part];
+  if (!value) throw new Error(`arena.config.ts: no ${part} yet (the hooks run in the order listen() calls them)`);
+  return value as NonNullable<NonNullable<typeof running>[K]>;
+}
+
+/**
+ * The server as a Colyseus config, for `listen(config)` from @colyseus/tools and `boot(config)`
+ * from @colyseus/testing. The hooks run in this order, each awaited:
+ * initializeTransport (the http server @colyseus/tools made), initializeGameServer (configuration
+ * from the environment, game data, database, everything beside the rooms), beforeListen (the world
+ * and the agents, idle-guest cleanup), then Colyseus's listen mounts initializeExpress. Stopping the
+ * game server (`gracefullyShutdown()`, a signal under `listen()`) saves the world, then closes the
+ * database.
+ */
+const arenaConfig: Omit<ConfigOptions<ArenaRooms>, "~rooms" | "~routes"> = {
+  options: { greet: false, logger: colyseusLog },
+  rooms: arenaRooms(() => runningPart("ctx")),
+  initializeTransport: ({ server }: { server: http.Server }) => {
+    running = { httpServer: server };
+    return colyseusTransport(server);
+  },
+  initializeGameServer: async (gameServer: Server) => {
+    const config = loadConfig(process.env, { version: VERSION });
+    const logger = serverLogger(config);
+    colyseusLog.use(logger);
+    const ctx = await openServerContext(config, logger);
+    const server = current();
+    const assembly = assemble(ctx, server.httpServer, {});
+    assembly.attach(gameServer, {
+      stopping: async () => server.guests?.stop(),
+      stopped: async () => {
+        await ctx.db.close();
+        if (running === server) running = undefined;
+      },
+    });
+    Object.assign(server, { ctx, assembly });
+  },
+  initializeExpress: (app: Application) => runningPart("assembly").express(app),
+  beforeListen: async () => {
+    await runningPart("assembly").start();
+    current().guests = cleanIdleGuests(runningPart("ctx"));
+  },
+};
+
+export default arenaConfig as ConfigOptions<ArenaRooms>;

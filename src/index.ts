@@ -1,13 +1,9 @@
-import { startGuestCleanup } from "./auth/guestCleanup.js";
 import { createArena } from "../arena.config.js";
-import { localWorld } from "../rooms/worldFacade.js";
-import { ConfigError, loadConfig, PRODUCTION_CDN_URL } from "./config.js";
+import { ConfigError, loadConfig } from "./config.js";
 import type { ServerContext } from "./context.js";
-import { databaseOptionsFrom, openDatabase } from "./db/client.js";
-import { syncItems } from "./db/itemSync.js";
-import { createLogger } from "./logger.js";
-import { ManifestError, prepareGameData } from "./manifests/index.js";
+import { ManifestError } from "./manifests/index.js";
 import { installProcessHandlers } from "./processHandlers.js";
+import { cleanIdleGuests, openServerContext, serverLogger } from "./startup.js";
 import { VERSION } from "./version.js";
 
 /** How long a graceful shutdown may take before the process exits anyway. */
@@ -24,7 +20,7 @@ async function main() {
     }
     throw err;
   }
-  const logger = createLogger({ level: config.logLevel, pretty: config.nodeEnv === "development" });
+  const logger = serverLogger(config);
   // Anything nobody caught is logged through pino; an uncaught exception shuts the server down (exit 1).
   let stopServer: ((reason: string, exitCode: number) => Promise<void>) | undefined;
   installProcessHandlers(logger, () => {
@@ -32,21 +28,9 @@ async function main() {
     logger.flush?.();
     process.exit(1);
   });
-  if (config.jwtSecretGenerated) {
-    logger.warn("JWT_SECRET is not set: using a random secret, so tokens stop working when the server restarts");
-  }
-
-  let gameData;
+  let ctx: ServerContext;
   try {
-    gameData = await prepareGameData({
-      worldDir: config.world,
-      cdnUrl: config.publicCdnUrl,
-      fallbackCdnUrl: PRODUCTION_CDN_URL,
-      mode: config.nodeEnv,
-      ci: config.ci,
-      skip: config.skipManifests,
-      logger,
-    });
+    ctx = await openServerContext(config, logger);
   } catch (err) {
     if (err instanceof ManifestError) {
       logger.fatal(err.message);
@@ -54,20 +38,10 @@ async function main() {
     }
     throw err;
   }
-
-  const db = await openDatabase(databaseOptionsFrom(config, logger));
-  const synced = await syncItems(db.sql, gameData.items.values());
-  logger.info(synced, "item definitions synced");
-
-  const ctx: ServerContext = { config, logger, db, gameData, startedAt: Date.now(), world: localWorld() };
+  const { db } = ctx;
   const arena = createArena(ctx);
   const port = await arena.listen(config.port);
-  // Guests idle for GUEST_IDLE_HOURS (and not in the world) are removed, at start and every hour.
-  const guestCleanup = startGuestCleanup(db.prisma, {
-    idleHours: config.guestIdleHours,
-    isOnline: (accountId) => ctx.world.isAccountOnline(accountId),
-    logger,
-  });
+  const guestCleanup = cleanIdleGuests(ctx);
   logger.info({ port, database: db.kind, world: config.world }, `server listening on http://localhost:${port}`);
 
   let stopping = false;

@@ -33,6 +33,8 @@ export class Connection {
   me!: ServerMessage<"player:sync">;
 
   private constructor(readonly room: Room<any>) {
+    // Types this client does not know (a newer server's, a development tool's) are let pass.
+    room.onMessage("*", () => {});
     for (const type of SERVER_MESSAGE_TYPES) {
       room.onMessage(type, (data: unknown) => {
         if (type === "player:sync") this.me = data as ServerMessage<"player:sync">;

@@ -26,6 +26,7 @@ import type { AgentRuntime } from "../agents/runtime.js";
 import { addressKey, clientKey, proxyTrust, rateLimit, type Limiters } from "./rateLimit.js";
 import { requestBodies } from "./body.js";
 import { checkRequestTarget } from "./requestTarget.js";
+import { playgroundRoutes } from "./playground.js";
 
 export interface HttpOptions {
   publicDir?: string;
@@ -85,6 +86,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(monitorRoutes(config.adminCode, adminAuth));
   app.use(metricsRoutes(config.adminCode, adminAuth));
 
+  app.use(playgroundRoutes(config.nodeEnv, logger));
   app.use("/api", apiNotFound);
   // The web client at / (client/, bundled on first request).
   app.use(webClientRoutes({ logger, minify: config.nodeEnv === "production" }));

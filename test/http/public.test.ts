@@ -23,6 +23,7 @@ describe("public endpoints", function () {
   before(async () => {
     publicDir = await mkdtemp(path.join(os.tmpdir(), "arena-public-"));
     await writeFile(path.join(publicDir, "index.html"), "<!doctype html><title>world</title>");
+    await writeFile(path.join(publicDir, "notes.txt"), "served from public/");
     server = await startTestServer({
       env: { ...SECRETS, PUBLIC_IDP_APP_ID: "app-id-public", PUBLIC_CDN_URL: "https://cdn.game.example", PUBLIC_APP_URL: "https://play.game.example" },
       publicDir,
@@ -92,10 +93,13 @@ describe("public endpoints", function () {
     assert.ok(body.woodcutting?.length, "woodcutting unlocks");
   });
 
-  it("serves public/ at /", async () => {
-    const res = await fetch(`${server.url}/`);
-    assert.equal(res.status, 200);
-    assert.match(await res.text(), /<title>world<\/title>/);
+  it("serves the web client at / and the files of public/ beside it", async () => {
+    const page = await fetch(`${server.url}/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<title>Arena World<\/title>/);
+    const file = await fetch(`${server.url}/notes.txt`);
+    assert.equal(file.status, 200);
+    assert.equal(await file.text(), "served from public/");
   });
 
   it("unknown /api routes answer 404 with the error body", async () => {
