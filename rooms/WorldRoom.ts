@@ -129,7 +129,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       send: (playerId, type, data) => this.toPlayer(playerId, type, data),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
     });
-    this.sync = new WorldSync(this.world, this.state);
+    this.sync = new WorldSync(this.world, this.state, this.ctx.config.viewPlayerCap);
     this.sync.syncState();
     this.players = new WorldSessions({
       prisma: this.ctx.db.prisma,

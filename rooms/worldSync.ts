@@ -1,6 +1,7 @@
 import { StateView } from "@colyseus/schema";
 import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
+import { boundedView } from "../src/game/world/interest.js";
 import { maxHealth } from "../src/game/skills.js";
 import type { EntityKind, PlayerEntity } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
@@ -34,6 +35,10 @@ export interface Viewer {
   json: boolean;
   /** Where the viewer stood and the world's membership of a still kind (resources, stations) when those were last found. */
   stillAt: Partial<Record<EntityKind, { x: number; z: number; membership: number }>>;
+  /** How far (tiles) it sees other players now: AOI_RADIUS, less while a crowd is over the cap. */
+  playerRadius: number;
+  /** Ticks in a row its crowd has been under the cap (it sees a tile further every 10). */
+  calmTicks: number;
 }
 
 /**
@@ -58,6 +63,8 @@ export class WorldSync {
   constructor(
     private readonly world: World,
     private readonly state: WorldState,
+    /** Most other players one viewer sees (VIEW_PLAYER_CAP). */
+    private readonly playerCap = 250,
   ) {}
 
   /** Copy every changed entity into the schema and drop removed ones (call once per tick). */
@@ -176,6 +183,8 @@ export class WorldSync {
       visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() },
       json,
       stillAt: {},
+      playerRadius: AOI_RADIUS,
+      calmTicks: 0,
     };
     this.viewers.set(playerId, viewer);
     return viewer;
@@ -242,7 +251,8 @@ export class WorldSync {
         v.stillAt[kind] = { x: me.tile.x, z: me.tile.z, membership: w.membershipVersion[kind] };
       }
       const now = new Set<string>();
-      for (const id of w.near(kind, me.tile, AOI_RADIUS)) {
+      const near = kind === "player" ? this.playersNear(v, me) : w.near(kind, me.tile, AOI_RADIUS);
+      for (const id of near) {
         if (kind === "groundItem") {
           const g = w.groundItems.get(id);
           if (!g || !canSeeGroundItem(g, me.id, w.tick)) continue;
@@ -264,5 +274,11 @@ export class WorldSync {
       v.visible[kind] = now;
     }
     return update;
+  }
+
+  /** The players a viewer sees this tick: within its radius, at most the cap (the nearest); the radius adapts. */
+  private playersNear(v: Viewer, me: PlayerEntity): Iterable<string> {
+    const w = this.world;
+    return boundedView(w.near("player", me.tile, v.playerRadius), (id) => w.players.get(id)?.tile, me, this.playerCap, v);
   }
 }

@@ -148,7 +148,7 @@ export class World {
   }
 
   /** Ids of the entities of one kind within `radius` tiles of a tile. */
-  near(kind: EntityKind, tile: Tile, radius: number): Iterable<string> {
+  near(kind: EntityKind, tile: Tile, radius: number): Set<string> {
     return this.grids[kind].queryRadius(tile.x, tile.z, radius);
   }
 }

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { guestToken, worldSuite } from "../helpers/worldClient.js";
+import { wsConnect } from "../helpers/wsClient.js";
+
+/**
+ * Bounded interest (PROTOCOL.md §2, Area of interest): with VIEW_PLAYER_CAP=2 a client sees itself
+ * and the two nearest other players, over the SDK's state and /ws's world:update alike.
+ */
+describe("world room: the cap on players in view", function () {
+  this.timeout(60_000);
+  const suite = worldSuite({ env: { VIEW_PLAYER_CAP: "2" } });
+
+  it("a crowd over the cap: the nearest two others are in view, the farther ones are not", async () => {
+    const viewer = await suite.join();
+    const room = worldRoomOf(viewer);
+    const spawn = room.world.players.get(viewer.id)!.tile;
+    const others = [];
+    for (let i = 0; i < 4; i++) others.push(await suite.join());
+    // Two beside the viewer, two a few tiles off: all four within the full view radius.
+    others.forEach((p, i) => place(room, p.id, { x: spawn.x + (i < 2 ? 1 : 5), z: spawn.z + i }));
+    await ticks(room, 3);
+    const near = new Set(others.slice(0, 2).map((p) => p.id));
+    const seen = () => [...viewer.room.state.players.keys()].filter((id: string) => id !== viewer.id).sort();
+    assert.deepEqual(seen(), [...near].sort());
+    assert.deepEqual([...room.sync.viewers.get(viewer.id)!.visible.player].filter((id) => id !== viewer.id).sort(), [...near].sort());
+    // The crowd moves off: the far two come into view as the near two leave.
+    others.slice(0, 2).forEach((p, i) => place(room, p.id, { x: spawn.x + 20, z: spawn.z + i }));
+    await ticks(room, 3);
+    assert.deepEqual(seen(), others.slice(2).map((p) => p.id).sort());
+  });
+
+  it("a /ws client is told the same: world:update lists the nearest two others", async () => {
+    const first = await suite.join();
+    const room = worldRoomOf(first);
+    const spawn = room.world.players.get(first.id)!.tile;
+    const others = [first];
+    for (let i = 0; i < 3; i++) others.push(await suite.join());
+    const who = await guestToken(suite.server);
+    const ws = await wsConnect(suite.server.port, `?token=${encodeURIComponent(who.token)}`);
+    try {
+      const wsId = (await ws.next("authenticated")).data.playerId as string;
+      place(room, wsId, spawn);
+      others.forEach((p, i) => place(room, p.id, { x: spawn.x + (i < 2 ? 1 : 6), z: spawn.z + i }));
+      await ticks(room, 3);
+      const inView = new Set<string>();
+      for (const f of ws.frames.filter((f) => f.type === "world:update")) {
+        for (const p of f.data.players) inView.add(p.id);
+        for (const id of f.data.removed) inView.delete(id);
+      }
+      inView.delete(wsId);
+      assert.deepEqual([...inView].sort(), others.slice(0, 2).map((p) => p.id).sort());
+    } finally {
+      ws.close();
+    }
+  });
+});
