@@ -41,11 +41,16 @@ export class StoreDesk {
     const { world, saver, worldName } = this.o;
     const p = world.players.get(deal.playerId)!;
     const done = saver
-      .saveWith(world, [p], async (tx, writeSave) => {
-        await writeSave();
-        await changeStock(tx, worldName, deal.storeId, deal.itemId, deal.shelf.base, deal.shelf.delta);
-        await recordStoreDeal(tx, worldName, deal);
-      })
+      .saveWith(
+        world,
+        [p],
+        async (tx, writeSave) => {
+          await writeSave();
+          await changeStock(tx, worldName, deal.storeId, deal.itemId, deal.shelf.base, deal.shelf.delta);
+          await recordStoreDeal(tx, worldName, deal);
+        },
+        [storeKey(deal.storeId)],
+      )
       .then(
         () => {
           settleDeal(world, deal, true);
@@ -83,7 +88,7 @@ export class StoreDesk {
           }
         }
       : undefined;
-    return saver.saveDirty(world, work).catch((err) => {
+    return saver.saveDirty(world, work, [...new Set(drift.map((d) => storeKey(d.storeId)))]).catch((err) => {
       for (const d of drift) {
         let items = world.stockDrift.get(d.storeId);
         if (!items) world.stockDrift.set(d.storeId, (items = new Map()));
@@ -98,3 +103,6 @@ export class StoreDesk {
     await Promise.allSettled([...this.pending].filter(([, id]) => playerId === undefined || id === playerId).map(([done]) => done));
   }
 }
+
+/** The key under which writes to a store's shelves wait for each other (WorldSaver.saveWith's `shared`). */
+const storeKey = (storeId: string) => `store:${storeId}`;

@@ -26,11 +26,14 @@ export class ReclaimConflictError extends Error {}
 /**
  * Writes the world to the database. A save is captured synchronously (a consistent picture of
  * the characters asked for, the characters whose items went to or came from the ground, and the
- * changed chunks) and written in one transaction; saves are written one after another, in the
- * order they were captured, so an older picture never overwrites a newer one.
+ * changed chunks) and written in one transaction. Saves that share a character (or both write
+ * chunks) are written one after another, in the order they were captured, so an older picture
+ * never overwrites a newer one; saves of different characters (two trades between different
+ * pairs) run at the same time, each in its own transaction.
  */
 export class WorldSaver {
-  private chain: Promise<void> = Promise.resolve();
+  /** The last write each key waits behind: a character's id, or CHUNKS. */
+  private readonly tails = new Map<string, Promise<void>>();
   /** Characters that left while their save failed: written with the next save (unless back online). */
   private orphans: CapturedCharacter[] = [];
   /** Saves written and failed, for status and tests. */
@@ -46,11 +49,12 @@ export class WorldSaver {
    * Every changed character and chunk (the periodic save), with `work` in the same transaction when
    * given; characters in a trade or store commit wait for it.
    */
-  saveDirty(world: World, work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<void>): Promise<void> {
+  saveDirty(world: World, work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<void>, shared: string[] = []): Promise<void> {
     return this.saveWith(
       world,
       [...world.players.values()].filter((p) => !p.inventoryFrozen && (p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size)),
       work,
+      shared,
     );
   }
 
@@ -65,8 +69,15 @@ export class WorldSaver {
    * with what `work` returns. A serialization failure or deadlock runs the transaction again.
    * A character whose trade is being committed is captured only when asked for by name (by that
    * commit): the commit changes its rows, so an older picture must not be written after it.
+   * `shared` names what else `work` writes that other saves write too (a store's shelves, as
+   * `store:<id>`): saves naming the same wait for each other, as saves of the same character do.
    */
-  saveWith<T = void>(world: World, players: PlayerEntity[], work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<T>): Promise<T> {
+  saveWith<T = void>(
+    world: World,
+    players: PlayerEntity[],
+    work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<T>,
+    shared: string[] = [],
+  ): Promise<T> {
     const wanted = new Map(players.map((p) => [p.id, p]));
     for (const id of [...world.groundLinked]) {
       const p = world.players.get(id);
@@ -82,7 +93,11 @@ export class WorldSaver {
       const [cx, cz] = key.split(",").map(Number);
       return { chunkX: cx, chunkZ: cz, data: chunkData(world, key) };
     });
-    if (captured.length === 0 && chunks.length === 0 && !work) return this.chain as Promise<T>;
+    if (captured.length === 0 && chunks.length === 0 && !work) return this.flush() as Promise<T>;
+    const keys = [...captured.map((c) => c.snap.id), ...shared];
+    if (chunks.length) keys.push(CHUNKS);
+    // Work over no character (a store's shelves alone) waits for everything before it.
+    if (keys.length === 0) keys.push(...this.tails.keys(), WORLD);
 
     const writeSave = async (tx: Prisma.TransactionClient) => {
       for (const c of captured) {
@@ -128,7 +143,7 @@ export class WorldSaver {
       this.stats.characters += captured.length;
       return result;
     };
-    const done = this.chain.then(write).catch((err) => {
+    const done = this.after(keys, write).catch((err) => {
       this.stats.failures++;
       worldSaves.inc({ outcome: "failed" });
       if (err instanceof TradeCommitError)
@@ -152,27 +167,48 @@ export class WorldSaver {
       for (const key of chunkKeys) world.dirtyChunks.add(key);
       throw err;
     });
-    this.chain = done.then(
-      () => {},
-      () => {},
-    );
+    this.settle(keys, done);
     return done;
   }
 
-  /** A death pile expired: resolve its lock (in order with the saves, so after it was recorded). */
+  /** A death pile expired: resolve its lock (after every save so far, so after the one that recorded it). */
   expireDeath(deathId: string): Promise<void> {
-    const done = this.chain.then(async () => {
+    const keys = [...this.tails.keys()];
+    const done = this.after(keys, async () => {
       await this.prisma.playerDeath.updateMany({ where: { id: deathId, resolvedAt: null }, data: { resolvedAt: new Date(), resolution: "expired" } });
     });
-    this.chain = done.catch((err) => this.logger.error({ err, deathId }, "could not expire a death lock"));
+    done.catch((err) => this.logger.error({ err, deathId }, "could not expire a death lock"));
+    this.settle(keys, done);
     return done;
   }
 
   /** Wait for every save captured so far. */
   flush(): Promise<void> {
-    return this.chain;
+    return Promise.all(this.tails.values()).then(() => undefined);
+  }
+
+  /** Run `write` once the writes before it on any of `keys` are done (written or failed). */
+  private after<T>(keys: string[], write: () => Promise<T>): Promise<T> {
+    const before = keys.map((k) => this.tails.get(k)).filter((t): t is Promise<void> => t !== undefined);
+    return (before.length ? Promise.all(before) : Promise.resolve()).then(write);
+  }
+
+  /** `done` is now the write the next one on each of `keys` waits behind. */
+  private settle(keys: string[], done: Promise<unknown>) {
+    const tail = done.then(
+      () => {},
+      () => {},
+    );
+    for (const k of keys) this.tails.set(k, tail);
+    void tail.then(() => {
+      for (const k of keys) if (this.tails.get(k) === tail) this.tails.delete(k);
+    });
   }
 }
+
+/** The key of the saves that write chunks (the world's ground, as one), and of those over no character. */
+const CHUNKS = "\u0000chunks";
+const WORLD = "\u0000world";
 
 function capture(p: PlayerEntity): CapturedCharacter {
   const snap = snapshotOf(p);
