@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 
 export type Role = "player" | "admin" | "agent";
@@ -29,6 +30,21 @@ const ALGORITHM = "HS256" as const;
 export const DEFAULT_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 export const GUEST_TOKEN_TTL_SECONDS = 24 * 3600;
 
+/**
+ * The secret as a key object, made once per secret: given a string, jsonwebtoken first tries to
+ * read it as a PEM public key on every call, and that failure costs more than the HMAC itself.
+ */
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, "utf8"));
+    if (keys.size >= 16) keys.clear();
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function signToken(
   claims: { sub: string; role?: Role; guest?: boolean; characterId?: string },
   secret: string,
@@ -37,7 +53,7 @@ export function signToken(
   const payload: Record<string, unknown> = { role: claims.role ?? "player" };
   if (claims.guest) payload.guest = true;
   if (claims.characterId) payload.characterId = claims.characterId;
-  return jwt.sign(payload, secret, { algorithm: ALGORITHM, subject: claims.sub, expiresIn: expiresInSeconds });
+  return jwt.sign(payload, keyOf(secret), { algorithm: ALGORITHM, subject: claims.sub, expiresIn: expiresInSeconds });
 }
 
 /** How far ahead of this server's clock a token's `iat` or `nbf` may be (another server's clock skew). */
@@ -48,7 +64,7 @@ export function verifyToken(token: string | undefined | null, secret: string): T
   let decoded: string | jwt.JwtPayload;
   try {
     // `nbf` is checked below with the skew; `exp` stays exact (an expired token is refused at once).
-    decoded = jwt.verify(token, secret, { algorithms: [ALGORITHM], ignoreNotBefore: true });
+    decoded = jwt.verify(token, keyOf(secret), { algorithms: [ALGORITHM], ignoreNotBefore: true });
   } catch (err) {
     if (err instanceof jwt.TokenExpiredError) throw new TokenError("TOKEN_EXPIRED", "The token has expired");
     throw new TokenError("TOKEN_INVALID", "The token is invalid");
