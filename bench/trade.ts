@@ -24,7 +24,11 @@
  * throwaway local cluster (test/helpers/postgres.ts: fsync off), a fresh database dropped at the end.
  * The periodic world save is kept out of the run (SAVE_INTERVAL=3600).
  *
- * Usage: npm run bench:trade [-- --pairs 20 --seconds 20 --warmup 2 --databases pglite,postgres
+ * Each run is made with every pair count in --pairs (20 and 100 by default). After PostgreSQL's,
+ * pgbench's simple-update script runs on the same server with as many connections as pairs: the
+ * ceiling the trades are a ratio to (bench/pgbench.ts).
+ *
+ * Usage: npm run bench:trade [-- --pairs 20,100 --seconds 20 --warmup 2 --databases pglite,postgres
  *        --repeat-ms 0 --send-rate 50 --step-timeout 10]
  */
 import os from "node:os";
@@ -38,11 +42,12 @@ import { benchArgs } from "./args.js";
 import { fmt, percentiles } from "./stats.js";
 import { BenchTrader, newTrouble, note, type Trouble } from "./tradeClient.js";
 import { LABEL, openBenchDb, type DbKind } from "./tradeDatabases.js";
+import { pgbenchCeiling } from "./pgbench.js";
 import { machineTimes, printReport, type DbResult, type Options } from "./tradeReport.js";
 
 function parseOptions(): Options {
   const a = benchArgs("npm run bench:trade", {
-    pairs: "20",
+    pairs: "20,100",
     seconds: "20",
     warmup: "2",
     databases: "pglite,postgres",
@@ -50,8 +55,13 @@ function parseOptions(): Options {
     "send-rate": "50",
     "step-timeout": "10",
   });
+  const pairCounts = a.pairs
+    .split(",")
+    .map((n) => Math.floor(Number(n)))
+    .filter((n) => n > 0);
   return {
-    pairs: Math.max(1, Math.floor(Number(a.pairs))),
+    pairCounts: pairCounts.length ? pairCounts : [20],
+    pairs: pairCounts[0] ?? 20,
     seconds: Math.max(1, Number(a.seconds)),
     warmupS: Math.max(0, Number(a.warmup)),
     databases: a.databases.split(",").filter((d): d is DbKind => d === "pglite" || d === "postgres"),
@@ -67,7 +77,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (msg: string) => console.error(`[${((performance.now() - startedAt) / 1000).toFixed(1)}s] ${msg}`);
 
 // Whatever happens, the benchmark stops by itself.
-const timeLimitS = opts.databases.length * (opts.seconds + opts.warmupS + opts.stepTimeoutS + 60);
+const timeLimitS = opts.pairCounts.length * (opts.databases.length + 1) * (opts.seconds + opts.warmupS + opts.stepTimeoutS + 60);
 const watchdog = setTimeout(() => {
   console.error(`bench: time limit of ${timeLimitS}s reached, stopping`);
   void stopTestPostgres().finally(() => process.exit(2));
@@ -325,13 +335,20 @@ async function runOn(kind: DbKind): Promise<DbResult> {
 }
 
 async function main() {
-  const results: DbResult[] = [];
+  const reports: Array<{ pairs: number; results: DbResult[]; ceiling?: Awaited<ReturnType<typeof pgbenchCeiling>> }> = [];
   try {
-    for (const kind of opts.databases) results.push(await runOn(kind));
+    for (const pairs of opts.pairCounts) {
+      opts.pairs = pairs;
+      const results: DbResult[] = [];
+      for (const kind of opts.databases) results.push(await runOn(kind));
+      const ceiling = results.some((r) => r.kind === "postgres" && !r.skipped) ? await pgbenchCeiling(pairs, opts.seconds) : undefined;
+      if (ceiling && "tps" in ceiling) log(`pgbench on the same PostgreSQL, ${pairs} connections: ${fmt(ceiling.tps, 0)} tps`);
+      reports.push({ pairs, results, ceiling });
+    }
   } finally {
     await stopTestPostgres().catch(() => {});
   }
-  printReport(results, opts, startedAt);
+  for (const r of reports) printReport(r.results, { ...opts, pairs: r.pairs }, startedAt, r.ceiling);
 }
 
 main()

@@ -9,6 +9,9 @@ import type { Trouble } from "./tradeClient.js";
 /** The trade bench's options, one database's results, the machine's CPU time and the printed report. */
 
 export interface Options {
+  /** The pair counts to run, one after another. */
+  pairCounts: number[];
+  /** The pair count of the run under way. */
   pairs: number;
   seconds: number;
   warmupS: number;
@@ -51,7 +54,7 @@ export function machineTimes() {
   return { busy, total };
 }
 
-export function printReport(results: DbResult[], opts: Options, startedAt: number) {
+export function printReport(results: DbResult[], opts: Options, startedAt: number, ceiling?: { tps: number; command: string } | { skipped: string }) {
   const out: string[] = [""];
   out.push(`Trade throughput — ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, node ${process.version}`);
   out.push(
@@ -72,7 +75,7 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
   );
   out.push(`commit: from writing the second confirm-screen tradeAccept to that client's tradeCompleted; trade: from tradeRequest to both tradeCompleted`);
   out.push(
-    `the commit's legs (ms): →server = until the server's trade desk receives that accept; server = from there to tradeCompleted handed to the socket (waiting for the world saver's queue, where every save and commit runs one at a time, + the transaction); →client = from there to the client's message event`,
+    `the commit's legs (ms): →server = until the server's trade desk receives that accept; server = from there to tradeCompleted handed to the socket (waiting behind the world saver's earlier writes of the same characters, + the transaction); →client = from there to the client's message event`,
   );
   out.push(
     `CPU %, loop util, loop delay: this process (server, PGlite, and the clients) over the window; machine CPU %: every process (PostgreSQL's too, and anything else running); 100% = one core of ${os.cpus().length}`,
@@ -147,6 +150,13 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
           .join(", ") || "only one database was run"
       }`,
     );
+  if (ceiling && "tps" in ceiling) {
+    const trades = pg?.perSecond;
+    out.push(
+      `Ceiling measured in the same run: ${ceiling.command} on the same PostgreSQL: ${fmt(ceiling.tps, 0)} tps; ` +
+        `PostgreSQL trades/s ÷ pgbench tps = ${trades === undefined ? "n/a" : fmtRatio(ratio(trades, ceiling.tps))} (a trade is one transaction)`,
+    );
+  } else if (ceiling) out.push(`No pgbench ceiling: ${ceiling.skipped}`);
   out.push(`elapsed ${fmt((performance.now() - startedAt) / 1000, 0)} s`);
   out.push("");
   console.log(out.join("\n"));

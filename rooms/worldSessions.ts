@@ -74,7 +74,8 @@ export class WorldSessions {
   /** Joins in progress, by account. */
   private readonly joining = new Map<string, Promise<void>>();
   /** Leaves still saving; `settled()` waits for them. */
-  private readonly leaving = new Set<Promise<void>>();
+  /** Leaves still saving, with the account each is of. */
+  private readonly leaving = new Map<Promise<void>, string | undefined>();
   /** Wrong /admin codes per account, kept across its sessions (reconnecting buys no guesses). */
   private readonly adminLockouts = new AdminLockouts();
 
@@ -114,20 +115,26 @@ export class WorldSessions {
   }
 
   leave(client: WorldClient): Promise<void> {
+    const accountId = client.userData?.accountId;
     const done = this.saveOnLeave(client).finally(() => this.leaving.delete(done));
-    this.leaving.add(done);
+    this.leaving.set(done, accountId);
     return done;
   }
 
   /** Resolves once every leave so far is saved and recorded, and every save captured is written. */
   async settled() {
-    await Promise.allSettled([...this.leaving]);
+    await Promise.allSettled([...this.leaving.keys()]);
     await this.c.saver.flush();
   }
 
   /** Leaves still saving have finished (the world is being disposed of). */
   async leavesDone() {
-    await Promise.allSettled([...this.leaving]);
+    await Promise.allSettled([...this.leaving.keys()]);
+  }
+
+  /** The account's characters that were leaving are saved (each leave waits for its own save). */
+  private async accountSettled(accountId: string) {
+    await Promise.allSettled([...this.leaving].filter(([, of]) => of === accountId).map(([done]) => done));
   }
 
   /** Another room asks for one of our characters: save and close its session here, then let it go. */
@@ -144,8 +151,9 @@ export class WorldSessions {
     auth: TokenClaims,
     characterId: string | undefined,
   ) {
-    // A character that just left may still be saving: load it only once that save is written.
-    await this.settled();
+    // A character of this account that just left may still be saving: load only once that save is
+    // written (the saves of everyone else do not hold a join up).
+    await this.accountSettled(auth.sub);
     let snap: CharacterSnapshot;
     try {
       snap = await loadOrCreateCharacter(this.c.prisma, auth.sub, characterId, () => ({
@@ -201,7 +209,9 @@ export class WorldSessions {
     // The /ws adapter's clients and the built-in agents take world:update JSON instead of schema patches: no StateView.
     const viewer = sync.attach(player.id, options.worldUpdates === true, options.clientType !== "ws" && options.clientType !== "runtime");
     if (viewer.view) client.view = viewer.view;
-    sync.syncState();
+    // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the
+    // next one), so a join costs the same however many players are online.
+    sync.syncOne("player", player.id);
     const first = sync.refreshViewer(viewer);
     client.send("player:sync", privateStateOf(world, player));
     player.privateDirty = false;

@@ -89,6 +89,18 @@ export class WorldSync {
     }
   }
 
+  /** Copy one entity into the schema now (a player joining between ticks: the rest wait for the tick's syncState). */
+  syncOne(kind: EntityKind, id: string) {
+    const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
+    if (!this.entity(kind, id)) return;
+    let s = collection.get(id);
+    if (!s) {
+      s = this.create(kind);
+      collection.set(id, s);
+    }
+    this.write(kind, id, s);
+  }
+
   private entity(kind: EntityKind, id: string) {
     const w = this.world;
     return kind === "player"
@@ -279,6 +291,6 @@ export class WorldSync {
   /** The players a viewer sees this tick: within its radius, at most the cap (the nearest); the radius adapts. */
   private playersNear(v: Viewer, me: PlayerEntity): Iterable<string> {
     const w = this.world;
-    return boundedView(w.near("player", me.tile, v.playerRadius), (id) => w.players.get(id)?.tile, me, this.playerCap, v);
+    return boundedView(w.near("player", me.tile, v.playerRadius), v.visible.player, (id) => w.players.get(id)?.tile, me, this.playerCap, v);
   }
 }

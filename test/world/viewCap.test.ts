@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { place, tileAway, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 import { guestToken, worldSuite } from "../helpers/worldClient.js";
 import { wsConnect } from "../helpers/wsClient.js";
 
@@ -11,7 +11,7 @@ describe("world room: the cap on players in view", function () {
   this.timeout(60_000);
   const suite = worldSuite({ env: { VIEW_PLAYER_CAP: "2" } });
 
-  it("a crowd over the cap: the nearest two others are in view, the farther ones are not", async () => {
+  it("a crowd over the cap: the nearest two others are in view; they stay while in range, and others take their places when they go", async () => {
     const viewer = await suite.join();
     const room = worldRoomOf(viewer);
     const spawn = room.world.players.get(viewer.id)!.tile;
@@ -24,8 +24,13 @@ describe("world room: the cap on players in view", function () {
     const seen = () => [...viewer.room.state.players.keys()].filter((id: string) => id !== viewer.id).sort();
     assert.deepEqual(seen(), [...near].sort());
     assert.deepEqual([...room.sync.viewers.get(viewer.id)!.visible.player].filter((id) => id !== viewer.id).sort(), [...near].sort());
-    // The crowd moves off: the far two come into view as the near two leave.
-    others.slice(0, 2).forEach((p, i) => place(room, p.id, { x: spawn.x + 20, z: spawn.z + i }));
+    // Those in view stay while within the radius, even when the others come nearer.
+    others.slice(2).forEach((p, i) => place(room, p.id, { x: spawn.x + i, z: spawn.z + 1 }));
+    await ticks(room, 3);
+    assert.deepEqual(seen(), [...near].sort());
+    // The two in view go out of range: the other two take their places.
+    const away = tileAway(room, spawn, 40);
+    others.slice(0, 2).forEach((p) => place(room, p.id, away));
     await ticks(room, 3);
     assert.deepEqual(seen(), others.slice(2).map((p) => p.id).sort());
   });
@@ -36,12 +41,14 @@ describe("world room: the cap on players in view", function () {
     const spawn = room.world.players.get(first.id)!.tile;
     const others = [first];
     for (let i = 0; i < 3; i++) others.push(await suite.join());
+    // The crowd stands where it will before the /ws player arrives on the spawn tile.
+    others.forEach((p, i) => place(room, p.id, { x: spawn.x + (i < 2 ? 1 : 6), z: spawn.z + i }));
+    await ticks(room, 1);
     const who = await guestToken(suite.server);
     const ws = await wsConnect(suite.server.port, `?token=${encodeURIComponent(who.token)}`);
     try {
       const wsId = (await ws.next("authenticated")).data.playerId as string;
-      place(room, wsId, spawn);
-      others.forEach((p, i) => place(room, p.id, { x: spawn.x + (i < 2 ? 1 : 6), z: spawn.z + i }));
+      assert.deepEqual(room.world.players.get(wsId)!.tile, spawn);
       await ticks(room, 3);
       const inView = new Set<string>();
       for (const f of ws.frames.filter((f) => f.type === "world:update")) {

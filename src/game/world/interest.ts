@@ -18,9 +18,19 @@ export interface PlayerRadius {
 
 /**
  * The players a viewer sees this tick out of `near` (those within its radius, itself included),
- * and its radius for the next tick. `me` is always among them.
+ * and its radius for the next tick. Like the classic protocol, the ones it already sees stay while
+ * they are within the radius (the farthest go first if the radius shrank under them), and newcomers
+ * fill what room is left under the cap, nearest first: a crowd milling at the edge does not swap
+ * in and out every tick. `me` is always among them.
  */
-export function boundedView(near: Set<string>, tileOf: (id: string) => Tile | undefined, me: { id: string; tile: Tile }, cap: number, radius: PlayerRadius): Set<string> {
+export function boundedView(
+  near: Set<string>,
+  seen: ReadonlySet<string>,
+  tileOf: (id: string) => Tile | undefined,
+  me: { id: string; tile: Tile },
+  cap: number,
+  radius: PlayerRadius,
+): Set<string> {
   const others = near.size - (near.has(me.id) ? 1 : 0);
   if (others <= cap) {
     if (radius.playerRadius < AOI_RADIUS && ++radius.calmTicks >= CALM_TICKS) {
@@ -31,15 +41,24 @@ export function boundedView(near: Set<string>, tileOf: (id: string) => Tile | un
   }
   radius.calmTicks = 0;
   if (radius.playerRadius > MIN_PLAYER_RADIUS) radius.playerRadius--;
-  // The nearest `cap` (Chebyshev, then the id, so the choice is stable from tick to tick).
-  const ranked: Array<{ id: string; d: number }> = [];
+  const distance = (id: string) => {
+    const t = tileOf(id);
+    return t ? Math.max(Math.abs(t.x - me.tile.x), Math.abs(t.z - me.tile.z)) : Infinity;
+  };
+  // Nearest first, then by id, so the choice is stable from tick to tick.
+  const nearestFirst = (ids: string[]) =>
+    ids
+      .map((id) => ({ id, d: distance(id) }))
+      .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((r) => r.id);
+  const kept: string[] = [];
+  const newcomers: string[] = [];
   for (const id of near) {
     if (id === me.id) continue;
-    const t = tileOf(id);
-    if (t) ranked.push({ id, d: Math.max(Math.abs(t.x - me.tile.x), Math.abs(t.z - me.tile.z)) });
+    (seen.has(id) ? kept : newcomers).push(id);
   }
-  ranked.sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const chosen = new Set<string>([me.id]);
-  for (let i = 0; i < cap && i < ranked.length; i++) chosen.add(ranked[i]!.id);
+  for (const id of kept.length > cap ? nearestFirst(kept).slice(0, cap) : kept) chosen.add(id);
+  if (chosen.size <= cap) for (const id of nearestFirst(newcomers).slice(0, cap + 1 - chosen.size)) chosen.add(id);
   return chosen;
 }
