@@ -154,7 +154,7 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
     const trades = pg?.perSecond;
     out.push(
       `Ceiling measured in the same run: ${ceiling.command} on the same PostgreSQL: ${fmt(ceiling.tps, 0)} tps; ` +
-        `PostgreSQL trades/s ÷ pgbench tps = ${trades === undefined ? "n/a" : fmtRatio(ratio(trades, ceiling.tps))} (a trade is one transaction)`,
+        `PostgreSQL trades/s ÷ pgbench tps = ${trades === undefined ? "n/a" : `${fmt((100 * trades) / ceiling.tps, 2)} %`} (a trade is one transaction)`,
     );
   } else if (ceiling) out.push(`No pgbench ceiling: ${ceiling.skipped}`);
   out.push(`elapsed ${fmt((performance.now() - startedAt) / 1000, 0)} s`);
