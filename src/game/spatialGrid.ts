@@ -21,7 +21,8 @@ interface Entry {
 }
 
 export class SpatialGrid<T extends string = string> {
-  private readonly cells = new Map<number, Set<T>>();
+  /** Each cell's entities with their entries, so a query reads positions without a second lookup. */
+  private readonly cells = new Map<number, Map<T, Entry>>();
   private readonly entries = new Map<T, Entry>();
 
   constructor(readonly cellSize = DEFAULT_CELL_SIZE) {
@@ -53,8 +54,9 @@ export class SpatialGrid<T extends string = string> {
       return;
     }
     const cell = this.cellKey(x, z);
-    this.entries.set(id, { x, z, cell });
-    this.bucket(cell).add(id);
+    const entry = { x, z, cell };
+    this.entries.set(id, entry);
+    this.bucket(cell).set(id, entry);
   }
 
   /** Update an entity's position (inserting it when absent). */
@@ -67,7 +69,7 @@ export class SpatialGrid<T extends string = string> {
     const cell = this.cellKey(x, z);
     if (cell !== e.cell) {
       this.unbucket(e.cell, id);
-      this.bucket(cell).add(id);
+      this.bucket(cell).set(id, e);
       e.cell = cell;
     }
     e.x = x;
@@ -91,12 +93,19 @@ export class SpatialGrid<T extends string = string> {
     const cx1 = Math.floor((x + r) / this.cellSize);
     const cz0 = Math.floor((z - r) / this.cellSize);
     const cz1 = Math.floor((z + r) / this.cellSize);
+    const size = this.cellSize;
     for (let cx = cx0; cx <= cx1; cx++) {
+      // A cell holds positions in [c·size, (c+1)·size): wholly inside the query square when that
+      // interval is within [x - r, x + r], and then its entities need no check one by one.
+      const insideX = cx * size >= x - r && (cx + 1) * size <= x + r;
       for (let cz = cz0; cz <= cz1; cz++) {
-        const ids = this.cells.get((cx + OFFSET) * STRIDE + (cz + OFFSET));
-        if (!ids) continue;
-        for (const id of ids) {
-          const e = this.entries.get(id)!;
+        const cell = this.cells.get((cx + OFFSET) * STRIDE + (cz + OFFSET));
+        if (!cell) continue;
+        if (insideX && cz * size >= z - r && (cz + 1) * size <= z + r) {
+          for (const id of cell.keys()) out.add(id);
+          continue;
+        }
+        for (const [id, e] of cell) {
           if (Math.abs(e.x - x) <= r && Math.abs(e.z - z) <= r) out.add(id);
         }
       }
@@ -110,10 +119,10 @@ export class SpatialGrid<T extends string = string> {
     return (cx + OFFSET) * STRIDE + (cz + OFFSET);
   }
 
-  private bucket(cell: number): Set<T> {
+  private bucket(cell: number): Map<T, Entry> {
     let ids = this.cells.get(cell);
     if (!ids) {
-      ids = new Set();
+      ids = new Map();
       this.cells.set(cell, ids);
     }
     return ids;

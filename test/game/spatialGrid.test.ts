@@ -69,4 +69,20 @@ describe("game: spatialGrid", function () {
     assert.deepEqual(d, { entered: ["d", "e"], left: ["a"] });
     assert.deepEqual(diffInterest(new Set(["a"]), new Set(["a"])), { entered: [], left: [] });
   });
+
+  it("queries agree with a brute-force scan, with whole and fractional positions, cells inside the square or cut by it", () => {
+    const rng = seededRng(11);
+    for (let round = 0; round < 200; round++) {
+      const grid = new SpatialGrid(16);
+      const at = new Map<string, { x: number; z: number }>();
+      for (let i = 0; i < 300; i++) {
+        const p = { x: Math.floor(rng() * 200) - 50 + (round % 2 ? rng() : 0), z: Math.floor(rng() * 200) - 50 };
+        at.set(`e${i}`, p);
+        grid.insert(`e${i}`, p.x, p.z);
+      }
+      const [x, z, r] = [Math.floor(rng() * 200) - 50, Math.floor(rng() * 200) - 50, Math.floor(rng() * 40)];
+      const want = [...at].filter(([, p]) => Math.abs(p.x - x) <= r && Math.abs(p.z - z) <= r).map(([id]) => id);
+      assert.deepEqual(sorted(grid.queryRadius(x, z, r)), sorted(want), `round ${round}: (${x}, ${z}) r ${r}`);
+    }
+  });
 });
