@@ -31,6 +31,8 @@ export interface Viewer {
   view?: StateView;
   /** Entity ids in view, by kind. */
   visible: Record<EntityKind, Set<string>>;
+  /** The sets the next update fills and swaps with `visible` (no new sets every tick). */
+  spare: Record<EntityKind, Set<string>>;
   /** Wants `world:update` JSON deltas (clients of the plain /ws protocol). */
   json: boolean;
   /** Where the viewer stood and the world's membership of a still kind (resources, stations) when those were last found. */
@@ -48,6 +50,8 @@ export interface Viewer {
  */
 export class WorldSync {
   readonly viewers = new Map<string, Viewer>();
+  /** Filled by each spatial query in turn (read before the next one). */
+  private readonly scratch = new Set<string>();
   /** Each entity's JSON, made once per update round however many viewers see it. */
   private readonly json = new Map<string, object>();
 
@@ -193,6 +197,7 @@ export class WorldSync {
       playerId,
       view: patches ? new StateView() : undefined,
       visible: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() },
+      spare: { player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() },
       json,
       stillAt: {},
       playerRadius: AOI_RADIUS,
@@ -262,8 +267,9 @@ export class WorldSync {
         }
         v.stillAt[kind] = { x: me.tile.x, z: me.tile.z, membership: w.membershipVersion[kind] };
       }
-      const now = new Set<string>();
-      const near = kind === "player" ? this.playersNear(v, me) : w.near(kind, me.tile, AOI_RADIUS);
+      const now = v.spare[kind];
+      now.clear();
+      const near = kind === "player" ? this.playersNear(v, me) : w.near(kind, me.tile, AOI_RADIUS, this.scratch);
       for (const id of near) {
         if (kind === "groundItem") {
           const g = w.groundItems.get(id);
@@ -283,6 +289,7 @@ export class WorldSync {
         if (entered) v.view?.add(s);
         if (list && (entered || w.changedThisTick[kind].has(id))) list.push(this.jsonOf(id, s));
       }
+      v.spare[kind] = seen;
       v.visible[kind] = now;
     }
     return update;
@@ -291,6 +298,6 @@ export class WorldSync {
   /** The players a viewer sees this tick: within its radius, at most the cap (the nearest); the radius adapts. */
   private playersNear(v: Viewer, me: PlayerEntity): Iterable<string> {
     const w = this.world;
-    return boundedView(w.near("player", me.tile, v.playerRadius), v.visible.player, (id) => w.players.get(id)?.tile, me, this.playerCap, v);
+    return boundedView(w.near("player", me.tile, v.playerRadius, this.scratch), v.visible.player, (id) => w.players.get(id)?.tile, me, this.playerCap, v);
   }
 }

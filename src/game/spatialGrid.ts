@@ -85,9 +85,9 @@ export class SpatialGrid<T extends string = string> {
     return true;
   }
 
-  /** Every entity within `radius` tiles (Chebyshev, inclusive) of (x, z). */
-  queryRadius(x: number, z: number, radius: number): Set<T> {
-    const out = new Set<T>();
+  /** Every entity within `radius` tiles (Chebyshev, inclusive) of (x, z): into `out` (cleared first) when given. */
+  queryRadius(x: number, z: number, radius: number, out = new Set<T>()): Set<T> {
+    out.clear();
     const r = Math.max(0, radius);
     const cx0 = Math.floor((x - r) / this.cellSize);
     const cx1 = Math.floor((x + r) / this.cellSize);

@@ -148,7 +148,8 @@ export class World {
   }
 
   /** Ids of the entities of one kind within `radius` tiles of a tile. */
-  near(kind: EntityKind, tile: Tile, radius: number): Set<string> {
-    return this.grids[kind].queryRadius(tile.x, tile.z, radius);
+  /** The ids of a kind within `radius` of a tile: into `out` (cleared first) when given. */
+  near(kind: EntityKind, tile: Tile, radius: number, out?: Set<string>): Set<string> {
+    return this.grids[kind].queryRadius(tile.x, tile.z, radius, out);
   }
 }
