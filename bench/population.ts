@@ -48,7 +48,8 @@ export class Population {
     private readonly server: TestServer,
     private readonly room: WorldRoom,
     private readonly probe: RoomProbe,
-    private readonly options: { seed: number; scatter: boolean; concurrency: number },
+    /** `teleport`: a new bot is put on a random tile at once (the spread map: too far to walk). */
+    private readonly options: { seed: number; scatter: boolean; concurrency: number; teleport?: boolean },
     private readonly sdk?: SdkPlayers,
   ) {
     probe.onTick((tick) => this.step(tick));
@@ -83,7 +84,16 @@ export class Population {
     const tick = this.probe.tick;
     if (this.options.scatter) {
       const to = randomWorldTile(this.room.world, bot.rnd);
-      if (to) {
+      // A twin walks, as the real SDK player it mirrors does (it is sent the same commands).
+      if (to && this.options.teleport && bot.twinOf === undefined) {
+        const p = this.room.world.players.get(bot.playerId);
+        if (p) {
+          p.tile = { ...to };
+          p.path = [];
+          this.room.world.place("player", p.id, p.tile);
+          this.room.world.touchPlayer(p, true);
+        }
+      } else if (to) {
         bot.scattering = true;
         this.issue(bot, { type: "player:move", payload: { x: to.x, z: to.z, run: true } });
         return;

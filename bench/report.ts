@@ -153,7 +153,7 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   const base = results[0];
   const out: string[] = [];
   out.push("");
-  out.push(`WorldRoom benchmark — ${meta.cpus}, node ${meta.node}; one room, default world ${JSON.stringify(meta.worldBounds)}`);
+  out.push(`WorldRoom benchmark — ${meta.cpus}, node ${meta.node}; one room, ${meta.map} map ${JSON.stringify(meta.worldBounds)}`);
   out.push(
     `players walk to a random tile within 20 tiles or gather a node within 20 tiles every 3-6 s; spread=${meta.spread}; window ${meta.windowTicks} ticks after ${meta.warmupTicks} warm-up ticks`,
   );

@@ -11,14 +11,21 @@
  * never decode. A few real @colyseus/sdk players in a child process (bench/sdkClients.ts) check the
  * counting: each is mirrored by an in-memory twin sent the very same commands.
  *
+ * Maps (--maps): "default", the shipped world, crowded at large N (every player in one 180×150
+ * tile world); and "spread", the same world's areas copied --copies times side by side
+ * (bench/spreadWorld.ts), so players are as dense as in a real game's world: new bots there are put
+ * on a random tile at once (too far to walk). Each map runs every size in its own server and
+ * reports its ratios to its own smallest N. --time-limit applies to each map.
+ *
  * Usage: npm run bench:world [-- --sizes 100,500,1000,2000 --window 40 --warmup 5 --twins 2
  *        --spread world|spawn --concurrency 8 --seed 1 --time-limit 300 --profile file.cpuprofile
- *        --save-interval 3600 --measure-save true --send-cost true]
+ *        --save-interval 3600 --measure-save true --send-cost true --maps default,spread --copies 16]
  */
 import os from "node:os";
 import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
-import { startTestServer } from "../test/helpers/server.js";
+import { defaultGameData, startTestServer } from "../test/helpers/server.js";
+import { spreadGameData } from "./spreadWorld.js";
 import { benchArgs } from "./args.js";
 import { CpuProfile, summariseProfile } from "./cpuProfile.js";
 import { Population } from "./population.js";
@@ -45,6 +52,8 @@ interface Options {
   measureSave: boolean;
   /** Calibrate the cost of a real WebSocket send at the end. */
   sendCost: boolean;
+  maps: Array<"default" | "spread">;
+  copies: number;
 }
 
 function parseOptions(): Options {
@@ -61,6 +70,8 @@ function parseOptions(): Options {
     "save-interval": "3600",
     "measure-save": "true",
     "send-cost": "true",
+    maps: "default,spread",
+    copies: "16",
   });
   return {
     sizes: a.sizes
@@ -79,12 +90,13 @@ function parseOptions(): Options {
     saveInterval: Number(a["save-interval"]),
     measureSave: a["measure-save"] !== "false",
     sendCost: a["send-cost"] !== "false",
+    maps: a.maps.split(",").filter((m): m is "default" | "spread" => m === "default" || m === "spread"),
+    copies: Math.max(1, Math.floor(Number(a.copies))),
   };
 }
 
 const opts = parseOptions();
 const startedAt = performance.now();
-const deadline = startedAt + opts.timeLimitS * 1000;
 
 // Whatever happens, the benchmark stops by itself.
 const watchdog = setTimeout(
@@ -92,7 +104,7 @@ const watchdog = setTimeout(
     console.error(`bench: time limit of ${opts.timeLimitS}s reached, stopping`);
     process.exit(2);
   },
-  opts.timeLimitS * 1000 + 45_000,
+  opts.maps.length * (opts.timeLimitS * 1000 + 45_000),
 );
 watchdog.unref();
 
@@ -110,7 +122,14 @@ console.warn = (...args: unknown[]) => {
 const log = (msg: string) => console.error(`[${((performance.now() - startedAt) / 1000).toFixed(1)}s] ${msg}`);
 
 async function main() {
-  const server = await startTestServer({ env: { SAVE_INTERVAL: String(opts.saveInterval) } });
+  for (const map of opts.maps) await runMap(map);
+}
+
+async function runMap(map: "default" | "spread") {
+  const deadline = performance.now() + opts.timeLimitS * 1000;
+  const gameData = map === "spread" ? spreadGameData(await defaultGameData(), opts.copies) : undefined;
+  const server = await startTestServer({ env: { SAVE_INTERVAL: String(opts.saveInterval) }, gameData });
+  log(`map ${map}${map === "spread" ? ` (${opts.copies} copies of the default world's areas)` : ""}`);
   let sdk: SdkPlayers | undefined;
   try {
     const [listing] = await matchMaker.query({ name: "world" });
@@ -149,7 +168,13 @@ async function main() {
       });
 
     if (opts.twins > 0) sdk = await SdkPlayers.start();
-    population = new Population(server, room, probe, { seed: opts.seed, scatter: opts.spread === "world", concurrency: opts.concurrency }, sdk);
+    population = new Population(
+      server,
+      room,
+      probe,
+      { seed: opts.seed, scatter: opts.spread === "world", concurrency: opts.concurrency, teleport: map === "spread" },
+      sdk,
+    );
 
     // Real SDK players, each with an in-memory twin that gets the same commands at the same time.
     const twins: Array<{ sdkIdx: number; botIdx: number }> = [];
@@ -212,6 +237,7 @@ async function main() {
       cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}`,
       node: process.version,
       spread: opts.spread,
+      map: map === "spread" ? `spread (${opts.copies} copies)` : "default",
       windowTicks: opts.window,
       warmupTicks: opts.warmup,
       worldBounds: room.world.map.bounds,
