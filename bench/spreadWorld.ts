@@ -1,3 +1,4 @@
+import { worldBounds } from "../src/game/tileMap.js";
 import type { GameData, Position, WorldArea } from "../src/manifests/index.js";
 
 /**
@@ -8,18 +9,9 @@ import type { GameData, Position, WorldArea } from "../src/manifests/index.js";
  */
 export function spreadGameData(base: GameData, copies: number, gap = 24): GameData {
   const side = Math.ceil(Math.sqrt(Math.max(1, copies)));
-  let minX = Infinity;
-  let maxX = -Infinity;
-  let minZ = Infinity;
-  let maxZ = -Infinity;
-  for (const a of base.worldAreas.values()) {
-    minX = Math.min(minX, a.bounds.minX, a.bounds.maxX);
-    maxX = Math.max(maxX, a.bounds.minX, a.bounds.maxX);
-    minZ = Math.min(minZ, a.bounds.minZ, a.bounds.maxZ);
-    maxZ = Math.max(maxZ, a.bounds.minZ, a.bounds.maxZ);
-  }
-  const stepX = Math.ceil(maxX - minX) + gap;
-  const stepZ = Math.ceil(maxZ - minZ) + gap;
+  const { minX, maxX, minZ, maxZ } = worldBounds(base, 0);
+  const stepX = maxX - minX + gap;
+  const stepZ = maxZ - minZ + gap;
   const worldAreas = new Map<string, WorldArea>();
   const buildings: GameData["buildings"] = [];
   for (let c = 0; c < copies; c++) {

@@ -80,20 +80,11 @@ export class WorldSync {
       for (const id of w.removedThisTick[kind]) {
         if (!this.entity(kind, id)) collection.delete(id);
       }
-      for (const id of w.changedThisTick[kind]) {
-        const e = this.entity(kind, id);
-        if (!e) continue;
-        let s = collection.get(id);
-        if (!s) {
-          s = this.create(kind);
-          collection.set(id, s);
-        }
-        this.write(kind, id, s);
-      }
+      for (const id of w.changedThisTick[kind]) this.syncOne(kind, id);
     }
   }
 
-  /** Copy one entity into the schema now (a player joining between ticks: the rest wait for the tick's syncState). */
+  /** Copy one entity into the schema (also alone: a player joining between ticks, the rest waiting for the tick's syncState). */
   syncOne(kind: EntityKind, id: string) {
     const collection = this.state[COLLECTION[kind]] as unknown as Map<string, AnyState>;
     if (!this.entity(kind, id)) return;
