@@ -138,6 +138,26 @@ export class Game {
     this.overlayOwner = owner;
   }
 
+  /** Ask a yes-or-no question in the overlay (a trade request, a duel challenge): Decline also closes it. */
+  ask(owner: string, title: string, answer: (accept: boolean) => void) {
+    this.overlay(
+      owner,
+      title,
+      h(
+        "div",
+        { className: "actions" },
+        h("button", { textContent: "Accept", onclick: () => answer(true) }),
+        h("button", {
+          textContent: "Decline",
+          onclick: () => {
+            answer(false);
+            this.closeOverlay(owner);
+          },
+        }),
+      ),
+    );
+  }
+
   /** Close the overlay if `owner` still owns it. */
   closeOverlay(owner: string) {
     if (this.overlayOwner !== owner) return;

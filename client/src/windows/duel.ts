@@ -78,22 +78,7 @@ export function installDuel(game: Game) {
   };
 
   net.on("duel:incoming", (m) =>
-    game.overlay(
-      "duel",
-      `${m.fromPlayerName} challenges you to a duel`,
-      h(
-        "div",
-        { className: "actions" },
-        h("button", { textContent: "Accept", onclick: () => net.send("duel:respond", { duelId: m.duelId, accept: true }) }),
-        h("button", {
-          textContent: "Decline",
-          onclick: () => {
-            net.send("duel:respond", { duelId: m.duelId, accept: false });
-            game.closeOverlay("duel");
-          },
-        }),
-      ),
-    ),
+    game.ask("duel", `${m.fromPlayerName} challenges you to a duel`, (accept) => net.send("duel:respond", { duelId: m.duelId, accept })),
   );
   net.on("duel:requestSent", (m) => game.log(`Sending a duel challenge to ${m.targetName}…`));
   net.on("duel:screen", (m) => {

@@ -72,22 +72,7 @@ export function installTrade(game: Game) {
   };
 
   net.on("tradeIncoming", (m) =>
-    game.overlay(
-      "trade",
-      `${m.fromPlayerName} wishes to trade with you`,
-      h(
-        "div",
-        { className: "actions" },
-        h("button", { textContent: "Accept", onclick: () => net.send("tradeRequestRespond", { tradeId: m.tradeId, accept: true }) }),
-        h("button", {
-          textContent: "Decline",
-          onclick: () => {
-            net.send("tradeRequestRespond", { tradeId: m.tradeId, accept: false });
-            game.closeOverlay("trade");
-          },
-        }),
-      ),
-    ),
+    game.ask("trade", `${m.fromPlayerName} wishes to trade with you`, (accept) => net.send("tradeRequestRespond", { tradeId: m.tradeId, accept })),
   );
   net.on("tradeRequestSent", (m) => game.log(`Sending a trade request to ${m.targetName}…`));
   net.on("tradeStarted", (m) => {
