@@ -2,6 +2,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ROOT } from "../../src/paths.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { theWorld } from "../helpers/worldRoom.js";
 
 /** Debian's Chromium (apt-get install chromium); never a downloaded browser. CHROMIUM_PATH overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -26,6 +28,33 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/**
+ * A mocha suite's Chromium and server (with `env`), started before its tests and closed after
+ * them. Call inside `describe`.
+ */
+export function browserSuite(env: Record<string, string> = {}) {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launchChromium();
+    server = await startTestServer({ env });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server(): TestServer {
+      if (!server) throw new Error("the suite's server is not started");
+      return server;
+    },
+    get browser(): Browser {
+      if (!browser) throw new Error("the suite's browser is not started");
+      return browser;
+    },
+  };
 }
 
 /** Save a screenshot of the page under test-results/screenshots/<name>.png. */
@@ -69,4 +98,11 @@ export async function chooseOnTile(page: Page, x: number, z: number, label: stri
   const at = await tileOnPage(page, x, z);
   await page.mouse.click(at.x, at.y, { button: "right" });
   await page.locator("#menu button", { hasText: label }).first().click();
+}
+
+/** Once `from`'s page sees `to`, right-click where `to` stands and choose `label` (a trade, a challenge). */
+export async function chooseOnPlayer(from: PagePlayer, to: PagePlayer, label: string) {
+  const tile = (await theWorld()).world.players.get(to.id)!.tile;
+  await from.page.waitForFunction((id) => (window as any).arena.game.net.state.players.get(id) !== undefined, to.id);
+  await chooseOnTile(from.page, tile.x, tile.z, label);
 }

@@ -1,32 +1,18 @@
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
 import { theWorld } from "../helpers/worldRoom.js";
 import { until } from "../helpers/tradeSuite.js";
-import { chooseOnTile, launchChromium, playAsGuest, screenshot, tileOnPage } from "./browser.js";
+import { chooseOnPlayer, browserSuite, playAsGuest, screenshot, tileOnPage } from "./browser.js";
 
 /** A staked duel between two pages: the challenge, the three screens, the arena, a forfeit, the stake paid. */
 describe("web client in Chromium: a duel", function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
-
-  before(async () => {
-    browser = await launchChromium();
-    server = await startTestServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it("two pages agree on rules and stakes, fight in the arena, and the forfeit pays the winner", async () => {
-    const a = await playAsGuest(browser, server.url, "Duel Ada");
-    const b = await playAsGuest(browser, server.url, "Duel Ben");
+    const a = await playAsGuest(suite.browser, suite.server.url, "Duel Ada");
+    const b = await playAsGuest(suite.browser, suite.server.url, "Duel Ben");
     const world = await theWorld();
-    const tile = world.world.players.get(b.id)!.tile;
-    await a.page.waitForFunction((id) => (window as any).arena.game.net.state.players.get(id) !== undefined, b.id);
-    await chooseOnTile(a.page, tile.x, tile.z, `Challenge ${b.name}`);
+    await chooseOnPlayer(a, b, `Challenge ${b.name}`);
     await b.page.locator("#dialog", { hasText: `${a.name} challenges you to a duel` }).waitFor();
     await b.page.click('#dialog button:has-text("Accept")');
 

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
 import { besideOf, setRng, theWorld } from "../helpers/worldRoom.js";
-import { chooseOnTile, launchChromium, playAsGuest, screenshot, tileOnPage } from "./browser.js";
+import { chooseOnPlayer, browserSuite, playAsGuest, screenshot, tileOnPage } from "./browser.js";
 
 /**
  * The web client at / in Debian's Chromium, headless, against a real server: a player logs in as a
@@ -11,31 +9,21 @@ import { chooseOnTile, launchChromium, playAsGuest, screenshot, tileOnPage } fro
  */
 describe("web client in Chromium", function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let browser: Browser;
-
-  before(async () => {
-    browser = await launchChromium();
-    server = await startTestServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it("serves the page, the script and the stylesheet", async () => {
-    const page = await fetch(`${server.url}/`);
+    const page = await fetch(`${suite.server.url}/`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<canvas id="world"/);
-    const script = await fetch(`${server.url}/client/main.js`);
+    const script = await fetch(`${suite.server.url}/client/main.js`);
     assert.equal(script.status, 200);
     assert.match(script.headers.get("content-type") ?? "", /javascript/);
     assert.ok((await script.text()).length > 10_000);
-    assert.equal((await fetch(`${server.url}/client/style.css`)).status, 200);
+    assert.equal((await fetch(`${suite.server.url}/client/style.css`)).status, 200);
   });
 
   it("a guest logs in, walks, chops a tree and sees the woodcutting xp", async () => {
-    const a = await playAsGuest(browser, server.url, "Browser Al");
+    const a = await playAsGuest(suite.browser, suite.server.url, "Browser Al");
     const { page } = a;
     await page.waitForFunction((id) => (window as any).arena.game.net.state.players.get(id) !== undefined, a.id);
     const world = await theWorld();
@@ -97,13 +85,11 @@ describe("web client in Chromium", function () {
   });
 
   it("two pages trade through the trade window: offers, both screens, acceptance, the swap", async () => {
-    const a = await playAsGuest(browser, server.url, "Trader Ann");
-    const b = await playAsGuest(browser, server.url, "Trader Bo");
+    const a = await playAsGuest(suite.browser, suite.server.url, "Trader Ann");
+    const b = await playAsGuest(suite.browser, suite.server.url, "Trader Bo");
     const world = await theWorld();
-    const tile = world.world.players.get(b.id)!.tile;
-    // Each sees the other (a new character starts on the spawn tile).
-    await a.page.waitForFunction((id) => (window as any).arena.game.net.state.players.get(id) !== undefined, b.id);
-    await chooseOnTile(a.page, tile.x, tile.z, `Trade with ${b.name}`);
+    // A new character starts on the spawn tile, where the other stands too.
+    await chooseOnPlayer(a, b, `Trade with ${b.name}`);
     await b.page.locator("#dialog", { hasText: `${a.name} wishes to trade` }).waitFor();
     await b.page.click('#dialog button:has-text("Accept")');
     await a.page.locator("#dialog h3", { hasText: `Trading with ${b.name}` }).waitFor();
@@ -143,7 +129,7 @@ describe("web client in Chromium", function () {
   });
 
   it("the combat and prayer panels change the player's state; a refusal reads as its message and code", async () => {
-    const a = await playAsGuest(browser, server.url, "Panel Pat");
+    const a = await playAsGuest(suite.browser, suite.server.url, "Panel Pat");
     const { page } = a;
     const world = await theWorld();
     await page.click('#tabs button:has-text("Combat")');
@@ -151,7 +137,7 @@ describe("web client in Chromium", function () {
     await page.locator('#panel button.on:has-text("aggressive")').waitFor();
     assert.equal(world.world.players.get(a.id)!.combatStyle, "aggressive");
 
-    const first = [...server.ctx.gameData.prayers.values()].sort((x, y) => x.level - y.level)[0]!;
+    const first = [...suite.server.ctx.gameData.prayers.values()].sort((x, y) => x.level - y.level)[0]!;
     await page.click('#tabs button:has-text("Prayer")');
     await page.click(`[data-prayer="${first.id}"] button`);
     await page.locator(`[data-prayer="${first.id}"] button.on`).waitFor();

@@ -49,6 +49,17 @@ describe("/ws resume after a dropped socket", function () {
   this.timeout(120_000);
   const s = resumeSuite(30);
   const join = () => ResumingPlayer.join(s.server, s.players);
+  /** Two players side by side on the spawn tile, one with 50 coins, the other with 5 logs. */
+  const traders = async () => {
+    const { room } = s;
+    const a = await join();
+    const b = await join();
+    place(room, a.id, room.world.spawnTile);
+    place(room, b.id, room.world.spawnTile);
+    givePack(room, a.id, [["coins", 50]]);
+    givePack(room, b.id, [["logs", 5]]);
+    return { a, b };
+  };
   const bare = async () => {
     const ws = await wsConnect(s.server.port);
     s.sockets.push(ws);
@@ -209,12 +220,7 @@ describe("/ws resume after a dropped socket", function () {
 
   it("an open trade stays open: the resumed socket is told where it stands, and the trade completes", async () => {
     const { room } = s;
-    const a = await join();
-    const b = await join();
-    place(room, a.id, room.world.spawnTile);
-    place(room, b.id, room.world.spawnTile);
-    givePack(room, a.id, [["coins", 50]]);
-    givePack(room, b.id, [["logs", 5]]);
+    const { a, b } = await traders();
     a.ws.send("tradeRequest", { targetPlayerId: b.id });
     const { tradeId } = (await b.ws.next("tradeIncoming")).data;
     // The request waits through b's drop: b is asked again.
@@ -265,12 +271,7 @@ describe("/ws resume after a dropped socket", function () {
     const rng = seededRng(seed);
     const outcomes: string[] = [];
     for (let round = 0; round < 8; round++) {
-      const a = await join();
-      const b = await join();
-      place(room, a.id, room.world.spawnTile);
-      place(room, b.id, room.world.spawnTile);
-      givePack(room, a.id, [["coins", 50]]);
-      givePack(room, b.id, [["logs", 5]]);
+      const { a, b } = await traders();
       const bag = (id: string) => bagOf(room.world.players.get(id)!.inventory.flatMap((x) => x ?? []));
       const total = (): Bag => [...bag(b.id)].reduce((sum, [item, n]) => addTo(sum, item, n), bag(a.id));
       const before = plain(total());
