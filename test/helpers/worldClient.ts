@@ -21,6 +21,8 @@ export interface WorldPlayer {
   next(type: string, pred?: (data: any) => boolean, options?: { timeoutMs?: number; since?: number }): Promise<any>;
   /** The latest player:sync. */
   sync(): any;
+  /** Resolve once the client's decoded state satisfies `check` (re-checked after every patch it applies). */
+  sees(check: (state: any) => unknown, what: string, timeoutMs?: number): Promise<void>;
   send(type: string, data: unknown): void;
   leave(): Promise<void>;
   /** Index of the next message to be received (for `since`). */
@@ -104,6 +106,21 @@ export async function joinWorld(
         check();
       }),
     sync: () => [...received].reverse().find((r) => r.type === "player:sync")?.data,
+    sees: (check, what, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        if (check(room.state)) return resolve();
+        const timer = setTimeout(() => {
+          room.onStateChange.remove(onPatch);
+          reject(new Error(`the client never saw: ${what}`));
+        }, timeoutMs);
+        const onPatch = (state: any) => {
+          if (!check(state)) return;
+          clearTimeout(timer);
+          room.onStateChange.remove(onPatch);
+          resolve();
+        };
+        room.onStateChange(onPatch);
+      }),
     send: (type, data) => room.send(type, data),
     leave: async () => {
       if (!closed) await room.leave();

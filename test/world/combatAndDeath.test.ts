@@ -30,7 +30,7 @@ describe("world room: combat, loot and death", function () {
     assert.ok(xp.gained > 0);
     await ticks(room, 1);
     assert.ok(goblin.deadUntilTick != null, "dead until its respawn");
-    assert.equal(a.room.state.npcs.get(goblin.id), undefined, "gone from view");
+    await a.sees((s) => !s.npcs.get(goblin.id), "the dead goblin gone from view");
     const loot = [...room.world.groundItems.values()].filter((g) => g.ownerId === a.id && g.tile.x === goblin.position.x && g.tile.z === goblin.position.z);
     assert.ok(loot.length > 0, "loot on the ground");
     // Pick the first drop up.

@@ -64,8 +64,7 @@ describe("world room: ranged, magic and prayer", function () {
     );
     const pile = piles.find((g) => g.tile.x === goblin.position.x && g.tile.z === goblin.position.z)!;
     assert.ok(pile, "the last arrow lies under the goblin");
-    await ticks(room, 1);
-    assert.ok(a.room.state.groundItems.get(pile.id), "the shooter sees them");
+    await a.sees((s) => s.groundItems.get(pile.id), "the shooter sees the arrows");
     assert.equal(b.room.state.groundItems.get(pile.id), undefined, "nobody else does yet");
   });
 

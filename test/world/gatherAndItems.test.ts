@@ -32,7 +32,7 @@ describe("world room: gathering, items and the bank", function () {
     assert.ok(sync.skills.woodcutting.xp > 0);
     await ticks(room, 1);
     assert.equal(room.world.resources.get(tree.id)!.depleted, true);
-    assert.equal(a.room.state.resources.get(tree.id)?.depleted, true);
+    await a.sees((s) => s.resources.get(tree.id)?.depleted === true, "the tree depleted");
     // Gathering a depleted tree is refused.
     const s2 = a.mark();
     a.send("player:action", { action: "gather", targetId: tree.id });
@@ -127,7 +127,7 @@ describe("world room: gathering, items and the bank", function () {
     await ticks(room, 1);
     const ground = [...room.world.groundItems.values()].find((g) => g.itemId === "coins" && g.ownerId === a.id)!;
     assert.equal(ground.quantity, 10);
-    assert.ok(a.room.state.groundItems.get(ground.id), "the dropper sees the coins");
+    await a.sees((s) => s.groundItems.get(ground.id), "the dropper sees the coins");
     since = a.mark();
     a.send("player:action", { action: "pickup", targetId: ground.id });
     await a.next("player:sync", (s) => s.inventory.find((i: { itemId: string }) => i.itemId === "coins")?.quantity === 25, { since });
@@ -143,7 +143,7 @@ describe("world room: gathering, items and the bank", function () {
     a.send("inventory:use", { slot: slotOf(sync, "tinderbox"), action: "drop" });
     await ticks(room, 2);
     const item = [...room.world.groundItems.values()].find((g) => g.itemId === "tinderbox" && g.ownerId === a.id)!;
-    assert.ok(a.room.state.groundItems.get(item.id), "dropper sees it");
+    await a.sees((s) => s.groundItems.get(item.id), "the dropper sees it");
     assert.equal(b.room.state.groundItems.get(item.id), undefined, "others do not, yet");
     const since = b.mark();
     b.send("player:action", { action: "pickup", targetId: item.id });
@@ -151,11 +151,11 @@ describe("world room: gathering, items and the bank", function () {
     // Fast-forward the item's age (a scene change, not a sleep): public now.
     item.createdTick -= 100;
     await ticks(room, 2);
-    assert.ok(b.room.state.groundItems.get(item.id), "others see it after the private window");
+    await b.sees((s) => s.groundItems.get(item.id), "others see it after the private window");
     item.createdTick -= 300;
     await ticks(room, 2);
     assert.equal(room.world.groundItems.has(item.id), false, "despawned");
-    assert.equal(a.room.state.groundItems.get(item.id), undefined);
+    await a.sees((s) => !s.groundItems.get(item.id), "the despawned item leaves the view");
   });
 
   it("tinderbox on logs lights a fire (firemaking xp); raw food on it cooks", async () => {
@@ -167,14 +167,18 @@ describe("world room: gathering, items and the bank", function () {
     room.world.touchPlayer(p);
     setRng(room, 0);
     const tinder = p.inventory.findIndex((s) => s?.itemId === "tinderbox");
+    const before = new Set(room.world.resources.keys());
+    const at = { ...p.tile };
     let since = a.mark();
     a.send("inventory:use", { slot: tinder, targetSlot: 10 });
     const xp = await a.next("skill:xp", (m) => m.skill === "firemaking", { since });
     assert.ok(xp.gained > 0);
     await ticks(room, 1);
-    const fire = [...room.world.resources.values()].find((r) => r.skill === "firemaking" && r.tile.x === p.tile.x && r.tile.z === p.tile.z)!;
-    assert.ok(fire, "a fire burns on the player's tile");
-    assert.ok(a.room.state.resources.get(fire.id));
+    const fire = [...room.world.resources.values()].find((r) => r.skill === "firemaking" && !before.has(r.id))!;
+    assert.ok(fire, "a fire was lit");
+    const now = room.world.players.get(a.id)!;
+    assert.deepEqual(fire.tile, at, `the fire burns where the player stood (now at ${JSON.stringify(now.tile)}, path ${now.path.length}, action ${JSON.stringify(now.action)})`);
+    await a.sees((s) => s.resources.get(fire.id), "the fire in the view");
     assert.equal(p.inventory[10], null, "the logs burnt");
     // Cook next to it: with every roll at 0.999 nothing burns.
     place(room, a.id, besideOf(room, fire.tile));

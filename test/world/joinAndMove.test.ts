@@ -48,19 +48,16 @@ describe("world room: joining, state, movement and interest", function () {
   it("the player appears in the synchronised state, and a move shows in the patches", async () => {
     const a = await join();
     const room = worldRoomOf(a);
-    await ticks(room, 1);
+    await a.sees((s) => s.players.get(a.id), "its own player");
     const mine = a.room.state.players.get(a.id);
-    assert.ok(mine, "own player in state");
     assert.equal(mine.name, a.sync().name);
     const start = { x: mine.x, z: mine.z };
     a.send("player:move", { x: start.x + 6, z: start.z });
-    await ticks(room, 1);
-    // Walking: two tiles per tick.
-    await ticks(room, 1);
+    // Walking: two tiles per tick, so the first patch that moves it moves it at most a tick or two's worth.
+    await a.sees((s) => s.players.get(a.id).x > start.x, "the first step");
     const moved = a.room.state.players.get(a.id);
-    assert.ok(moved.x > start.x && moved.x <= start.x + 4, `x=${moved.x}`);
-    await ticks(room, 3);
-    assert.deepEqual([a.room.state.players.get(a.id).x, a.room.state.players.get(a.id).z], [start.x + 6, start.z]);
+    assert.ok(moved.x <= start.x + 4, `x=${moved.x}`);
+    await a.sees((s) => s.players.get(a.id).x === start.x + 6 && s.players.get(a.id).z === start.z, "the walk's end");
     assert.deepEqual(room.world.players.get(a.id)!.tile, { x: start.x + 6, z: start.z });
   });
 
@@ -121,18 +118,16 @@ describe("world room: joining, state, movement and interest", function () {
     assert.ok(room.world.map.inBounds(far.x, far.z) && !room.world.map.isBlocked(far.x, far.z));
     place(room, c.id, far);
     await ticks(room, 2);
-    assert.ok(a.room.state.players.get(b.id), "a sees b");
-    assert.ok(b.room.state.players.get(a.id), "b sees a");
+    await a.sees((s) => s.players.get(b.id), "a sees b");
+    await b.sees((s) => s.players.get(a.id), "b sees a");
     assert.equal(a.room.state.players.get(c.id), undefined, "a does not see c");
     assert.equal(c.room.state.players.get(a.id), undefined, "c does not see a");
     assert.equal(c.room.state.players.get(b.id), undefined, "c does not see b");
     // c walks into range: now a sees c; a walks... and c leaves again: a no longer sees it.
     place(room, c.id, { x: spawn.x + 5, z: spawn.z });
-    await ticks(room, 2);
-    assert.ok(a.room.state.players.get(c.id), "c came into view");
+    await a.sees((s) => s.players.get(c.id), "c came into view");
     place(room, c.id, far);
-    await ticks(room, 2);
-    assert.equal(a.room.state.players.get(c.id), undefined, "c left the view");
+    await a.sees((s) => !s.players.get(c.id), "c left the view");
   });
 
   it("world:update deltas go to clients that ask for them", async () => {

@@ -17,9 +17,8 @@ describe("world room: stations", function () {
     assert.equal(furnace.name, room.world.data.stations.get("furnace")!.name);
 
     place(room, a.id, tileAway(room, furnace.tile, 2));
-    await ticks(room, 2);
+    await a.sees((s) => s.stations.get(furnace.id), "the furnace in the SDK client's state");
     const seen = a.room.state.stations.get(furnace.id);
-    assert.ok(seen, "the furnace is in the SDK client's state");
     assert.deepEqual({ type: seen.type, x: seen.x, z: seen.z, runeType: seen.runeType }, { type: "furnace", x: furnace.tile.x, z: furnace.tile.z, runeType: "" });
 
     // Over /ws: the station comes in a world:update, and leaves it in `removed` once out of range.
