@@ -29,20 +29,21 @@ export class RoomProbe {
   readonly records: TickRecord[] = [];
   private readonly listeners = new Set<Listener>();
   private current = { syncMs: 0, viewsMs: 0, patchMs: 0, entered: 0, left: 0 };
-  /** Count StateView add/remove calls only while WorldSync.updateViews runs (outermost calls only). */
+  /** Count StateView add/remove calls only while WorldViews.updateViews runs (outermost calls only). */
   private countingViews = false;
 
   constructor(readonly room: WorldRoom) {
     const sync = room.sync;
     const syncState = sync.syncState.bind(sync);
-    const updateViews = sync.updateViews.bind(sync);
+    const views = sync.views;
+    const updateViews = views.updateViews.bind(views);
     const broadcastPatch = room.broadcastPatch.bind(room);
     sync.syncState = () => {
       const t = performance.now();
       syncState();
       this.current.syncMs += performance.now() - t;
     };
-    sync.updateViews = () => {
+    views.updateViews = () => {
       const t = performance.now();
       this.countingViews = true;
       try {

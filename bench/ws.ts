@@ -16,6 +16,11 @@
  * first (outside the windows), as players would be. Between phases every client disconnects and
  * the benchmark waits for the room to be empty and settled() (every leave saved).
  *
+ * Baseline: while each N's /ws window runs, every frame the server writes is counted and sampled
+ * (bench/rawFanout.ts); then, in the same run, the same number of frames per tick of those same
+ * messages goes to N plain `ws` sockets with nothing but the `ws` package and JSON.stringify. The
+ * server CPU per frame of /ws is printed as a ratio to the raw socket's.
+ *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
  *        --seed 1 --time-limit 285 --spread-timeout 40 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile]
  */
@@ -31,7 +36,8 @@ import { LoadFleet } from "./loadFleet.js";
 import { RoomProbe } from "./probe.js";
 import { median, percentiles } from "./stats.js";
 import { mapInfoOf } from "./tiles.js";
-import { printReport, type PhaseResult, type ServerWindow } from "./wsReport.js";
+import { printReport, type BaselineResult, type PhaseResult, type ServerWindow } from "./wsReport.js";
+import { FrameTap, rawFanout } from "./rawFanout.js";
 
 interface Options {
   sizes: number[];
@@ -96,6 +102,7 @@ const log = (msg: string) => console.error(`[${((performance.now() - startedAt) 
 
 /** What has been measured so far, and how to print it (also from the watchdog). */
 const results: PhaseResult[] = [];
+const baselines: BaselineResult[] = [];
 const skipped: string[] = [];
 let report: (() => void) | undefined;
 
@@ -184,7 +191,7 @@ async function main() {
 
     const pids = driver.pids;
     report = () =>
-      printReport(results, {
+      printReport(results, baselines, {
         cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}`,
         node: process.version,
         serverPid: process.pid,
@@ -208,7 +215,8 @@ async function main() {
         // What this phase will take: the fixed part, plus joins and leaves scaled from the last phase of
         // the same kind (they grow with N), plus that phase's spreading (it does not).
         const prev = [...results].reverse().find((r) => r.kind === kind);
-        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2;
+        // (a /ws phase is followed by its raw-socket baseline, as long as its window)
+        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? opts.windowS + 2 : 0);
         const estimateS = fixedS + (prev ? ((prev.connect.seconds + prev.leaveSeconds) * n) / prev.n + prev.spread.seconds : 20);
         if (performance.now() + estimateS * 1000 > deadline) {
           skipped.push(`N=${n} ${kind} (time limit: about ${estimateS.toFixed(0)} s needed)`);
@@ -231,10 +239,14 @@ async function main() {
         // client is sent the same number of per-tick frames in every window.
         await probe.waitTicks(1);
         await sleep(TICK_MS / 2);
+        const tap = kind === "ws" ? new FrameTap() : undefined;
+        tap?.start();
         const mark = markServer();
         await driver.mark();
-        await sleep(Math.max(1, Math.round((opts.windowS * 1000) / TICK_MS)) * TICK_MS);
+        const windowTicks = Math.max(1, Math.round((opts.windowS * 1000) / TICK_MS));
+        await sleep(windowTicks * TICK_MS);
         const serverW = serverWindow(mark);
+        tap?.stop();
         const clientW = await driver.report(opts.drainS * 1000);
         if (profiling) {
           profile = summariseProfile(await profiling.stop(opts.profile!));
@@ -245,6 +257,16 @@ async function main() {
         await waitEmpty(60_000);
         const leaveSeconds = (performance.now() - leaveStart) / 1000;
         results.push({ n, kind, connect, spread, clients: clientW, server: serverW, leaveSeconds });
+        if (tap && tap.frames > 0) {
+          // The same frames per tick to as many plain sockets, with the world room idle (everyone left).
+          const framesPerTick = tap.frames / windowTicks / Math.max(1, clientW.clients);
+          const raw = await rawFanout(clientW.clients, tap.sample, framesPerTick, windowTicks, TICK_MS);
+          const wsCpuUs = (serverW.cpuPct / 100) * serverW.seconds * 1e6;
+          baselines.push({ n, ws: { frames: tap.frames, bytes: tap.bytes, cpuUsPerFrame: wsCpuUs / tap.frames }, raw });
+          log(
+            `N=${n} raw ws baseline: ${raw.frames} frames to ${raw.sockets} sockets, ${raw.cpuUsPerFrame.toFixed(1)} µs CPU a frame (/ws: ${(wsCpuUs / tap.frames).toFixed(1)} µs)`,
+          );
+        }
         log(
           `N=${n} ${kind}: ${clientW.framesPerSec.toFixed(0)} msg/s received, ${clientW.sentPerSec.toFixed(0)} sent, move→shown median ${clientW.latency.median.toFixed(0)} ms p99 ${clientW.latency.p99.toFixed(0)} ms; ` +
             `tick median ${serverW.tick.median.toFixed(1)} ms; server CPU ${serverW.cpuPct.toFixed(0)}%, clients CPU ${clientW.cpuPct.toFixed(0)}%; left and saved in ${leaveSeconds.toFixed(1)} s`,

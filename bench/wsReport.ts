@@ -2,6 +2,7 @@ import type { ClientKind } from "./loadClient.js";
 import type { ConnectResult, SpreadResult } from "./loadDriver.js";
 import type { ClientWindow } from "./loadFleet.js";
 import { fmt, fmtRatio, kb, ratio, round, table } from "./stats.js";
+import type { RawFanoutResult } from "./rawFanout.js";
 
 /** The server process over one window (this process: the server and the harness's few timers). */
 export interface ServerWindow {
@@ -29,13 +30,21 @@ export interface PhaseResult {
   leaveSeconds: number;
 }
 
+/** One N's /ws window against the raw-socket baseline of the same frames (bench/rawFanout.ts). */
+export interface BaselineResult {
+  n: number;
+  /** What the server wrote to the /ws sockets over the window, and its CPU per frame (the whole process: rules, views, JSON, sends). */
+  ws: { frames: number; bytes: number; cpuUsPerFrame: number };
+  raw: RawFanoutResult;
+}
+
 const LABEL: Record<ClientKind, string> = { ws: "/ws", sdk: "sdk" };
 
 /** recv KB/s per client: all payload bytes received, divided by the clients. */
 const kbPerClient = (r: PhaseResult) => kb(r.clients.bytesPerSec / Math.max(1, r.clients.clients));
 const shownPct = (r: PhaseResult) => (r.clients.sent > 0 ? (100 * r.clients.latency.count) / r.clients.sent : 0);
 
-export function printReport(results: PhaseResult[], meta: Record<string, unknown>) {
+export function printReport(results: PhaseResult[], baselines: BaselineResult[], meta: Record<string, unknown>) {
   const sizes = [...new Set(results.map((r) => r.n))];
   const find = (n: number, kind: ClientKind) => results.find((r) => r.n === n && r.kind === kind);
   const out: string[] = [""];
@@ -121,6 +130,27 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       rows,
     ),
   );
+  if (baselines.length) {
+    out.push("");
+    out.push(
+      "Server CPU per frame written: /ws over its window (everything the process did: rules, views, JSON, sends) against the raw `ws` baseline (the same frames per tick of the same messages, JSON.stringify + send, nothing else):",
+    );
+    out.push(
+      table(
+        ["N", "/ws frames", "/ws bytes/frame", "/ws µs/frame", "raw frames", "raw µs/frame", "/ws÷raw", "raw bytes received"],
+        baselines.map((b) => [
+          String(b.n),
+          String(b.ws.frames),
+          fmt(b.ws.bytes / Math.max(1, b.ws.frames), 0),
+          fmt(b.ws.cpuUsPerFrame, 1),
+          String(b.raw.frames),
+          fmt(b.raw.cpuUsPerFrame, 1),
+          fmtRatio(ratio(b.ws.cpuUsPerFrame, b.raw.cpuUsPerFrame)),
+          String(b.raw.receivedBytes),
+        ]),
+      ),
+    );
+  }
   out.push("");
   out.push("Both sides over each window (server stages: medians per tick, ms; the /ws JSON is built in updateViews and serialised and written in rules+msgs):");
   out.push(
@@ -248,6 +278,12 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       joinFailures: r.connect.failed,
       spread: { ...r.spread, seconds: round(r.spread.seconds, 1) },
       leaveSeconds: round(r.leaveSeconds, 2),
+    })),
+    rawBaseline: baselines.map((b) => ({
+      n: b.n,
+      ws: { frames: b.ws.frames, bytes: b.ws.bytes, cpuUsPerFrame: round(b.ws.cpuUsPerFrame, 2) },
+      raw: { ...b.raw, cpuUsPerFrame: round(b.raw.cpuUsPerFrame, 2) },
+      wsToRawCpuPerFrame: ratio(b.ws.cpuUsPerFrame, b.raw.cpuUsPerFrame),
     })),
     ratiosWsToSdk: sizes.flatMap((n) => {
       const w = find(n, "ws");

@@ -336,7 +336,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     phase.run("trades", () => this.trades.tick());
     phase.run("duels", () => this.duels.tick());
     phase.run("sync", () => this.sync.syncState());
-    phase.run("views", () => (updates = this.sync.updateViews()));
+    phase.run("views", () => (updates = this.sync.views.updateViews()));
     phase.run("send", () => this.sendTick(updates));
     phase.run("save", () => this.periodicSaves());
     phase.run("endTick", () => w.endTick());
@@ -350,6 +350,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       if (p?.privateDirty) this.syncPlayer(s.playerId);
     }
     this.broadcastPatch();
+    this.sync.views.afterPatch();
   }
 
   /** Every SAVE_INTERVAL the changed characters are saved; every few seconds the locks refreshed. */

@@ -207,12 +207,13 @@ export class WorldSessions {
     this.c.sessions.set(player.id, session);
 
     // The /ws adapter's clients and the built-in agents take world:update JSON instead of schema patches: no StateView.
-    const viewer = sync.attach(player.id, options.worldUpdates === true, options.clientType !== "ws" && options.clientType !== "runtime");
-    if (viewer.view) client.view = viewer.view;
+    const patches = options.clientType !== "ws" && options.clientType !== "runtime";
+    // The view the session's client is encoded through changes as it moves between zones (rooms/worldViews.ts).
+    const viewer = sync.views.attach(player.id, options.worldUpdates === true, patches ? (view) => (session.client.view = view) : undefined);
     // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the
     // next one), so a join costs the same however many players are online.
     sync.syncOne("player", player.id);
-    const first = sync.refreshViewer(viewer);
+    const first = sync.views.refreshViewer(viewer);
     client.send("player:sync", privateStateOf(world, player));
     player.privateDirty = false;
     if (first) client.send("world:update", first);
@@ -243,11 +244,11 @@ export class WorldSessions {
     const { world, sync } = this.c;
     const session = client.userData;
     const p = session ? world.players.get(session.playerId) : undefined;
-    const viewer = session ? sync.viewers.get(session.playerId) : undefined;
+    const viewer = session ? sync.views.viewers.get(session.playerId) : undefined;
     if (!session || session.replaced || session.client !== client || !p || !viewer) return false;
-    sync.resetViewer(viewer);
+    sync.views.resetViewer(viewer);
     sync.syncState();
-    const full = sync.refreshViewer(viewer);
+    const full = sync.views.refreshViewer(viewer);
     client.send("player:sync", privateStateOf(world, p));
     p.privateDirty = false;
     if (full) client.send("world:update", full);
@@ -263,7 +264,7 @@ export class WorldSessions {
     this.c.sessions.delete(previous.playerId);
     this.c.ignores.release(previous.accountId);
     const snap = await this.removeSaved(previous, () => {
-      this.c.sync.detach(previous.playerId);
+      this.c.sync.views.detach(previous.playerId);
       previous.client.send("session:replaced", { message: "You logged in somewhere else" });
       previous.client.leave(CLOSE_CODES.REPLACED, "replaced by a new login");
     });
@@ -278,7 +279,7 @@ export class WorldSessions {
     await this.c.locks.hold(session.playerId, async () => {
       this.c.sessions.delete(session.playerId);
       this.c.ignores.release(session.accountId);
-      this.c.sync.detach(session.playerId);
+      this.c.sync.views.detach(session.playerId);
       try {
         await this.removeSaved(session);
       } finally {

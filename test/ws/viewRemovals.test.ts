@@ -25,7 +25,7 @@ function modelOf(frames: Frame[]): Set<string> {
 
 /** What the server has this player see now. */
 function truthOf(room: WorldRoom, playerId: string): Set<string> {
-  const v = room.sync.viewers.get(playerId);
+  const v = room.sync.views.viewers.get(playerId);
   if (!v) return new Set();
   return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
 }

@@ -10,6 +10,29 @@ import type { Tile } from "../types.js";
 export const MIN_PLAYER_RADIUS = 4;
 export const CALM_TICKS = 10;
 
+/**
+ * Zones: the world is cut into ZONE_SIZE×ZONE_SIZE squares of tiles. The clients standing in one
+ * zone share one window on the world, centred on the zone's middle tile, so what they are sent is
+ * worked out and encoded once for all of them (see rooms/worldViews.ts).
+ */
+export const ZONE_SIZE = 8;
+
+/** The zone a tile lies in, as a number (tiles are never negative). */
+export function zoneOf(tile: Tile): number {
+  return Math.floor(tile.x / ZONE_SIZE) * 65536 + Math.floor(tile.z / ZONE_SIZE);
+}
+
+/** The middle tile of a zone (what its window is centred on). */
+export function zoneCentre(zone: number): Tile {
+  const half = ZONE_SIZE / 2;
+  return { x: Math.floor(zone / 65536) * ZONE_SIZE + half, z: (zone % 65536) * ZONE_SIZE + half };
+}
+
+/** Chebyshev distance between two tiles (the view radius is a square). */
+export function tileDistance(a: Tile, b: Tile): number {
+  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
+}
+
 /** What a viewer's radius adapts with (kept from tick to tick). */
 export interface PlayerRadius {
   playerRadius: number;
@@ -21,17 +44,19 @@ export interface PlayerRadius {
  * and its radius for the next tick. Like the classic protocol, the ones it already sees stay while
  * they are within the radius (the farthest go first if the radius shrank under them), and newcomers
  * fill what room is left under the cap, nearest first: a crowd milling at the edge does not swap
- * in and out every tick. `me` is always among them.
+ * in and out every tick. A viewer (`me` with an id) is always among them, over the cap; a zone's
+ * window (`me` with only its centre tile) holds at most `cap` in all.
  */
 export function boundedView(
   near: Set<string>,
   seen: ReadonlySet<string>,
   tileOf: (id: string) => Tile | undefined,
-  me: { id: string; tile: Tile },
+  me: { id?: string; tile: Tile },
   cap: number,
   radius: PlayerRadius,
 ): Set<string> {
-  const others = near.size - (near.has(me.id) ? 1 : 0);
+  const self = me.id !== undefined && near.has(me.id);
+  const others = near.size - (self ? 1 : 0);
   if (others <= cap) {
     if (radius.playerRadius < AOI_RADIUS && ++radius.calmTicks >= CALM_TICKS) {
       radius.playerRadius++;
@@ -43,7 +68,7 @@ export function boundedView(
   if (radius.playerRadius > MIN_PLAYER_RADIUS) radius.playerRadius--;
   const distance = (id: string) => {
     const t = tileOf(id);
-    return t ? Math.max(Math.abs(t.x - me.tile.x), Math.abs(t.z - me.tile.z)) : Infinity;
+    return t ? tileDistance(t, me.tile) : Infinity;
   };
   // Nearest first, then by id, so the choice is stable from tick to tick.
   const nearestFirst = (ids: string[]) =>
@@ -57,8 +82,9 @@ export function boundedView(
     if (id === me.id) continue;
     (seen.has(id) ? kept : newcomers).push(id);
   }
-  const chosen = new Set<string>([me.id]);
+  const chosen = new Set<string>(me.id !== undefined ? [me.id] : []);
+  const limit = cap + chosen.size;
   for (const id of kept.length > cap ? nearestFirst(kept).slice(0, cap) : kept) chosen.add(id);
-  if (chosen.size <= cap) for (const id of nearestFirst(newcomers).slice(0, cap + 1 - chosen.size)) chosen.add(id);
+  if (chosen.size < limit) for (const id of nearestFirst(newcomers).slice(0, limit - chosen.size)) chosen.add(id);
   return chosen;
 }

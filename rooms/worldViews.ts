@@ -1,0 +1,379 @@
+import { StateView } from "@colyseus/schema";
+import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
+import { AOI_RADIUS } from "../src/game/spatialGrid.js";
+import { boundedView, tileDistance, zoneCentre, zoneOf } from "../src/game/world/interest.js";
+import type { EntityKind, GroundItemEntity, PlayerEntity } from "../src/game/world/entities.js";
+import type { World } from "../src/game/world/World.js";
+import type { Tile } from "../src/game/types.js";
+import type { WorldState } from "../schema/WorldState.js";
+import type { WorldUpdate } from "../src/protocol/index.js";
+import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
+import { seedView } from "./seededView.js";
+
+/** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
+const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
+/** No player has this id: ground items visible to it are the ones everybody may see. */
+const ANYONE = "";
+
+type Sets = Record<EntityKind, Set<string>>;
+const sets = (): Sets => ({ player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() });
+const emptyUpdate = (tick: number): WorldUpdate => ({ tick, players: [], npcs: [], resources: [], groundItems: [], stations: [], removed: [] });
+
+/** A window on the world: the entities in it by kind, and the StateView (if any) its clients are encoded through. */
+class Window {
+  visible = sets();
+  /** The sets the next update fills and swaps with `visible` (no new sets every tick). */
+  spare = sets();
+  /** The tick each kind was last recomputed (its previous set is then in `spare`). */
+  advancedTick: Partial<Record<EntityKind, number>> = {};
+  /** Where the window was centred and the world's membership of a still kind when those were last found. */
+  stillAt: Partial<Record<EntityKind, { x: number; z: number; membership: number }>> = {};
+  /** How far (tiles) it sees players now: AOI_RADIUS, less while a crowd is over the cap. */
+  playerRadius = AOI_RADIUS;
+  /** Ticks in a row its crowd has been under the cap (it sees a tile further every 10). */
+  calmTicks = 0;
+  constructor(public view?: StateView) {}
+}
+
+/** The window the clients standing in one zone share. */
+class Zone extends Window {
+  /** The viewers standing in it this tick. */
+  readonly members: Viewer[] = [];
+  /** The viewers encoded through its window (and sent its world:update). */
+  readonly sharers = new Set<Viewer>();
+  /** Its world:update of this tick, when one of its members takes them. */
+  update?: WorldUpdate;
+  constructor(
+    readonly key: number,
+    readonly centre: Tile,
+  ) {
+    super(new StateView());
+  }
+
+  /** What its clients were last sent: the sets before this tick's update if it ran this tick. */
+  sentBefore(kind: EntityKind, tick: number): Set<string> {
+    return this.advancedTick[kind] === tick ? this.spare[kind] : this.visible[kind];
+  }
+}
+
+/** One client's window on the world: its zone's, shared, or one of its own. */
+export class Viewer {
+  /** Its own window (while it does not share its zone's). */
+  own?: Window;
+  /** The zone whose window it shares. */
+  zone?: Zone;
+  /** It was brought to this zone's window this tick and shares it from the next. */
+  shareNext?: Zone;
+  constructor(
+    readonly playerId: string,
+    /** Wants `world:update` JSON deltas (clients of the plain /ws protocol, the built-in agents). */
+    readonly json: boolean,
+    /** Points the client's patches at a StateView; absent for clients that take no schema patches. */
+    readonly setView?: (view: StateView) => void,
+  ) {}
+
+  /** Entity ids it has been sent, by kind. */
+  get visible(): Sets {
+    return this.zone ? this.zone.visible : this.own!.visible;
+  }
+
+  /** Its StateView now, if it takes patches. */
+  get view(): StateView | undefined {
+    return this.setView ? (this.zone ?? this.own)!.view : undefined;
+  }
+
+  get shared(): boolean {
+    return this.zone !== undefined;
+  }
+}
+
+/**
+ * Decides which entities each client sees and keeps the StateViews that filter its patches:
+ * everything within AOI_RADIUS tiles of its zone's centre (ground items: those everyone may see),
+ * players capped at VIEW_PLAYER_CAP others (PROTOCOL.md §2). The clients of a zone share one
+ * StateView, so Colyseus encodes a zone's patch once for all of them, and one world:update.
+ *
+ * A client that cannot share (it has drops only it may see yet, or its zone's crowd is over the cap
+ * and it is not among those shown) gets a window of its own, centred on itself, as the classic
+ * protocol does. A client changing windows is handed over: for one tick it has a StateView of its
+ * own seeded with what it already holds (nothing re-sent), moved to the new window's set; from the
+ * next tick it takes the zone's shared view.
+ */
+export class WorldViews {
+  readonly viewers = new Map<string, Viewer>();
+  readonly zones = new Map<number, Zone>();
+  /** Filled by each spatial query in turn (read before the next one). */
+  private readonly scratch = new Set<string>();
+  /** Each entity's JSON, made once per update round however many windows list it. */
+  private readonly json = new Map<string, object>();
+  /** Ground items only their owner may see yet, by owner (found once a tick). */
+  private readonly privateItems = new Map<string, GroundItemEntity[]>();
+  /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
+  private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = { player: new Map(), npc: new Map(), resource: new Map(), groundItem: new Map(), station: new Map() };
+
+  constructor(
+    private readonly world: World,
+    private readonly state: WorldState,
+    /** Most other players one viewer sees (VIEW_PLAYER_CAP). */
+    private readonly playerCap = 250,
+  ) {}
+
+  /** A state leaves the schema (its DELETE still goes to views that held it). */
+  removed(kind: EntityKind, id: string, s: AnyState) {
+    this.removedStates[kind].set(id, s);
+  }
+
+  attach(playerId: string, json: boolean, setView?: (view: StateView) => void): Viewer {
+    const v = new Viewer(playerId, json, setView);
+    v.own = new Window(setView ? new StateView() : undefined);
+    this.viewers.set(playerId, v);
+    if (v.own.view) setView!(v.own.view);
+    return v;
+  }
+
+  detach(playerId: string) {
+    const v = this.viewers.get(playerId);
+    if (!v) return;
+    this.viewers.delete(playerId);
+    v.zone?.sharers.delete(v);
+    v.own?.view?.dispose();
+  }
+
+  /** Forget what a viewer was shown: its next update lists everything in view again (a resumed /ws socket's full view). */
+  resetViewer(v: Viewer) {
+    v.shareNext = undefined;
+    if (v.zone) {
+      v.zone.sharers.delete(v);
+      v.zone = undefined;
+      v.own = new Window(v.setView ? new StateView() : undefined);
+      if (v.own.view) v.setView!(v.own.view);
+      return;
+    }
+    const own = v.own!;
+    for (const kind of KINDS) {
+      const collection = collectionOf(this.state, kind);
+      for (const id of own.visible[kind]) {
+        const s = collection.get(id);
+        if (s) own.view?.remove(s);
+      }
+      own.visible[kind] = new Set();
+    }
+    own.stillAt = {};
+  }
+
+  /**
+   * Bring every window up to date with what is in range now; returns the JSON deltas for the
+   * viewers that take them (call after the schema is synced).
+   */
+  updateViews(): Map<string, WorldUpdate> {
+    const w = this.world;
+    const out = new Map<string, WorldUpdate>();
+    this.json.clear();
+    this.findPrivateItems();
+    for (const z of this.zones.values()) z.members.length = 0;
+    for (const v of this.viewers.values()) {
+      const me = w.players.get(v.playerId);
+      if (me) this.zoneAt(me.tile).members.push(v);
+    }
+    for (const z of this.zones.values()) if (z.members.length > 0) this.updateZone(z);
+    for (const v of this.viewers.values()) {
+      const update = this.updateViewer(v);
+      if (update) out.set(v.playerId, update);
+    }
+    // Zones nobody stands in or is encoded through any more go (after those leaving were seeded from them).
+    for (const [key, z] of this.zones) {
+      if (z.members.length === 0 && z.sharers.size === 0) {
+        z.view?.dispose();
+        this.zones.delete(key);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * After the tick's patch went out: the viewers brought to their zone's set take its shared view,
+   * and what the views queued for nobody is dropped.
+   */
+  afterPatch() {
+    for (const v of this.viewers.values()) {
+      const z = v.shareNext;
+      if (!z) continue;
+      v.shareNext = undefined;
+      if (this.zones.get(z.key) !== z) continue;
+      v.own?.view?.dispose();
+      v.own = undefined;
+      v.zone = z;
+      z.sharers.add(v);
+      if (v.setView) v.setView(z.view!);
+    }
+    // A zone's view encoded for its clients is empty already; one nobody took keeps nothing for later sharers, who hold its set.
+    for (const z of this.zones.values()) z.view?.changes.clear();
+    for (const kind of KINDS) this.removedStates[kind].clear();
+  }
+
+  /** Bring one viewer up to date now (on join): its first delta is everything in range. */
+  refreshViewer(v: Viewer): WorldUpdate | undefined {
+    this.json.clear();
+    const me = this.world.players.get(v.playerId);
+    if (!me || v.zone) return undefined;
+    return this.updateOwn(v.own!, me, v.json);
+  }
+
+  private jsonOf(id: string, s: AnyState): object {
+    let j = this.json.get(id);
+    if (!j) {
+      j = s.toJSON();
+      this.json.set(id, j);
+    }
+    return j;
+  }
+
+  private zoneAt(tile: Tile): Zone {
+    const key = zoneOf(tile);
+    let z = this.zones.get(key);
+    if (!z) {
+      z = new Zone(key, zoneCentre(key));
+      this.zones.set(key, z);
+    }
+    return z;
+  }
+
+  private findPrivateItems() {
+    const w = this.world;
+    this.privateItems.clear();
+    for (const g of w.groundItems.values()) {
+      if (!g.ownerId || canSeeGroundItem(g, ANYONE, w.tick) || !canSeeGroundItem(g, g.ownerId, w.tick)) continue;
+      const list = this.privateItems.get(g.ownerId);
+      if (list) list.push(g);
+      else this.privateItems.set(g.ownerId, [g]);
+    }
+  }
+
+  private updateViewer(v: Viewer): WorldUpdate | undefined {
+    const w = this.world;
+    const me = w.players.get(v.playerId);
+    if (!me) return undefined;
+    const z = this.zoneAt(me.tile);
+    const canShare = z.visible.player.has(me.id) && !(this.privateItems.get(me.id) ?? []).some((g) => tileDistance(g.tile, z.centre) <= AOI_RADIUS);
+    if (canShare && v.zone === z) return v.json ? z.update : undefined;
+    if (v.zone) this.leaveZone(v);
+    if (!canShare) {
+      v.shareNext = undefined;
+      return this.updateOwn(v.own!, me, v.json);
+    }
+    // Handed over: this tick its own view goes to exactly the zone's set; from the next it shares the zone's.
+    v.shareNext = z;
+    return this.advanceAll(v.own!, v.json, (kind, now) => {
+      for (const id of z.visible[kind]) now.add(id);
+    });
+  }
+
+  /** A sharer leaves its zone's window: a view of its own, seeded with what it holds (the zone's set as last sent). */
+  private leaveZone(v: Viewer) {
+    const z = v.zone!;
+    const w = this.world;
+    const own = new Window(v.setView ? new StateView() : undefined);
+    for (const kind of KINDS) own.visible[kind] = new Set(z.sentBefore(kind, w.tick));
+    own.playerRadius = z.playerRadius;
+    if (own.view) {
+      const held: AnyState[] = [];
+      for (const kind of KINDS) {
+        const collection = collectionOf(this.state, kind);
+        for (const id of own.visible[kind]) {
+          const s = collection.get(id) ?? this.removedStates[kind].get(id);
+          if (s) held.push(s);
+        }
+      }
+      seedView(own.view, this.state, held);
+      v.setView!(own.view);
+    }
+    z.sharers.delete(v);
+    v.zone = undefined;
+    v.own = own;
+  }
+
+  /** A zone's window: everything within AOI_RADIUS of its centre that anyone may see, at most cap + 1 players. */
+  private updateZone(z: Zone) {
+    const w = this.world;
+    z.update = z.members.some((v) => v.json) ? emptyUpdate(w.tick) : undefined;
+    this.advanceAll(
+      z,
+      z.update,
+      (kind, now) => {
+        const near = kind === "player" ? boundedView(w.near("player", z.centre, z.playerRadius, this.scratch), z.visible.player, (id) => w.players.get(id)?.tile, { tile: z.centre }, this.playerCap + 1, z) : w.near(kind, z.centre, AOI_RADIUS, this.scratch);
+        this.admit(kind, near, ANYONE, now);
+      },
+      z.centre,
+    );
+  }
+
+  /** A window of its own, centred on its player (as the classic protocol does). */
+  private updateOwn(own: Window, me: PlayerEntity, json: boolean): WorldUpdate | undefined {
+    const w = this.world;
+    return this.advanceAll(
+      own,
+      json,
+      (kind, now) => {
+        const near = kind === "player" ? boundedView(w.near("player", me.tile, own.playerRadius, this.scratch), own.visible.player, (id) => w.players.get(id)?.tile, me, this.playerCap, own) : w.near(kind, me.tile, AOI_RADIUS, this.scratch);
+        this.admit(kind, near, me.id, now);
+      },
+      me.tile,
+    );
+  }
+
+  /** Those of `near` that are in the schema (ground items: that `viewerId` may see). */
+  private admit(kind: EntityKind, near: Iterable<string>, viewerId: string, now: Set<string>) {
+    const w = this.world;
+    const collection = collectionOf(this.state, kind);
+    for (const id of near) {
+      if (kind === "groundItem") {
+        const g = w.groundItems.get(id);
+        if (!g || !canSeeGroundItem(g, viewerId, w.tick)) continue;
+      }
+      if (collection.has(id)) now.add(id);
+    }
+  }
+
+  /**
+   * Move a window to the sets `fill` gives, kind by kind: entities leaving are removed from its
+   * view and listed as removed, those entering are added, and the JSON lists those entering and
+   * those changed this tick. Still kinds are recomputed only when `at` (the window's centre) moved
+   * or one came or went. `update`: true for a new world:update, or the one to fill.
+   */
+  private advanceAll(win: Window, update: boolean | WorldUpdate | undefined, fill: (kind: EntityKind, now: Set<string>) => void, at?: Tile): WorldUpdate | undefined {
+    const w = this.world;
+    const out = update === true ? emptyUpdate(w.tick) : update || undefined;
+    for (const kind of KINDS) {
+      const collection = collectionOf(this.state, kind);
+      const seen = win.visible[kind];
+      const list = out ? (out[COLLECTION[kind]] as object[]) : undefined;
+      if (at && STILL.has(kind)) {
+        const still = win.stillAt[kind];
+        if (still && still.x === at.x && still.z === at.z && still.membership === w.membershipVersion[kind]) {
+          if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(this.jsonOf(id, collection.get(id)!));
+          continue;
+        }
+        win.stillAt[kind] = { x: at.x, z: at.z, membership: w.membershipVersion[kind] };
+      } else if (!at) win.stillAt = {};
+      const now = win.spare[kind];
+      now.clear();
+      fill(kind, now);
+      for (const id of seen) {
+        if (now.has(id)) continue;
+        const s = collection.get(id);
+        if (s) win.view?.remove(s);
+        out?.removed.push(id);
+      }
+      for (const id of now) {
+        const s = collection.get(id)!;
+        const entered = !seen.has(id);
+        if (entered) win.view?.add(s);
+        if (list && (entered || w.changedThisTick[kind].has(id))) list.push(this.jsonOf(id, s));
+      }
+      win.spare[kind] = seen;
+      win.visible[kind] = now;
+      win.advancedTick[kind] = w.tick;
+    }
+    return out;
+  }
+}

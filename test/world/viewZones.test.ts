@@ -1,0 +1,211 @@
+import assert from "node:assert/strict";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import { ZONE_SIZE, zoneOf } from "../../src/game/world/interest.js";
+import type { Tile } from "../../src/game/types.js";
+import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
+import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { wsConnect } from "../helpers/wsClient.js";
+
+/**
+ * Shared views (rooms/worldViews.ts, PROTOCOL.md §2): the clients standing in one zone are encoded
+ * through one StateView; one moving between zones, or with a drop only it may see, is handed a
+ * view of its own seeded with what it holds, and its decoded state stays exactly what the server
+ * says it sees, patch after patch.
+ */
+
+const COLLECTIONS = { player: "players", npc: "npcs", resource: "resources", groundItem: "groundItems", station: "stations" } as const;
+type Kind = keyof typeof COLLECTIONS;
+/** Per kind, each entity held and its fields. */
+type Snapshot = Record<Kind, Record<string, unknown>>;
+
+/** Entities by id with their fields, in id order (comparable as JSON). */
+function fieldsOf(ids: Iterable<string>, get: (id: string) => { toJSON(): unknown } | undefined): Record<string, unknown> {
+  return Object.fromEntries([...ids].sort().map((id) => [id, get(id)?.toJSON()]));
+}
+
+/** What the server has each viewer hold after each tick, by tick (recorded as the views are updated). */
+function recordViews(room: WorldRoom): Map<number, Map<string, Snapshot>> {
+  const byTick = new Map<number, Map<string, Snapshot>>();
+  const views = room.sync.views;
+  const update = views.updateViews.bind(views);
+  views.updateViews = () => {
+    const out = update();
+    const now = new Map<string, Snapshot>();
+    for (const [id, v] of views.viewers) {
+      now.set(
+        id,
+        Object.fromEntries(
+          Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(v.visible[k as Kind], (e) => (room.state[c] as unknown as Map<string, { toJSON(): unknown }>).get(e))]),
+        ) as Snapshot,
+      );
+    }
+    byTick.set(room.world.tick, now);
+    return out;
+  };
+  return byTick;
+}
+
+/** What an SDK client has decoded, by kind. */
+function decoded(p: WorldPlayer): Snapshot {
+  const s = p.room.state;
+  return Object.fromEntries(Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(s[c].keys(), (id) => s[c].get(id))])) as Snapshot;
+}
+
+/**
+ * Check every patch the client applies against what the server meant it to hold at that tick,
+ * until `stop()`; returns the mismatches and how many patches were checked.
+ */
+function checkEveryPatch(p: WorldPlayer, byTick: Map<number, Map<string, Snapshot>>) {
+  const mismatches: string[] = [];
+  let checked = 0;
+  const onPatch = (state: any) => {
+    const meant = byTick.get(state.tick)?.get(p.id);
+    if (!meant) return;
+    checked++;
+    const got = decoded(p);
+    for (const k of Object.keys(COLLECTIONS) as Kind[]) {
+      if (JSON.stringify(got[k]) !== JSON.stringify(meant[k])) mismatches.push(`tick ${state.tick} ${k}: decoded ${JSON.stringify(got[k]).slice(0, 400)}, meant ${JSON.stringify(meant[k]).slice(0, 400)}`);
+    }
+  };
+  p.room.onStateChange(onPatch);
+  return {
+    mismatches,
+    checked: () => checked,
+    stop: () => p.room.onStateChange.remove(onPatch),
+  };
+}
+
+/** A walkable tile in a zone of its own `dx` zones east of `from`'s (same row of tiles). */
+function zonesEast(room: WorldRoom, from: Tile, dx: number): Tile {
+  const x = from.x + dx * ZONE_SIZE;
+  for (let dz = 0; dz < ZONE_SIZE; dz++) {
+    const t = { x, z: from.z + dz };
+    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
+  }
+  throw new Error(`no walkable tile ${dx} zones east of ${JSON.stringify(from)}`);
+}
+
+describe("world room: shared views per zone", function () {
+  this.timeout(60_000);
+  const suite = worldSuite();
+
+  it("clients standing in one zone are encoded through one StateView and decode the same state", async () => {
+    const a = await suite.join();
+    const b = await suite.join();
+    const room = worldRoomOf(a);
+    const spawn = room.world.spawnTile;
+    place(room, b.id, { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z });
+    assert.equal(zoneOf(room.world.players.get(a.id)!.tile), zoneOf(room.world.players.get(b.id)!.tile));
+    const va = room.sync.views.viewers.get(a.id)!;
+    const vb = room.sync.views.viewers.get(b.id)!;
+    while (!(va.shared && vb.shared)) await ticks(room, 1);
+    assert.equal(va.zone, vb.zone, "one zone's window");
+    const clientOf = (p: WorldPlayer) => room.clients.find((c) => c.sessionId === p.room.sessionId)!;
+    assert.equal(clientOf(a).view, clientOf(b).view, "one StateView for both clients");
+    await a.sees((s) => s.players.get(b.id), "a sees b");
+    await b.sees((s) => s.players.get(a.id), "b sees a");
+    await ticks(room, 1);
+    await a.sees(() => JSON.stringify(decoded(a)) === JSON.stringify(decoded(b)), "the same state as b");
+  });
+
+  it("a player crossing zones, past others, decodes at every patch exactly what the server says it holds", async () => {
+    const walker = await suite.join();
+    const room = worldRoomOf(walker);
+    const byTick = recordViews(room);
+    const spawn = room.world.spawnTile;
+    // Others stand a few zones apart along the way, so the walker's windows keep changing what they hold.
+    const others = [await suite.join(), await suite.join(), await suite.join()];
+    others.forEach((p, i) => place(room, p.id, zonesEast(room, spawn, 2 + 2 * i)));
+    const check = checkEveryPatch(walker, byTick);
+    const otherChecks = others.map((p) => checkEveryPatch(p, byTick));
+    try {
+      const target = zonesEast(room, spawn, 7);
+      walker.send("player:move", { x: target.x, z: target.z, run: true });
+      while (room.world.players.get(walker.id)!.path.length > 0) await ticks(room, 1);
+      // And back, with the others now walking too.
+      for (const p of others) p.send("player:move", { x: spawn.x, z: spawn.z + 2 });
+      walker.send("player:move", { x: spawn.x, z: spawn.z });
+      while (room.world.players.get(walker.id)!.path.length > 0 || others.some((p) => room.world.players.get(p.id)!.path.length > 0)) await ticks(room, 1);
+      await ticks(room, 3);
+      await walker.sees(() => check.checked() > 10, "a dozen patches");
+    } finally {
+      check.stop();
+      otherChecks.forEach((c) => c.stop());
+    }
+    assert.deepEqual(check.mismatches, []);
+    for (const c of otherChecks) assert.deepEqual(c.mismatches, []);
+    const v = room.sync.views.viewers.get(walker.id)!;
+    assert.ok(v.shared, "back to a shared view once settled");
+  });
+
+  it("a drop only its owner may see yet gives the owner a view of its own; once public, both share again and see it", async () => {
+    const a = await suite.join();
+    const b = await suite.join();
+    const room = worldRoomOf(a);
+    const byTick = recordViews(room);
+    const spawn = room.world.spawnTile;
+    place(room, b.id, { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z });
+    const va = room.sync.views.viewers.get(a.id)!;
+    const vb = room.sync.views.viewers.get(b.id)!;
+    while (!(va.shared && vb.shared)) await ticks(room, 1);
+    const checks = [checkEveryPatch(a, byTick), checkEveryPatch(b, byTick)];
+    try {
+      const slot = room.world.players.get(a.id)!.inventory.findIndex((s) => s?.itemId === "tinderbox");
+      a.send("inventory:use", { slot, action: "drop" });
+      await a.next("player:sync", (s) => !s.inventory.some((i: { itemId: string } | null) => i?.itemId === "tinderbox"));
+      const item = [...room.world.groundItems.values()].find((g) => g.ownerId === a.id && g.itemId === "tinderbox")!;
+      await a.sees((s) => s.groundItems.get(item.id), "the owner sees its drop");
+      assert.equal(va.shared, false, "the owner has a view of its own");
+      assert.equal(vb.shared, true, "the other still shares the zone's");
+      assert.equal(b.room.state.groundItems.get(item.id), undefined, "the other does not see the drop");
+      item.createdTick -= 100; // older than the private window (a scene change, not a sleep)
+      await b.sees((s) => s.groundItems.get(item.id), "the drop, public, reaches the other");
+      while (!va.shared) await ticks(room, 1);
+      assert.equal(va.zone, vb.zone);
+      await ticks(room, 2);
+      assert.ok(a.room.state.groundItems.get(item.id), "the owner still has it");
+    } finally {
+      checks.forEach((c) => c.stop());
+    }
+    for (const c of checks) assert.deepEqual(c.mismatches, []);
+  });
+
+  it("a /ws client sharing a zone's world:update and crossing zones keeps a model with no ghost and nothing missing", async () => {
+    const who = await guestToken(suite.server);
+    const ws = await wsConnect(suite.server.port, `?token=${encodeURIComponent(who.token)}`);
+    try {
+      const id = (await ws.next("authenticated")).data.playerId as string;
+      const other = await suite.join();
+      const room = worldRoomOf(other);
+      const spawn = room.world.spawnTile;
+      place(room, other.id, zonesEast(room, spawn, 3));
+      const model = new Set<string>();
+      const mismatches: string[] = [];
+      const truth = () => {
+        const v = room.sync.views.viewers.get(id)!;
+        return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
+      };
+      const target = zonesEast(room, spawn, 6);
+      ws.send("player:move", { x: target.x, z: target.z, run: true });
+      let shared = 0;
+      let cursor = 0;
+      for (let seen = 0; seen < 15 || room.world.players.get(id)!.tile.x !== target.x; seen++) {
+        assert.ok(seen < 60, "the walk ends");
+        const f = await ws.next("world:update", () => true, { since: cursor });
+        cursor = ws.frames.indexOf(f) + 1;
+        for (const kind of ["players", "npcs", "resources", "groundItems", "stations"]) for (const e of f.data[kind]) model.add(e.id);
+        for (const r of f.data.removed) model.delete(r);
+        if (room.world.tick !== f.data.tick) continue; // the next tick already ran: its truth is not this frame's
+        const t = truth();
+        if (room.sync.views.viewers.get(id)!.shared) shared++;
+        const ghosts = [...model].filter((x) => !t.has(x));
+        const missing = [...t].filter((x) => !model.has(x));
+        if (ghosts.length || missing.length) mismatches.push(`tick ${f.data.tick}: ghosts ${ghosts}, missing ${missing}`);
+      }
+      assert.deepEqual(mismatches, []);
+      assert.ok(shared > 0, "it shared its zone's world:update on some ticks");
+    } finally {
+      ws.close();
+    }
+  });
+});
