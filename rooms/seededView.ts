@@ -1,4 +1,4 @@
-import { $changes, type StateView } from "@colyseus/schema";
+import { $changes, StateView } from "@colyseus/schema";
 import type { WorldState } from "../schema/WorldState.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 
@@ -20,4 +20,29 @@ export function seedView(view: StateView, state: WorldState, held: Iterable<AnyS
   view.markVisible(rootTree);
   for (const kind of KINDS) view.markVisible((collectionOf(state, kind) as any)[$changes]);
   for (const s of held) view.markVisible((s as any)[$changes]);
+}
+
+/**
+ * StateViews kept for reuse. Disposing a view clears its bit from every ChangeTree of the state
+ * (O(entities in the world)); a view released here has its marks cleared on the states it held
+ * only (O(what it held)), and its pending changes dropped, ready to be seeded again.
+ */
+export class ViewPool {
+  private readonly free: StateView[] = [];
+
+  constructor(private readonly limit = 1024) {}
+
+  take(): StateView {
+    return this.free.pop() ?? new StateView();
+  }
+
+  release(view: StateView, held: Iterable<AnyState>) {
+    if (this.free.length >= this.limit) {
+      view.dispose();
+      return;
+    }
+    for (const s of held) view.unmarkVisible((s as any)[$changes]);
+    view.changes.clear();
+    this.free.push(view);
+  }
 }

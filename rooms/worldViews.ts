@@ -8,7 +8,7 @@ import type { Tile } from "../src/game/types.js";
 import type { WorldState } from "../schema/WorldState.js";
 import type { WorldUpdate } from "../src/protocol/index.js";
 import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
-import { seedView } from "./seededView.js";
+import { seedView, ViewPool } from "./seededView.js";
 
 /** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
 const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
@@ -35,7 +35,7 @@ class Window {
   constructor(public view?: StateView) {}
 }
 
-/** The window the clients standing in one zone share. */
+/** The window the clients standing in one zone share (its StateView only while some client is encoded through it). */
 class Zone extends Window {
   /** The viewers standing in it this tick. */
   readonly members: Viewer[] = [];
@@ -47,7 +47,7 @@ class Zone extends Window {
     readonly key: number,
     readonly centre: Tile,
   ) {
-    super(new StateView());
+    super();
   }
 
   /** What its clients were last sent: the sets before this tick's update if it ran this tick. */
@@ -108,6 +108,7 @@ export class WorldViews {
   private readonly json = new Map<string, object>();
   /** Ground items only their owner may see yet, by owner (found once a tick). */
   private readonly privateItems = new Map<string, GroundItemEntity[]>();
+  private readonly pool = new ViewPool();
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
   private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = { player: new Map(), npc: new Map(), resource: new Map(), groundItem: new Map(), station: new Map() };
 
@@ -135,16 +136,15 @@ export class WorldViews {
     const v = this.viewers.get(playerId);
     if (!v) return;
     this.viewers.delete(playerId);
-    v.zone?.sharers.delete(v);
-    v.own?.view?.dispose();
+    if (v.zone) this.unshare(v, v.zone);
+    if (v.own?.view) this.pool.release(v.own.view, this.held(v.own));
   }
 
   /** Forget what a viewer was shown: its next update lists everything in view again (a resumed /ws socket's full view). */
   resetViewer(v: Viewer) {
     v.shareNext = undefined;
     if (v.zone) {
-      v.zone.sharers.delete(v);
-      v.zone = undefined;
+      this.unshare(v, v.zone);
       v.own = new Window(v.setView ? new StateView() : undefined);
       if (v.own.view) v.setView!(v.own.view);
       return;
@@ -181,12 +181,7 @@ export class WorldViews {
       if (update) out.set(v.playerId, update);
     }
     // Zones nobody stands in or is encoded through any more go (after those leaving were seeded from them).
-    for (const [key, z] of this.zones) {
-      if (z.members.length === 0 && z.sharers.size === 0) {
-        z.view?.dispose();
-        this.zones.delete(key);
-      }
-    }
+    for (const [key, z] of this.zones) if (z.members.length === 0 && z.sharers.size === 0) this.zones.delete(key);
     return out;
   }
 
@@ -200,11 +195,18 @@ export class WorldViews {
       if (!z) continue;
       v.shareNext = undefined;
       if (this.zones.get(z.key) !== z) continue;
-      v.own?.view?.dispose();
+      if (v.setView) {
+        // Its clients hold the zone's set: a view made for them now is seeded with it.
+        if (!z.view) {
+          z.view = this.pool.take();
+          seedView(z.view, this.state, this.held(z));
+        }
+        v.setView(z.view);
+        this.pool.release(v.own!.view!, this.held(v.own!));
+      }
       v.own = undefined;
       v.zone = z;
       z.sharers.add(v);
-      if (v.setView) v.setView(z.view!);
     }
     // A zone's view encoded for its clients is empty already; one nobody took keeps nothing for later sharers, who hold its set.
     for (const z of this.zones.values()) z.view?.changes.clear();
@@ -272,24 +274,38 @@ export class WorldViews {
   private leaveZone(v: Viewer) {
     const z = v.zone!;
     const w = this.world;
-    const own = new Window(v.setView ? new StateView() : undefined);
+    const own = new Window(v.setView ? this.pool.take() : undefined);
     for (const kind of KINDS) own.visible[kind] = new Set(z.sentBefore(kind, w.tick));
     own.playerRadius = z.playerRadius;
     if (own.view) {
-      const held: AnyState[] = [];
-      for (const kind of KINDS) {
-        const collection = collectionOf(this.state, kind);
-        for (const id of own.visible[kind]) {
-          const s = collection.get(id) ?? this.removedStates[kind].get(id);
-          if (s) held.push(s);
-        }
-      }
-      seedView(own.view, this.state, held);
+      seedView(own.view, this.state, this.held(own));
       v.setView!(own.view);
     }
+    this.unshare(v, z);
+    v.own = own;
+  }
+
+  /** A viewer no longer encoded through its zone's view; the last one out gives the view back. */
+  private unshare(v: Viewer, z: Zone) {
     z.sharers.delete(v);
     v.zone = undefined;
-    v.own = own;
+    if (z.sharers.size === 0 && z.view) {
+      this.pool.release(z.view, this.held(z));
+      z.view = undefined;
+    }
+  }
+
+  /** The states a window's view holds (those that left the schema since the last patch too). */
+  private held(win: Window): AnyState[] {
+    const out: AnyState[] = [];
+    for (const kind of KINDS) {
+      const collection = collectionOf(this.state, kind);
+      for (const id of win.visible[kind]) {
+        const s = collection.get(id) ?? this.removedStates[kind].get(id);
+        if (s) out.push(s);
+      }
+    }
+    return out;
   }
 
   /** A zone's window: everything within AOI_RADIUS of its centre that anyone may see, at most cap + 1 players. */
