@@ -110,7 +110,13 @@ export class WorldViews {
   private readonly privateItems = new Map<string, GroundItemEntity[]>();
   private readonly pool = new ViewPool();
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
-  private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = { player: new Map(), npc: new Map(), resource: new Map(), groundItem: new Map(), station: new Map() };
+  private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = {
+    player: new Map(),
+    npc: new Map(),
+    resource: new Map(),
+    groundItem: new Map(),
+    station: new Map(),
+  };
 
   constructor(
     private readonly world: World,
@@ -308,7 +314,10 @@ export class WorldViews {
     return out;
   }
 
-  /** A zone's window: everything within AOI_RADIUS of its centre that anyone may see, at most cap + 1 players. */
+  /**
+   * A zone's window: everything within AOI_RADIUS of its centre that anyone may see, at most cap + 1
+   * players: those standing in the zone always (each sees itself), then the others by the cap's rules.
+   */
   private updateZone(z: Zone) {
     const w = this.world;
     z.update = z.members.some((v) => v.json) ? emptyUpdate(w.tick) : undefined;
@@ -316,8 +325,20 @@ export class WorldViews {
       z,
       z.update,
       (kind, now) => {
-        const near = kind === "player" ? boundedView(w.near("player", z.centre, z.playerRadius, this.scratch), z.visible.player, (id) => w.players.get(id)?.tile, { tile: z.centre }, this.playerCap + 1, z) : w.near(kind, z.centre, AOI_RADIUS, this.scratch);
-        this.admit(kind, near, ANYONE, now);
+        if (kind !== "player") return this.admit(kind, w.near(kind, z.centre, AOI_RADIUS, this.scratch), ANYONE, now);
+        const near = w.near("player", z.centre, z.playerRadius, this.scratch);
+        const room = this.playerCap + 1;
+        // More standing in the zone than the cap: it shows those the cap's rules choose, and the rest have windows of their own.
+        const forced = z.members.length <= room ? z.members : [];
+        for (const m of forced) near.delete(m.playerId);
+        const others = boundedView(near, z.visible.player, (id) => w.players.get(id)?.tile, { tile: z.centre }, room - forced.length, z);
+        this.admit(kind, others, ANYONE, now);
+        this.admit(
+          kind,
+          forced.map((m) => m.playerId),
+          ANYONE,
+          now,
+        );
       },
       z.centre,
     );
@@ -330,7 +351,17 @@ export class WorldViews {
       own,
       json,
       (kind, now) => {
-        const near = kind === "player" ? boundedView(w.near("player", me.tile, own.playerRadius, this.scratch), own.visible.player, (id) => w.players.get(id)?.tile, me, this.playerCap, own) : w.near(kind, me.tile, AOI_RADIUS, this.scratch);
+        const near =
+          kind === "player"
+            ? boundedView(
+                w.near("player", me.tile, own.playerRadius, this.scratch),
+                own.visible.player,
+                (id) => w.players.get(id)?.tile,
+                me,
+                this.playerCap,
+                own,
+              )
+            : w.near(kind, me.tile, AOI_RADIUS, this.scratch);
         this.admit(kind, near, me.id, now);
       },
       me.tile,
@@ -356,7 +387,12 @@ export class WorldViews {
    * those changed this tick. Still kinds are recomputed only when `at` (the window's centre) moved
    * or one came or went. `update`: true for a new world:update, or the one to fill.
    */
-  private advanceAll(win: Window, update: boolean | WorldUpdate | undefined, fill: (kind: EntityKind, now: Set<string>) => void, at?: Tile): WorldUpdate | undefined {
+  private advanceAll(
+    win: Window,
+    update: boolean | WorldUpdate | undefined,
+    fill: (kind: EntityKind, now: Set<string>) => void,
+    at?: Tile,
+  ): WorldUpdate | undefined {
     const w = this.world;
     const out = update === true ? emptyUpdate(w.tick) : update || undefined;
     for (const kind of KINDS) {

@@ -209,3 +209,34 @@ describe("world room: shared views per zone", function () {
     }
   });
 });
+
+describe("world room: shared views per zone, in a crowd over the cap", function () {
+  this.timeout(60_000);
+  const suite = worldSuite({ env: { VIEW_PLAYER_CAP: "2" } });
+
+  it("those standing in a zone are always in its view (and share it); the cap's room left goes to the nearest others", async () => {
+    const v = await suite.join();
+    const room = worldRoomOf(v);
+    const spawn = room.world.spawnTile;
+    const zoneStart = { x: spawn.x - (spawn.x % ZONE_SIZE), z: spawn.z - (spawn.z % ZONE_SIZE) };
+    place(room, v.id, zoneStart);
+    // Two others just outside the zone (within the radius): with v, the zone's view is full.
+    const outside = [await suite.join(), await suite.join()];
+    outside.forEach((p, i) => place(room, p.id, { x: zoneStart.x + ZONE_SIZE + 1 + i, z: zoneStart.z }));
+    const newcomer = await suite.join();
+    place(room, newcomer.id, zonesEast(room, zoneStart, 4));
+    const viewer = room.sync.views.viewers.get(v.id)!;
+    while (!viewer.shared || viewer.visible.player.size < 3) await ticks(room, 1);
+    // The newcomer walks into v's zone: it is shown (it stands there) and shares the view; one of the two outside makes room.
+    place(room, newcomer.id, { x: zoneStart.x + 1, z: zoneStart.z + 1 });
+    const nv = room.sync.views.viewers.get(newcomer.id)!;
+    for (let t = 0; nv.zone === undefined || nv.zone !== viewer.zone; t++) {
+      assert.ok(t < 10, "the newcomer shares the zone's view within a few ticks");
+      await ticks(room, 1);
+    }
+    assert.ok(viewer.visible.player.has(newcomer.id), "the newcomer is in its zone's view");
+    assert.equal(viewer.visible.player.size, 3, "you and two others: the cap holds");
+    await v.sees((s) => s.players.get(newcomer.id) && s.players.size === 3, "the newcomer and one other");
+    await newcomer.sees((s) => s.players.get(v.id) && s.players.get(newcomer.id) && s.players.size === 3, "the same view");
+  });
+});
