@@ -9,83 +9,12 @@ import type { WorldState } from "../schema/WorldState.js";
 import type { WorldUpdate } from "../src/protocol/index.js";
 import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
+import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
 
 /** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
 const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
 /** No player has this id: ground items visible to it are the ones everybody may see. */
 const ANYONE = "";
-
-type Sets = Record<EntityKind, Set<string>>;
-const sets = (): Sets => ({ player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() });
-const emptyUpdate = (tick: number): WorldUpdate => ({ tick, players: [], npcs: [], resources: [], groundItems: [], stations: [], removed: [] });
-
-/** A window on the world: the entities in it by kind, and the StateView (if any) its clients are encoded through. */
-class Window {
-  visible = sets();
-  /** The sets the next update fills and swaps with `visible` (no new sets every tick). */
-  spare = sets();
-  /** The tick each kind was last recomputed (its previous set is then in `spare`). */
-  advancedTick: Partial<Record<EntityKind, number>> = {};
-  /** Where the window was centred and the world's membership of a still kind when those were last found. */
-  stillAt: Partial<Record<EntityKind, { x: number; z: number; membership: number }>> = {};
-  /** How far (tiles) it sees players now: AOI_RADIUS, less while a crowd is over the cap. */
-  playerRadius = AOI_RADIUS;
-  /** Ticks in a row its crowd has been under the cap (it sees a tile further every 10). */
-  calmTicks = 0;
-  constructor(public view?: StateView) {}
-}
-
-/** The window the clients standing in one zone share (its StateView only while some client is encoded through it). */
-class Zone extends Window {
-  /** The viewers standing in it this tick. */
-  readonly members: Viewer[] = [];
-  /** The viewers encoded through its window (and sent its world:update). */
-  readonly sharers = new Set<Viewer>();
-  /** Its world:update of this tick, when one of its members takes them. */
-  update?: WorldUpdate;
-  constructor(
-    readonly key: number,
-    readonly centre: Tile,
-  ) {
-    super();
-  }
-
-  /** What its clients were last sent: the sets before this tick's update if it ran this tick. */
-  sentBefore(kind: EntityKind, tick: number): Set<string> {
-    return this.advancedTick[kind] === tick ? this.spare[kind] : this.visible[kind];
-  }
-}
-
-/** One client's window on the world: its zone's, shared, or one of its own. */
-export class Viewer {
-  /** Its own window (while it does not share its zone's). */
-  own?: Window;
-  /** The zone whose window it shares. */
-  zone?: Zone;
-  /** It was brought to this zone's window this tick and shares it from the next. */
-  shareNext?: Zone;
-  constructor(
-    readonly playerId: string,
-    /** Wants `world:update` JSON deltas (clients of the plain /ws protocol, the built-in agents). */
-    readonly json: boolean,
-    /** Points the client's patches at a StateView; absent for clients that take no schema patches. */
-    readonly setView?: (view: StateView) => void,
-  ) {}
-
-  /** Entity ids it has been sent, by kind. */
-  get visible(): Sets {
-    return this.zone ? this.zone.visible : this.own!.visible;
-  }
-
-  /** Its StateView now, if it takes patches. */
-  get view(): StateView | undefined {
-    return this.setView ? (this.zone ?? this.own)!.view : undefined;
-  }
-
-  get shared(): boolean {
-    return this.zone !== undefined;
-  }
-}
 
 /**
  * Decides which entities each client sees and keeps the StateViews that filter its patches:

@@ -113,13 +113,13 @@ describe("world room: shared views per zone", function () {
     const room = worldRoomOf(walker);
     const byTick = recordViews(room);
     const spawn = room.world.spawnTile;
-    // Others stand a few zones apart along the way, so the walker's windows keep changing what they hold.
+    // Others stand a zone apart along the way, so the walker's windows keep changing what they hold.
     const others = [await suite.join(), await suite.join(), await suite.join()];
-    others.forEach((p, i) => place(room, p.id, zonesEast(room, spawn, 2 + 2 * i)));
+    others.forEach((p, i) => place(room, p.id, zonesEast(room, spawn, 1 + i)));
     const check = checkEveryPatch(walker, byTick);
     const otherChecks = others.map((p) => checkEveryPatch(p, byTick));
     try {
-      const target = zonesEast(room, spawn, 7);
+      const target = zonesEast(room, spawn, 4);
       walker.send("player:move", { x: target.x, z: target.z, run: true });
       while (room.world.players.get(walker.id)!.path.length > 0) await ticks(room, 1);
       // And back, with the others now walking too.
@@ -178,14 +178,14 @@ describe("world room: shared views per zone", function () {
       const other = await suite.join();
       const room = worldRoomOf(other);
       const spawn = room.world.spawnTile;
-      place(room, other.id, zonesEast(room, spawn, 3));
+      place(room, other.id, zonesEast(room, spawn, 2));
       const model = new Set<string>();
       const mismatches: string[] = [];
       const truth = () => {
         const v = room.sync.views.viewers.get(id)!;
         return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
       };
-      const target = zonesEast(room, spawn, 6);
+      const target = zonesEast(room, spawn, 4);
       ws.send("player:move", { x: target.x, z: target.z, run: true });
       let shared = 0;
       let cursor = 0;
