@@ -64,7 +64,21 @@ export function frame<K extends ServerMessageType>(type: K, data: ServerMessage<
   return frameOf(type, data, id);
 }
 
+/**
+ * The JSON of each world:update the room sent, made once: the clients standing in one zone are
+ * sent the very same update object (rooms/worldViews.ts), which is never changed once sent.
+ */
+const updateJson = new WeakMap<object, string>();
+
 /** A frame of a message the room sent, passed on as it came. */
 export function frameOf(type: string, data: unknown, id?: string): string {
+  if (type === "world:update" && data !== null && typeof data === "object") {
+    let json = updateJson.get(data);
+    if (json === undefined) {
+      json = JSON.stringify(data);
+      updateJson.set(data, json);
+    }
+    return `{"type":"world:update","data":${json}${id === undefined ? "" : `,"id":${JSON.stringify(id)}`}}`;
+  }
   return JSON.stringify(id === undefined ? { type, data } : { type, data, id });
 }
