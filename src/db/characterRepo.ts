@@ -89,7 +89,8 @@ export async function loadOrCreateCharacter(
 /** A new character with its starting items, in one transaction; a generated name when none is given. */
 export async function createCharacter(prisma: PrismaClient, spec: NewCharacter): Promise<CharacterSnapshot> {
   for (let attempt = 0; attempt < 8; attempt++) {
-    const name = spec.name ?? `Adventurer${Math.floor(1000 + Math.random() * 9000)}`;
+    // A generated name follows the naming rule (12 characters at most) and leaves 900,000 to draw from.
+    const name = spec.name ?? `Player${Math.floor(100_000 + Math.random() * 900_000)}`;
     const id = `c_${randomUUID()}`;
     const xp = defaultSkillXp();
     for (const [skill, level] of Object.entries(spec.levels ?? {}) as [SkillName, number][]) xp[skill] = xpForLevel(level);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { guestToken, joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { CHARACTER_NAME } from "../../src/db/characterRepo.js";
 
 describe("world room: joining, state, movement and interest", function () {
   this.timeout(30_000);
@@ -12,6 +13,8 @@ describe("world room: joining, state, movement and interest", function () {
     const sync = a.sync();
     const spawn = suite.server.ctx.gameData.spawn!.position;
     assert.deepEqual(sync.position, { x: spawn.x, y: 0, z: spawn.z });
+    // A generated name keeps the naming rule a player's own name must follow.
+    assert.match(sync.name, CHARACTER_NAME);
     const kit = suite.server.ctx.gameData.starterKit;
     // Each kit entry by the inventory's rules: stackables in one slot, others one per slot.
     const held = new Map<string, number>();
