@@ -31,6 +31,7 @@ import { WorldSessions, type Session, type WorldClient } from "./worldSessions.j
 import { createWorld, restoreWorld } from "./worldSetup.js";
 import { WORLD_NAME } from "../src/worldAccess.js";
 import { WorldSync } from "./worldSync.js";
+import { firstStatesFromViews } from "./firstState.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
@@ -131,6 +132,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     });
     this.sync = new WorldSync(this.world, this.state, this.ctx.config.viewPlayerCap);
     this.sync.syncState();
+    firstStatesFromViews(this, this.state, (client) => (client.view && this.sync.views.takeFresh(client.view) ? client.view : undefined));
     this.players = new WorldSessions({
       prisma: this.ctx.db.prisma,
       gameData: this.ctx.gameData,

@@ -38,6 +38,8 @@ export class WorldViews {
   /** Ground items only their owner may see yet, by owner (found once a tick). */
   private readonly privateItems = new Map<string, GroundItemEntity[]>();
   private readonly pool = new ViewPool();
+  /** Views made at a join that no patch has been encoded from yet (their client's first state can be made from them). */
+  private readonly fresh = new Set<StateView>();
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
   private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = {
     player: new Map(),
@@ -63,7 +65,10 @@ export class WorldViews {
     const v = new Viewer(playerId, json, setView);
     v.own = new Window(setView ? new StateView() : undefined);
     this.viewers.set(playerId, v);
-    if (v.own.view) setView!(v.own.view);
+    if (v.own.view) {
+      setView!(v.own.view);
+      this.fresh.add(v.own.view);
+    }
     return v;
   }
 
@@ -72,7 +77,10 @@ export class WorldViews {
     if (!v) return;
     this.viewers.delete(playerId);
     if (v.zone) this.unshare(v, v.zone);
-    if (v.own?.view) this.pool.release(v.own.view, this.held(v.own));
+    if (v.own?.view) {
+      this.fresh.delete(v.own.view);
+      this.pool.release(v.own.view, this.held(v.own));
+    }
   }
 
   /** Forget what a viewer was shown: its next update lists everything in view again (a resumed /ws socket's full view). */
@@ -146,6 +154,12 @@ export class WorldViews {
     // A zone's view encoded for its clients is empty already; one nobody took keeps nothing for later sharers, who hold its set.
     for (const z of this.zones.values()) z.view?.changes.clear();
     for (const kind of KINDS) this.removedStates[kind].clear();
+    this.fresh.clear();
+  }
+
+  /** Is this a view made at a join that no patch has been encoded from yet? (Asked once: the answer is used up.) */
+  takeFresh(view: StateView): boolean {
+    return this.fresh.delete(view);
   }
 
   /** Bring one viewer up to date now (on join): its first delta is everything in range. */

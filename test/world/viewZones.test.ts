@@ -210,6 +210,29 @@ describe("world room: shared views per zone", function () {
   });
 });
 
+describe("world room: a joining client's first state", function () {
+  this.timeout(60_000);
+  const suite = worldSuite();
+
+  it("introduces every collection, and with the patches after it holds exactly what the server has it see", async () => {
+    const first = await suite.join();
+    const room = worldRoomOf(first);
+    const byTick = recordViews(room);
+    const b = await suite.join();
+    // Made from its fresh view (rooms/firstState.ts): the collections it sees nothing of are there too.
+    for (const c of Object.values(COLLECTIONS)) assert.ok(b.room.state[c], `state.${c}`);
+    await b.sees((s) => s.players.get(b.id) && s.players.get(first.id), "itself and the other player");
+    const check = checkEveryPatch(b, byTick);
+    try {
+      await b.sees(() => check.checked() >= 3, "three patches");
+    } finally {
+      check.stop();
+    }
+    assert.deepEqual(check.mismatches, []);
+    assert.ok(room.sync.views.viewers.get(b.id)!.visible.resource.size > 0, "it sees resources near the spawn");
+  });
+});
+
 describe("world room: shared views per zone, in a crowd over the cap", function () {
   this.timeout(60_000);
   const suite = worldSuite({ env: { VIEW_PLAYER_CAP: "2" } });
