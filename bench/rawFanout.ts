@@ -1,7 +1,6 @@
-import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import WebSocket, { WebSocketServer } from "ws";
+import WebSocket from "ws";
+import { openSinkSockets } from "./sinkSockets.js";
 
 /**
  * The socket's own cost, as the baseline of bench:ws: what the server process spends to write the
@@ -61,28 +60,9 @@ export interface RawFanoutResult {
 /** Write `framesPerTick` of `messages` (round robin) to each of `sockets` loopback sockets, every `tickMs`, for `ticks` ticks. */
 export async function rawFanout(sockets: number, messages: unknown[], framesPerTick: number, ticks: number, tickMs: number): Promise<RawFanoutResult> {
   if (messages.length === 0) throw new Error("no messages to send");
-  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
-  await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
-  const port = (wss.address() as { port: number }).port;
-  const conns: WebSocket[] = [];
-  wss.on("connection", (ws) => conns.push(ws));
-  const child = fork(fileURLToPath(new URL("./wsSink.ts", import.meta.url)), [String(port), String(sockets)], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const ask = <T>(type: string, pick: (m: any) => T): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`ws sink: no ${type}`)), 60_000);
-      const on = (m: any) => {
-        if (m?.type !== type) return;
-        clearTimeout(timer);
-        child.off("message", on);
-        resolve(pick(m));
-      };
-      child.on("message", on);
-      if (type !== "open") child.send({ type });
-    });
+  const sink = await openSinkSockets(sockets);
+  const conns = sink.conns;
   try {
-    await ask("open", () => undefined);
     const whole = Math.floor(framesPerTick);
     const fraction = framesPerTick - whole;
     let next = 0;
@@ -107,11 +87,9 @@ export async function rawFanout(sockets: number, messages: unknown[], framesPerT
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, tickMs - spent)));
     }
     const cpu = process.cpuUsage(cpu0);
-    const receivedBytes = await ask("bytes", (m) => m.bytes as number);
+    const receivedBytes = await sink.receivedBytes();
     return { sockets: conns.length, ticks, frames, bytes, cpuUsPerFrame: frames ? (cpu.user + cpu.system) / frames : 0, receivedBytes };
   } finally {
-    child.kill();
-    for (const ws of conns) ws.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    await sink.close();
   }
 }

@@ -1,6 +1,4 @@
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import WebSocket, { WebSocketServer } from "ws";
+import { openSinkSockets } from "./sinkSockets.js";
 import { median } from "./stats.js";
 
 /**
@@ -10,22 +8,9 @@ import { median } from "./stats.js";
  * round, `rounds` rounds apart; returns the median over rounds of microseconds per send.
  */
 export async function measureSendCost(sockets: number, frameBytes: number, rounds = 6): Promise<{ usPerFrame: number; rounds: number[] }> {
-  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
-  await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
-  const port = (wss.address() as { port: number }).port;
-  const conns: WebSocket[] = [];
-  wss.on("connection", (ws) => conns.push(ws));
-  const child = fork(fileURLToPath(new URL("./wsSink.ts", import.meta.url)), [String(port), String(sockets)], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const sink = await openSinkSockets(sockets);
+  const conns = sink.conns;
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("ws sink did not connect")), 30_000);
-      child.once("message", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
     const frame = Buffer.alloc(frameBytes, 0x2a);
     frame[0] = 15; // a state patch, as far as anyone reading would care
     const perRound: number[] = [];
@@ -37,8 +22,6 @@ export async function measureSendCost(sockets: number, frameBytes: number, round
     }
     return { usPerFrame: median(perRound), rounds: perRound };
   } finally {
-    child.kill();
-    for (const ws of conns) ws.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    await sink.close();
   }
 }

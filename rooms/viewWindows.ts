@@ -68,11 +68,6 @@ export class Viewer {
     return this.zone ? this.zone.visible : this.own!.visible;
   }
 
-  /** Its StateView now, if it takes patches. */
-  get view(): StateView | undefined {
-    return this.setView ? (this.zone ?? this.own)!.view : undefined;
-  }
-
   get shared(): boolean {
     return this.zone !== undefined;
   }

@@ -338,6 +338,8 @@ export class WorldViews {
   ): WorldUpdate | undefined {
     const w = this.world;
     const out = update === true ? emptyUpdate(w.tick) : update || undefined;
+    // A window moved to sets given outright (a hand-over) finds its still kinds afresh next time.
+    if (!at) win.stillAt = {};
     for (const kind of KINDS) {
       const collection = collectionOf(this.state, kind);
       const seen = win.visible[kind];
@@ -349,7 +351,7 @@ export class WorldViews {
           continue;
         }
         win.stillAt[kind] = { x: at.x, z: at.z, membership: w.membershipVersion[kind] };
-      } else if (!at) win.stillAt = {};
+      }
       const now = win.spare[kind];
       now.clear();
       fill(kind, now);
