@@ -104,7 +104,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       tradeLimits: { ...TRADE_LIMITS, ...options.tradeLimits },
       ignoring: (playerId, fromId) => this.isIgnoring(playerId, fromId),
     });
-    this.saver = new WorldSaver(this.ctx.db.prisma, WORLD_NAME, this.ctx.logger);
+    this.saver = new WorldSaver(this.ctx.db.sql, WORLD_NAME, this.ctx.logger);
     await restoreWorld(this.world, this.ctx.db.prisma, this.ctx.logger);
     this.locks = new RoomCharacterLocks(new CharacterLocks(this.presence, this.roomId), (id) => this.sessions.has(id), this.ctx.logger);
     this.trades = new TradeDesk({
@@ -135,6 +135,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     firstStatesFromViews(this, this.state, (client) => (client.view && this.sync.views.takeFresh(client.view) ? client.view : undefined));
     this.players = new WorldSessions({
       prisma: this.ctx.db.prisma,
+      sql: this.ctx.db.sql,
       gameData: this.ctx.gameData,
       logger: this.ctx.logger,
       world: this.world,

@@ -1,5 +1,6 @@
 import { ServerError } from "@colyseus/core";
 import type { PrismaClient } from "@prisma/client";
+import type { SqlRunner } from "../src/db/sql.js";
 import type { Logger } from "pino";
 import type { TokenClaims } from "../src/auth/tokens.js";
 import {
@@ -48,6 +49,7 @@ export type WorldClient = ProtocolClient<Session, TokenClaims>;
 /** What the sessions need of their world room. */
 export interface SessionsContext {
   prisma: PrismaClient;
+  sql: SqlRunner;
   gameData: GameData;
   logger: Logger;
   world: World;
@@ -156,7 +158,7 @@ export class WorldSessions {
     await this.accountSettled(auth.sub);
     let snap: CharacterSnapshot;
     try {
-      snap = await loadOrCreateCharacter(this.c.prisma, auth.sub, characterId, () => ({
+      snap = await loadOrCreateCharacter(this.c, auth.sub, characterId, () => ({
         accountId: auth.sub,
         name: options.name,
         spawn: this.c.world.spawnTile,

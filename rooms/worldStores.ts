@@ -1,5 +1,5 @@
-import type { Prisma } from "@prisma/client";
 import type { Logger } from "pino";
+import type { SqlTx } from "../src/db/sql.js";
 import { changeStock, recordStoreDeal } from "../src/db/storeRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { buyFromStore, sellToStore, settleDeal, type StoreDeal } from "../src/game/world/stores.js";
@@ -80,7 +80,7 @@ export class StoreDesk {
     const drift = [...world.stockDrift].flatMap(([storeId, items]) => [...items].map(([itemId, delta]) => ({ storeId, itemId, delta })));
     world.stockDrift.clear();
     const work = drift.length
-      ? async (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => {
+      ? async (tx: SqlTx, writeSave: () => Promise<void>) => {
           await writeSave();
           for (const d of drift) {
             const base = world.stores.get(d.storeId)?.entries.get(d.itemId)?.base ?? 0;

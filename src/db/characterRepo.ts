@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { CharacterSnapshot } from "../game/world/entities.js";
 import { EQUIPMENT_SLOTS, INVENTORY_SIZE, SKILLS, type Bank, type Equipment, type Inventory, type SkillName, type SkillXp, type Tile } from "../game/types.js";
+import { inJsonList, insertRows, NOW_UTC, type SqlRunner, type SqlTx } from "./sql.js";
 import { combatLevel, defaultSkillXp, levelForXp, maxHealth, skillLevels, xpForLevel } from "../game/skills.js";
 
-type Tx = Prisma.TransactionClient;
-type Db = PrismaClient | Tx;
+type Db = PrismaClient | Prisma.TransactionClient;
 
 /** The column pair of each skill in the characters table. */
 const levelColumn = (s: SkillName) => `${s}Level` as const;
@@ -70,11 +70,12 @@ export async function loadCharacter(db: Db, characterId: string): Promise<Charac
  * a new one made by `create`.
  */
 export async function loadOrCreateCharacter(
-  prisma: PrismaClient,
+  db: { prisma: PrismaClient; sql: SqlRunner },
   accountId: string,
   characterId: string | undefined,
   create: () => NewCharacter,
 ): Promise<CharacterSnapshot> {
+  const { prisma } = db;
   if (characterId) {
     const row = await prisma.character.findUnique({ where: { id: characterId }, include: withItems });
     if (!row) throw new CharacterAccessError("CHARACTER_NOT_FOUND", "No such character");
@@ -83,11 +84,11 @@ export async function loadOrCreateCharacter(
   }
   const first = await prisma.character.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" }, include: withItems });
   if (first) return rowToSnapshot(first);
-  return createCharacter(prisma, create());
+  return createCharacter(db.sql, create());
 }
 
 /** A new character with its starting items, in one transaction; a generated name when none is given. */
-export async function createCharacter(prisma: PrismaClient, spec: NewCharacter): Promise<CharacterSnapshot> {
+export async function createCharacter(sql: SqlRunner, spec: NewCharacter): Promise<CharacterSnapshot> {
   for (let attempt = 0; attempt < 8; attempt++) {
     // A generated name follows the naming rule (12 characters at most) and leaves 900,000 to draw from.
     const name = spec.name ?? `Player${Math.floor(100_000 + Math.random() * 900_000)}`;
@@ -109,8 +110,11 @@ export async function createCharacter(prisma: PrismaClient, spec: NewCharacter):
       quests: [],
     };
     try {
-      await prisma.$transaction(async (tx) => {
-        await tx.character.create({ data: { id, accountId: spec.accountId, name, isAgent: snap.isAgent } });
+      await sql.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO "characters" ("id", "accountId", "name", "isAgent", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, ${NOW_UTC}, ${NOW_UTC})`,
+          [id, spec.accountId, name, snap.isAgent],
+        );
         await writeSnapshot(tx, snap);
       });
     } catch (err) {
@@ -127,6 +131,7 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
   return (
     e?.code === "P2002" ||
+    e?.code === "23505" ||
     /unique constraint|duplicate key/i.test(String(e?.message ?? "")) ||
     e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation"
   );
@@ -136,7 +141,7 @@ export function isUniqueViolation(err: unknown): boolean {
  * Write a character's whole state: skills, position, health, inventory, equipment, bank.
  * Called inside a transaction so a save is all or nothing.
  */
-export async function writeSnapshot(tx: Tx, snap: CharacterSnapshot): Promise<void> {
+export async function writeSnapshot(tx: SqlTx, snap: CharacterSnapshot): Promise<void> {
   await writeCharacterStats(tx, [snap]);
   await writeCharacterItems(tx, [snap]);
 }
@@ -147,7 +152,7 @@ const STAT_COLUMNS = [...SKILLS.flatMap((s) => [levelColumn(s), xpColumn(s)]), "
  * Skills, combat level, health and position of many characters in one statement (the periodic
  * save writes every changed character at once).
  */
-export async function writeCharacterStats(tx: Tx, snaps: CharacterSnapshot[]): Promise<void> {
+export async function writeCharacterStats(tx: SqlTx, snaps: CharacterSnapshot[]): Promise<void> {
   if (snaps.length === 0) return;
   const rows = snaps.map((snap) => {
     const levels = skillLevels(snap.xp);
@@ -167,23 +172,39 @@ export async function writeCharacterStats(tx: Tx, snaps: CharacterSnapshot[]): P
     `"prayerPoints" = COALESCE(r."prayerPoints", c."prayerPoints")`,
     `"positionX" = r."positionX"`,
     `"positionZ" = r."positionZ"`,
-    `"updatedAt" = CURRENT_TIMESTAMP`,
+    `"updatedAt" = ${NOW_UTC}`,
   ].join(", ");
   const types = [`"id" text`, ...STAT_COLUMNS.map((c) => `"${c}" int`), `"prayerPoints" int`, `"positionX" float8`, `"positionZ" float8`].join(", ");
-  await tx.$executeRawUnsafe(
-    `UPDATE "characters" AS c SET ${set} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) WHERE c."id" = r."id"`,
-    JSON.stringify(rows),
+  await tx.query(`UPDATE "characters" AS c SET ${set} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) WHERE c."id" = r."id"`, [JSON.stringify(rows)]);
+}
+
+const INVENTORY_COLUMNS = { characterId: "text", slot: "int", itemId: "text", quantity: "int" };
+const EQUIPMENT_COLUMNS = { characterId: "text", slot: `"EquipmentSlot"`, itemId: "text", quantity: "int" };
+const BANK_COLUMNS = { characterId: "text", itemId: "text", quantity: "int", slot: "int" };
+const QUEST_COLUMNS = { characterId: "text", questId: "text", stage: "int", count: "int", completions: "int" };
+
+/** The inventory rows of these characters' packs (the rows the `inventory` table holds for them). */
+export function inventoryRows(packs: { characterId: string; inventory: Inventory }[]) {
+  return packs.flatMap(({ characterId, inventory }) =>
+    inventory.flatMap((s, slot) => (s ? [{ characterId, slot, itemId: s.itemId, quantity: s.quantity }] : [])),
   );
 }
 
+/** Replace these characters' inventory rows (the caller holds their row locks or writes a save). */
+export async function replaceInventories(tx: SqlTx, packs: { characterId: string; inventory: Inventory }[]): Promise<void> {
+  await tx.query(`DELETE FROM "inventory" WHERE "characterId" ${inJsonList(1)}`, [JSON.stringify(packs.map((p) => p.characterId))]);
+  await insertRows(tx, "inventory", INVENTORY_COLUMNS, inventoryRows(packs));
+}
+
 /** Replace the inventory, equipment and bank rows of these characters with their snapshots. */
-export async function writeCharacterItems(tx: Tx, snaps: CharacterSnapshot[]): Promise<void> {
+export async function writeCharacterItems(tx: SqlTx, snaps: CharacterSnapshot[]): Promise<void> {
   if (snaps.length === 0) return;
-  const ids = snaps.map((s) => s.id);
-  await tx.inventoryItem.deleteMany({ where: { characterId: { in: ids } } });
-  await tx.equipmentItem.deleteMany({ where: { characterId: { in: ids } } });
-  await tx.bankItem.deleteMany({ where: { characterId: { in: ids } } });
-  const inv = snaps.flatMap((snap) => snap.inventory.flatMap((s, slot) => (s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : [])));
+  await tx.query(
+    `WITH i AS (DELETE FROM "inventory" WHERE "characterId" ${inJsonList(1)}),
+          e AS (DELETE FROM "equipment" WHERE "characterId" ${inJsonList(1)})
+     DELETE FROM "bank" WHERE "characterId" ${inJsonList(1)}`,
+    [JSON.stringify(snaps.map((s) => s.id))],
+  );
   const eq = snaps.flatMap((snap) =>
     EQUIPMENT_SLOTS.flatMap((slot) => {
       const s = snap.equipment[slot];
@@ -191,19 +212,19 @@ export async function writeCharacterItems(tx: Tx, snaps: CharacterSnapshot[]): P
     }),
   );
   const bank = snaps.flatMap((snap) => snap.bank.map((s, slot) => ({ characterId: snap.id, itemId: s.itemId, quantity: s.quantity, slot })));
-  if (inv.length) await tx.inventoryItem.createMany({ data: inv });
-  if (eq.length) await tx.equipmentItem.createMany({ data: eq });
-  if (bank.length) await tx.bankItem.createMany({ data: bank });
+  await insertRows(tx, "inventory", INVENTORY_COLUMNS, inventoryRows(snaps.map((s) => ({ characterId: s.id, inventory: s.inventory }))));
+  await insertRows(tx, "equipment", EQUIPMENT_COLUMNS, eq);
+  await insertRows(tx, "bank", BANK_COLUMNS, bank);
 }
 
 /** Replace the quest rows of these characters with their journals. */
-export async function writeCharacterQuests(tx: Tx, snaps: CharacterSnapshot[]): Promise<void> {
+export async function writeCharacterQuests(tx: SqlTx, snaps: CharacterSnapshot[]): Promise<void> {
   if (snaps.length === 0) return;
-  await tx.characterQuest.deleteMany({ where: { characterId: { in: snaps.map((s) => s.id) } } });
+  await tx.query(`DELETE FROM "character_quests" WHERE "characterId" ${inJsonList(1)}`, [JSON.stringify(snaps.map((s) => s.id))]);
   const rows = snaps.flatMap((snap) =>
     (snap.quests ?? []).map((q) => ({ characterId: snap.id, questId: q.questId, stage: q.stage, count: q.count, completions: q.completions })),
   );
-  if (rows.length) await tx.characterQuest.createMany({ data: rows });
+  await insertRows(tx, "character_quests", QUEST_COLUMNS, rows, { constants: { updatedAt: NOW_UTC } });
 }
 
 /** A fingerprint of a character's quest journal: equal fingerprints need no quest rows rewritten. */

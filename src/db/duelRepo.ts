@@ -4,14 +4,15 @@
  * stake moved to the winner (who keeps their own), and one history row whose id is the duel's id.
  * The item move is tradeRepo's moveItemsInTransaction: one home for the rule.
  */
-import type { Prisma, PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
 import type { DuelRules, Settlement } from "../game/duel.js";
 import type { ItemIndex } from "../game/inventory.js";
 import type { OfferItem } from "../game/trade.js";
 import { isUniqueViolation } from "./characterRepo.js";
+import { NOW_UTC, type SqlTx } from "./sql.js";
 import { lockCharacterRows, moveItemsInTransaction, TradeCommitError } from "./tradeRepo.js";
 
-type Tx = Prisma.TransactionClient;
+type Tx = SqlTx;
 
 export const DUEL_OUTCOMES = ["win", "forfeit", "disconnect"] as const;
 /** How the duel was won: a kill, the other's forfeit, or the other's leaving the fight. */
@@ -69,7 +70,7 @@ export async function settleDuelInTransaction(tx: Tx, duel: DuelRecord, items: I
   if (duel.winner.characterId === duel.loser.characterId) throw new Error("a duel needs two different characters");
   if (!(DUEL_OUTCOMES as readonly string[]).includes(duel.outcome)) throw new Error(`unknown duel outcome ${String(duel.outcome)}`);
   await lockDuellists(tx, duel);
-  if (await tx.duel.findUnique({ where: { id: duel.id }, select: { id: true } })) {
+  if ((await tx.query(`SELECT 1 FROM "duels" WHERE "id" = $1`, [duel.id])).length) {
     throw new DuelSettleError("already_settled", "This duel was already settled");
   }
   let settlement: Settlement;
@@ -86,22 +87,25 @@ export async function settleDuelInTransaction(tx: Tx, duel: DuelRecord, items: I
     throw err;
   }
   try {
-    await tx.duel.create({
-      data: {
-        id: duel.id,
-        winnerId: duel.winner.characterId,
-        loserId: duel.loser.characterId,
-        winnerName: duel.winner.name,
-        loserName: duel.loser.name,
-        winnerStake: duel.winner.stake as unknown as Prisma.InputJsonValue,
-        loserStake: duel.loser.stake as unknown as Prisma.InputJsonValue,
-        winnerValue: BigInt(Math.round(duel.winner.value)),
-        loserValue: BigInt(Math.round(duel.loser.value)),
-        rules: duel.rules as unknown as Prisma.InputJsonValue,
-        arenaId: duel.arenaId,
-        outcome: duel.outcome,
-      },
-    });
+    await tx.query(
+      `INSERT INTO "duels" ("id", "winnerId", "loserId", "winnerName", "loserName", "winnerStake", "loserStake", "winnerValue", "loserValue",
+                            "rules", "arenaId", "outcome", "settledAt")
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::bigint, $9::bigint, $10::jsonb, $11, $12, ${NOW_UTC})`,
+      [
+        duel.id,
+        duel.winner.characterId,
+        duel.loser.characterId,
+        duel.winner.name,
+        duel.loser.name,
+        JSON.stringify(duel.winner.stake),
+        JSON.stringify(duel.loser.stake),
+        String(Math.round(duel.winner.value)),
+        String(Math.round(duel.loser.value)),
+        JSON.stringify(duel.rules),
+        duel.arenaId,
+        duel.outcome,
+      ],
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw new DuelSettleError("already_settled", "This duel was already settled");
     throw err;

@@ -19,3 +19,42 @@ export interface OpenedDriver {
   sql: SqlRunner;
   close(): Promise<void>;
 }
+
+/** One transaction's channel: what SqlRunner.transaction hands its function. */
+export type SqlTx = Omit<SqlRunner, "transaction">;
+
+/**
+ * The time now as the timestamp columns keep it: UTC without a zone, as Prisma reads and writes
+ * them, whatever the session's time zone.
+ */
+export const NOW_UTC = `(now() AT TIME ZONE 'UTC')`;
+
+/** Column name to SQL type, in the order the rows' fields are written. */
+export type Columns = Record<string, string>;
+
+/**
+ * Insert many rows in one statement: the rows travel as one JSON parameter and are unpacked by
+ * jsonb_to_recordset, so any number of rows is one round trip. `constants` are columns set by an
+ * SQL expression for every row (a timestamp); `suffix` follows the SELECT (an ON CONFLICT clause).
+ */
+export async function insertRows(
+  tx: SqlTx,
+  table: string,
+  columns: Columns,
+  rows: object[],
+  options: { constants?: Record<string, string>; suffix?: string } = {},
+): Promise<void> {
+  if (rows.length === 0) return;
+  const constants = Object.entries(options.constants ?? {});
+  const names = [...Object.keys(columns), ...constants.map(([c]) => c)].map((c) => `"${c}"`).join(", ");
+  const values = [...Object.keys(columns).map((c) => `r."${c}"`), ...constants.map(([, expr]) => expr)].join(", ");
+  const types = Object.entries(columns)
+    .map(([c, t]) => `"${c}" ${t}`)
+    .join(", ");
+  await tx.query(`INSERT INTO "${table}" (${names}) SELECT ${values} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) ${options.suffix ?? ""}`, [
+    JSON.stringify(rows),
+  ]);
+}
+
+/** `IN (...)` over a list of ids passed as the JSON parameter $n (any length, one parameter). */
+export const inJsonList = (n: number) => `IN (SELECT jsonb_array_elements_text($${n}::jsonb))`;

@@ -1,7 +1,8 @@
-import type { Prisma, PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
 import type { StoreDeal } from "../game/world/stores.js";
+import { NOW_UTC, type SqlTx } from "./sql.js";
 
-type Tx = Prisma.TransactionClient;
+type Tx = SqlTx;
 
 /**
  * A world's store shelves and the ledger of store deals. Shelves are written as changes (a
@@ -28,35 +29,24 @@ export async function loadStoreStock(prisma: PrismaClient, world: string): Promi
  */
 export async function changeStock(tx: Tx, world: string, storeId: string, itemId: string, base: number, delta: number): Promise<void> {
   if (delta === 0) return;
-  await tx.$executeRawUnsafe(
+  await tx.query(
     `WITH moved AS (
-       UPDATE "store_stock" SET "quantity" = "quantity" + $5::int, "updatedAt" = CURRENT_TIMESTAMP
+       UPDATE "store_stock" SET "quantity" = "quantity" + $5::int, "updatedAt" = ${NOW_UTC}
        WHERE "world" = $1 AND "storeId" = $2 AND "itemId" = $3 RETURNING 1
      )
      INSERT INTO "store_stock" ("world", "storeId", "itemId", "quantity", "updatedAt")
-     SELECT $1, $2, $3, $4::int + $5::int, CURRENT_TIMESTAMP WHERE NOT EXISTS (SELECT 1 FROM moved)`,
-    world,
-    storeId,
-    itemId,
-    base,
-    delta,
+     SELECT $1, $2, $3, $4::int + $5::int, ${NOW_UTC} WHERE NOT EXISTS (SELECT 1 FROM moved)`,
+    [world, storeId, itemId, base, delta],
   );
 }
 
 /** The ledger row of a deal: its id is the deal's, so a deal is written once. */
 export async function recordStoreDeal(tx: Tx, world: string, deal: StoreDeal): Promise<void> {
-  await tx.storeDeal.create({
-    data: {
-      id: deal.id,
-      world,
-      characterId: deal.playerId,
-      storeId: deal.storeId,
-      kind: deal.kind,
-      itemId: deal.itemId,
-      quantity: deal.quantity,
-      coins: deal.coins,
-    },
-  });
+  await tx.query(
+    `INSERT INTO "store_deals" ("id", "world", "characterId", "storeId", "kind", "itemId", "quantity", "coins", "createdAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${NOW_UTC})`,
+    [deal.id, world, deal.playerId, deal.storeId, deal.kind, deal.itemId, deal.quantity, deal.coins],
+  );
 }
 
 /** A character's deals, newest first (REST and tests). */

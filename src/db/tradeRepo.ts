@@ -1,10 +1,11 @@
-import type { Prisma, PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
 import type { ItemIndex } from "../game/inventory.js";
 import { checkOffer, NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
-import { isUniqueViolation } from "./characterRepo.js";
+import { isUniqueViolation, replaceInventories } from "./characterRepo.js";
+import { inJsonList, NOW_UTC, type SqlTx } from "./sql.js";
 
-type Tx = Prisma.TransactionClient;
+type Tx = SqlTx;
 
 export interface TradeParty {
   characterId: string;
@@ -39,7 +40,7 @@ export class TradeCommitError extends Error {
  */
 export async function lockCharacterRows(tx: Tx, a: string, b: string): Promise<boolean> {
   const ids = [a, b].sort();
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "characters" WHERE "id" IN ($1, $2) ORDER BY "id" FOR UPDATE`, ids[0], ids[1]);
+  const rows = await tx.query(`SELECT "id" FROM "characters" WHERE "id" IN ($1, $2) ORDER BY "id" FOR UPDATE`, ids);
   return rows.length === 2;
 }
 
@@ -68,10 +69,9 @@ export interface MoveParty {
  */
 export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex): Promise<Swap> {
   const ids = [a.characterId, b.characterId];
-  const rows = await tx.$queryRawUnsafe<{ characterId: string; slot: number; itemId: string; quantity: number }[]>(
+  const rows = await tx.query<{ characterId: string; slot: number; itemId: string; quantity: number }>(
     `SELECT "characterId", "slot", "itemId", "quantity" FROM "inventory" WHERE "characterId" IN ($1, $2) FOR UPDATE`,
-    ids[0],
-    ids[1],
+    ids,
   );
   const inventories = new Map(ids.map((id) => [id, new Array(INVENTORY_SIZE).fill(null) as Inventory]));
   for (const r of rows) inventories.get(r.characterId)![r.slot] = { itemId: r.itemId, quantity: Number(r.quantity) };
@@ -80,7 +80,10 @@ export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty,
   const offered = [...new Set([...a.offer, ...b.offer, ...(a.keeps ?? []), ...(b.keeps ?? [])].map((o) => o.itemId))];
   const tradeable = new Map<string, boolean>();
   if (offered.length) {
-    const found = await tx.item.findMany({ where: { id: { in: offered } }, select: { id: true, tradeable: true, active: true } });
+    const found = await tx.query<{ id: string; tradeable: boolean; active: boolean }>(
+      `SELECT "id", "tradeable", "active" FROM "items" WHERE "id" ${inJsonList(1)}`,
+      [JSON.stringify(offered)],
+    );
     for (const f of found) tradeable.set(f.id, f.tradeable && f.active);
   }
   const lookup = new Map(items);
@@ -102,12 +105,10 @@ export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty,
     throw err;
   }
 
-  await tx.inventoryItem.deleteMany({ where: { characterId: { in: ids } } });
-  const data = [
-    ...swap.initiator.flatMap((s, slot) => (s ? [{ characterId: ids[0], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
-    ...swap.recipient.flatMap((s, slot) => (s ? [{ characterId: ids[1], slot, itemId: s.itemId, quantity: s.quantity }] : [])),
-  ];
-  if (data.length) await tx.inventoryItem.createMany({ data });
+  await replaceInventories(tx, [
+    { characterId: ids[0], inventory: swap.initiator },
+    { characterId: ids[1], inventory: swap.recipient },
+  ]);
   return swap;
 }
 
@@ -118,19 +119,22 @@ export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty,
 export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
   const swap = await moveItemsInTransaction(tx, trade.initiator, trade.recipient, items);
   try {
-    await tx.trade.create({
-      data: {
-        id: trade.id,
-        initiatorId: trade.initiator.characterId,
-        recipientId: trade.recipient.characterId,
-        initiatorName: trade.initiator.name,
-        recipientName: trade.recipient.name,
-        initiatorOffer: trade.initiator.offer as unknown as Prisma.InputJsonValue,
-        recipientOffer: trade.recipient.offer as unknown as Prisma.InputJsonValue,
-        initiatorValue: BigInt(Math.round(trade.initiator.value)),
-        recipientValue: BigInt(Math.round(trade.recipient.value)),
-      },
-    });
+    await tx.query(
+      `INSERT INTO "trades" ("id", "initiatorId", "recipientId", "initiatorName", "recipientName", "initiatorOffer", "recipientOffer",
+                             "initiatorValue", "recipientValue", "completedAt")
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::bigint, $9::bigint, ${NOW_UTC})`,
+      [
+        trade.id,
+        trade.initiator.characterId,
+        trade.recipient.characterId,
+        trade.initiator.name,
+        trade.recipient.name,
+        JSON.stringify(trade.initiator.offer),
+        JSON.stringify(trade.recipient.offer),
+        String(Math.round(trade.initiator.value)),
+        String(Math.round(trade.recipient.value)),
+      ],
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
     throw err;
@@ -144,6 +148,8 @@ export function isRetryableTxError(err: unknown): boolean {
   const original = e?.meta?.driverAdapterError?.cause?.originalCode;
   return (
     e?.code === "P2034" ||
+    e?.code === "40001" ||
+    e?.code === "40P01" ||
     original === "40001" ||
     original === "40P01" ||
     /could not serialize|deadlock detected|write conflict/i.test(String(e?.message ?? ""))

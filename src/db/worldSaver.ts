@@ -1,4 +1,3 @@
-import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
 import type { CharacterSnapshot, PendingDeath, PlayerEntity } from "../game/world/entities.js";
 import { snapshotOf } from "../game/world/players.js";
@@ -7,7 +6,8 @@ import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
 import { itemsFingerprint, questsFingerprint, writeCharacterItems, writeCharacterQuests, writeCharacterStats } from "./characterRepo.js";
 import { isRetryableTxError, TradeCommitError } from "./tradeRepo.js";
-import { addNpcKills, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
+import type { SqlRunner, SqlTx } from "./sql.js";
+import { addNpcKills, expireDeathLock, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
 
 /** One character's state and the ledger entries that must be written with it. */
 interface CapturedCharacter {
@@ -40,7 +40,7 @@ export class WorldSaver {
   readonly stats = { saves: 0, failures: 0, characters: 0 };
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly sql: SqlRunner,
     private readonly worldName: string,
     private readonly logger: Logger,
   ) {}
@@ -49,7 +49,7 @@ export class WorldSaver {
    * Every changed character and chunk (the periodic save), with `work` in the same transaction when
    * given; characters in a trade or store commit wait for it.
    */
-  saveDirty(world: World, work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<void>, shared: string[] = []): Promise<void> {
+  saveDirty(world: World, work?: (tx: SqlTx, writeSave: () => Promise<void>) => Promise<void>, shared: string[] = []): Promise<void> {
     return this.saveWith(
       world,
       [...world.players.values()].filter((p) => !p.inventoryFrozen && (p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size)),
@@ -75,7 +75,7 @@ export class WorldSaver {
   saveWith<T = void>(
     world: World,
     players: PlayerEntity[],
-    work?: (tx: Prisma.TransactionClient, writeSave: () => Promise<void>) => Promise<T>,
+    work?: (tx: SqlTx, writeSave: () => Promise<void>) => Promise<T>,
     shared: string[] = [],
   ): Promise<T> {
     const wanted = new Map(players.map((p) => [p.id, p]));
@@ -99,7 +99,7 @@ export class WorldSaver {
     // Work over no character (a store's shelves alone) waits for everything before it.
     if (keys.length === 0) keys.push(...this.tails.keys(), WORLD);
 
-    const writeSave = async (tx: Prisma.TransactionClient) => {
+    const writeSave = async (tx: SqlTx) => {
       for (const c of captured) {
         for (const d of c.deaths) await recordDeath(tx, { id: d.id, characterId: c.snap.id, at: d.at, items: d.items, killedBy: d.killedBy });
         for (const deathId of c.reclaims) {
@@ -124,7 +124,7 @@ export class WorldSaver {
     };
     const write = async (): Promise<T> => {
       const result = await retryTransaction(() =>
-        this.prisma.$transaction(async (tx) => {
+        this.sql.transaction(async (tx) => {
           if (!work) {
             await writeSave(tx);
             return undefined as T;
@@ -175,7 +175,7 @@ export class WorldSaver {
   expireDeath(deathId: string): Promise<void> {
     const keys = [...this.tails.keys()];
     const done = this.after(keys, async () => {
-      await this.prisma.playerDeath.updateMany({ where: { id: deathId, resolvedAt: null }, data: { resolvedAt: new Date(), resolution: "expired" } });
+      await expireDeathLock(this.sql, deathId);
     });
     done.catch((err) => this.logger.error({ err, deathId }, "could not expire a death lock"));
     this.settle(keys, done);

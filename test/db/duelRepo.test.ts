@@ -77,7 +77,7 @@ for (const kind of DATABASE_KINDS) {
       };
     }
 
-    const settle = (duel: DuelRecord) => prisma.$transaction((tx) => settleDuelInTransaction(tx, duel, ITEMS));
+    const settle = (duel: DuelRecord) => t.db.sql.transaction((tx) => settleDuelInTransaction(tx, duel, ITEMS));
 
     /** The settlement is refused with this code, and nothing about either character changed. */
     async function refused(duel: DuelRecord, code: string, message?: RegExp) {

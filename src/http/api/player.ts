@@ -37,7 +37,7 @@ export async function newCharacter(
   const kit = [...ctx.gameData.starterKit, ...(spec.extraItems ?? [])];
   const spawn = (await ctx.world.spawnTile()) ?? (ctx.gameData.spawn ? tileOf(ctx.gameData.spawn.position) : { x: 0, z: 0 });
   try {
-    return await createCharacter(ctx.db.prisma, {
+    return await createCharacter(ctx.db.sql, {
       accountId: spec.accountId,
       name: spec.name,
       isAgent: spec.isAgent,
