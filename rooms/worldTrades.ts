@@ -1,15 +1,13 @@
 import { matchMaker, type IRoomCache } from "@colyseus/core";
+import { TradeCommits } from "./tradeCommits.js";
 import { reserveTradeSeats } from "./TradeRoom.js";
 import type { Logger } from "pino";
-import { itemsFingerprint } from "../src/db/characterRepo.js";
-import { lockTraders, swapInTransaction, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
-import { offerValue, tradeValues, type OfferItem } from "../src/game/trade.js";
+import { tradeValues, type OfferItem } from "../src/game/trade.js";
 import { GameError } from "../src/game/types.js";
-import { snapshotOf } from "../src/game/world/players.js";
 import { TradeError, type TradeBook, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
 import type { World } from "../src/game/world/World.js";
-import { tradeCommitDuration, tradesEnded } from "../src/metrics.js";
+import { tradesEnded } from "../src/metrics.js";
 import {
   describeZodError,
   TradeMessages,
@@ -57,8 +55,8 @@ const offerView = (side: TradeSide) => ({
 /**
  * The world room's trade desk: it runs the world's trade book (`world.trades`) on the messages of
  * both rooms, tells the traders what the book did, spawns a trade room per opened trade (seats
- * reserved for both traders) and commits the swap through the world's saver, so the commit is
- * ordered with every save. The rules (deaths and leaves ending trades, locks) are the book's.
+ * reserved for both traders) and commits the swaps (TradeCommits: grouped, through the world's
+ * saver, so a commit is ordered with every save of its traders). The rules (deaths and leaves ending trades, locks) are the book's.
  */
 export class TradeDesk {
   readonly book: TradeBook;
@@ -67,13 +65,13 @@ export class TradeDesk {
   private readonly expecting = new Set<string>();
   /** Messages for a trade held until both traders have their tradeStarted. */
   private readonly held = new Map<string, Array<() => void>>();
-  /** Commits in flight, by trade. */
-  private readonly commits = new Map<string, { players: [string, string]; done: Promise<void> }>();
+  private readonly commits: TradeCommits;
   private readonly now: () => number;
 
   constructor(private readonly o: TradeDeskOptions) {
     this.book = o.world.trades;
     this.now = o.now ?? Date.now;
+    this.commits = new TradeCommits({ world: o.world, saver: o.saver, book: this.book, logger: o.logger, settled: () => this.flush() });
   }
 
   /** A trade message from either room: validated, run, answered with tradeError when refused. */
@@ -112,7 +110,7 @@ export class TradeDesk {
    * captures the committed inventory. (Leaving the world ends an open trade: removePlayer.)
    */
   async commitsSettled(playerId: string): Promise<void> {
-    for (const c of [...this.commits.values()]) if (c.players.includes(playerId)) await c.done;
+    await this.commits.settledFor(playerId);
   }
 
   /** Tell what the book did outside a message (a player left the world). */
@@ -124,7 +122,7 @@ export class TradeDesk {
   async shutdown(): Promise<void> {
     this.book.cancelAll("server_shutdown", "The server is shutting down");
     this.flush();
-    await Promise.all([...this.commits.values()].map((c) => c.done));
+    await this.commits.settledFor();
   }
 
   /**
@@ -213,7 +211,7 @@ export class TradeDesk {
         return;
       case "commit":
         this.rooms.get(trade.id)?.mirror(trade);
-        this.commit(trade);
+        this.commits.commit(trade);
         return;
       case "completed":
         tradesEnded.inc({ outcome: "completed" });
@@ -278,57 +276,5 @@ export class TradeDesk {
     const room = this.rooms.get(tradeId);
     this.rooms.delete(tradeId);
     room?.close();
-  }
-
-  /**
-   * Both accepted the confirm screen: one transaction locks both characters, writes what the
-   * world holds for them, re-reads and re-validates both inventories, swaps, and writes the
-   * history row. The world takes the committed inventories only once it is written.
-   */
-  private commit(trade: TradeSession) {
-    const world = this.o.world;
-    const initiator = world.players.get(trade.initiator.playerId)!;
-    const recipient = world.players.get(trade.recipient.playerId)!;
-    const items = world.data.items;
-    const record: TradeRecord = {
-      id: trade.id,
-      initiator: {
-        characterId: initiator.id,
-        name: initiator.name,
-        offer: trade.initiator.items.map((o) => ({ ...o })),
-        value: offerValue(trade.initiator.items, items),
-      },
-      recipient: {
-        characterId: recipient.id,
-        name: recipient.name,
-        offer: trade.recipient.items.map((o) => ({ ...o })),
-        value: offerValue(trade.recipient.items, items),
-      },
-    };
-    const started = performance.now();
-    const done = this.o.saver
-      .saveWith(world, [initiator, recipient], async (tx, writeSave) => {
-        await lockTraders(tx, record);
-        await writeSave();
-        return swapInTransaction(tx, record, items);
-      })
-      .then(
-        (swap) => {
-          tradeCommitDuration.observe((performance.now() - started) / 1000);
-          this.book.completed(trade.id, swap);
-          // The database now holds exactly these items for both.
-          for (const p of [initiator, recipient]) p.persistedItems = itemsFingerprint(snapshotOf(p));
-        },
-        (err) => {
-          const reason = err instanceof TradeCommitError ? err.reason : "error";
-          const message = err instanceof TradeCommitError ? err.message : "The trade could not be saved; nothing changed";
-          this.book.failed(trade.id, reason, message);
-        },
-      )
-      .finally(() => {
-        this.commits.delete(trade.id);
-        this.flush();
-      });
-    this.commits.set(trade.id, { players: [initiator.id, recipient.id], done });
   }
 }

@@ -3,7 +3,7 @@ import type { ItemIndex } from "../game/inventory.js";
 import { checkOffer, NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
 import { isUniqueViolation, replaceInventories } from "./characterRepo.js";
-import { inJsonList, NOW_UTC, type SqlTx } from "./sql.js";
+import { inJsonList, insertRows, NOW_UTC, type SqlTx } from "./sql.js";
 
 type Tx = SqlTx;
 
@@ -34,14 +34,20 @@ export class TradeCommitError extends Error {
 }
 
 /**
- * Lock two characters' rows, in id order, so two commits sharing a character never deadlock (a
- * second lock of the same rows in one transaction is free). False when either no longer exists.
+ * Lock characters' rows, in id order, so two commits sharing a character never deadlock (a second
+ * lock of the same rows in one transaction is free). The ids that still exist.
  * Every write to a character's items happens under this lock or in a save of the same process.
  */
+export async function lockCharacters(tx: Tx, ids: string[]): Promise<Set<string>> {
+  const rows = await tx.query<{ id: string }>(`SELECT "id" FROM "characters" WHERE "id" ${inJsonList(1)} ORDER BY "id" FOR UPDATE`, [
+    JSON.stringify([...new Set(ids)].sort()),
+  ]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Lock two characters' rows (lockCharacters); false when either no longer exists. */
 export async function lockCharacterRows(tx: Tx, a: string, b: string): Promise<boolean> {
-  const ids = [a, b].sort();
-  const rows = await tx.query(`SELECT "id" FROM "characters" WHERE "id" IN ($1, $2) ORDER BY "id" FOR UPDATE`, ids);
-  return rows.length === 2;
+  return (await lockCharacters(tx, [a, b])).size === 2;
 }
 
 /** Lock both traders' character rows (lockCharacterRows). */
@@ -60,42 +66,41 @@ export interface MoveParty {
   keeps?: readonly OfferItem[];
 }
 
-/**
- * The one home of moving items between two characters inside a commit transaction (a trade's swap,
- * a duel's settlement): re-read both inventories (rows locked), re-validate every offered stack
- * against them (same slot, same item, enough of it, still tradeable by the items table), move the
- * items with planSwap and write both inventories. Refusals are TradeCommitError (offer_changed, or
- * inventory_full naming the side: "initiator" is `a`); the caller's transaction then writes nothing.
- */
-export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex): Promise<Swap> {
-  const ids = [a.characterId, b.characterId];
-  const rows = await tx.query<{ characterId: string; slot: number; itemId: string; quantity: number }>(
-    `SELECT "characterId", "slot", "itemId", "quantity" FROM "inventory" WHERE "characterId" IN ($1, $2) FOR UPDATE`,
-    ids,
+/** Characters' inventories as the database holds them, and the items it lets them trade. */
+interface HeldItems {
+  inventories: Map<string, Inventory>;
+  /** The world's item index with `tradeable` as the items table has the last word on it. */
+  lookup: ItemIndex;
+}
+
+/** Read (and lock) these characters' inventory rows, with the items table's tradeable flag of what they hold. */
+async function readHeldItems(tx: Tx, ids: string[], items: ItemIndex): Promise<HeldItems> {
+  const rows = await tx.query<{ characterId: string; slot: number; itemId: string; quantity: number; tradeable: boolean }>(
+    `SELECT i."characterId", i."slot", i."itemId", i."quantity", (it."tradeable" AND it."active") AS "tradeable"
+     FROM "inventory" i JOIN "items" it ON it."id" = i."itemId" WHERE i."characterId" ${inJsonList(1)} FOR UPDATE OF i`,
+    [JSON.stringify(ids)],
   );
   const inventories = new Map(ids.map((id) => [id, new Array(INVENTORY_SIZE).fill(null) as Inventory]));
-  for (const r of rows) inventories.get(r.characterId)![r.slot] = { itemId: r.itemId, quantity: Number(r.quantity) };
-
-  // The items table has the last word on what may be traded.
-  const offered = [...new Set([...a.offer, ...b.offer, ...(a.keeps ?? []), ...(b.keeps ?? [])].map((o) => o.itemId))];
-  const tradeable = new Map<string, boolean>();
-  if (offered.length) {
-    const found = await tx.query<{ id: string; tradeable: boolean; active: boolean }>(
-      `SELECT "id", "tradeable", "active" FROM "items" WHERE "id" ${inJsonList(1)}`,
-      [JSON.stringify(offered)],
-    );
-    for (const f of found) tradeable.set(f.id, f.tradeable && f.active);
-  }
   const lookup = new Map(items);
-  for (const id of offered) {
-    const def = items.get(id);
-    if (def) lookup.set(id, { ...def, tradeable: def.tradeable && tradeable.get(id) === true });
+  for (const r of rows) {
+    inventories.get(r.characterId)![r.slot] = { itemId: r.itemId, quantity: Number(r.quantity) };
+    const def = items.get(r.itemId);
+    if (def) lookup.set(r.itemId, { ...def, tradeable: def.tradeable && r.tradeable === true });
   }
+  return { inventories, lookup };
+}
 
-  let swap: Swap;
+/**
+ * The rule of an item move, against inventories read under lock: every offered (and kept) stack
+ * re-validated (same slot, same item, enough of it, tradeable by the items table), then both
+ * offers swapped with planSwap. Refusals are TradeCommitError (offer_changed, or inventory_full
+ * naming the side: "initiator" is `a`).
+ */
+function planMove(a: MoveParty, b: MoveParty, held: HeldItems): Swap {
+  const inv = (p: MoveParty) => held.inventories.get(p.characterId)!;
   try {
-    for (const p of [a, b]) if (p.keeps) checkOffer(p.keeps, inventories.get(p.characterId)!, lookup);
-    swap = planSwap({ inventory: inventories.get(ids[0])!, offer: a.offer }, { inventory: inventories.get(ids[1])!, offer: b.offer }, lookup);
+    for (const p of [a, b]) if (p.keeps) checkOffer(p.keeps, inv(p), held.lookup);
+    return planSwap({ inventory: inv(a), offer: a.offer }, { inventory: inv(b), offer: b.offer }, held.lookup);
   } catch (err) {
     if (err instanceof NoRoomError) {
       const side = err.side === "initiator" ? a : b;
@@ -104,42 +109,102 @@ export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty,
     if (err instanceof GameError) throw new TradeCommitError("offer_changed", err.message);
     throw err;
   }
+}
 
+/**
+ * The one home of moving items between two characters inside a commit transaction (a trade's swap,
+ * a duel's settlement): re-read both inventories (rows locked), plan the move (planMove) and write
+ * both inventories. Refusals are TradeCommitError; the caller's transaction then writes nothing.
+ */
+export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex): Promise<Swap> {
+  const held = await readHeldItems(tx, [a.characterId, b.characterId], items);
+  const swap = planMove(a, b, held);
   await replaceInventories(tx, [
-    { characterId: ids[0], inventory: swap.initiator },
-    { characterId: ids[1], inventory: swap.recipient },
+    { characterId: a.characterId, inventory: swap.initiator },
+    { characterId: b.characterId, inventory: swap.recipient },
   ]);
   return swap;
 }
 
-/**
- * The swap inside the commit transaction: move both offers (moveItemsInTransaction) and write the
- * history row. The history row's id is the trade's id, so one trade can never be written twice.
- */
-export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
-  const swap = await moveItemsInTransaction(tx, trade.initiator, trade.recipient, items);
+const TRADE_COLUMNS = {
+  id: "text",
+  initiatorId: "text",
+  recipientId: "text",
+  initiatorName: "text",
+  recipientName: "text",
+  initiatorOffer: "jsonb",
+  recipientOffer: "jsonb",
+  initiatorValue: "bigint",
+  recipientValue: "bigint",
+};
+
+/** The history rows of these trades; the id is the trade's, so one trade can never be written twice. */
+async function recordTrades(tx: Tx, trades: TradeRecord[]): Promise<void> {
+  const rows = trades.map((t) => ({
+    id: t.id,
+    initiatorId: t.initiator.characterId,
+    recipientId: t.recipient.characterId,
+    initiatorName: t.initiator.name,
+    recipientName: t.recipient.name,
+    initiatorOffer: t.initiator.offer,
+    recipientOffer: t.recipient.offer,
+    initiatorValue: Math.round(t.initiator.value),
+    recipientValue: Math.round(t.recipient.value),
+  }));
   try {
-    await tx.query(
-      `INSERT INTO "trades" ("id", "initiatorId", "recipientId", "initiatorName", "recipientName", "initiatorOffer", "recipientOffer",
-                             "initiatorValue", "recipientValue", "completedAt")
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::bigint, $9::bigint, ${NOW_UTC})`,
-      [
-        trade.id,
-        trade.initiator.characterId,
-        trade.recipient.characterId,
-        trade.initiator.name,
-        trade.recipient.name,
-        JSON.stringify(trade.initiator.offer),
-        JSON.stringify(trade.recipient.offer),
-        String(Math.round(trade.initiator.value)),
-        String(Math.round(trade.recipient.value)),
-      ],
-    );
+    await insertRows(tx, "trades", TRADE_COLUMNS, rows, { constants: { completedAt: NOW_UTC } });
   } catch (err) {
     if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
     throw err;
   }
+}
+
+/**
+ * The swap inside the commit transaction: move both offers (moveItemsInTransaction) and write the
+ * history row.
+ */
+export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
+  const swap = await moveItemsInTransaction(tx, trade.initiator, trade.recipient, items);
+  await recordTrades(tx, [trade]);
   return swap;
+}
+
+/**
+ * Many trades committed in one transaction (a group commit), each with the guarantees of one:
+ * every trader's inventory read once under lock, each trade re-validated and swapped in turn
+ * (planMove, in the order given), then every changed inventory and every history row written in
+ * one statement each. A refused trade (or one whose trader no longer exists: not in `locked`)
+ * writes nothing of its own and its outcome is its TradeCommitError; the others commit. The
+ * caller locks the traders (lockCharacters) before writing anything else in the transaction.
+ */
+export async function swapManyInTransaction(tx: Tx, trades: TradeRecord[], items: ItemIndex, locked: Set<string>): Promise<(Swap | TradeCommitError)[]> {
+  const ids = [...new Set(trades.flatMap((t) => [t.initiator.characterId, t.recipient.characterId]))];
+  const held = await readHeldItems(tx, ids, items);
+  const changed = new Set<string>();
+  const committed: TradeRecord[] = [];
+  const outcomes = trades.map((t) => {
+    if (!locked.has(t.initiator.characterId) || !locked.has(t.recipient.characterId)) {
+      return new TradeCommitError("error", "A trader's character no longer exists");
+    }
+    try {
+      const swap = planMove(t.initiator, t.recipient, held);
+      held.inventories.set(t.initiator.characterId, swap.initiator);
+      held.inventories.set(t.recipient.characterId, swap.recipient);
+      changed.add(t.initiator.characterId).add(t.recipient.characterId);
+      committed.push(t);
+      return swap;
+    } catch (err) {
+      if (err instanceof TradeCommitError) return err;
+      throw err;
+    }
+  });
+  if (committed.length === 0) return outcomes;
+  await replaceInventories(
+    tx,
+    [...changed].map((characterId) => ({ characterId, inventory: held.inventories.get(characterId)! })),
+  );
+  await recordTrades(tx, committed);
+  return outcomes;
 }
 
 /** Serialization failures and deadlocks: the transaction may simply be run again. */

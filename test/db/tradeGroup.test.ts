@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import type { PrismaClient } from "@prisma/client";
+import { syncItems } from "../../src/db/itemSync.js";
+import { lockCharacters, swapManyInTransaction, TradeCommitError, type TradeRecord } from "../../src/db/tradeRepo.js";
+import type { OfferItem, Swap } from "../../src/game/trade.js";
+import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
+import { item } from "../game/fixtures.js";
+
+/** What the world believes: every item tradeable. The items table says otherwise for quest_key. */
+const ITEMS = new Map([
+  ["coins", item("coins", { stackable: true, value: 1 })],
+  ["sword", item("sword", { value: 100 })],
+  ["logs", item("logs", { value: 4 })],
+  ["quest_key", item("quest_key", { value: 10 })],
+]);
+const ROWS = [...ITEMS.values()].map((d) => ({ ...d, tradeable: d.id !== "quest_key" }));
+
+type Slots = Record<number, [string, number]>;
+const give = (inventorySlot: number, itemId: string, quantity: number): OfferItem => ({ inventorySlot, itemId, quantity });
+
+for (const kind of DATABASE_KINDS) {
+  describe(`grouped trade commits on ${kind}`, function () {
+    this.timeout(60_000);
+    let t: TestDb;
+    let prisma: PrismaClient;
+    let n = 0;
+
+    before(async () => {
+      t = await openTestDb(kind);
+      prisma = t.db.prisma;
+      await syncItems(t.db.sql, ROWS);
+      await prisma.user.create({ data: { id: "acc", isGuest: true } });
+    });
+    after(async () => {
+      await t?.cleanup();
+    });
+
+    async function character(slots: Slots): Promise<{ id: string; name: string }> {
+      n++;
+      const c = { id: `t${String(n).padStart(3, "0")}`, name: `Trader${n}` };
+      await prisma.character.create({ data: { id: c.id, accountId: "acc", name: c.name } });
+      const data = Object.entries(slots).map(([slot, [itemId, quantity]]) => ({ characterId: c.id, slot: Number(slot), itemId, quantity }));
+      if (data.length) await prisma.inventoryItem.createMany({ data });
+      return c;
+    }
+
+    async function slotsOf(characterId: string): Promise<Slots> {
+      const rows = await prisma.inventoryItem.findMany({ where: { characterId }, orderBy: { slot: "asc" } });
+      return Object.fromEntries(rows.map((r) => [r.slot, [r.itemId, r.quantity]]));
+    }
+
+    const trade = (id: string, a: { id: string; name: string }, aOffer: OfferItem[], b: { id: string; name: string }, bOffer: OfferItem[]): TradeRecord => ({
+      id,
+      initiator: { characterId: a.id, name: a.name, offer: aOffer, value: 1 },
+      recipient: { characterId: b.id, name: b.name, offer: bOffer, value: 1 },
+    });
+
+    /** Commit these trades as one group, as the trade desk does. */
+    const commitGroup = (trades: TradeRecord[]) =>
+      t.db.sql.transaction(async (tx) => {
+        const locked = await lockCharacters(
+          tx,
+          trades.flatMap((r) => [r.initiator.characterId, r.recipient.characterId]),
+        );
+        return swapManyInTransaction(tx, trades, ITEMS, locked);
+      });
+
+    it("commits the good trades of a group and refuses the others, each by its own reason, writing nothing of theirs", async () => {
+      const a = await character({ 0: ["coins", 50] });
+      const b = await character({ 3: ["sword", 1] });
+      const c = await character({ 0: ["coins", 5] });
+      const d = await character({ 1: ["logs", 2] });
+      const e = await character({ 0: ["quest_key", 1] });
+      const f = await character({ 0: ["coins", 9] });
+      const g = await character({ 0: ["coins", 7] });
+      const gone = await character({ 2: ["logs", 1] });
+      await prisma.character.delete({ where: { id: gone.id } });
+
+      const outcomes = await commitGroup([
+        trade("g1", a, [give(0, "coins", 20)], b, [give(3, "sword", 1)]),
+        // c's offer no longer matches its row (it holds 5 coins, not 10).
+        trade("g2", c, [give(0, "coins", 10)], d, [give(1, "logs", 2)]),
+        // The items table says the quest key may not be traded.
+        trade("g3", e, [give(0, "quest_key", 1)], f, []),
+        trade("g4", g, [give(0, "coins", 3)], gone, [give(2, "logs", 1)]),
+      ]);
+
+      const swap = outcomes[0] as Swap;
+      assert.ok(!(swap instanceof TradeCommitError), "the good trade commits");
+      assert.deepEqual(swap.toInitiator, [{ itemId: "sword", quantity: 1 }]);
+      assert.deepEqual(
+        outcomes.slice(1).map((o) => (o instanceof TradeCommitError ? o.reason : "committed")),
+        ["offer_changed", "offer_changed", "error"],
+      );
+      assert.match((outcomes[3] as TradeCommitError).message, /no longer exists/);
+
+      assert.deepEqual(await slotsOf(a.id), { 0: ["coins", 30], 1: ["sword", 1] });
+      assert.deepEqual(await slotsOf(b.id), { 0: ["coins", 20] });
+      for (const [who, was] of [
+        [c, { 0: ["coins", 5] }],
+        [d, { 1: ["logs", 2] }],
+        [e, { 0: ["quest_key", 1] }],
+        [f, { 0: ["coins", 9] }],
+        [g, { 0: ["coins", 7] }],
+      ] as const)
+        assert.deepEqual(await slotsOf(who.id), was, `${who.name} keeps what it had`);
+      const history = await prisma.trade.findMany({ where: { id: { in: ["g1", "g2", "g3", "g4"] } } });
+      assert.deepEqual(
+        history.map((h) => h.id),
+        ["g1"],
+      );
+    });
+
+    it("applies the trades of a group in order: a later trade sees what an earlier one moved", async () => {
+      const a = await character({ 0: ["coins", 10] });
+      const b = await character({});
+      const c = await character({ 0: ["logs", 1] });
+      const outcomes = await commitGroup([
+        trade("o1", a, [give(0, "coins", 10)], b, []),
+        // b holds the coins only once o1 has moved them.
+        trade("o2", b, [give(0, "coins", 10)], c, [give(0, "logs", 1)]),
+        // a gave its coins away in o1.
+        trade("o3", a, [give(0, "coins", 1)], c, []),
+      ]);
+      assert.deepEqual(
+        outcomes.map((o) => (o instanceof TradeCommitError ? o.reason : "committed")),
+        ["committed", "committed", "offer_changed"],
+      );
+      assert.deepEqual(await slotsOf(a.id), {});
+      assert.deepEqual(await slotsOf(b.id), { 0: ["logs", 1] });
+      assert.deepEqual(await slotsOf(c.id), { 0: ["coins", 10] });
+    });
+
+    it("a trade already written makes the whole group fail, and the group writes nothing", async () => {
+      const a = await character({ 0: ["coins", 10] });
+      const b = await character({ 0: ["logs", 1] });
+      const c = await character({ 0: ["coins", 4] });
+      const d = await character({});
+      await commitGroup([trade("r1", a, [give(0, "coins", 1)], b, [])]);
+      await assert.rejects(
+        commitGroup([trade("r2", c, [give(0, "coins", 4)], d, []), trade("r1", a, [give(0, "coins", 1)], b, [])]),
+        (err: unknown) => err instanceof TradeCommitError && /already completed/.test(err.message),
+      );
+      assert.deepEqual(await slotsOf(a.id), { 0: ["coins", 9] });
+      assert.deepEqual(await slotsOf(b.id), { 0: ["logs", 1], 1: ["coins", 1] });
+      assert.deepEqual(await slotsOf(c.id), { 0: ["coins", 4] });
+      assert.deepEqual(await slotsOf(d.id), {});
+      assert.equal(await prisma.trade.count({ where: { id: "r2" } }), 0);
+    });
+  });
+}
