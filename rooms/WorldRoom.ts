@@ -99,7 +99,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
     this.autoDispose = false;
     this.patchRate = null;
-    this.ignores = new IgnoreLists(this.ctx.db.prisma, this.ctx.logger);
+    this.ignores = new IgnoreLists(this.ctx.db.sql, this.ctx.logger);
     this.world = createWorld(this.ctx.gameData, {
       tradeLimits: { ...TRADE_LIMITS, ...options.tradeLimits },
       ignoring: (playerId, fromId) => this.isIgnoring(playerId, fromId),
@@ -134,7 +134,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.sync.syncState();
     firstStatesFromViews(this, this.state, (client) => (client.view && this.sync.views.takeFresh(client.view) ? client.view : undefined));
     this.players = new WorldSessions({
-      prisma: this.ctx.db.prisma,
       sql: this.ctx.db.sql,
       gameData: this.ctx.gameData,
       logger: this.ctx.logger,

@@ -1,5 +1,4 @@
 import { ServerError } from "@colyseus/core";
-import type { PrismaClient } from "@prisma/client";
 import type { SqlRunner } from "../src/db/sql.js";
 import type { Logger } from "pino";
 import type { TokenClaims } from "../src/auth/tokens.js";
@@ -13,7 +12,7 @@ import {
   loadOrCreateCharacter,
 } from "../src/db/characterRepo.js";
 import type { IgnoreLists } from "../src/db/socialRepo.js";
-import { endSession, startSession } from "../src/db/worldRepo.js";
+import { accountExists, endSession, startSession } from "../src/db/worldRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts } from "../src/game/chat.js";
 import { startingInventory } from "../src/game/inventory.js";
@@ -48,7 +47,6 @@ export type WorldClient = ProtocolClient<Session, TokenClaims>;
 
 /** What the sessions need of their world room. */
 export interface SessionsContext {
-  prisma: PrismaClient;
   sql: SqlRunner;
   gameData: GameData;
   logger: Logger;
@@ -91,8 +89,7 @@ export class WorldSessions {
     if (options.name !== undefined && !CHARACTER_NAME.test(options.name)) {
       throw new ServerError(400, "name: 1-12 letters, digits and single spaces");
     }
-    const account = await this.c.prisma.user.findUnique({ where: { id: auth.sub } });
-    if (!account) throw new ServerError(401, "The token's account does not exist");
+    if (!(await accountExists(this.c.sql, auth.sub))) throw new ServerError(401, "The token's account does not exist");
     // An agent token may drive only its own character.
     const characterId = auth.characterId ?? options.characterId;
     if (auth.characterId && options.characterId && options.characterId !== auth.characterId) {
@@ -158,7 +155,7 @@ export class WorldSessions {
     await this.accountSettled(auth.sub);
     let snap: CharacterSnapshot;
     try {
-      snap = await loadOrCreateCharacter(this.c, auth.sub, characterId, () => ({
+      snap = await loadOrCreateCharacter(this.c.sql, auth.sub, characterId, () => ({
         accountId: auth.sub,
         name: options.name,
         spawn: this.c.world.spawnTile,
@@ -174,7 +171,7 @@ export class WorldSessions {
     // closes its session first, and the character is loaded again from that save).
     const id = snap.id;
     await this.c.locks.hold(id, async () => {
-      if ((await this.c.locks.acquire(id)).tookOver) snap = (await loadCharacter(this.c.prisma, id)) ?? snap;
+      if ((await this.c.locks.acquire(id)).tookOver) snap = (await loadCharacter(this.c.sql, id)) ?? snap;
       // In this room, a second login takes over from the first.
       const previous = this.c.sessions.get(id);
       if (previous) snap = await this.takeOver(previous);
@@ -188,12 +185,12 @@ export class WorldSessions {
     const player = addPlayer(world, snap);
     player.persistedItems = itemsFingerprint(snap);
     player.persistedQuests = questsFingerprint(snap);
-    const dbSessionId = await startSession(this.c.prisma, snap.id, auth.sub, options.clientType ?? "colyseus");
+    const dbSessionId = await startSession(this.c.sql, snap.id, auth.sub, options.clientType ?? "colyseus");
     if (!this.c.inRoom(client)) {
       // Left while the session was being recorded: take the character out again.
       removePlayer(world, player.id);
       await this.c.saver.save(world, [player]);
-      await endSession(this.c.prisma, dbSessionId, "logout");
+      await endSession(this.c.sql, dbSessionId, "logout");
       return;
     }
     const session: Session = {
@@ -270,7 +267,7 @@ export class WorldSessions {
       previous.client.send("session:replaced", { message: "You logged in somewhere else" });
       previous.client.leave(CLOSE_CODES.REPLACED, "replaced by a new login");
     });
-    await endSession(this.c.prisma, previous.dbSessionId, "replaced");
+    await endSession(this.c.sql, previous.dbSessionId, "replaced");
     return snap!;
   }
 
@@ -285,7 +282,7 @@ export class WorldSessions {
       try {
         await this.removeSaved(session);
       } finally {
-        await endSession(this.c.prisma, session.dbSessionId, "logout").catch((err) => this.c.logger.error({ err }, "could not end session"));
+        await endSession(this.c.sql, session.dbSessionId, "logout").catch((err) => this.c.logger.error({ err }, "could not end session"));
       }
     });
   }

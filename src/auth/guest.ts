@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "@prisma/client";
+import { NOW_UTC, type SqlTx } from "../db/sql.js";
 import { GUEST_TOKEN_TTL_SECONDS, signToken } from "./tokens.js";
 
 export interface GuestIdentity {
@@ -9,9 +9,11 @@ export interface GuestIdentity {
 }
 
 /** A temporary guest account (anonymous mode): a users row marked isGuest and a server token for it. */
-export async function createGuest(prisma: PrismaClient, secret: string): Promise<GuestIdentity> {
+export async function createGuest(sql: SqlTx, secret: string): Promise<GuestIdentity> {
   const accountId = `guest_${randomUUID()}`;
-  await prisma.user.create({ data: { id: accountId, isGuest: true, roles: ["player"] } });
+  await sql.query(`INSERT INTO "users" ("id", "isGuest", "roles", "createdAt", "lastSeenAt") VALUES ($1, true, ARRAY['player'], ${NOW_UTC}, ${NOW_UTC})`, [
+    accountId,
+  ]);
   return {
     token: signToken({ sub: accountId, role: "player", guest: true }, secret, GUEST_TOKEN_TTL_SECONDS),
     accountId,

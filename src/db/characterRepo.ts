@@ -1,11 +1,19 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma, PrismaClient } from "@prisma/client";
 import type { CharacterSnapshot } from "../game/world/entities.js";
-import { EQUIPMENT_SLOTS, INVENTORY_SIZE, SKILLS, type Bank, type Equipment, type Inventory, type SkillName, type SkillXp, type Tile } from "../game/types.js";
+import {
+  EQUIPMENT_SLOTS,
+  INVENTORY_SIZE,
+  SKILLS,
+  type Bank,
+  type Equipment,
+  type EquipmentSlot,
+  type Inventory,
+  type SkillName,
+  type SkillXp,
+  type Tile,
+} from "../game/types.js";
 import { inJsonList, insertRows, NOW_UTC, type SqlRunner, type SqlTx } from "./sql.js";
 import { combatLevel, defaultSkillXp, levelForXp, maxHealth, skillLevels, xpForLevel } from "../game/skills.js";
-
-type Db = PrismaClient | Prisma.TransactionClient;
 
 /** The column pair of each skill in the characters table. */
 const levelColumn = (s: SkillName) => `${s}Level` as const;
@@ -34,7 +42,23 @@ export interface NewCharacter {
   levels?: Partial<Record<SkillName, number>>;
 }
 
-function rowToSnapshot(row: Prisma.CharacterGetPayload<{ include: typeof withItems }>): CharacterSnapshot {
+/** A characters row with its item and quest rows, as CHARACTER_SELECT reads it. */
+interface CharacterRow {
+  id: string;
+  accountId: string;
+  name: string;
+  isAgent: boolean;
+  positionX: number;
+  positionZ: number;
+  health: number;
+  prayerPoints: number | null;
+  inventory: Array<{ slot: number; itemId: string; quantity: number }>;
+  equipment: Array<{ slot: EquipmentSlot; itemId: string; quantity: number }>;
+  bank: Array<{ slot: number; itemId: string; quantity: number }>;
+  quests: Array<{ questId: string; stage: number; count: number; completions: number }>;
+}
+
+function rowToSnapshot(row: CharacterRow): CharacterSnapshot {
   const xp = {} as SkillXp;
   for (const s of SKILLS) xp[s] = (row as unknown as Record<string, number>)[xpColumn(s)] ?? 0;
   const inventory: Inventory = new Array(INVENTORY_SIZE).fill(null);
@@ -58,10 +82,20 @@ function rowToSnapshot(row: Prisma.CharacterGetPayload<{ include: typeof withIte
   };
 }
 
-const withItems = { inventory: true, equipment: true, bank: true, quests: true } as const;
+/** The rows of `table` of the character `c` as one JSON array of these fields. */
+const rowsOf = (table: string, fields: string[]) =>
+  `COALESCE((SELECT jsonb_agg(jsonb_build_object(${fields.map((f) => `'${f}', t."${f}"`).join(", ")})) FROM "${table}" t WHERE t."characterId" = c."id"), '[]'::jsonb)`;
 
-export async function loadCharacter(db: Db, characterId: string): Promise<CharacterSnapshot | null> {
-  const row = await db.character.findUnique({ where: { id: characterId }, include: withItems });
+/** A character with every item and quest row, in one statement (one round trip, whatever it holds). */
+const CHARACTER_SELECT = `SELECT c.*,
+  ${rowsOf("inventory", ["slot", "itemId", "quantity"])} AS "inventory",
+  ${rowsOf("equipment", ["slot", "itemId", "quantity"])} AS "equipment",
+  ${rowsOf("bank", ["slot", "itemId", "quantity"])} AS "bank",
+  ${rowsOf("character_quests", ["questId", "stage", "count", "completions"])} AS "quests"
+  FROM "characters" c`;
+
+export async function loadCharacter(sql: SqlTx, characterId: string): Promise<CharacterSnapshot | null> {
+  const [row] = await sql.query<CharacterRow>(`${CHARACTER_SELECT} WHERE c."id" = $1`, [characterId]);
   return row ? rowToSnapshot(row) : null;
 }
 
@@ -70,21 +104,20 @@ export async function loadCharacter(db: Db, characterId: string): Promise<Charac
  * a new one made by `create`.
  */
 export async function loadOrCreateCharacter(
-  db: { prisma: PrismaClient; sql: SqlRunner },
+  sql: SqlRunner,
   accountId: string,
   characterId: string | undefined,
   create: () => NewCharacter,
 ): Promise<CharacterSnapshot> {
-  const { prisma } = db;
   if (characterId) {
-    const row = await prisma.character.findUnique({ where: { id: characterId }, include: withItems });
+    const [row] = await sql.query<CharacterRow>(`${CHARACTER_SELECT} WHERE c."id" = $1`, [characterId]);
     if (!row) throw new CharacterAccessError("CHARACTER_NOT_FOUND", "No such character");
     if (row.accountId !== accountId) throw new CharacterAccessError("NOT_YOUR_CHARACTER", "That character belongs to another account");
     return rowToSnapshot(row);
   }
-  const first = await prisma.character.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" }, include: withItems });
+  const [first] = await sql.query<CharacterRow>(`${CHARACTER_SELECT} WHERE c."accountId" = $1 ORDER BY c."createdAt" ASC, c."id" ASC LIMIT 1`, [accountId]);
   if (first) return rowToSnapshot(first);
-  return createCharacter(db.sql, create());
+  return createCharacter(sql, create());
 }
 
 /** A new character with its starting items, in one transaction; a generated name when none is given. */

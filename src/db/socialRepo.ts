@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Character, Prisma, PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
+import type { SqlTx } from "./sql.js";
 
 type Tx = Prisma.TransactionClient;
 type Db = PrismaClient | Tx;
@@ -120,8 +121,8 @@ export function ignoreListOf(prisma: PrismaClient, accountId: string) {
   return prisma.ignoreEntry.findMany({ where: { accountId }, include: { ignored: { select: PUBLIC_CHARACTER } }, orderBy: { createdAt: "asc" } });
 }
 
-export async function ignoredIds(db: Db, accountId: string): Promise<string[]> {
-  const rows = await db.ignoreEntry.findMany({ where: { accountId }, select: { ignoredCharacterId: true } });
+export async function ignoredIds(sql: SqlTx, accountId: string): Promise<string[]> {
+  const rows = await sql.query<{ ignoredCharacterId: string }>(`SELECT "ignoredCharacterId" FROM "ignore_lists" WHERE "accountId" = $1`, [accountId]);
   return rows.map((r) => r.ignoredCharacterId);
 }
 
@@ -155,7 +156,7 @@ export class IgnoreLists {
   private readonly lists = new Map<string, { ignored: Set<string>; holders: number; loads: number }>();
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly sql: SqlTx,
     private readonly logger?: Logger,
   ) {}
 
@@ -180,7 +181,7 @@ export class IgnoreLists {
     if (!entry) return;
     const load = ++entry.loads;
     try {
-      const ids = await ignoredIds(this.prisma, accountId);
+      const ids = await ignoredIds(this.sql, accountId);
       if (this.lists.get(accountId) === entry && entry.loads === load) entry.ignored = new Set(ids);
     } catch (err) {
       this.logger?.error({ err, accountId }, "could not load an ignore list");

@@ -3,21 +3,29 @@ import type { PrismaClient } from "@prisma/client";
 import type { ItemStack, Tile } from "../game/types.js";
 import { insertRows, NOW_UTC, type SqlTx } from "./sql.js";
 
-/** Login and logout, one row per session. */
-export async function startSession(prisma: PrismaClient, characterId: string, accountId: string, clientType: string): Promise<string> {
+/** The account still exists (a token may outlive its account). */
+export async function accountExists(sql: SqlTx, accountId: string): Promise<boolean> {
+  return (await sql.query(`SELECT 1 FROM "users" WHERE "id" = $1`, [accountId])).length === 1;
+}
+
+/** Login and logout, one row per session: a login also stamps the character's last login and the account's last sighting. */
+export async function startSession(sql: SqlTx, characterId: string, accountId: string, clientType: string): Promise<string> {
   const id = `s_${randomUUID()}`;
-  await prisma.playerSession.create({ data: { id, characterId, accountId, clientType } });
-  await prisma.character.update({ where: { id: characterId }, data: { lastLoginAt: new Date() } });
   // A guest seen in the world is not idle (guest cleanup goes by lastSeenAt).
-  await prisma.user.updateMany({ where: { id: accountId }, data: { lastSeenAt: new Date() } });
+  await sql.query(
+    `WITH s AS (INSERT INTO "player_sessions" ("id", "characterId", "accountId", "clientType", "startedAt") VALUES ($1, $2, $3, $4, ${NOW_UTC})),
+          c AS (UPDATE "characters" SET "lastLoginAt" = ${NOW_UTC} WHERE "id" = $2)
+     UPDATE "users" SET "lastSeenAt" = ${NOW_UTC} WHERE "id" = $3`,
+    [id, characterId, accountId, clientType],
+  );
   return id;
 }
 
-export async function endSession(db: PrismaClient, sessionId: string, reason: string): Promise<void> {
-  await db.playerSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endReason: reason } });
-  await db.$executeRawUnsafe(
-    `UPDATE "users" SET "lastSeenAt" = CURRENT_TIMESTAMP WHERE "id" = (SELECT "accountId" FROM "player_sessions" WHERE "id" = $1)`,
-    sessionId,
+export async function endSession(sql: SqlTx, sessionId: string, reason: string): Promise<void> {
+  await sql.query(
+    `WITH s AS (UPDATE "player_sessions" SET "endedAt" = ${NOW_UTC}, "endReason" = $2 WHERE "id" = $1 AND "endedAt" IS NULL)
+     UPDATE "users" SET "lastSeenAt" = ${NOW_UTC} WHERE "id" = (SELECT "accountId" FROM "player_sessions" WHERE "id" = $1)`,
+    [sessionId, reason],
   );
 }
 

@@ -24,7 +24,7 @@ export function authRoutes(deps: { config: Config; db: Database }) {
       return sendError(res, 403, "GUESTS_DISABLED", "Guest accounts are off: sign in with the identity provider");
     }
     try {
-      res.status(201).json(await createGuest(deps.db.prisma, deps.config.jwtSecret));
+      res.status(201).json(await createGuest(deps.db.sql, deps.config.jwtSecret));
     } catch (err) {
       next(err);
     }

@@ -156,7 +156,7 @@ export class WsConnection implements SeatHolder {
     }
     let token: string;
     try {
-      token = (await createGuest(this.ctx.db.prisma, this.ctx.config.jwtSecret)).token;
+      token = (await createGuest(this.ctx.db.sql, this.ctx.config.jwtSecret)).token;
     } catch (err) {
       this.joining = false;
       this.pending = [];

@@ -279,7 +279,7 @@ describe("world room: quests", function () {
     const journal = (await a.next("player:sync", (s) => journalOf(s, MENACE)?.count === 1, { since })).quests;
     setRng(room, 0.5);
     await leaveAndSettle(a);
-    const saved = (await loadCharacter(suite.server.ctx.db.prisma, a.id))!;
+    const saved = (await loadCharacter(suite.server.ctx.db.sql, a.id))!;
     assert.deepEqual(
       saved.quests!.sort((x, y) => x.questId.localeCompare(y.questId)),
       [

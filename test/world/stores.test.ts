@@ -120,7 +120,7 @@ describe("world room: stores", function () {
     assert.equal(syncCount(sync, "bronze_hatchet"), hatchets + 1);
     assert.equal(p.inventoryFrozen, false);
     // The database has the pack and the ledger row.
-    const saved = (await loadCharacter(prisma(), a.id))!;
+    const saved = (await loadCharacter(suite.server.ctx.db.sql, a.id))!;
     assert.equal(count(saved, "coins"), 200 - price);
     assert.equal(count(saved, "bronze_hatchet"), hatchets + 1);
     const rows = await prisma().storeDeal.findMany({ where: { characterId: a.id } });
@@ -153,7 +153,7 @@ describe("world room: stores", function () {
     assert.equal(update.items.find((i: any) => i.itemId === "logs").quantity, shelved + 3);
     const row = await prisma().storeDeal.findUniqueOrThrow({ where: { id: told.dealId } });
     assert.deepEqual([row.kind, row.itemId, row.quantity, row.coins, row.characterId], ["sell", "logs", 3, 3 * each, a.id]);
-    assert.equal(count((await loadCharacter(prisma(), a.id))!, "coins"), coins + 3 * each);
+    assert.equal(count((await loadCharacter(suite.server.ctx.db.sql, a.id))!, "coins"), coins + 3 * each);
   });
 
   it("while a deal is being written the pack is frozen: STORE_COMPLETING", async () => {

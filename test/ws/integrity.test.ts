@@ -199,7 +199,7 @@ describe("/ws integrity: authenticate first (no throw-away guest)", function () 
     // Use up whatever is left of this address's attempts.
     for (let i = 0; i <= 10 && (await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).status !== 429; i++);
     // A token made by the server itself (the address may make none now).
-    const { token, accountId } = await createGuest(server.ctx.db.prisma, server.ctx.config.jwtSecret);
+    const { token, accountId } = await createGuest(server.ctx.db.sql, server.ctx.config.jwtSecret);
     const a = await wsConnect(server.port);
     a.send("authenticate", { token });
     assert.equal((await a.next("authenticated")).data.accountId, accountId);

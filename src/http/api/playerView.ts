@@ -8,7 +8,7 @@ import type { CharacterSnapshot } from "../../game/world/entities.js";
 /** A character as the REST API shows it: the live world's copy when online, else the saved one. */
 export async function playerView(ctx: Pick<ServerContext, "db" | "world">, c: Character) {
   const live = await ctx.world.character(c.id);
-  const snap: CharacterSnapshot | null = live ?? (await loadCharacter(ctx.db.prisma, c.id));
+  const snap: CharacterSnapshot | null = live ?? (await loadCharacter(ctx.db.sql, c.id));
   if (!snap) return null;
   const levels = skillLevels(snap.xp);
   return {

@@ -115,7 +115,7 @@ export function socialRoutes(ctx: ServerContext) {
     const online = await onlineNow(ctx);
     const { incoming, outgoing } = await pendingRequestsOf(prisma, me.id);
     // Requests from characters the account ignores are not shown (their senders see them pending).
-    const ignored = new Set(await ignoredIds(prisma, who.sub));
+    const ignored = new Set(await ignoredIds(ctx.db.sql, who.sub));
     res.json({
       success: true,
       characterId: me.id,
