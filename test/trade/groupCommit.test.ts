@@ -103,4 +103,30 @@ describe("grouped trade commits in the world", function () {
       await server.ctx.db.prisma.item.update({ where: { id: "shrimp" }, data: { tradeable: true } });
     }
   });
+  it("a group the database refuses as a whole is committed again trade by trade: the good trade completes, the bad one alone is refused", async () => {
+    const good = await readyTrade("coins", "coins");
+    const bad = await readyTrade("coins", "coins");
+    // A history row already holds the bad trade's id (as if it had been written before): the
+    // group's insert of the history rows fails, so the whole group's transaction rolls back.
+    await server.ctx.db.prisma.trade.create({
+      data: { id: bad.tradeId, initiatorName: "someone", recipientName: "someone else", initiatorOffer: [], recipientOffer: [] },
+    });
+    const coinsOf = async (ids: string[]) =>
+      Object.fromEntries(
+        (await server.ctx.db.prisma.inventoryItem.findMany({ where: { characterId: { in: ids }, itemId: "coins" } })).map((r) => [r.characterId, r.quantity]),
+      );
+    const badBefore = await coinsOf([bad.a.id, bad.b.id]);
+    const marks = [good.b.mark(), bad.a.mark()];
+    const saves = await savesDuring(async () => {
+      room.trades.receive(good.b.id, "tradeAccept", { tradeId: good.tradeId });
+      room.trades.receive(bad.b.id, "tradeAccept", { tradeId: bad.tradeId });
+      await good.b.next("tradeCompleted", (d) => d.tradeId === good.tradeId, { since: marks[0] });
+      const cancelled = await bad.a.next("tradeCancelled", (d) => d.tradeId === bad.tradeId, { since: marks[1] });
+      assert.equal(cancelled.reason, "error");
+    });
+    assert.equal(saves.length, 3, "the group's write, then one write per trade");
+    assert.equal(saves[0].length, 4);
+    assert.equal(await server.ctx.db.prisma.trade.count({ where: { id: good.tradeId } }), 1);
+    assert.deepEqual(await coinsOf([bad.a.id, bad.b.id]), badBefore, "the refused trade's traders keep their coins");
+  });
 });
