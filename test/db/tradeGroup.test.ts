@@ -147,5 +147,20 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(await slotsOf(d.id), {});
       assert.equal(await prisma.trade.count({ where: { id: "r2" } }), 0);
     });
+
+    it("stamps the history row in UTC whatever the session's time zone (as Prisma reads it back)", async () => {
+      const a = await character({ 0: ["coins", 3] });
+      const b = await character({});
+      const before = Date.now();
+      await t.db.sql.transaction(async (tx) => {
+        // Five or six hours from UTC: a timestamp written in the session's zone would be that far off.
+        await tx.query(`SET LOCAL TIME ZONE 'America/New_York'`);
+        const locked = await lockCharacters(tx, [a.id, b.id]);
+        await swapManyInTransaction(tx, [trade("tz1", a, [give(0, "coins", 1)], b, [])], ITEMS, locked);
+      });
+      const row = await prisma.trade.findUniqueOrThrow({ where: { id: "tz1" } });
+      const skew = Math.abs(row.completedAt.getTime() - before);
+      assert.ok(skew < 60_000, `completedAt ${row.completedAt.toISOString()} is ${Math.round(skew / 60_000)} min from now`);
+    });
   });
 }
