@@ -1,60 +1,20 @@
 import assert from "node:assert/strict";
-import type { PrismaClient } from "@prisma/client";
 import { DuelSettleError, duelHistory, settleDuelInTransaction, type DuelRecord } from "../../src/db/duelRepo.js";
-import { syncItems } from "../../src/db/itemSync.js";
 import { TradeCommitError } from "../../src/db/tradeRepo.js";
 import { noRules, setRule } from "../../src/game/duel.js";
 import type { OfferItem } from "../../src/game/trade.js";
-import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
-import { item } from "../game/fixtures.js";
-
-/** What the world believes: every item tradeable. The items table says otherwise for quest_key. */
-const ITEMS = new Map([
-  ["coins", item("coins", { stackable: true, value: 1 })],
-  ["sword", item("sword", { value: 100 })],
-  ["logs", item("logs", { value: 4 })],
-  ["quest_key", item("quest_key", { value: 10 })],
-]);
-const ROWS = [...ITEMS.values()].map((d) => ({ ...d, tradeable: d.id !== "quest_key" }));
-
-type Slots = Record<number, [string, number]>;
-const stake = (inventorySlot: number, itemId: string, quantity: number): OfferItem => ({ inventorySlot, itemId, quantity });
+import { DATABASE_KINDS } from "../helpers/database.js";
+import { inventoryDb, ITEMS, stack as stake, type Slots } from "../helpers/inventoryDb.js";
 
 for (const kind of DATABASE_KINDS) {
   describe(`duel settlement on ${kind}`, function () {
     this.timeout(60_000);
-    let t: TestDb;
-    let prisma: PrismaClient;
-    let n = 0;
-
-    before(async () => {
-      t = await openTestDb(kind);
-      prisma = t.db.prisma;
-      await syncItems(t.db.sql, ROWS);
-      await prisma.user.create({ data: { id: "acc", isGuest: true } });
-    });
-    after(async () => {
-      await t?.cleanup();
-    });
-
-    /** A new character holding these slots; its id sorts after every earlier one. */
-    async function character(slots: Slots): Promise<{ id: string; name: string }> {
-      n++;
-      const c = { id: `c${String(n).padStart(3, "0")}`, name: `Duellist${n}` };
-      await prisma.character.create({ data: { id: c.id, accountId: "acc", name: c.name } });
-      const data = Object.entries(slots).map(([slot, [itemId, quantity]]) => ({ characterId: c.id, slot: Number(slot), itemId, quantity }));
-      await prisma.inventoryItem.createMany({ data });
-      return c;
-    }
-
-    async function slotsOf(characterId: string): Promise<Slots> {
-      const rows = await prisma.inventoryItem.findMany({ where: { characterId }, orderBy: { slot: "asc" } });
-      return Object.fromEntries(rows.map((r) => [r.slot, [r.itemId, r.quantity]]));
-    }
+    const t = inventoryDb(kind, "Duellist");
+    const { character, slotsOf, prisma } = t;
 
     /** Each item id's total over the characters. */
     async function totals(...ids: string[]): Promise<Record<string, number>> {
-      const rows = await prisma.inventoryItem.findMany({ where: { characterId: { in: ids } } });
+      const rows = await prisma().inventoryItem.findMany({ where: { characterId: { in: ids } } });
       const out: Record<string, number> = {};
       for (const r of rows) out[r.itemId] = (out[r.itemId] ?? 0) + r.quantity;
       return out;
@@ -83,7 +43,7 @@ for (const kind of DATABASE_KINDS) {
     async function refused(duel: DuelRecord, code: string, message?: RegExp) {
       const ids = [duel.winner.characterId, duel.loser.characterId];
       const before = await Promise.all(ids.map(slotsOf));
-      const rows = await prisma.duel.count();
+      const rows = await prisma().duel.count();
       await assert.rejects(settle(duel), (err: unknown) => {
         assert.ok(err instanceof DuelSettleError, String(err));
         assert.ok(err instanceof TradeCommitError);
@@ -92,7 +52,7 @@ for (const kind of DATABASE_KINDS) {
         return true;
       });
       assert.deepEqual(await Promise.all(ids.map(slotsOf)), before);
-      assert.equal(await prisma.duel.count(), rows);
+      assert.equal(await prisma().duel.count(), rows);
     }
 
     it("moves exactly the loser's stake to the winner and writes one history row", async () => {
@@ -109,7 +69,7 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(await slotsOf(l.id), { 0: ["logs", 1] });
       assert.deepEqual(await totals(w.id, l.id), before);
 
-      const rows = await prisma.duel.findMany({ where: { id: "duel-1" } });
+      const rows = await prisma().duel.findMany({ where: { id: "duel-1" } });
       assert.equal(rows.length, 1);
       const row = rows[0]!;
       assert.deepEqual(
@@ -120,11 +80,11 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(row.loserStake, duel.loser.stake);
       assert.deepEqual(row.rules, { ...noRules(), noFood: true });
       assert.deepEqual(
-        (await duelHistory(prisma, l.id)).map((d) => d.id),
+        (await duelHistory(prisma(), l.id)).map((d) => d.id),
         ["duel-1"],
       );
       assert.deepEqual(
-        (await duelHistory(prisma, w.id)).map((d) => d.id),
+        (await duelHistory(prisma(), w.id)).map((d) => d.id),
         ["duel-1"],
       );
     });
@@ -138,13 +98,13 @@ for (const kind of DATABASE_KINDS) {
       // The loser still holds 20 coins in slot 0: the same stake would validate again.
       await refused(duel, "already_settled", /already settled/);
       assert.deepEqual(await slotsOf(l.id), { 0: ["coins", 20], 1: ["logs", 1] });
-      assert.equal(await prisma.duel.count({ where: { id: "duel-replay" } }), 1);
+      assert.equal(await prisma().duel.count({ where: { id: "duel-replay" } }), 1);
     });
 
     it("a stake no longer in its slot (changed since) is refused with nothing written", async () => {
       const w = await character({ 0: ["coins", 10] });
       const l = await character({ 0: ["coins", 40], 1: ["logs", 1] });
-      await prisma.inventoryItem.update({ where: { characterId_slot: { characterId: l.id, slot: 0 } }, data: { quantity: 19 } });
+      await prisma().inventoryItem.update({ where: { characterId_slot: { characterId: l.id, slot: 0 } }, data: { quantity: 19 } });
       await refused(record("duel-changed", w, [], l, [stake(0, "coins", 20)]), "stake_changed", /slot 0 no longer holds 20 x coins/);
       await refused(record("duel-moved", w, [], l, [stake(2, "logs", 1)]), "stake_changed");
       // The winner's own stake must still be held too.
@@ -179,7 +139,7 @@ for (const kind of DATABASE_KINDS) {
         assert.deepEqual(await totals(a.id, b.id), before);
         assert.deepEqual(await totals(a.id), { coins: 100, logs: 1 });
         assert.deepEqual(await totals(b.id), { coins: 200, sword: 2 });
-        assert.equal(await prisma.duel.count({ where: { id: { startsWith: `race-${round}-` } } }), 2);
+        assert.equal(await prisma().duel.count({ where: { id: { startsWith: `race-${round}-` } } }), 2);
       }
     });
   });

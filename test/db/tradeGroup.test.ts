@@ -1,53 +1,14 @@
 import assert from "node:assert/strict";
-import type { PrismaClient } from "@prisma/client";
-import { syncItems } from "../../src/db/itemSync.js";
 import { lockCharacters, swapManyInTransaction, TradeCommitError, type TradeRecord } from "../../src/db/tradeRepo.js";
 import type { OfferItem, Swap } from "../../src/game/trade.js";
-import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
-import { item } from "../game/fixtures.js";
-
-/** What the world believes: every item tradeable. The items table says otherwise for quest_key. */
-const ITEMS = new Map([
-  ["coins", item("coins", { stackable: true, value: 1 })],
-  ["sword", item("sword", { value: 100 })],
-  ["logs", item("logs", { value: 4 })],
-  ["quest_key", item("quest_key", { value: 10 })],
-]);
-const ROWS = [...ITEMS.values()].map((d) => ({ ...d, tradeable: d.id !== "quest_key" }));
-
-type Slots = Record<number, [string, number]>;
-const give = (inventorySlot: number, itemId: string, quantity: number): OfferItem => ({ inventorySlot, itemId, quantity });
+import { DATABASE_KINDS } from "../helpers/database.js";
+import { inventoryDb, ITEMS, stack as give } from "../helpers/inventoryDb.js";
 
 for (const kind of DATABASE_KINDS) {
   describe(`grouped trade commits on ${kind}`, function () {
     this.timeout(60_000);
-    let t: TestDb;
-    let prisma: PrismaClient;
-    let n = 0;
-
-    before(async () => {
-      t = await openTestDb(kind);
-      prisma = t.db.prisma;
-      await syncItems(t.db.sql, ROWS);
-      await prisma.user.create({ data: { id: "acc", isGuest: true } });
-    });
-    after(async () => {
-      await t?.cleanup();
-    });
-
-    async function character(slots: Slots): Promise<{ id: string; name: string }> {
-      n++;
-      const c = { id: `t${String(n).padStart(3, "0")}`, name: `Trader${n}` };
-      await prisma.character.create({ data: { id: c.id, accountId: "acc", name: c.name } });
-      const data = Object.entries(slots).map(([slot, [itemId, quantity]]) => ({ characterId: c.id, slot: Number(slot), itemId, quantity }));
-      if (data.length) await prisma.inventoryItem.createMany({ data });
-      return c;
-    }
-
-    async function slotsOf(characterId: string): Promise<Slots> {
-      const rows = await prisma.inventoryItem.findMany({ where: { characterId }, orderBy: { slot: "asc" } });
-      return Object.fromEntries(rows.map((r) => [r.slot, [r.itemId, r.quantity]]));
-    }
+    const t = inventoryDb(kind, "Trader");
+    const { character, slotsOf, prisma } = t;
 
     const trade = (id: string, a: { id: string; name: string }, aOffer: OfferItem[], b: { id: string; name: string }, bOffer: OfferItem[]): TradeRecord => ({
       id,
@@ -74,7 +35,7 @@ for (const kind of DATABASE_KINDS) {
       const f = await character({ 0: ["coins", 9] });
       const g = await character({ 0: ["coins", 7] });
       const gone = await character({ 2: ["logs", 1] });
-      await prisma.character.delete({ where: { id: gone.id } });
+      await prisma().character.delete({ where: { id: gone.id } });
 
       const outcomes = await commitGroup([
         trade("g1", a, [give(0, "coins", 20)], b, [give(3, "sword", 1)]),
@@ -104,7 +65,7 @@ for (const kind of DATABASE_KINDS) {
         [g, { 0: ["coins", 7] }],
       ] as const)
         assert.deepEqual(await slotsOf(who.id), was, `${who.name} keeps what it had`);
-      const history = await prisma.trade.findMany({ where: { id: { in: ["g1", "g2", "g3", "g4"] } } });
+      const history = await prisma().trade.findMany({ where: { id: { in: ["g1", "g2", "g3", "g4"] } } });
       assert.deepEqual(
         history.map((h) => h.id),
         ["g1"],
@@ -145,7 +106,7 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(await slotsOf(b.id), { 0: ["logs", 1], 1: ["coins", 1] });
       assert.deepEqual(await slotsOf(c.id), { 0: ["coins", 4] });
       assert.deepEqual(await slotsOf(d.id), {});
-      assert.equal(await prisma.trade.count({ where: { id: "r2" } }), 0);
+      assert.equal(await prisma().trade.count({ where: { id: "r2" } }), 0);
     });
 
     it("stamps the history row in UTC whatever the session's time zone (as Prisma reads it back)", async () => {
@@ -158,7 +119,7 @@ for (const kind of DATABASE_KINDS) {
         const locked = await lockCharacters(tx, [a.id, b.id]);
         await swapManyInTransaction(tx, [trade("tz1", a, [give(0, "coins", 1)], b, [])], ITEMS, locked);
       });
-      const row = await prisma.trade.findUniqueOrThrow({ where: { id: "tz1" } });
+      const row = await prisma().trade.findUniqueOrThrow({ where: { id: "tz1" } });
       const skew = Math.abs(row.completedAt.getTime() - before);
       assert.ok(skew < 60_000, `completedAt ${row.completedAt.toISOString()} is ${Math.round(skew / 60_000)} min from now`);
     });
