@@ -110,10 +110,10 @@ export async function loadOrCreateCharacter(
   create: () => NewCharacter,
 ): Promise<CharacterSnapshot> {
   if (characterId) {
-    const [row] = await sql.query<CharacterRow>(`${CHARACTER_SELECT} WHERE c."id" = $1`, [characterId]);
-    if (!row) throw new CharacterAccessError("CHARACTER_NOT_FOUND", "No such character");
-    if (row.accountId !== accountId) throw new CharacterAccessError("NOT_YOUR_CHARACTER", "That character belongs to another account");
-    return rowToSnapshot(row);
+    const snap = await loadCharacter(sql, characterId);
+    if (!snap) throw new CharacterAccessError("CHARACTER_NOT_FOUND", "No such character");
+    if (snap.accountId !== accountId) throw new CharacterAccessError("NOT_YOUR_CHARACTER", "That character belongs to another account");
+    return snap;
   }
   const [first] = await sql.query<CharacterRow>(`${CHARACTER_SELECT} WHERE c."accountId" = $1 ORDER BY c."createdAt" ASC, c."id" ASC LIMIT 1`, [accountId]);
   if (first) return rowToSnapshot(first);

@@ -47,6 +47,12 @@ describe("grouped trade commits in the world", function () {
     return calls;
   }
 
+  /** The coins each character's inventory rows hold in the database. */
+  const coinsOf = async (ids: string[]) =>
+    Object.fromEntries(
+      (await server.ctx.db.prisma.inventoryItem.findMany({ where: { characterId: { in: ids }, itemId: "coins" } })).map((r) => [r.characterId, r.quantity]),
+    );
+
   it("commits two trades accepted in the same turn in one transaction, both swapped in the world and the database", async () => {
     const one = await readyTrade("coins", "shrimp");
     const two = await readyTrade("coins", "shrimp");
@@ -61,10 +67,7 @@ describe("grouped trade commits in the world", function () {
     assert.deepEqual(saves, [traders.map((t) => t.id).sort()], "one write, of all four traders");
     const history = await server.ctx.db.prisma.trade.findMany({ where: { id: { in: [one.tradeId, two.tradeId] } } });
     assert.equal(history.length, 2);
-    for (const { a, b } of [one, two]) {
-      const rows = await server.ctx.db.prisma.inventoryItem.findMany({ where: { characterId: { in: [a.id, b.id] }, itemId: "coins" } });
-      assert.deepEqual(Object.fromEntries(rows.map((r) => [r.characterId, r.quantity])), { [a.id]: 24, [b.id]: 26 });
-    }
+    for (const { a, b } of [one, two]) assert.deepEqual(await coinsOf([a.id, b.id]), { [a.id]: 24, [b.id]: 26 });
   });
 
   it("refuses one trade of a group (the items table no longer lets its item go) and commits the other", async () => {
@@ -73,12 +76,12 @@ describe("grouped trade commits in the world", function () {
     // Marked untradeable in the database after the offers: only the commit's re-validation sees it.
     await server.ctx.db.prisma.item.update({ where: { id: "shrimp" }, data: { tradeable: false } });
     try {
-      const before = {
-        bad: await server.ctx.db.prisma.inventoryItem.findMany({
+      const badRows = () =>
+        server.ctx.db.prisma.inventoryItem.findMany({
           where: { characterId: { in: [bad.a.id, bad.b.id] } },
           orderBy: [{ characterId: "asc" }, { slot: "asc" }],
-        }),
-      };
+        });
+      const before = await badRows();
       const marks = [good.b.mark(), bad.a.mark(), bad.b.mark()];
       const saves = await savesDuring(async () => {
         room.trades.receive(good.b.id, "tradeAccept", { tradeId: good.tradeId });
@@ -93,11 +96,7 @@ describe("grouped trade commits in the world", function () {
       assert.equal(saves.length, 1, "one write for both trades");
       assert.equal(await server.ctx.db.prisma.trade.count({ where: { id: good.tradeId } }), 1);
       assert.equal(await server.ctx.db.prisma.trade.count({ where: { id: bad.tradeId } }), 0);
-      const after = await server.ctx.db.prisma.inventoryItem.findMany({
-        where: { characterId: { in: [bad.a.id, bad.b.id] } },
-        orderBy: [{ characterId: "asc" }, { slot: "asc" }],
-      });
-      assert.deepEqual(after, before.bad, "the refused trade's traders keep what they had");
+      assert.deepEqual(await badRows(), before, "the refused trade's traders keep what they had");
       assert.ok(room.world.players.get(bad.a.id)!.inventory.some((s) => s?.itemId === "shrimp"));
     } finally {
       await server.ctx.db.prisma.item.update({ where: { id: "shrimp" }, data: { tradeable: true } });
@@ -111,10 +110,6 @@ describe("grouped trade commits in the world", function () {
     await server.ctx.db.prisma.trade.create({
       data: { id: bad.tradeId, initiatorName: "someone", recipientName: "someone else", initiatorOffer: [], recipientOffer: [] },
     });
-    const coinsOf = async (ids: string[]) =>
-      Object.fromEntries(
-        (await server.ctx.db.prisma.inventoryItem.findMany({ where: { characterId: { in: ids }, itemId: "coins" } })).map((r) => [r.characterId, r.quantity]),
-      );
     const badBefore = await coinsOf([bad.a.id, bad.b.id]);
     const marks = [good.b.mark(), bad.a.mark()];
     const saves = await savesDuring(async () => {
