@@ -31,6 +31,7 @@ import { WorldSessions, type Session, type WorldClient } from "./worldSessions.j
 import { createWorld, restoreWorld } from "./worldSetup.js";
 import { WORLD_NAME } from "../src/worldAccess.js";
 import { WorldSync } from "./worldSync.js";
+import { shareEntityEncodes } from "./sharedEncodes.js";
 import { firstStatesFromViews } from "./firstState.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
@@ -132,6 +133,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     });
     this.sync = new WorldSync(this.world, this.state, this.ctx.config.viewPlayerCap);
     this.sync.syncState();
+    // Each entity's bytes are encoded once a patch and copied into every view that sees it.
+    shareEntityEncodes((this as unknown as { _serializer: unknown })._serializer);
     firstStatesFromViews(this, this.state, (client) => (client.view && this.sync.views.takeFresh(client.view) ? client.view : undefined));
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,

@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { ClientState, Protocol, SchemaSerializer } from "@colyseus/core";
+import { $changes, Decoder, StateView } from "@colyseus/schema";
+import { NpcState, PlayerState, WorldState } from "../../schema/WorldState.js";
+import { shareEntityEncodes } from "../../rooms/sharedEncodes.js";
+
+/**
+ * rooms/sharedEncodes.ts copies each entity's bytes into every view instead of encoding them per
+ * view. Two identical worlds are driven by the same random script (entities moving, joining and
+ * leaving the state, views adding and removing them, several clients on one view): one encoded
+ * the Colyseus way, one with shared encodes. Each client of each is decoded by a real Decoder.
+ * Every patch must be as long as Colyseus's, decode to the same state, and that state must be
+ * what the client's view holds.
+ */
+
+/** A small deterministic random source (the script must be the same for both worlds). */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+interface FakeClient {
+  state: ClientState;
+  view: StateView;
+  frames: Uint8Array[];
+  raw(bytes: Uint8Array): void;
+}
+
+class Side {
+  state = new WorldState();
+  serializer = new SchemaSerializer<any>();
+  views: StateView[] = [];
+  clients: FakeClient[] = [];
+  decoders: Decoder<any>[] = [];
+  counts?: { encoded: number; copied: number };
+
+  constructor(shared: boolean, viewCount: number, clientsPerView: number) {
+    this.serializer.reset(this.state as any);
+    if (shared) this.counts = shareEntityEncodes(this.serializer);
+    for (let v = 0; v < viewCount; v++) {
+      const view = new StateView();
+      this.views.push(view);
+      for (let c = 0; c < clientsPerView; c++) {
+        const client: FakeClient = {
+          state: ClientState.JOINED,
+          view,
+          frames: [],
+          raw(bytes) {
+            this.frames.push(bytes.slice());
+          },
+        };
+        this.clients.push(client);
+        this.decoders.push(new Decoder(new WorldState() as any));
+      }
+    }
+  }
+
+  /** The first state each client is sent, then nothing but patches. */
+  join() {
+    this.clients.forEach((c, i) => {
+      const full = this.serializer.getFullState(c as any) as Uint8Array;
+      this.decoders[i].decode(full, { offset: 1 });
+    });
+  }
+
+  patch(): number[] {
+    for (const c of this.clients) c.frames = [];
+    this.serializer.applyPatches(this.clients as any);
+    return this.clients.map((c, i) => {
+      let length = 0;
+      for (const f of c.frames) {
+        assert.equal(f[0], Protocol.ROOM_STATE_PATCH);
+        this.decoders[i].decode(f, { offset: 1 });
+        length += f.length;
+      }
+      return length;
+    });
+  }
+}
+
+/** One random step of the script, applied alike to a world. */
+function step(side: Side, rnd: () => number, tick: number) {
+  const players = side.state.players as unknown as Map<string, any>;
+  const npcs = side.state.npcs as unknown as Map<string, any>;
+  side.state.tick = tick;
+  // Entities move and change.
+  for (const p of players.values()) {
+    if (rnd() < 0.6) {
+      p.x += 1;
+      p.wx = p.x + 0.5;
+    }
+    if (rnd() < 0.2) p.action = rnd() < 0.5 ? "" : "woodcutting";
+    if (rnd() < 0.1) p.health = Math.floor(rnd() * 99);
+  }
+  for (const n of npcs.values()) if (rnd() < 0.5) n.z += 1;
+  // Some join the state, some leave it.
+  const joins = Math.floor(rnd() * 3);
+  for (let j = 0; j < joins; j++) {
+    const id = `p${tick}-${j}`;
+    players.set(id, new PlayerState({ id, name: `Player ${id}`, x: 10, z: 20, wx: 10.5, wy: 0, wz: 20.5, health: 10, maxHealth: 10, combatLevel: 3, action: "", moving: false, running: false, isAgent: false }));
+  }
+  if (rnd() < 0.3) {
+    const id = `n${tick}`;
+    npcs.set(id, new NpcState({ id, npcId: "goblin", name: "Goblin", x: 5, z: 5, health: 5, maxHealth: 5, level: 2, state: "idle", targetId: "" }));
+  }
+  const ids = [...players.keys()];
+  if (ids.length > 4 && rnd() < 0.4) {
+    const gone = ids[Math.floor(rnd() * ids.length)];
+    for (const v of side.views) v.remove(players.get(gone));
+    players.delete(gone);
+  }
+  // Views take in and let go of entities.
+  const all = [...players.values(), ...npcs.values()];
+  for (const v of side.views) {
+    for (const s of all) {
+      const r = rnd();
+      if (r < 0.15) v.add(s);
+      else if (r < 0.22) v.remove(s);
+    }
+  }
+}
+
+describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity, copied into every view", () => {
+  it("over 60 random ticks, every client's patches are as long as Colyseus's and decode to the same state, the state its view holds", () => {
+    const colyseus = new Side(false, 8, 2);
+    const shared = new Side(true, 8, 2);
+    for (const side of [colyseus, shared]) {
+      const rnd = random(7);
+      for (let i = 0; i < 6; i++) step(side, rnd, 0);
+      side.join();
+    }
+    const rndA = random(11);
+    const rndB = random(11);
+    for (let tick = 1; tick <= 60; tick++) {
+      step(colyseus, rndA, tick);
+      step(shared, rndB, tick);
+      const lengths = shared.patch();
+      assert.deepEqual(lengths, colyseus.patch(), `patch lengths at tick ${tick}`);
+      shared.decoders.forEach((d, i) => {
+        assert.deepEqual(d.state.toJSON(), colyseus.decoders[i].state.toJSON(), `client ${i} at tick ${tick}`);
+      });
+    }
+    // What each client decoded is what its view holds, field for field.
+    shared.clients.forEach((c, i) => {
+      const decoded = shared.decoders[i].state.toJSON() as Record<string, Record<string, unknown>>;
+      for (const kind of ["players", "npcs"] as const) {
+        const expected: Record<string, unknown> = {};
+        for (const [id, s] of shared.state[kind] as unknown as Map<string, any>) if (c.view.isChangeTreeVisible(s[$changes])) expected[id] = s.toJSON();
+        assert.deepEqual(decoded[kind], expected, `client ${i}'s ${kind}`);
+      }
+    });
+    // Entities were encoded once and copied for the other views.
+    assert.ok(shared.counts!.copied > shared.counts!.encoded, `copied ${shared.counts!.copied}, encoded ${shared.counts!.encoded}`);
+  });
+});
