@@ -7,9 +7,10 @@
  *   {type: "report"}                → {type: "report", players: [{idx, bytes, frames, byTick}]}
  *   {type: "leave"}                 → leaves and exits
  * Bytes are counted where the SDK's WebSocket hands a message to the room (payload bytes, no
- * WebSocket framing); `byTick` is the running total right after the patch of each world tick.
+ * WebSocket framing); `byTick` is the running total right after the last patch of each world tick
+ * (its own, or a hand-over frame between zones' views sent after it).
  */
-import { Client, type Room } from "@colyseus/sdk";
+import { Client, Protocol, type Room } from "@colyseus/sdk";
 
 interface Player {
   idx: number;
@@ -46,16 +47,13 @@ async function joinOne(url: string, name: string, idx: number): Promise<Player> 
   // Count every message the socket delivers, then let the SDK decode it as usual.
   const events = (room as any).connection.events;
   const original = events.onmessage;
-  let lastTick = -1;
   events.onmessage = (event: { data: ArrayBuffer }) => {
     player.bytes += event.data.byteLength;
     player.frames++;
     original(event);
+    // Through the last patch of the tick: the tick's own, or a hand-over frame sent after it.
     const tick = room.state?.tick;
-    if (typeof tick === "number" && tick !== lastTick) {
-      lastTick = tick;
-      player.byTick.set(tick, player.bytes);
-    }
+    if (typeof tick === "number" && new Uint8Array(event.data)[0] === Protocol.ROOM_STATE_PATCH) player.byTick.set(tick, player.bytes);
   };
   const sync = await Promise.race([firstSync, new Promise((_, reject) => setTimeout(() => reject(new Error("no player:sync")), 15_000))]);
   player.playerId = (sync as { id: string }).id;

@@ -131,10 +131,14 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       send: (playerId, type, data) => this.toPlayer(playerId, type, data),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
     });
-    this.sync = new WorldSync(this.world, this.state, this.ctx.config.viewPlayerCap);
-    this.sync.syncState();
     // Each entity's bytes are encoded once a patch and copied into every view that sees it.
-    shareEntityEncodes((this as unknown as { _serializer: unknown })._serializer);
+    const encodes = shareEntityEncodes((this as unknown as { _serializer: unknown })._serializer);
+    const handOvers = {
+      moveFrame: encodes.moveFrame,
+      send: (playerId: string, frame: Uint8Array) => this.sessions.get(playerId)?.client.raw(frame),
+    };
+    this.sync = new WorldSync(this.world, this.state, handOvers, this.ctx.config.viewPlayerCap);
+    this.sync.syncState();
     firstStatesFromViews(this, this.state, (client) => (client.view && this.sync.views.takeFresh(client.view) ? client.view : undefined));
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,

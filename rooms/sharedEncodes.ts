@@ -1,4 +1,5 @@
-import { $changes, $getByIndex, $refId, encode, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
+import { Protocol } from "@colyseus/core";
+import { $changes, $getByIndex, $refId, encode, encodeMapEntry, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
 
 /**
  * Encode once, send many: each entity's bytes are made once per patch and copied into every
@@ -47,6 +48,7 @@ interface Tree {
   encDescriptor: Descriptor;
   parent: any;
   indexInParent(parent: unknown): number | undefined;
+  forEachLive(cb: (index: number) => void): void;
   has(): boolean;
   forEachWithCtx<C>(ctx: C, cb: (ctx: C, index: number, op: number) => void): void;
 }
@@ -76,6 +78,9 @@ interface Cached {
   added?: Uint8Array;
   /** The add's operations, field index and op in turn (an add queued otherwise is encoded afresh). */
   addedOps?: number[];
+  /** Its every field as an add, made between patches (after patch number `wholeAfter`). */
+  whole?: Uint8Array;
+  wholeAfter?: number;
 }
 
 const CACHED = Symbol("sharedEncodes");
@@ -105,11 +110,28 @@ export interface SharedEncodeCounts {
   copied: number;
 }
 
+/** What a client holding a set of one collection's entities is to stop and start holding. */
+export interface CollectionMove {
+  collection: object;
+  removed: object[];
+  added: object[];
+}
+
+export interface SharedEncodes {
+  counts: SharedEncodeCounts;
+  /**
+   * A patch frame that removes `removed` from a client's collections and adds `added` (every
+   * field of each), as a StateView's removes and adds would: made between patches, when the state
+   * has no change pending. Each entity's bytes are made once between two patches.
+   */
+  moveFrame(moves: CollectionMove[]): Uint8Array;
+}
+
 /**
  * Make the room's serializer encode each flat entity once per patch (see above). Call after the
  * room's state is set (setting it makes a new serializer). Returns live counts.
  */
-export function shareEntityEncodes(serializer: unknown): SharedEncodeCounts {
+export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   const s = serializer as SerializerInternals;
   const encoder = s.encoder;
   const root = encoder.root;
@@ -257,6 +279,65 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodeCounts {
     return out;
   };
 
+  const writeLive = (tree: Tree) => (index: number) => {
+    encodeSchemaOperation(encoder as any, arena, tree as any, index, OPERATION.ADD, at, false, true, undefined);
+  };
+
+  /** Every field of a flat entity as an add (as `view.add` queues it), made once between two patches. */
+  const wholeBytes = (tree: Tree): Uint8Array => {
+    const c = (tree as any)[CACHED] as Cached | undefined;
+    if (c?.whole && c.wholeAfter === patches) {
+      counts.copied++;
+      return c.whole;
+    }
+    const bytes = inArena(tree, () => tree.forEachLive(writeLive(tree)));
+    const mine = c ?? ({ patch: 0 } as Cached);
+    mine.whole = bytes;
+    mine.wholeAfter = patches;
+    (tree as any)[CACHED] = mine;
+    return bytes;
+  };
+
+  let frame = new Uint8Array(64 * 1024);
+  const moveFrame = (moves: CollectionMove[]): Uint8Array => {
+    if (root.changes.next !== undefined) throw new Error("moveFrame: the state has changes not yet patched");
+    const it = { offset: 0 };
+    const room = (n: number) => {
+      if (it.offset + n + ENTRY_ROOM <= frame.length) return;
+      const grown = new Uint8Array(Math.max(frame.length * 2, it.offset + n + ENTRY_ROOM));
+      grown.set(frame.subarray(0, it.offset));
+      frame = grown;
+    };
+    frame[it.offset++] = Protocol.ROOM_STATE_PATCH;
+    for (const m of moves) {
+      if (m.removed.length === 0 && m.added.length === 0) continue;
+      const collection = (m.collection as any)[$changes] as Tree;
+      room(0);
+      frame[it.offset++] = SWITCH_TO_STRUCTURE;
+      encode.number(frame, collection.ref[$refId], it);
+      for (const [list, op] of [
+        [m.removed, OPERATION.DELETE],
+        [m.added, OPERATION.ADD],
+      ] as const) {
+        for (const e of list) {
+          room(0);
+          const index = ((e as any)[$changes] as Tree).indexInParent(m.collection);
+          if (index === undefined) throw new Error("moveFrame: an entity not in its collection");
+          encodeMapEntry(encoder as any, frame, collection as any, index, op, it, false, true);
+        }
+      }
+    }
+    for (const m of moves) {
+      for (const e of m.added) {
+        const bytes = wholeBytes((e as any)[$changes] as Tree);
+        room(bytes.length);
+        frame.set(bytes, it.offset);
+        it.offset += bytes.length;
+      }
+    }
+    return frame.slice(0, it.offset);
+  };
+
   s.applyPatches = (...args: unknown[]) => {
     patch = ++patches;
     at.offset = 0;
@@ -266,5 +347,5 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodeCounts {
       patch = 0;
     }
   };
-  return counts;
+  return { counts, moveFrame };
 }

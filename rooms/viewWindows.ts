@@ -32,6 +32,8 @@ export class Zone extends Window {
   readonly members: Viewer[] = [];
   /** The viewers encoded through its window (and sent its world:update). */
   readonly sharers = new Set<Viewer>();
+  /** The players of its sharers standing in another zone this tick, handed over after the patch (shown this tick whatever the cap). */
+  readonly leavers: string[] = [];
   /** Its world:update of this tick, when one of its members takes them. */
   update?: WorldUpdate;
   constructor(
@@ -55,6 +57,9 @@ export class Viewer {
   zone?: Zone;
   /** It was brought to this zone's window this tick and shares it from the next. */
   shareNext?: Zone;
+  /** It shares its zone's window this tick while standing in another zone; it is handed over to `handOver` after the patch. */
+  leaving = false;
+  handOver?: Zone;
   constructor(
     readonly playerId: string,
     /** Wants `world:update` JSON deltas (clients of the plain /ws protocol, the built-in agents). */

@@ -4,6 +4,7 @@ import type { World } from "../src/game/world/World.js";
 import { GroundItemState, NpcState, PlayerState, ResourceState, StationState, type WorldState } from "../schema/WorldState.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { WorldViews } from "./worldViews.js";
+import type { HandOverFrames } from "./viewHandOvers.js";
 
 /** What others see a player doing: the resource's skill while gathering, "combat", the recipe's skill while making, or the action. */
 function actionLabel(w: World, p: PlayerEntity): string {
@@ -25,10 +26,12 @@ export class WorldSync {
   constructor(
     private readonly world: World,
     private readonly state: WorldState,
+    /** How the frames handing clients between zones' views are made and sent. */
+    frames: HandOverFrames,
     /** Most other players one viewer sees (VIEW_PLAYER_CAP). */
     playerCap = 250,
   ) {
-    this.views = new WorldViews(world, state, playerCap);
+    this.views = new WorldViews(world, state, frames, playerCap);
   }
 
   /** Copy every changed entity into the schema and drop removed ones (call once per tick). */

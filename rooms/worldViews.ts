@@ -10,6 +10,7 @@ import type { WorldUpdate } from "../src/protocol/index.js";
 import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
 import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
+import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
 
 /** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
 const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
@@ -24,9 +25,12 @@ const ANYONE = "";
  *
  * A client that cannot share (it has drops only it may see yet, or its zone's crowd is over the cap
  * and it is not among those shown) gets a window of its own, centred on itself, as the classic
- * protocol does. A client changing windows is handed over: for one tick it has a StateView of its
- * own seeded with what it already holds (nothing re-sent), moved to the new window's set; from the
- * next tick it takes the zone's shared view.
+ * protocol does. A client of schema patches stepping into another zone gets its old zone's patch
+ * for that tick (the old zone shows it, whatever the cap), then, after the patch, one frame of
+ * what comes and goes between the two zones' sets (rooms/viewHandOvers.ts), and shares the new
+ * zone's view from then on. Any other change of windows (to or from a window of its own, or a
+ * client of world:update JSON) goes through a StateView of its own for one tick, seeded with what
+ * the client already holds (nothing re-sent), moved to the new window's set.
  */
 export class WorldViews {
   readonly viewers = new Map<string, Viewer>();
@@ -52,6 +56,8 @@ export class WorldViews {
   constructor(
     private readonly world: World,
     private readonly state: WorldState,
+    /** How hand-over frames are made and sent. */
+    private readonly frames: HandOverFrames,
     /** Most other players one viewer sees (VIEW_PLAYER_CAP). */
     private readonly playerCap = 250,
   ) {}
@@ -86,6 +92,7 @@ export class WorldViews {
   /** Forget what a viewer was shown: its next update lists everything in view again (a resumed /ws socket's full view). */
   resetViewer(v: Viewer) {
     v.shareNext = undefined;
+    v.handOver = undefined;
     if (v.zone) {
       this.unshare(v, v.zone);
       v.own = new Window(v.setView ? new StateView() : undefined);
@@ -113,12 +120,20 @@ export class WorldViews {
     const out = new Map<string, WorldUpdate>();
     this.json.clear();
     this.findPrivateItems();
-    for (const z of this.zones.values()) z.members.length = 0;
+    for (const z of this.zones.values()) {
+      z.members.length = 0;
+      z.leavers.length = 0;
+    }
     for (const v of this.viewers.values()) {
       const me = w.players.get(v.playerId);
-      if (me) this.zoneAt(me.tile).members.push(v);
+      if (!me) continue;
+      const z = this.zoneAt(me.tile);
+      z.members.push(v);
+      // A client of patches alone is handed over after the patch; until then its zone shows it.
+      v.leaving = v.zone !== undefined && v.zone !== z && v.setView !== undefined && !v.json;
+      if (v.leaving) v.zone!.leavers.push(v.playerId);
     }
-    for (const z of this.zones.values()) if (z.members.length > 0) this.updateZone(z);
+    for (const z of this.zones.values()) if (z.members.length > 0 || z.leavers.length > 0) this.updateZone(z);
     for (const v of this.viewers.values()) {
       const update = this.updateViewer(v);
       if (update) out.set(v.playerId, update);
@@ -133,28 +148,54 @@ export class WorldViews {
    * and what the views queued for nobody is dropped.
    */
   afterPatch() {
+    this.handOver();
     for (const v of this.viewers.values()) {
       const z = v.shareNext;
       if (!z) continue;
       v.shareNext = undefined;
       if (this.zones.get(z.key) !== z) continue;
-      if (v.setView) {
-        // Its clients hold the zone's set: a view made for them now is seeded with it.
-        if (!z.view) {
-          z.view = this.pool.take();
-          seedView(z.view, this.state, this.held(z));
-        }
-        v.setView(z.view);
-        this.pool.release(v.own!.view!, this.held(v.own!));
-      }
+      if (v.own!.view) this.pool.release(v.own!.view, this.held(v.own!));
       v.own = undefined;
-      v.zone = z;
-      z.sharers.add(v);
+      this.share(v, z);
     }
     // A zone's view encoded for its clients is empty already; one nobody took keeps nothing for later sharers, who hold its set.
     for (const z of this.zones.values()) z.view?.changes.clear();
     for (const kind of KINDS) this.removedStates[kind].clear();
     this.fresh.clear();
+  }
+
+  /** Those who stepped into another zone this tick are sent the frame from their zone's set to the new one's, and share the new one's view. */
+  private handOver() {
+    const made = new Map<string, Uint8Array>();
+    for (const v of this.viewers.values()) {
+      const to = v.handOver;
+      if (!to) continue;
+      v.handOver = undefined;
+      const from = v.zone;
+      if (!from || this.zones.get(to.key) !== to) continue;
+      const pair = `${from.key}>${to.key}`;
+      let frame = made.get(pair);
+      if (!frame) {
+        frame = handOverFrame(from, to, this.state, this.frames);
+        made.set(pair, frame);
+      }
+      this.frames.send(v.playerId, frame);
+      this.unshare(v, from);
+      this.share(v, to);
+    }
+  }
+
+  /** A viewer holding a zone's set is encoded through its view from now on (made, seeded with the set, if none). */
+  private share(v: Viewer, z: Zone) {
+    if (v.setView) {
+      if (!z.view) {
+        z.view = this.pool.take();
+        seedView(z.view, this.state, this.held(z));
+      }
+      v.setView(z.view);
+    }
+    v.zone = z;
+    z.sharers.add(v);
   }
 
   /** Is this a view made at a join that no patch has been encoded from yet? (Asked once: the answer is used up.) */
@@ -207,6 +248,10 @@ export class WorldViews {
     const z = this.zoneAt(me.tile);
     const canShare = z.visible.player.has(me.id) && !(this.privateItems.get(me.id) ?? []).some((g) => tileDistance(g.tile, z.centre) <= AOI_RADIUS);
     if (canShare && v.zone === z) return v.json ? z.update : undefined;
+    if (canShare && v.leaving && v.zone!.visible.player.has(me.id)) {
+      v.handOver = z;
+      return undefined;
+    }
     if (v.zone) this.leaveZone(v);
     if (!canShare) {
       v.shareNext = undefined;
@@ -271,17 +316,13 @@ export class WorldViews {
         if (kind !== "player") return this.admit(kind, w.near(kind, z.centre, AOI_RADIUS, this.scratch), ANYONE, now);
         const near = w.near("player", z.centre, z.playerRadius, this.scratch);
         const room = this.playerCap + 1;
-        // More standing in the zone than the cap: it shows those the cap's rules choose, and the rest have windows of their own.
-        const forced = z.members.length <= room ? z.members : [];
-        for (const m of forced) near.delete(m.playerId);
+        // More standing in the zone (or leaving it) than the cap: it shows those the cap's rules choose, and the rest have windows of their own.
+        const standing = z.members.map((m) => m.playerId).concat(z.leavers);
+        const forced = standing.length <= room ? standing : [];
+        for (const id of forced) near.delete(id);
         const others = boundedView(near, z.visible.player, (id) => w.players.get(id)?.tile, { tile: z.centre }, room - forced.length, z);
         this.admit(kind, others, ANYONE, now);
-        this.admit(
-          kind,
-          forced.map((m) => m.playerId),
-          ANYONE,
-          now,
-        );
+        this.admit(kind, forced, ANYONE, now);
       },
       z.centre,
     );

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ClientState, Protocol, SchemaSerializer } from "@colyseus/core";
 import { $changes, Decoder, StateView } from "@colyseus/schema";
 import { NpcState, PlayerState, WorldState } from "../../schema/WorldState.js";
-import { shareEntityEncodes } from "../../rooms/sharedEncodes.js";
+import { shareEntityEncodes, type SharedEncodes } from "../../rooms/sharedEncodes.js";
 
 /**
  * rooms/sharedEncodes.ts copies each entity's bytes into every view instead of encoding them per
@@ -35,11 +35,11 @@ class Side {
   views: StateView[] = [];
   clients: FakeClient[] = [];
   decoders: Decoder<any>[] = [];
-  counts?: { encoded: number; copied: number };
+  encodes?: SharedEncodes;
 
   constructor(shared: boolean, viewCount: number, clientsPerView: number) {
     this.serializer.reset(this.state as any);
-    if (shared) this.counts = shareEntityEncodes(this.serializer);
+    if (shared) this.encodes = shareEntityEncodes(this.serializer);
     for (let v = 0; v < viewCount; v++) {
       const view = new StateView();
       this.views.push(view);
@@ -100,7 +100,25 @@ function step(side: Side, rnd: () => number, tick: number) {
   const joins = Math.floor(rnd() * 3);
   for (let j = 0; j < joins; j++) {
     const id = `p${tick}-${j}`;
-    players.set(id, new PlayerState({ id, name: `Player ${id}`, x: 10, z: 20, wx: 10.5, wy: 0, wz: 20.5, health: 10, maxHealth: 10, combatLevel: 3, action: "", moving: false, running: false, isAgent: false }));
+    players.set(
+      id,
+      new PlayerState({
+        id,
+        name: `Player ${id}`,
+        x: 10,
+        z: 20,
+        wx: 10.5,
+        wy: 0,
+        wz: 20.5,
+        health: 10,
+        maxHealth: 10,
+        combatLevel: 3,
+        action: "",
+        moving: false,
+        running: false,
+        isAgent: false,
+      }),
+    );
   }
   if (rnd() < 0.3) {
     const id = `n${tick}`;
@@ -153,6 +171,48 @@ describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity,
       }
     });
     // Entities were encoded once and copied for the other views.
-    assert.ok(shared.counts!.copied > shared.counts!.encoded, `copied ${shared.counts!.copied}, encoded ${shared.counts!.encoded}`);
+    const counts = shared.encodes!.counts;
+    assert.ok(counts.copied > counts.encoded, `copied ${counts.copied}, encoded ${counts.encoded}`);
+  });
+
+  it("a move frame takes a client from one view's set to another's; it then decodes that view's patches like the clients already on it", () => {
+    const side = new Side(true, 2, 2);
+    const rnd = random(3);
+    for (let i = 0; i < 6; i++) step(side, rnd, 0);
+    side.join();
+    for (let tick = 1; tick <= 5; tick++) {
+      step(side, rnd, tick);
+      side.patch();
+    }
+    // Client 0 (on view 0) moves to view 1, whose clients are 2 and 3.
+    const [from, to] = side.views;
+    const sees = (v: StateView, s: any) => v.isChangeTreeVisible(s[$changes]);
+    const moves = (["players", "npcs"] as const).map((kind) => {
+      const all = [...(side.state[kind] as unknown as Map<string, object>).values()];
+      return {
+        collection: side.state[kind],
+        removed: all.filter((s) => sees(from, s) && !sees(to, s)),
+        added: all.filter((s) => !sees(from, s) && sees(to, s)),
+      };
+    });
+    assert.ok(moves.some((m) => m.removed.length > 0) && moves.some((m) => m.added.length > 0), "the two views differ both ways");
+    const frame = side.encodes!.moveFrame(moves);
+    assert.equal(frame[0], Protocol.ROOM_STATE_PATCH);
+    side.decoders[0].decode(frame, { offset: 1 });
+    assert.deepEqual(side.decoders[0].state.toJSON(), side.decoders[2].state.toJSON(), "after the frame");
+    side.clients[0].view = to;
+    for (let tick = 6; tick <= 20; tick++) {
+      step(side, rnd, tick);
+      side.patch();
+      assert.deepEqual(side.decoders[0].state.toJSON(), side.decoders[2].state.toJSON(), `at tick ${tick}`);
+    }
+  });
+
+  it("a move frame is refused while the state has changes not yet patched (its entities' bytes would be stale)", () => {
+    const side = new Side(true, 1, 1);
+    step(side, random(5), 0);
+    side.join();
+    side.state.tick = 99;
+    assert.throws(() => side.encodes!.moveFrame([]), /changes not yet patched/);
   });
 });

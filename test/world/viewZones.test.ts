@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import type { HandOverFrames } from "../../rooms/viewHandOvers.js";
 import { ZONE_SIZE, zoneOf } from "../../src/game/world/interest.js";
 import type { Tile } from "../../src/game/types.js";
 import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
@@ -23,24 +24,34 @@ function fieldsOf(ids: Iterable<string>, get: (id: string) => { toJSON(): unknow
   return Object.fromEntries([...ids].sort().map((id) => [id, get(id)?.toJSON()]));
 }
 
-/** What the server has each viewer hold after each tick, by tick (recorded as the views are updated). */
-function recordViews(room: WorldRoom): Map<number, Map<string, Snapshot>> {
-  const byTick = new Map<number, Map<string, Snapshot>>();
+/**
+ * What the server has each viewer hold by tick, recorded as the views are updated (what the
+ * tick's patch brings) and again after the patch (what a hand-over frame brings, if any).
+ */
+type Meant = Map<number, Map<string, Snapshot[]>>;
+function recordViews(room: WorldRoom): Meant {
+  const byTick: Meant = new Map();
   const views = room.sync.views;
+  const record = () => {
+    let now = byTick.get(room.world.tick);
+    if (!now) byTick.set(room.world.tick, (now = new Map()));
+    for (const [id, v] of views.viewers) {
+      const held = Object.fromEntries(
+        Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(v.visible[k as Kind], (e) => (room.state[c] as unknown as Map<string, { toJSON(): unknown }>).get(e))]),
+      ) as Snapshot;
+      now.set(id, [...(now.get(id) ?? []), held]);
+    }
+  };
   const update = views.updateViews.bind(views);
   views.updateViews = () => {
     const out = update();
-    const now = new Map<string, Snapshot>();
-    for (const [id, v] of views.viewers) {
-      now.set(
-        id,
-        Object.fromEntries(
-          Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(v.visible[k as Kind], (e) => (room.state[c] as unknown as Map<string, { toJSON(): unknown }>).get(e))]),
-        ) as Snapshot,
-      );
-    }
-    byTick.set(room.world.tick, now);
+    record();
     return out;
+  };
+  const afterPatch = views.afterPatch.bind(views);
+  views.afterPatch = () => {
+    afterPatch();
+    record();
   };
   return byTick;
 }
@@ -52,14 +63,18 @@ function decoded(p: WorldPlayer): Snapshot {
 }
 
 /**
- * Check every patch the client applies against what the server meant it to hold at that tick,
- * until `stop()`; returns the mismatches and how many patches were checked.
+ * Check every patch the client applies against what the server meant it to hold at that tick
+ * (a tick's second patch, a hand-over frame, against what it held after the patch), until
+ * `stop()`; returns the mismatches and how many patches were checked.
  */
-function checkEveryPatch(p: WorldPlayer, byTick: Map<number, Map<string, Snapshot>>) {
+function checkEveryPatch(p: WorldPlayer, byTick: Meant) {
   const mismatches: string[] = [];
   let checked = 0;
+  const patchesOf = new Map<number, number>();
   const onPatch = (state: any) => {
-    const meant = byTick.get(state.tick)?.get(p.id);
+    const nth = patchesOf.get(state.tick) ?? 0;
+    patchesOf.set(state.tick, nth + 1);
+    const meant = byTick.get(state.tick)?.get(p.id)?.[nth];
     if (!meant) return;
     checked++;
     const got = decoded(p);
@@ -71,6 +86,8 @@ function checkEveryPatch(p: WorldPlayer, byTick: Map<number, Map<string, Snapsho
   return {
     mismatches,
     checked: () => checked,
+    /** Ticks it was sent a second patch in (a hand-over frame). */
+    handOvers: () => [...patchesOf.values()].filter((n) => n > 1).length,
     stop: () => p.room.onStateChange.remove(onPatch),
   };
 }
@@ -119,13 +136,22 @@ describe("world room: shared views per zone", function () {
     const check = checkEveryPatch(walker, byTick);
     const otherChecks = others.map((p) => checkEveryPatch(p, byTick));
     try {
-      const target = zonesEast(room, spawn, 4);
+      const target = zonesEast(room, spawn, 2);
       walker.send("player:move", { x: target.x, z: target.z, run: true });
-      while (room.world.players.get(walker.id)!.path.length > 0) await ticks(room, 1);
+      const tileOf = (p: WorldPlayer) => room.world.players.get(p.id)!.tile;
+      const at = (p: WorldPlayer, t: Tile) => tileOf(p).x === t.x && tileOf(p).z === t.z;
+      for (let n = 0; !at(walker, target); n++) {
+        assert.ok(n < 100, "the walker gets there");
+        await ticks(room, 1);
+      }
       // And back, with the others now walking too.
-      for (const p of others) p.send("player:move", { x: spawn.x, z: spawn.z + 2 });
+      const home = { x: spawn.x, z: spawn.z + 2 };
+      for (const p of others) p.send("player:move", home);
       walker.send("player:move", { x: spawn.x, z: spawn.z });
-      while (room.world.players.get(walker.id)!.path.length > 0 || others.some((p) => room.world.players.get(p.id)!.path.length > 0)) await ticks(room, 1);
+      for (let n = 0; !at(walker, spawn) || others.some((p) => tileOf(p).x > home.x + 2); n++) {
+        assert.ok(n < 100, "all of them get back");
+        await ticks(room, 1);
+      }
       await ticks(room, 3);
       await walker.sees(() => check.checked() > 10, "a dozen patches");
     } finally {
@@ -134,8 +160,51 @@ describe("world room: shared views per zone", function () {
     }
     assert.deepEqual(check.mismatches, []);
     for (const c of otherChecks) assert.deepEqual(c.mismatches, []);
+    assert.ok(check.handOvers() >= 4, `handed over at each of its four zone crossings (${check.handOvers()})`);
     const v = room.sync.views.viewers.get(walker.id)!;
     assert.ok(v.shared, "back to a shared view once settled");
+  });
+
+  it("two clients stepping from one zone into the next in the same tick are sent one hand-over frame, made once, and then share the new zone's view", async () => {
+    const a = await suite.join();
+    const b = await suite.join();
+    const room = worldRoomOf(a);
+    const byTick = recordViews(room);
+    const spawn = room.world.spawnTile;
+    place(room, b.id, { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z });
+    const va = room.sync.views.viewers.get(a.id)!;
+    const vb = room.sync.views.viewers.get(b.id)!;
+    while (!(va.shared && vb.shared && va.zone === vb.zone)) await ticks(room, 1);
+    const from = va.zone!;
+    const frames = (room.sync.views as unknown as { frames: HandOverFrames }).frames;
+    const moveFrame = frames.moveFrame;
+    const made: number[] = [];
+    frames.moveFrame = (moves) => {
+      made.push(room.world.tick);
+      return moveFrame(moves);
+    };
+    const checks = [checkEveryPatch(a, byTick), checkEveryPatch(b, byTick)];
+    try {
+      const next = zonesEast(room, spawn, 1);
+      place(room, a.id, next);
+      place(room, b.id, { x: next.x + 1, z: next.z });
+      const crossed = room.world.tick + 1;
+      while (va.zone === from || vb.zone === from) await ticks(room, 1);
+      await ticks(room, 2);
+      assert.deepEqual(made, [crossed], "one frame made, in the tick they crossed");
+      assert.notEqual(va.zone, from);
+      assert.equal(va.zone, vb.zone, "both share the new zone's window");
+      const clientOf = (p: WorldPlayer) => room.clients.find((c) => c.sessionId === p.room.sessionId)!;
+      assert.equal(clientOf(a).view, clientOf(b).view, "and its StateView");
+      await a.sees((s) => s.players.get(b.id)?.x === next.x + 1, "a sees b where it stands now");
+    } finally {
+      frames.moveFrame = moveFrame;
+      checks.forEach((c) => c.stop());
+    }
+    for (const c of checks) {
+      assert.deepEqual(c.mismatches, []);
+      assert.equal(c.handOvers(), 1, "each was sent the frame");
+    }
   });
 
   it("a drop only its owner may see yet gives the owner a view of its own; once public, both share again and see it", async () => {
