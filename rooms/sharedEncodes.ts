@@ -78,8 +78,9 @@ interface Cached {
   added?: Uint8Array;
   /** The add's operations, field index and op in turn (an add queued otherwise is encoded afresh). */
   addedOps?: number[];
-  /** Its every field as an add, made between patches (after patch number `wholeAfter`). */
+  /** Its every field as an add, and its entry's add in its collection, made between patches (after patch number `wholeAfter`). */
   whole?: Uint8Array;
+  entry?: Uint8Array;
   wholeAfter?: number;
 }
 
@@ -158,16 +159,18 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   };
 
   /** Encode into the arena with `write`; returns the bytes written (empty if it wrote only the switch). */
-  const inArena = (tree: Tree, write: (bytes: Uint8Array) => void): Uint8Array => {
+  const inArena = (tree: Tree | undefined, write: (bytes: Uint8Array) => void): Uint8Array => {
     for (;;) {
       if (at.offset + ENTRY_ROOM > arena.length) {
         arena = new Uint8Array(Math.max(ARENA_SIZE, arena.length));
         at.offset = 0;
       }
       const start = at.offset;
-      arena[at.offset++] = SWITCH_TO_STRUCTURE;
-      encode.number(arena, tree.ref[$refId], at);
-      const afterSwitch = at.offset;
+      if (tree) {
+        arena[at.offset++] = SWITCH_TO_STRUCTURE;
+        encode.number(arena, tree.ref[$refId], at);
+      }
+      const afterSwitch = tree ? at.offset : -1;
       write(arena);
       if (at.offset <= arena.length) {
         counts.encoded++;
@@ -283,19 +286,28 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     encodeSchemaOperation(encoder as any, arena, tree as any, index, OPERATION.ADD, at, false, true, undefined);
   };
 
-  /** Every field of a flat entity as an add (as `view.add` queues it), made once between two patches. */
-  const wholeBytes = (tree: Tree): Uint8Array => {
+  /**
+   * A flat entity's add as `view.add` queues it: its entry's add in its collection (key and
+   * reference), and every field it has; each made once between two patches.
+   */
+  const addOf = (tree: Tree, collection: Tree, index: number): Cached => {
     const c = (tree as any)[CACHED] as Cached | undefined;
     if (c?.whole && c.wholeAfter === patches) {
       counts.copied++;
-      return c.whole;
+      return c;
     }
-    const bytes = inArena(tree, () => tree.forEachLive(writeLive(tree)));
     const mine = c ?? ({ patch: 0 } as Cached);
-    mine.whole = bytes;
+    mine.entry = inArena(undefined, (out) => encodeMapEntry(encoder as any, out, collection as any, index, OPERATION.ADD, at, false, true));
+    mine.whole = inArena(tree, () => tree.forEachLive(writeLive(tree)));
     mine.wholeAfter = patches;
     (tree as any)[CACHED] = mine;
-    return bytes;
+    return mine;
+  };
+
+  const indexIn = (e: object, collection: object): number => {
+    const index = ((e as any)[$changes] as Tree).indexInParent(collection);
+    if (index === undefined) throw new Error("moveFrame: an entity not in its collection");
+    return index;
   };
 
   let frame = new Uint8Array(64 * 1024);
@@ -315,24 +327,25 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
       room(0);
       frame[it.offset++] = SWITCH_TO_STRUCTURE;
       encode.number(frame, collection.ref[$refId], it);
-      for (const [list, op] of [
-        [m.removed, OPERATION.DELETE],
-        [m.added, OPERATION.ADD],
-      ] as const) {
-        for (const e of list) {
-          room(0);
-          const index = ((e as any)[$changes] as Tree).indexInParent(m.collection);
-          if (index === undefined) throw new Error("moveFrame: an entity not in its collection");
-          encodeMapEntry(encoder as any, frame, collection as any, index, op, it, false, true);
-        }
+      for (const e of m.removed) {
+        room(0);
+        encodeMapEntry(encoder as any, frame, collection as any, indexIn(e, m.collection), OPERATION.DELETE, it, false, true);
+      }
+      for (const e of m.added) {
+        const tree = (e as any)[$changes] as Tree;
+        const entry = addOf(tree, collection, indexIn(e, m.collection)).entry!;
+        room(entry.length);
+        frame.set(entry, it.offset);
+        it.offset += entry.length;
       }
     }
+    // Each added entity's fields, once every entry that introduces one is in.
     for (const m of moves) {
       for (const e of m.added) {
-        const bytes = wholeBytes((e as any)[$changes] as Tree);
-        room(bytes.length);
-        frame.set(bytes, it.offset);
-        it.offset += bytes.length;
+        const whole = ((e as any)[$changes] as any)[CACHED].whole as Uint8Array;
+        room(whole.length);
+        frame.set(whole, it.offset);
+        it.offset += whole.length;
       }
     }
     return frame.slice(0, it.offset);
