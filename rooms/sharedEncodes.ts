@@ -14,10 +14,15 @@ import { $changes, $getByIndex, $refId, encode, encodeMapEntry, encodeSchemaOper
  * encoded the first time a view needs them and copied for the others; anything else (the root,
  * the collections, whose entries depend on what each view sees) is encoded by Colyseus as before.
  *
- * The one difference on the wire: a view's queued entity entries follow all its queued collection
- * entries instead of being interleaved with them. Every entity still comes after the collection
- * entry that introduces it, which is all the decoder needs; the patch has the same length and
- * decodes to the same state (test/world/sharedEncodes.test.ts checks both with a real Decoder).
+ * Which changed entities a view sees is read once per patch from the visibility bits each entity
+ * carries (one per StateView), so a view's part costs what it sees change, not every change of
+ * the tick.
+ *
+ * The one difference on the wire is order: a view's queued entity entries follow all its queued
+ * collection entries instead of being interleaved with them, and the changed collections come
+ * before the changed entities. Every entity still comes after the collection entry that
+ * introduces it, which is all the decoder needs; the patch has the same length and decodes to the
+ * same state (test/rooms/sharedEncodes.test.ts checks both with a real Decoder).
  *
  * This works on @colyseus/schema 5's encoder internals (its change list, ChangeTree fields and the
  * structure-switch byte); the version is pinned in package.json.
@@ -46,6 +51,8 @@ interface Tree {
   refTarget: any;
   isFiltered: boolean;
   encDescriptor: Descriptor;
+  /** Visibility bits, one per StateView id (32 to a word). */
+  visibleViews?: number[];
   parent: any;
   indexInParent(parent: unknown): number | undefined;
   forEachLive(cb: (index: number) => void): void;
@@ -267,6 +274,37 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     return colyseusEncodeView(view, sharedOffset, it, bytes);
   };
 
+  /**
+   * The patch's changes sorted once for all the views: the structures that are not flat entities,
+   * and each view's changed flat entities (by view id), found from the visibility bits each entity
+   * carries, so a view's part costs what it sees changed, not every change of the tick.
+   */
+  let sortedFor = 0;
+  const structures: Tree[] = [];
+  const changedSeenBy: Tree[][] = [];
+  const sortChanges = () => {
+    sortedFor = patch;
+    structures.length = 0;
+    for (const list of changedSeenBy) if (list) list.length = 0;
+    for (let node = root.changes.next; node; node = node.next) {
+      const tree = node.changeTree;
+      if (!isFlat(tree)) {
+        structures.push(tree);
+        continue;
+      }
+      const words = tree.visibleViews;
+      if (!words || !tree.has()) continue;
+      for (let slot = 0; slot < words.length; slot++) {
+        for (let word = words[slot]; word !== 0; ) {
+          const low = word & -word;
+          word ^= low;
+          const id = slot * 32 + 31 - Math.clz32(low);
+          (changedSeenBy[id] ??= []).push(tree);
+        }
+      }
+    }
+  };
+
   encoder.encode = (it, view, buffer = encoder.sharedBuffer, initialOffset) => {
     if (patch === 0 || !view) return colyseusEncode(it, view, buffer, initialOffset);
     let out = buffer;
@@ -274,11 +312,12 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     if (root.pendingFilterRefresh.length > 0) out = colyseusPass(undefined, it, view, out);
     for (const [tree, ops] of queued) out = copyInto(addedBytes(tree, ops), out, it);
     queued = [];
-    for (let node = root.changes.next; node; node = node.next) {
-      const tree = node.changeTree;
-      if (!view.isChangeTreeVisible(tree as any) || !tree.has()) continue;
-      out = isFlat(tree) ? copyInto(changedBytes(tree), out, it) : colyseusPass(tree, it, view, out);
-    }
+    if (sortedFor !== patch) sortChanges();
+    // The root and the collections first (they introduce what the entities' changes refer to).
+    for (const tree of structures) if (view.isChangeTreeVisible(tree as any) && tree.has()) out = colyseusPass(tree, it, view, out);
+    const id = (view as unknown as { id: number }).id;
+    const seen = id >= 0 ? changedSeenBy[id] : undefined;
+    if (seen) for (const tree of seen) out = copyInto(changedBytes(tree), out, it);
     return out;
   };
 
