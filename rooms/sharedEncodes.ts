@@ -295,7 +295,7 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
       const words = tree.visibleViews;
       if (!words || !tree.has()) continue;
       for (let slot = 0; slot < words.length; slot++) {
-        for (let word = words[slot]; word !== 0; ) {
+        for (let word = words[slot]; word !== 0;) {
           const low = word & -word;
           word ^= low;
           const id = slot * 32 + 31 - Math.clz32(low);

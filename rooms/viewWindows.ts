@@ -19,6 +19,8 @@ export class Window {
   advancedTick: Partial<Record<EntityKind, number>> = {};
   /** Where the window was centred and the world's membership of a still kind when those were last found. */
   stillAt: Partial<Record<EntityKind, { x: number; z: number; membership: number }>> = {};
+  /** Where the window was centred, its radius, and the tick, when a moving kind was last found. */
+  movingAt: Partial<Record<EntityKind, { x: number; z: number; radius: number; tick: number }>> = {};
   /** How far (tiles) it sees players now: AOI_RADIUS, less while a crowd is over the cap. */
   playerRadius = AOI_RADIUS;
   /** Ticks in a row its crowd has been under the cap (it sees a tile further every 10). */

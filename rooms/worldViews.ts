@@ -7,13 +7,12 @@ import type { World } from "../src/game/world/World.js";
 import type { Tile } from "../src/game/types.js";
 import type { WorldState } from "../schema/WorldState.js";
 import type { WorldUpdate } from "../src/protocol/index.js";
-import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
+import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
 import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
 import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
+import { advanceWindow } from "./windowAdvance.js";
 
-/** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
-const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
 /** No player has this id: ground items visible to it are the ones everybody may see. */
 const ANYONE = "";
 
@@ -109,6 +108,7 @@ export class WorldViews {
       own.visible[kind] = new Set();
     }
     own.stillAt = {};
+    own.movingAt = {};
   }
 
   /**
@@ -365,53 +365,13 @@ export class WorldViews {
     }
   }
 
-  /**
-   * Move a window to the sets `fill` gives, kind by kind: entities leaving are removed from its
-   * view and listed as removed, those entering are added, and the JSON lists those entering and
-   * those changed this tick. Still kinds are recomputed only when `at` (the window's centre) moved
-   * or one came or went. `update`: true for a new world:update, or the one to fill.
-   */
+  /** Move a window to the sets `fill` gives (rooms/windowAdvance.ts). */
   private advanceAll(
     win: Window,
     update: boolean | WorldUpdate | undefined,
     fill: (kind: EntityKind, now: Set<string>) => void,
     at?: Tile,
   ): WorldUpdate | undefined {
-    const w = this.world;
-    const out = update === true ? emptyUpdate(w.tick) : update || undefined;
-    // A window moved to sets given outright (a hand-over) finds its still kinds afresh next time.
-    if (!at) win.stillAt = {};
-    for (const kind of KINDS) {
-      const collection = collectionOf(this.state, kind);
-      const seen = win.visible[kind];
-      const list = out ? (out[COLLECTION[kind]] as object[]) : undefined;
-      if (at && STILL.has(kind)) {
-        const still = win.stillAt[kind];
-        if (still && still.x === at.x && still.z === at.z && still.membership === w.membershipVersion[kind]) {
-          if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(this.jsonOf(id, collection.get(id)!));
-          continue;
-        }
-        win.stillAt[kind] = { x: at.x, z: at.z, membership: w.membershipVersion[kind] };
-      }
-      const now = win.spare[kind];
-      now.clear();
-      fill(kind, now);
-      for (const id of seen) {
-        if (now.has(id)) continue;
-        const s = collection.get(id);
-        if (s) win.view?.remove(s);
-        out?.removed.push(id);
-      }
-      for (const id of now) {
-        const s = collection.get(id)!;
-        const entered = !seen.has(id);
-        if (entered) win.view?.add(s);
-        if (list && (entered || w.changedThisTick[kind].has(id))) list.push(this.jsonOf(id, s));
-      }
-      win.spare[kind] = seen;
-      win.visible[kind] = now;
-      win.advancedTick[kind] = w.tick;
-    }
-    return out;
+    return advanceWindow(this.world, this.state, (id, s) => this.jsonOf(id, s), win, update, fill, at);
   }
 }

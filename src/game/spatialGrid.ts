@@ -24,6 +24,8 @@ export class SpatialGrid<T extends string = string> {
   /** Each cell's entities with their entries, so a query reads positions without a second lookup. */
   private readonly cells = new Map<number, Map<T, Entry>>();
   private readonly entries = new Map<T, Entry>();
+  /** Cells an entity was put in, moved in, into or out of, or removed from since `clearTouched`. */
+  private readonly touched = new Set<number>();
 
   constructor(readonly cellSize = DEFAULT_CELL_SIZE) {
     if (!(cellSize > 0) || !Number.isFinite(cellSize)) throw new RangeError(`invalid cell size ${cellSize}`);
@@ -55,6 +57,7 @@ export class SpatialGrid<T extends string = string> {
     }
     const cell = this.cellKey(x, z);
     const entry = { x, z, cell };
+    this.touched.add(cell);
     this.entries.set(id, entry);
     this.bucket(cell).set(id, entry);
   }
@@ -67,6 +70,8 @@ export class SpatialGrid<T extends string = string> {
       return;
     }
     const cell = this.cellKey(x, z);
+    this.touched.add(e.cell);
+    this.touched.add(cell);
     if (cell !== e.cell) {
       this.unbucket(e.cell, id);
       this.bucket(cell).set(id, e);
@@ -80,6 +85,7 @@ export class SpatialGrid<T extends string = string> {
   remove(id: T): boolean {
     const e = this.entries.get(id);
     if (!e) return false;
+    this.touched.add(e.cell);
     this.unbucket(e.cell, id);
     this.entries.delete(id);
     return true;
@@ -111,6 +117,26 @@ export class SpatialGrid<T extends string = string> {
       }
     }
     return out;
+  }
+
+  /**
+   * Could what `queryRadius(x, z, radius)` returns have changed since `clearTouched`? False when no
+   * entity was put, moved or removed in any cell the query square overlaps.
+   */
+  touchedWithin(x: number, z: number, radius: number): boolean {
+    if (this.touched.size === 0) return false;
+    const r = Math.max(0, radius);
+    const cz0 = Math.floor((z - r) / this.cellSize);
+    const cz1 = Math.floor((z + r) / this.cellSize);
+    for (let cx = Math.floor((x - r) / this.cellSize), cx1 = Math.floor((x + r) / this.cellSize); cx <= cx1; cx++) {
+      for (let cz = cz0; cz <= cz1; cz++) if (this.touched.has((cx + OFFSET) * STRIDE + (cz + OFFSET))) return true;
+    }
+    return false;
+  }
+
+  /** Start noting touched cells afresh (once a tick, after every view is brought up to date). */
+  clearTouched(): void {
+    this.touched.clear();
   }
 
   private cellKey(x: number, z: number): number {

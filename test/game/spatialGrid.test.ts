@@ -85,4 +85,36 @@ describe("game: spatialGrid", function () {
       assert.deepEqual(sorted(grid.queryRadius(x, z, r)), sorted(want), `round ${round}: (${x}, ${z}) r ${r}`);
     }
   });
+
+  it("touchedWithin: whether a query's answer could have changed since clearTouched, by the cells the query square overlaps", () => {
+    const grid = new SpatialGrid(16);
+    grid.insert("a", 10, 10);
+    grid.insert("b", 200, 200);
+    assert.equal(grid.touchedWithin(10, 10, 5), true, "an insert touches its cell");
+    grid.clearTouched();
+    assert.equal(grid.touchedWithin(10, 10, 32), false, "nothing since");
+    grid.move("a", 11, 10);
+    assert.equal(grid.touchedWithin(40, 10, 32), true, "a move inside one cell (the query square cuts that cell)");
+    assert.equal(grid.touchedWithin(120, 120, 32), false, "far away");
+    grid.clearTouched();
+    grid.move("b", 200, 230);
+    assert.equal(grid.touchedWithin(200, 200, 2), true, "the cell it left");
+    assert.equal(grid.touchedWithin(200, 232, 2), true, "the cell it entered");
+    assert.equal(grid.touchedWithin(200, 215, 2), false, "not the cells between");
+    grid.clearTouched();
+    grid.remove("a");
+    assert.equal(grid.touchedWithin(0, 0, 15), true, "a removal");
+    grid.clearTouched();
+    // Agrees with the answers: whenever a query's answer changed, its square was touched.
+    const rng = seededRng(5);
+    const at = (n: number) => Math.floor(rng() * n);
+    for (let i = 0; i < 200; i++) grid.insert(`e${i}`, at(300), at(300));
+    grid.clearTouched();
+    const queries = Array.from({ length: 100 }, () => [at(300), at(300), at(40)] as const);
+    const before = queries.map(([x, z, r]) => sorted(grid.queryRadius(x, z, r)).join());
+    for (let i = 0; i < 20; i++) grid.move(`e${at(200)}`, at(300), at(300));
+    queries.forEach(([x, z, r], q) => {
+      if (sorted(grid.queryRadius(x, z, r)).join() !== before[q]) assert.equal(grid.touchedWithin(x, z, r), true, `query ${q} changed`);
+    });
+  });
 });

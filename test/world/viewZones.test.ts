@@ -207,6 +207,39 @@ describe("world room: shared views per zone", function () {
     }
   });
 
+  it("a zone's window is not worked out again while nothing moves near it; it is as soon as something does", async () => {
+    const a = await suite.join();
+    const b = await suite.join();
+    const room = worldRoomOf(a);
+    const spawn = room.world.spawnTile;
+    const beside = { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z };
+    place(room, b.id, beside);
+    const va = room.sync.views.viewers.get(a.id)!;
+    const vb = room.sync.views.viewers.get(b.id)!;
+    while (!(va.shared && vb.shared)) await ticks(room, 1);
+    // Nobody else near: nothing moves once both stand still.
+    const centre = va.zone!.centre;
+    const near = room.world.near.bind(room.world);
+    const asked: number[] = [];
+    room.world.near = (kind, tile, radius, out) => {
+      if (kind === "player" && tile.x === centre.x && tile.z === centre.z) asked.push(room.world.tick);
+      return near(kind, tile, radius, out);
+    };
+    try {
+      await ticks(room, 2);
+      asked.length = 0;
+      await ticks(room, 3);
+      assert.deepEqual(asked, [], "not worked out while nothing moves");
+      const to = { x: beside.x, z: beside.z + (beside.z % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1) };
+      place(room, b.id, to);
+      await ticks(room, 1);
+      assert.equal(asked.length, 1, "worked out again the tick b moved");
+      await a.sees((s) => s.players.get(b.id)?.z === to.z, "a sees b where it stands now");
+    } finally {
+      room.world.near = near;
+    }
+  });
+
   it("a drop only its owner may see yet gives the owner a view of its own; once public, both share again and see it", async () => {
     const a = await suite.join();
     const b = await suite.join();

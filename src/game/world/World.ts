@@ -102,6 +102,7 @@ export class World {
     for (const kind of Object.keys(this.changedThisTick) as EntityKind[]) {
       this.changedThisTick[kind].clear();
       this.removedThisTick[kind].clear();
+      this.grids[kind].clearTouched();
     }
   }
 
@@ -147,7 +148,11 @@ export class World {
     if (publicToo) this.changedThisTick.player.add(p.id);
   }
 
-  /** Ids of the entities of one kind within `radius` tiles of a tile. */
+  /** Could `near(kind, tile, radius)` give other ids than at the end of the last tick? (No entity of the kind was put, moved or removed near it since.) */
+  touchedNear(kind: EntityKind, tile: Tile, radius: number): boolean {
+    return this.grids[kind].touchedWithin(tile.x, tile.z, radius);
+  }
+
   /** The ids of a kind within `radius` of a tile: into `out` (cleared first) when given. */
   near(kind: EntityKind, tile: Tile, radius: number, out?: Set<string>): Set<string> {
     return this.grids[kind].queryRadius(tile.x, tile.z, radius, out);

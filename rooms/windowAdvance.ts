@@ -1,0 +1,89 @@
+import { AOI_RADIUS } from "../src/game/spatialGrid.js";
+import type { EntityKind } from "../src/game/world/entities.js";
+import type { World } from "../src/game/world/World.js";
+import type { Tile } from "../src/game/types.js";
+import type { WorldState } from "../schema/WorldState.js";
+import type { WorldUpdate } from "../src/protocol/index.js";
+import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
+import { emptyUpdate, type Window } from "./viewWindows.js";
+
+/** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
+const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
+/** Kinds whose ones in view change only when the window moves or one of them is put, moved or removed near it (ground items also become visible with time). */
+const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc"]);
+
+/**
+ * Move a window to the sets `fill` gives, kind by kind: entities leaving are removed from its
+ * view and listed as removed, those entering are added, and the JSON lists those entering and
+ * those changed this tick. Still kinds are recomputed only when `at` (the window's centre) moved
+ * or one came or went, moving kinds only when it moved or one of them was put, moved or removed
+ * near it. `update`: true for a new world:update, or the one to fill.
+ */
+export function advanceWindow(
+  w: World,
+  state: WorldState,
+  jsonOf: (id: string, s: AnyState) => object,
+  win: Window,
+  update: boolean | WorldUpdate | undefined,
+  fill: (kind: EntityKind, now: Set<string>) => void,
+  at?: Tile,
+): WorldUpdate | undefined {
+  const out = update === true ? emptyUpdate(w.tick) : update || undefined;
+  // A window moved to sets given outright (a hand-over) finds its kinds afresh next time.
+  if (!at) {
+    win.stillAt = {};
+    win.movingAt = {};
+  }
+  for (const kind of KINDS) {
+    const collection = collectionOf(state, kind);
+    const seen = win.visible[kind];
+    const list = out ? (out[COLLECTION[kind]] as object[]) : undefined;
+    if (at && STILL.has(kind)) {
+      const still = win.stillAt[kind];
+      if (still && still.x === at.x && still.z === at.z && still.membership === w.membershipVersion[kind]) {
+        if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(jsonOf(id, collection.get(id)!));
+        continue;
+      }
+      win.stillAt[kind] = { x: at.x, z: at.z, membership: w.membershipVersion[kind] };
+    }
+    if (at && MOVING.has(kind)) {
+      // Unchanged when it was found last tick around the same tile and radius, nothing of the kind
+      // was put, moved or removed near it since, and (players) no crowd has the radius adapting.
+      const radius = kind === "player" ? win.playerRadius : AOI_RADIUS;
+      const last = win.movingAt[kind];
+      if (
+        last &&
+        last.tick === w.tick - 1 &&
+        last.x === at.x &&
+        last.z === at.z &&
+        last.radius === radius &&
+        radius === AOI_RADIUS &&
+        !w.touchedNear(kind, at, radius)
+      ) {
+        last.tick = w.tick;
+        if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(jsonOf(id, collection.get(id)!));
+        continue;
+      }
+      win.movingAt[kind] = { x: at.x, z: at.z, radius, tick: w.tick };
+    }
+    const now = win.spare[kind];
+    now.clear();
+    fill(kind, now);
+    for (const id of seen) {
+      if (now.has(id)) continue;
+      const s = collection.get(id);
+      if (s) win.view?.remove(s);
+      out?.removed.push(id);
+    }
+    for (const id of now) {
+      const s = collection.get(id)!;
+      const entered = !seen.has(id);
+      if (entered) win.view?.add(s);
+      if (list && (entered || w.changedThisTick[kind].has(id))) list.push(jsonOf(id, s));
+    }
+    win.spare[kind] = seen;
+    win.visible[kind] = now;
+    win.advancedTick[kind] = w.tick;
+  }
+  return out;
+}
