@@ -309,6 +309,8 @@ export class WorldViews {
   private updateZone(z: Zone) {
     const w = this.world;
     z.update = z.members.some((v) => v.json) ? emptyUpdate(w.tick) : undefined;
+    // Leavers are shown wherever they stand: the players are worked out again this tick and the next.
+    if (z.leavers.length > 0) z.movingAt.player = undefined;
     this.advanceAll(
       z,
       z.update,
@@ -326,6 +328,7 @@ export class WorldViews {
       },
       z.centre,
     );
+    if (z.leavers.length > 0) z.movingAt.player = undefined;
   }
 
   /** A window of its own, centred on its player (as the classic protocol does). */
