@@ -23,6 +23,8 @@ export interface Bot {
 export interface ServerSideCounter {
   bytes: number;
   frames: number;
+  /** Bytes of state frames (the first state and patches). */
+  stateBytes: number;
   /** Time spent in the WebSocket client's raw() (ws framing and socket write). */
   rawMs: number;
   /** Ticks after which this player and its in-memory twin stood on different tiles. */
@@ -128,7 +130,7 @@ export class Population {
   tapSdkClient(sdkIdx: number, sessionId: string, playerId: string, twin: Bot) {
     const client = this.room.clients.get(sessionId) as any;
     if (!client) throw new Error(`no room client for SDK session ${sessionId}`);
-    const counter: ServerSideCounter = { bytes: 0, frames: 0, rawMs: 0, ticksApart: 0 };
+    const counter: ServerSideCounter = { bytes: 0, frames: 0, stateBytes: 0, rawMs: 0, ticksApart: 0 };
     this.sdkPlayerIds.set(sdkIdx, playerId);
     const raw = client.raw.bind(client);
     client.raw = (data: Uint8Array, options?: unknown, cb?: unknown) => {
@@ -137,6 +139,7 @@ export class Population {
       counter.rawMs += performance.now() - t;
       counter.bytes += data.byteLength;
       counter.frames++;
+      if (data[0] === Protocol.ROOM_STATE_PATCH || data[0] === Protocol.ROOM_STATE) counter.stateBytes += data.byteLength;
     };
     client.ref.on("message", (frame: Buffer) => {
       if (frame[0] === Protocol.ROOM_DATA) twin.client.receive(Buffer.from(frame));

@@ -7,7 +7,7 @@ export interface Snapshot {
   tick: number;
   at: number;
   bots: Array<ByteCounter & { twin: boolean }>;
-  sdkServer: Array<{ idx: number; bytes: number; frames: number; rawMs: number; ticksApart: number }>;
+  sdkServer: Array<{ idx: number; bytes: number; frames: number; stateBytes: number; rawMs: number; ticksApart: number }>;
   commandsSent: number;
   commandMs: number;
   saves: number;
@@ -32,6 +32,10 @@ export interface TwinCheck {
   serverRawMs: number;
   /** Bytes its in-memory twin counted over the same window. */
   twinCounted: number;
+  /** The same three, state frames only (the patches, which the views decide; messages can differ between two players side by side). */
+  sdkStateReceived: number;
+  serverStateSent: number;
+  twinStateCounted: number;
   /** Window ticks after which the two stood on different tiles (their views may then differ). */
   ticksApart: number;
 }
@@ -250,10 +254,13 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   const checks = results.flatMap((r) => r.twins.map((t) => ({ n: r.n, ...t })));
   if (checks.length) {
     out.push("");
-    out.push("Counting check over each window: a real SDK player (WebSocket over loopback) vs the bytes the room handed its socket vs its in-memory twin:");
+    out.push("Counting check over each window: a real SDK player (WebSocket over loopback) vs the bytes the room handed its socket vs its in-memory twin,");
+    out.push(
+      "all frames, then state frames alone (the patches, which the views decide; messages such as player:sync can differ between two players side by side):",
+    );
     out.push(
       table(
-        ["N", "sdk", "SDK received B", "room sent B", "diff", "in-memory twin B", "diff", "ticks apart"],
+        ["N", "sdk", "SDK received B", "room sent B", "diff", "in-memory twin B", "diff", "patches: SDK B", "room", "diff", "twin", "diff", "ticks apart"],
         checks.map((c) => [
           String(c.n),
           String(c.sdkIdx),
@@ -262,6 +269,11 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
           pct(c.sdkReceived, c.serverSent),
           String(c.twinCounted),
           pct(c.twinCounted, c.sdkReceived),
+          String(c.sdkStateReceived),
+          String(c.serverStateSent),
+          pct(c.sdkStateReceived, c.serverStateSent),
+          String(c.twinStateCounted),
+          pct(c.twinStateCounted, c.sdkStateReceived),
           String(c.ticksApart),
         ]),
       ),

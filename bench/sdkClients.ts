@@ -4,7 +4,7 @@
  * Driven by the parent over IPC:
  *   {type: "join", url, names}      → {type: "joined", players: [{idx, sessionId, playerId}]}
  *   {type: "send", idx, msgType, payload}
- *   {type: "report"}                → {type: "report", players: [{idx, bytes, frames, byTick}]}
+ *   {type: "report"}                → {type: "report", players: [{idx, bytes, frames, byTick: [tick, [bytes, stateBytes]]}]}
  *   {type: "leave"}                 → leaves and exits
  * Bytes are counted where the SDK's WebSocket hands a message to the room (payload bytes, no
  * WebSocket framing); `byTick` is the running total right after the last patch of each world tick
@@ -18,7 +18,10 @@ interface Player {
   playerId: string;
   bytes: number;
   frames: number;
-  byTick: Map<number, number>;
+  /** Bytes of state frames (the first state and patches). */
+  stateBytes: number;
+  /** Running totals of all bytes and of state bytes, by tick. */
+  byTick: Map<number, [number, number]>;
 }
 
 const players: Player[] = [];
@@ -43,17 +46,19 @@ async function joinOne(url: string, name: string, idx: number): Promise<Player> 
   room.onMessage("*", (type: string | number, data: any) => {
     if (type === "player:sync") pending.get(idx)?.(data);
   });
-  const player: Player = { idx, room, playerId: "", bytes: 0, frames: 0, byTick: new Map() };
+  const player: Player = { idx, room, playerId: "", bytes: 0, frames: 0, stateBytes: 0, byTick: new Map() };
   // Count every message the socket delivers, then let the SDK decode it as usual.
   const events = (room as any).connection.events;
   const original = events.onmessage;
   events.onmessage = (event: { data: ArrayBuffer }) => {
     player.bytes += event.data.byteLength;
     player.frames++;
+    const code = new Uint8Array(event.data)[0];
+    if (code === Protocol.ROOM_STATE_PATCH || code === Protocol.ROOM_STATE) player.stateBytes += event.data.byteLength;
     original(event);
     // Through the last patch of the tick: the tick's own, or a hand-over frame sent after it.
     const tick = room.state?.tick;
-    if (typeof tick === "number" && new Uint8Array(event.data)[0] === Protocol.ROOM_STATE_PATCH) player.byTick.set(tick, player.bytes);
+    if (typeof tick === "number" && code === Protocol.ROOM_STATE_PATCH) player.byTick.set(tick, [player.bytes, player.stateBytes]);
   };
   const sync = await Promise.race([firstSync, new Promise((_, reject) => setTimeout(() => reject(new Error("no player:sync")), 15_000))]);
   player.playerId = (sync as { id: string }).id;

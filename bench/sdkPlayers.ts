@@ -12,7 +12,8 @@ export interface SdkReport {
   bytes: number;
   frames: number;
   /** [tick, running byte total right after that tick's patch]. */
-  byTick: Array<[number, number]>;
+  /** Running totals after each tick's last patch: all bytes, and state bytes. */
+  byTick: Array<[number, [number, number]]>;
 }
 
 /** The parent's handle on bench/sdkClients.ts: real @colyseus/sdk players in a child process. */

@@ -263,8 +263,8 @@ async function runMap(map: "default" | "spread") {
     return pairs.map(({ sdkIdx, botIdx }) => {
       const r = reports.find((x) => x.idx === sdkIdx);
       const byTick = new Map(r?.byTick ?? []);
-      const at = (tick: number) => {
-        for (let t = tick; t > tick - 5; t--) if (byTick.has(t)) return byTick.get(t)!;
+      const at = (tick: number, which: 0 | 1 = 0) => {
+        for (let t = tick; t > tick - 5; t--) if (byTick.has(t)) return byTick.get(t)![which];
         return NaN;
       };
       const server0 = start.sdkServer.find((s) => s.idx === sdkIdx);
@@ -276,6 +276,9 @@ async function runMap(map: "default" | "spread") {
         serverFrames: (server1?.frames ?? NaN) - (server0?.frames ?? NaN),
         serverRawMs: (server1?.rawMs ?? NaN) - (server0?.rawMs ?? NaN),
         twinCounted: end.bots[botIdx].bytes - start.bots[botIdx].bytes,
+        sdkStateReceived: at(end.tick, 1) - at(start.tick, 1),
+        serverStateSent: (server1?.stateBytes ?? NaN) - (server0?.stateBytes ?? NaN),
+        twinStateCounted: end.bots[botIdx].stateBytes - start.bots[botIdx].stateBytes,
         ticksApart: (server1?.ticksApart ?? 0) - (server0?.ticksApart ?? 0),
       };
     });
