@@ -1,4 +1,5 @@
 import { Client, type Room } from "@colyseus/sdk";
+import type { UpdatesForm } from "../src/protocol/index.js";
 import WebSocket from "ws";
 
 /**
@@ -147,12 +148,17 @@ export class WsLoadClient extends LoadClient {
     meter: Meter,
     private readonly port: number,
     private readonly token: string,
+    /** The form of world:update it asks for (PROTOCOL.md §4). */
+    private readonly updates: UpdatesForm,
   ) {
     super(idx, meter);
   }
 
   connect(): Promise<void> {
-    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/ws?token=${encodeURIComponent(this.token)}`, { perMessageDeflate: false });
+    const query = `token=${encodeURIComponent(this.token)}&updates=${this.updates}`;
+    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/ws?${query}`, { perMessageDeflate: false });
+    /** Where its own player stands, as the entries merged so far say (the changes form lists only what changed). */
+    const self = { x: NaN, z: NaN };
     this.ws = ws;
     let joined = false;
     this.closedAt = new Promise((resolve) => ws.once("close", () => resolve()));
@@ -163,9 +169,11 @@ export class WsLoadClient extends LoadClient {
         this.count(msg.type, data.length);
         if (msg.type === "world:update") {
           const me = this.playerId;
-          for (const p of msg.data.players as Array<{ id: string; x: number; z: number }>) {
+          for (const p of msg.data.players as Array<{ id: string; x?: number; z?: number }>) {
             if (p.id === me) {
-              this.seen(p.x, p.z, at);
+              self.x = p.x ?? self.x;
+              self.z = p.z ?? self.z;
+              this.seen(self.x, self.z, at);
               break;
             }
           }

@@ -9,6 +9,7 @@
  *   disconnect {}                        exit {}
  */
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import type { UpdatesForm } from "../src/protocol/index.js";
 import { seededRng } from "../src/game/random.js";
 import { LoadClient, Meter, SdkLoadClient, WsLoadClient, type ClientKind } from "./loadClient.js";
 import type { RawWindow } from "./loadFleet.js";
@@ -26,6 +27,8 @@ const tokens: string[] = [];
 let clients: LoadClient[] = [];
 const meter = new Meter();
 let walkTimer: NodeJS.Timeout | undefined;
+/** The form of world:update the /ws clients ask for. */
+let wsUpdates: UpdatesForm = "whole";
 
 // Never outlive the benchmark.
 setTimeout(() => process.exit(3), 10 * 60_000).unref();
@@ -68,7 +71,7 @@ async function connect(kind: ClientKind, n: number, concurrency: number, spreadM
   const made: Array<LoadClient | undefined> = new Array(n);
   const failures: string[] = [];
   await pool(n, concurrency, async (i) => {
-    const c = kind === "ws" ? new WsLoadClient(i, meter, port, tokens[i]) : new SdkLoadClient(i, meter, url, tokens[i]);
+    const c = kind === "ws" ? new WsLoadClient(i, meter, port, tokens[i], wsUpdates) : new SdkLoadClient(i, meter, url, tokens[i]);
     try {
       await c.connect();
       made[i] = c;
@@ -223,6 +226,7 @@ process.on("message", async (m: any) => {
         port = m.port;
         grid = new TileGrid(m.map as MapInfo);
         rnd = seededRng(m.seed);
+        wsUpdates = m.wsUpdates;
         return reply({});
       }
       case "connect":

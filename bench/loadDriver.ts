@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from "node:child_process";
+import type { UpdatesForm } from "../src/protocol/index.js";
 import { fileURLToPath } from "node:url";
 import type { ClientKind } from "./loadClient.js";
 import type { RawWindow } from "./loadFleet.js";
@@ -70,8 +71,8 @@ export class LoadDriver {
     return answer;
   }
 
-  setup(url: string, port: number, map: MapInfo, seed: number) {
-    return this.request<object>("setup", { url, port, map, seed }, 10_000);
+  setup(url: string, port: number, map: MapInfo, seed: number, wsUpdates: UpdatesForm) {
+    return this.request<object>("setup", { url, port, map, seed, wsUpdates }, 10_000);
   }
 
   /** Join N clients; new characters (on the spawn tile) start running to a random tile within `spreadMaxDistance` at once. */

@@ -1,4 +1,5 @@
 import type { ClientKind } from "./loadClient.js";
+import type { UpdatesForm } from "../src/protocol/index.js";
 import { LoadDriver, type ConnectResult, type SpreadResult } from "./loadDriver.js";
 import { mean, percentiles, quantile } from "./stats.js";
 import type { MapInfo } from "./tiles.js";
@@ -122,8 +123,9 @@ export class LoadFleet {
     return Math.floor(n / K) + (k < n % K ? 1 : 0);
   }
 
-  async setup(url: string, port: number, map: MapInfo, seed: number) {
-    await Promise.all(this.drivers.map((d, k) => d.setup(url, port, map, seed * 1000 + k)));
+  /** `wsUpdates`: the form of world:update the /ws clients ask for (PROTOCOL.md §4). */
+  async setup(url: string, port: number, map: MapInfo, seed: number, wsUpdates: UpdatesForm) {
+    await Promise.all(this.drivers.map((d, k) => d.setup(url, port, map, seed * 1000 + k, wsUpdates)));
   }
 
   async connect(kind: ClientKind, n: number, concurrency: number, spreadMaxDistance: number, timeoutMs: number): Promise<ConnectResult> {

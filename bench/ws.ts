@@ -22,7 +22,9 @@
  * server CPU per frame of /ws is printed as a ratio to the raw socket's.
  *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
- *        --seed 1 --time-limit 285 --spread-timeout 40 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile]
+ *        --seed 1 --time-limit 285 --spread-timeout 40 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
+ *        --ws-updates changes|whole]
+ * The /ws clients take world:update in the changes form by default (--ws-updates whole: every entity whole).
  */
 import os from "node:os";
 import { performance } from "node:perf_hooks";
@@ -38,6 +40,7 @@ import { median, percentiles } from "./stats.js";
 import { mapInfoOf } from "./tiles.js";
 import { printReport, type BaselineResult, type PhaseResult, type ServerWindow } from "./wsReport.js";
 import { FrameTap, rawFanout } from "./rawFanout.js";
+import { UpdatesForm } from "../src/protocol/index.js";
 
 interface Options {
   sizes: number[];
@@ -53,6 +56,8 @@ interface Options {
   clientProcesses: number;
   /** Write a CPU profile of the server over the largest N's /ws window here. */
   profile?: string;
+  /** The form of world:update the /ws clients take (PROTOCOL.md §4). */
+  wsUpdates: UpdatesForm;
 }
 
 function parseOptions(): Options {
@@ -68,7 +73,10 @@ function parseOptions(): Options {
     phases: "ws,sdk",
     "client-procs": "1",
     profile: undefined,
+    "ws-updates": "changes",
   });
+  const wsUpdates = UpdatesForm.safeParse(a["ws-updates"]);
+  if (!wsUpdates.success) throw new Error(`--ws-updates: "whole" or "changes", not ${a["ws-updates"]}`);
   return {
     sizes: a.sizes
       .split(",")
@@ -85,6 +93,7 @@ function parseOptions(): Options {
     phases: a.phases.split(",").filter((p): p is ClientKind => p === "ws" || p === "sdk"),
     clientProcesses: Math.max(1, Math.floor(Number(a["client-procs"]))),
     profile: a.profile,
+    wsUpdates: wsUpdates.data,
   };
 }
 
@@ -146,7 +155,8 @@ async function main() {
     const probe = new RoomProbe(room);
     const map = mapInfoOf(room.world);
     driver = await LoadFleet.start(opts.clientProcesses);
-    await driver.setup(server.url, server.port, map, opts.seed);
+    await driver.setup(server.url, server.port, map, opts.seed, opts.wsUpdates);
+    log(`/ws clients take world:update in the ${opts.wsUpdates} form`);
 
     const markServer = (): ServerMark => ({
       at: performance.now(),

@@ -33,6 +33,7 @@ import { WORLD_NAME } from "../src/worldAccess.js";
 import { WorldSync } from "./worldSync.js";
 import { shareEntityEncodes } from "./sharedEncodes.js";
 import { firstStatesFromViews } from "./firstState.js";
+import { updateInForm } from "./updateForms.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
@@ -353,7 +354,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
 
   /** The tick's messages: view deltas, changed private states, and the schema patch. */
   private sendTick(updates: Map<string, WorldUpdate>) {
-    for (const [playerId, update] of updates) this.sessions.get(playerId)?.client.send("world:update", update);
+    for (const [playerId, update] of updates) {
+      const s = this.sessions.get(playerId);
+      s?.client.send("world:update", updateInForm(update, s.updatesAsChanges));
+    }
     for (const s of this.sessions.values()) {
       const p = this.world.players.get(s.playerId);
       if (p?.privateDirty) this.syncPlayer(s.playerId);

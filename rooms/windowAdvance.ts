@@ -7,6 +7,12 @@ import type { WorldUpdate } from "../src/protocol/index.js";
 import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { emptyUpdate, type Window } from "./viewWindows.js";
 
+/** An entity's JSON for a world:update: whole (entering a view) or its change entry (held already; rooms/updateForms.ts). */
+export interface EntityJson {
+  whole(id: string, s: AnyState): object;
+  change(id: string, s: AnyState): object;
+}
+
 /** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
 const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
 /** Kinds whose ones in view change only when the window moves or one of them is put, moved or removed near it (ground items also become visible with time). */
@@ -14,15 +20,15 @@ const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc"]);
 
 /**
  * Move a window to the sets `fill` gives, kind by kind: entities leaving are removed from its
- * view and listed as removed, those entering are added, and the JSON lists those entering and
- * those changed this tick. Still kinds are recomputed only when `at` (the window's centre) moved
+ * view and listed as removed, those entering are added, and the JSON lists those entering (whole)
+ * and those changed this tick (their change entries). Still kinds are recomputed only when `at` (the window's centre) moved
  * or one came or went, moving kinds only when it moved or one of them was put, moved or removed
  * near it. `update`: true for a new world:update, or the one to fill.
  */
 export function advanceWindow(
   w: World,
   state: WorldState,
-  jsonOf: (id: string, s: AnyState) => object,
+  json: EntityJson,
   win: Window,
   update: boolean | WorldUpdate | undefined,
   fill: (kind: EntityKind, now: Set<string>) => void,
@@ -41,7 +47,7 @@ export function advanceWindow(
     if (at && STILL.has(kind)) {
       const still = win.stillAt[kind];
       if (still && still.x === at.x && still.z === at.z && still.membership === w.membershipVersion[kind]) {
-        if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(jsonOf(id, collection.get(id)!));
+        if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(json.change(id, collection.get(id)!));
         continue;
       }
       win.stillAt[kind] = { x: at.x, z: at.z, membership: w.membershipVersion[kind] };
@@ -61,7 +67,7 @@ export function advanceWindow(
         !w.touchedNear(kind, at, radius)
       ) {
         last.tick = w.tick;
-        if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(jsonOf(id, collection.get(id)!));
+        if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(json.change(id, collection.get(id)!));
         continue;
       }
       win.movingAt[kind] = { x: at.x, z: at.z, radius, tick: w.tick };
@@ -79,7 +85,10 @@ export function advanceWindow(
       const s = collection.get(id)!;
       const entered = !seen.has(id);
       if (entered) win.view?.add(s);
-      if (list && (entered || w.changedThisTick[kind].has(id))) list.push(jsonOf(id, s));
+      if (list) {
+        if (entered) list.push(json.whole(id, s));
+        else if (w.changedThisTick[kind].has(id)) list.push(json.change(id, s));
+      }
     }
     win.spare[kind] = seen;
     win.visible[kind] = now;

@@ -33,6 +33,8 @@ import type { DuelDesk } from "./worldDuels.js";
 export interface Session extends ChatSession {
   accountId: string;
   dbSessionId: string;
+  /** Takes world:update in the changes form (joined with `worldUpdates: "changes"`; rooms/updateForms.ts). */
+  updatesAsChanges: boolean;
   /** Set when another login took this character over: its leave must not save or remove. */
   replaced: boolean;
   /** An SDK client, which may reconnect with its reconnection token after a drop (the /ws adapter keeps its own seats; agents leave). */
@@ -146,7 +148,7 @@ export class WorldSessions {
 
   private async enter(
     client: WorldClient,
-    options: { name?: string; worldUpdates?: boolean; clientType?: string },
+    options: { name?: string; worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
     auth: TokenClaims,
     characterId: string | undefined,
   ) {
@@ -180,7 +182,12 @@ export class WorldSessions {
     });
   }
 
-  private async place(client: WorldClient, snap: CharacterSnapshot, options: { worldUpdates?: boolean; clientType?: string }, auth: TokenClaims) {
+  private async place(
+    client: WorldClient,
+    snap: CharacterSnapshot,
+    options: { worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
+    auth: TokenClaims,
+  ) {
     const { world, sync } = this.c;
     const player = addPlayer(world, snap);
     player.persistedItems = itemsFingerprint(snap);
@@ -201,6 +208,7 @@ export class WorldSessions {
       admin: new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts: this.adminLockouts, accountId: auth.sub }),
       replaced: false,
       reconnectable: (options.clientType ?? "colyseus") === "colyseus",
+      updatesAsChanges: options.worldUpdates === "changes",
     };
     client.userData = session;
     this.c.sessions.set(player.id, session);
@@ -208,7 +216,11 @@ export class WorldSessions {
     // The /ws adapter's clients and the built-in agents take world:update JSON instead of schema patches: no StateView.
     const patches = options.clientType !== "ws" && options.clientType !== "runtime";
     // The view the session's client is encoded through changes as it moves between zones (rooms/worldViews.ts).
-    const viewer = sync.views.attach(player.id, options.worldUpdates === true, patches ? (view) => (session.client.view = view) : undefined);
+    const viewer = sync.views.attach(
+      player.id,
+      options.worldUpdates !== undefined && options.worldUpdates !== false,
+      patches ? (view) => (session.client.view = view) : undefined,
+    );
     // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the
     // next one), so a join costs the same however many players are online.
     sync.syncOne("player", player.id);

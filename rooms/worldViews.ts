@@ -11,7 +11,8 @@ import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
 import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
 import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
-import { advanceWindow } from "./windowAdvance.js";
+import { advanceWindow, type EntityJson } from "./windowAdvance.js";
+import { changeEntry } from "./updateForms.js";
 
 /** No player has this id: ground items visible to it are the ones everybody may see. */
 const ANYONE = "";
@@ -36,8 +37,20 @@ export class WorldViews {
   readonly zones = new Map<number, Zone>();
   /** Filled by each spatial query in turn (read before the next one). */
   private readonly scratch = new Set<string>();
-  /** Each entity's JSON, made once per update round however many windows list it. */
+  /** Each entity's whole JSON and change entry, made once per update round however many windows list it. */
   private readonly json = new Map<string, object>();
+  private readonly changes = new Map<string, object>();
+  private readonly entityJson: EntityJson = {
+    whole: (id, s) => this.jsonOf(id, s),
+    change: (id, s) => {
+      let c = this.changes.get(id);
+      if (!c) {
+        c = changeEntry(id, s, this.jsonOf(id, s));
+        this.changes.set(id, c);
+      }
+      return c;
+    },
+  };
   /** Ground items only their owner may see yet, by owner (found once a tick). */
   private readonly privateItems = new Map<string, GroundItemEntity[]>();
   private readonly pool = new ViewPool();
@@ -119,6 +132,7 @@ export class WorldViews {
     const w = this.world;
     const out = new Map<string, WorldUpdate>();
     this.json.clear();
+    this.changes.clear();
     this.findPrivateItems();
     for (const z of this.zones.values()) {
       z.members.length = 0;
@@ -206,6 +220,7 @@ export class WorldViews {
   /** Bring one viewer up to date now (on join): its first delta is everything in range. */
   refreshViewer(v: Viewer): WorldUpdate | undefined {
     this.json.clear();
+    this.changes.clear();
     const me = this.world.players.get(v.playerId);
     if (!me || v.zone) return undefined;
     return this.updateOwn(v.own!, me, v.json);
@@ -375,6 +390,6 @@ export class WorldViews {
     fill: (kind: EntityKind, now: Set<string>) => void,
     at?: Tile,
   ): WorldUpdate | undefined {
-    return advanceWindow(this.world, this.state, (id, s) => this.jsonOf(id, s), win, update, fill, at);
+    return advanceWindow(this.world, this.state, this.entityJson, win, update, fill, at);
   }
 }

@@ -129,8 +129,11 @@ export const JoinOptions = z
   .object({
     characterId: z.string().min(1).max(128).optional(),
     name: z.string().optional(),
-    /** Receive `world:update` JSON deltas each tick (the /ws adapter asks for them). */
-    worldUpdates: z.boolean().optional(),
+    /**
+     * Receive `world:update` JSON each tick (the /ws adapter asks for them): `true` lists every
+     * entity whole, `"changes"` lists entities already in view as their id and changed fields (§4).
+     */
+    worldUpdates: z.union([z.boolean(), z.literal("changes")]).optional(),
     /** "ws" (the /ws adapter's) and "runtime" (the built-in agent runtime's) take no schema patches. */
     clientType: z.enum(["colyseus", "ws", "agent", "runtime"]).optional(),
   })
@@ -152,10 +155,16 @@ export const Envelope = z
 export type Envelope = z.infer<typeof Envelope>;
 
 /** /ws `authenticate`: log this socket in with a server token (§8). */
+/** The form of `world:update` a /ws client takes (§4): every entity whole, or held ones as their changes. */
+export const UpdatesForm = z.enum(["whole", "changes"]);
+export type UpdatesForm = z.infer<typeof UpdatesForm>;
+
 export const AuthenticateData = z
   .object({
     token: z.string().min(1).max(8192),
     characterId: z.string().min(1).max(128).optional(),
+    /** The form of world:update from this identity on (default: the socket's, "whole" unless `?updates=` said otherwise). */
+    updates: UpdatesForm.optional(),
   })
   .strict();
 export type AuthenticateData = z.infer<typeof AuthenticateData>;

@@ -14,6 +14,7 @@ import {
   CLOSE_CODES,
   Envelope,
   ResumeData,
+  UpdatesForm,
   TRADE_ROOM_MESSAGES,
   type ErrorCode,
   type ServerCloseCode,
@@ -70,6 +71,8 @@ export class WsConnection implements SeatHolder {
   private awaitingFirstFrame = false;
   /** The characterId of the URL, for a guest made later. */
   private readonly urlCharacterId: string | undefined;
+  /** The form of world:update this socket takes (`?updates=` or `authenticate`'s `updates`; PROTOCOL.md §4). */
+  private updates: UpdatesForm = "whole";
 
   constructor(
     private readonly socket: WebSocket,
@@ -84,6 +87,7 @@ export class WsConnection implements SeatHolder {
     const url = new URL(req.url ?? "/ws", "ws://server");
     const token = url.searchParams.get("token") ?? undefined;
     const characterId = (this.urlCharacterId = url.searchParams.get("characterId") ?? undefined);
+    const updates = url.searchParams.get("updates");
     socket.on("message", (data, isBinary) =>
       this.onFrame(data as Buffer, isBinary).catch((err) => {
         this.ctx.logger.error({ err }, "/ws frame handling failed");
@@ -98,6 +102,14 @@ export class WsConnection implements SeatHolder {
     if (badQuery) {
       this.refuse("INVALID_PAYLOAD", `The query ${badQuery}`, CLOSE_CODES.INVALID_REQUEST);
       return;
+    }
+    if (updates !== null) {
+      const form = UpdatesForm.safeParse(updates);
+      if (!form.success) {
+        this.refuse("INVALID_PAYLOAD", `The query's updates must be "whole" or "changes"`, CLOSE_CODES.INVALID_REQUEST);
+        return;
+      }
+      this.updates = form.data;
     }
     if (token) this.joinDone = this.join(token, characterId, undefined);
     else if (!ctx.config.idpAppId) {
@@ -186,7 +198,7 @@ export class WsConnection implements SeatHolder {
       const { client, room } = await joinInMemory(
         (sessionId) => new WsRoomClient(sessionId, this.socket, carried),
         token,
-        { characterId, worldUpdates: true, clientType: "ws" },
+        { characterId, worldUpdates: this.updates === "changes" ? "changes" : true, clientType: "ws" },
         "world",
         "ws",
       );
@@ -308,7 +320,8 @@ export class WsConnection implements SeatHolder {
 
     if (type === "authenticate") {
       const auth = AuthenticateData.safeParse(payload);
-      if (!auth.success) return this.error("INVALID_PAYLOAD", "authenticate: {token, characterId?}", id);
+      if (!auth.success) return this.error("INVALID_PAYLOAD", 'authenticate: {token, characterId?, updates?: "whole" | "changes"}', id);
+      if (auth.data.updates) this.updates = auth.data.updates;
       // Authenticate first: no guest is made for this socket.
       this.awaitingFirstFrame = false;
       // After any join in progress (a guest's, in anonymous mode): this identity then replaces it.
