@@ -79,3 +79,15 @@ export function summariseProfile(profile: Profile, top = 20): { totalMs: number;
   const heaviest = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
   return { totalMs, self: heaviest(self), inclusive: heaviest(inclusive) };
 }
+
+export type ProfileSummary = ReturnType<typeof summariseProfile>;
+
+/** A profile summary as report lines: a title, then the heaviest functions by self and by total time. */
+export function profileLines(title: string, profile: ProfileSummary): string[] {
+  const share = (ms: number) => `${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / profile.totalMs).toFixed(1).padStart(5)}%`;
+  const out = [title, "  heaviest by self time:"];
+  for (const [name, ms] of profile.self) out.push(`    ${share(ms)}  ${name}`);
+  out.push("  heaviest by total time:");
+  for (const [name, ms] of profile.inclusive) out.push(`    ${share(ms)}  ${name}`);
+  return out;
+}

@@ -1,5 +1,6 @@
 import type { ByteCounter } from "./benchClient.js";
 import type { TickRecord } from "./probe.js";
+import { profileLines, type ProfileSummary } from "./cpuProfile.js";
 import { fmt, fmtRatio, kb, mean, median, percentiles, ratio, round, sum, table } from "./stats.js";
 
 /** Counters taken right after one tick. */
@@ -279,17 +280,15 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       ),
     );
   }
-  const profile = meta.profile as { file: string; totalMs: number; self: Array<[string, number]>; inclusive: Array<[string, number]> } | undefined;
+  const profile = meta.profile as (ProfileSummary & { file: string }) | undefined;
   if (profile) {
-    const share = (ms: number) => `${fmt(ms, 0).padStart(7)} ms ${fmt((100 * ms) / profile.totalMs, 1).padStart(5)}%`;
     out.push("");
     out.push(
-      `CPU profile of the N=${results[results.length - 1].n} window (${profile.file}, ${fmt(profile.totalMs, 0)} ms of busy CPU sampled, shares of that):`,
+      ...profileLines(
+        `CPU profile of the N=${results[results.length - 1].n} window (${profile.file}, ${fmt(profile.totalMs, 0)} ms of busy CPU sampled, shares of that):`,
+        profile,
+      ),
     );
-    out.push("  heaviest by self time:");
-    for (const [name, ms] of profile.self) out.push(`    ${share(ms)}  ${name}`);
-    out.push("  heaviest by total time:");
-    for (const [name, ms] of profile.inclusive) out.push(`    ${share(ms)}  ${name}`);
   }
   const warnings = meta.warnings as Record<string, number>;
   if (Object.keys(warnings).length) {

@@ -19,6 +19,7 @@
  *
  * Usage: npm run bench:world [-- --sizes 100,500,1000,2000 --window 40 --warmup 5 --twins 2
  *        --spread world|spawn --concurrency 8 --seed 1 --time-limit 300 --profile file.cpuprofile
+ *        --profile-joins file.cpuprofile
  *        --save-interval 3600 --measure-save true --send-cost true --maps default,spread --copies 16]
  */
 import os from "node:os";
@@ -27,7 +28,7 @@ import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { defaultGameData, startTestServer } from "../test/helpers/server.js";
 import { spreadGameData } from "./spreadWorld.js";
 import { benchArgs } from "./args.js";
-import { CpuProfile, summariseProfile } from "./cpuProfile.js";
+import { CpuProfile, profileLines, summariseProfile } from "./cpuProfile.js";
 import { Population } from "./population.js";
 import { RoomProbe } from "./probe.js";
 import { printReport, summarise, type PhaseResult, type Snapshot, type TwinCheck } from "./report.js";
@@ -46,6 +47,8 @@ interface Options {
   timeLimitS: number;
   /** Write a CPU profile of the last window here (and print where its time went). */
   profile?: string;
+  /** Write a CPU profile of the largest N's joins here (and print where their time went). */
+  profileJoins?: string;
   /** Save interval of the room (s); the default keeps the periodic save out of the windows. */
   saveInterval: number;
   /** Time a save of every character after each window. */
@@ -67,6 +70,7 @@ function parseOptions(): Options {
     seed: "1",
     "time-limit": "300",
     profile: undefined,
+    "profile-joins": undefined,
     "save-interval": "3600",
     "measure-save": "true",
     "send-cost": "true",
@@ -87,6 +91,7 @@ function parseOptions(): Options {
     seed: Number(a.seed),
     timeLimitS: Number(a["time-limit"]),
     profile: a.profile,
+    profileJoins: a["profile-joins"],
     saveInterval: Number(a["save-interval"]),
     measureSave: a["measure-save"] !== "false",
     sendCost: a["send-cost"] !== "false",
@@ -198,8 +203,14 @@ async function runMap(map: "default" | "spread") {
         break;
       }
       const joinStart = performance.now();
+      const profilingJoins = opts.profileJoins && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
+      await profilingJoins?.start();
       await population.growTo(n - sdkCount, deadline);
       const joinS = (performance.now() - joinStart) / 1000;
+      if (profilingJoins) {
+        const joins = summariseProfile(await profilingJoins.stop(opts.profileJoins!));
+        console.log(profileLines(`CPU profile of the joins up to N=${n} (${opts.profileJoins}, ${joins.totalMs.toFixed(0)} ms busy):`, joins).join("\n"));
+      }
       log(`N=${n}: ${population.size + sdkCount} players in (${joinS.toFixed(1)}s of joins), spreading out`);
       // Let the newcomers reach their first destination (bounded), then warm up and measure.
       const scatterLimit = probe.tick + 15;

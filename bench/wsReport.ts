@@ -3,6 +3,7 @@ import type { ConnectResult, SpreadResult } from "./loadDriver.js";
 import type { ClientWindow } from "./loadFleet.js";
 import { fmt, fmtRatio, kb, ratio, round, table } from "./stats.js";
 import type { RawFanoutResult } from "./rawFanout.js";
+import { profileLines, type ProfileSummary } from "./cpuProfile.js";
 
 /** The server process over one window (this process: the server and the harness's few timers). */
 export interface ServerWindow {
@@ -212,15 +213,10 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
   for (const r of failures) out.push(`N=${r.n} ${LABEL[r.kind]}: ${r.connect.failed} clients failed to join (first: ${r.connect.firstFailure})`);
   for (const r of results.filter((x) => x.spread.stragglers > 0))
     out.push(`N=${r.n} ${LABEL[r.kind]}: ${r.spread.stragglers} players had not reached their spread tile when the wait ended`);
-  const profile = meta.profile as { file: string; totalMs: number; self: Array<[string, number]>; inclusive: Array<[string, number]> } | undefined;
+  const profile = meta.profile as (ProfileSummary & { file: string }) | undefined;
   if (profile) {
-    const share = (ms: number) => `${fmt(ms, 0).padStart(7)} ms ${fmt((100 * ms) / profile.totalMs, 1).padStart(5)}%`;
     out.push("");
-    out.push(`Server CPU profile of the ${meta.profileWindow} window (${profile.file}, ${fmt(profile.totalMs, 0)} ms busy):`);
-    out.push("  heaviest by self time:");
-    for (const [name, ms] of profile.self) out.push(`    ${share(ms)}  ${name}`);
-    out.push("  heaviest by total time:");
-    for (const [name, ms] of profile.inclusive) out.push(`    ${share(ms)}  ${name}`);
+    out.push(...profileLines(`Server CPU profile of the ${meta.profileWindow} window (${profile.file}, ${fmt(profile.totalMs, 0)} ms busy):`, profile));
   }
   if (meta.skipped) out.push(`skipped: ${(meta.skipped as string[]).join("; ")}`);
   out.push(`elapsed ${fmt(meta.elapsedS as number, 0)} s`);

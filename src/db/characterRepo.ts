@@ -120,7 +120,36 @@ export async function loadOrCreateCharacter(
   return createCharacter(sql, create());
 }
 
-/** A new character with its starting items, in one transaction; a generated name when none is given. */
+/**
+ * A new character's row and its pack's rows, in one statement (so all or nothing, one round trip):
+ * a new character has nothing worn, banked or begun.
+ */
+async function insertCharacter(sql: SqlRunner, snap: CharacterSnapshot): Promise<void> {
+  const row = { ...statRow(snap), accountId: snap.accountId, name: snap.name, isAgent: snap.isAgent };
+  const columns = ["id", "accountId", "name", "isAgent", ...STAT_COLUMNS, "positionX", "positionZ"];
+  const types = [
+    `"id" text`,
+    `"accountId" text`,
+    `"name" text`,
+    `"isAgent" boolean`,
+    ...STAT_COLUMNS.map((c) => `"${c}" int`),
+    `"positionX" float8`,
+    `"positionZ" float8`,
+  ];
+  const names = columns.map((c) => `"${c}"`).join(", ");
+  const items = inventoryRows([{ characterId: snap.id, inventory: snap.inventory }]);
+  await sql.query(
+    `WITH c AS (
+       INSERT INTO "characters" (${names}, "createdAt", "updatedAt")
+       SELECT ${columns.map((c) => `r."${c}"`).join(", ")}, ${NOW_UTC}, ${NOW_UTC}
+       FROM jsonb_to_recordset($1::jsonb) AS r(${types.join(", ")}) RETURNING "id")
+     INSERT INTO "inventory" ("characterId", "slot", "itemId", "quantity")
+     SELECT c."id", i."slot", i."itemId", i."quantity" FROM c, jsonb_to_recordset($2::jsonb) AS i("slot" int, "itemId" text, "quantity" int)`,
+    [JSON.stringify([row]), JSON.stringify(items)],
+  );
+}
+
+/** A new character with its starting items, in one statement; a generated name when none is given. */
 export async function createCharacter(sql: SqlRunner, spec: NewCharacter): Promise<CharacterSnapshot> {
   for (let attempt = 0; attempt < 8; attempt++) {
     // A generated name follows the naming rule (12 characters at most) and leaves 900,000 to draw from.
@@ -143,13 +172,7 @@ export async function createCharacter(sql: SqlRunner, spec: NewCharacter): Promi
       quests: [],
     };
     try {
-      await sql.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO "characters" ("id", "accountId", "name", "isAgent", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, ${NOW_UTC}, ${NOW_UTC})`,
-          [id, spec.accountId, name, snap.isAgent],
-        );
-        await writeSnapshot(tx, snap);
-      });
+      await insertCharacter(sql, snap);
     } catch (err) {
       // Another character took the generated name first: try another.
       if (!spec.name && isUniqueViolation(err)) continue;
@@ -170,16 +193,21 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
-/**
- * Write a character's whole state: skills, position, health, inventory, equipment, bank.
- * Called inside a transaction so a save is all or nothing.
- */
-export async function writeSnapshot(tx: SqlTx, snap: CharacterSnapshot): Promise<void> {
-  await writeCharacterStats(tx, [snap]);
-  await writeCharacterItems(tx, [snap]);
-}
-
 const STAT_COLUMNS = [...SKILLS.flatMap((s) => [levelColumn(s), xpColumn(s)]), "combatLevel", "health"] as const;
+
+/** A character's skills, combat level, health, prayer points and position as its row's columns. */
+function statRow(snap: CharacterSnapshot): Record<string, number | string> {
+  const levels = skillLevels(snap.xp);
+  const row: Record<string, number | string> = { id: snap.id, positionX: snap.tile.x, positionZ: snap.tile.z };
+  for (const s of SKILLS) {
+    row[levelColumn(s)] = levels[s];
+    row[xpColumn(s)] = Math.floor(snap.xp[s]);
+  }
+  row.combatLevel = combatLevel(levels);
+  row.health = Math.max(0, Math.floor(snap.health));
+  if (snap.prayerPoints !== undefined) row.prayerPoints = Math.min(99, Math.max(0, Math.floor(snap.prayerPoints)));
+  return row;
+}
 
 /**
  * Skills, combat level, health and position of many characters in one statement (the periodic
@@ -187,18 +215,7 @@ const STAT_COLUMNS = [...SKILLS.flatMap((s) => [levelColumn(s), xpColumn(s)]), "
  */
 export async function writeCharacterStats(tx: SqlTx, snaps: CharacterSnapshot[]): Promise<void> {
   if (snaps.length === 0) return;
-  const rows = snaps.map((snap) => {
-    const levels = skillLevels(snap.xp);
-    const row: Record<string, number | string> = { id: snap.id, positionX: snap.tile.x, positionZ: snap.tile.z };
-    for (const s of SKILLS) {
-      row[levelColumn(s)] = levels[s];
-      row[xpColumn(s)] = Math.floor(snap.xp[s]);
-    }
-    row.combatLevel = combatLevel(levels);
-    row.health = Math.max(0, Math.floor(snap.health));
-    if (snap.prayerPoints !== undefined) row.prayerPoints = Math.min(99, Math.max(0, Math.floor(snap.prayerPoints)));
-    return row;
-  });
+  const rows = snaps.map(statRow);
   const set = [
     ...STAT_COLUMNS.map((c) => `"${c}" = r."${c}"`),
     // Absent from a snapshot (never the world's): kept as it is.
