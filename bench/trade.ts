@@ -29,7 +29,8 @@
  * ceiling the trades are a ratio to (bench/pgbench.ts).
  *
  * Usage: npm run bench:trade [-- --pairs 20,100 --seconds 20 --warmup 2 --databases pglite,postgres
- *        --repeat-ms 0 --send-rate 50 --step-timeout 10]
+ *        --repeat-ms 0 --send-rate 50 --step-timeout 10 --profile file.cpuprofile]
+ * --profile: a CPU profile of this process over the last run's window (server and clients alike).
  */
 import os from "node:os";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -43,6 +44,7 @@ import { fmt, percentiles } from "./stats.js";
 import { BenchTrader, newTrouble, note, type Trouble } from "./tradeClient.js";
 import { LABEL, openBenchDb, type DbKind } from "./tradeDatabases.js";
 import { pgbenchCeiling } from "./pgbench.js";
+import { CpuProfile, profileLines, summariseProfile } from "./cpuProfile.js";
 import { machineTimes, printReport, type DbResult, type Options } from "./tradeReport.js";
 
 function parseOptions(): Options {
@@ -54,6 +56,7 @@ function parseOptions(): Options {
     "repeat-ms": "0",
     "send-rate": "50",
     "step-timeout": "10",
+    profile: undefined,
   });
   const pairCounts = a.pairs
     .split(",")
@@ -68,6 +71,7 @@ function parseOptions(): Options {
     repeatMs: Math.max(0, Number(a["repeat-ms"])),
     sendRate: Math.min(WS_LIMITS.messagesPerSecond, Math.max(5, Number(a["send-rate"]))),
     stepTimeoutS: Math.max(1, Number(a["step-timeout"])),
+    profile: a.profile,
   };
 }
 
@@ -273,9 +277,12 @@ async function runOn(kind: DbKind): Promise<DbResult> {
       const loopDelay = monitorEventLoopDelay({ resolution: 10 });
       let mark: { cpu: NodeJS.CpuUsage; elu: ReturnType<typeof performance.eventLoopUtilization>; machine: { busy: number; total: number } } | undefined;
       let windowed: DbResult["process"];
+      const last = opts.pairs === opts.pairCounts[opts.pairCounts.length - 1] && kind === opts.databases[opts.databases.length - 1];
+      const profiling = opts.profile && last ? new CpuProfile() : undefined;
       const markTimer = setTimeout(() => {
         mark = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(), machine: machineTimes() };
         loopDelay.enable();
+        void profiling?.start();
       }, measureFrom - performance.now());
       const endTimer = setTimeout(() => {
         loopDelay.disable();
@@ -292,6 +299,14 @@ async function runOn(kind: DbKind): Promise<DbResult> {
       await Promise.all(Array.from({ length: opts.pairs }, (_, p) => runPair(clients[2 * p], clients[2 * p + 1], endAt, samples, trouble, probe)));
       clearTimeout(markTimer);
       clearTimeout(endTimer);
+      if (profiling) {
+        const summary = summariseProfile(await profiling.stop(opts.profile!));
+        console.log(
+          profileLines(`CPU profile of the ${label} window with ${opts.pairs} pairs (${opts.profile}, ${summary.totalMs.toFixed(0)} ms busy):`, summary).join(
+            "\n",
+          ),
+        );
+      }
       const inWindow = samples.filter((s) => s.at >= measureFrom && s.at <= endAt);
 
       // Every trade moved one coin each way: each character still holds its 25.

@@ -21,6 +21,8 @@ export interface Options {
   /** Frames each client sends per second at most (the server allows WS_LIMITS.messagesPerSecond). */
   sendRate: number;
   stepTimeoutS: number;
+  /** Write a CPU profile of the last run's window here (and print where its time went). */
+  profile?: string;
 }
 
 export interface DbResult {

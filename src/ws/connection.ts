@@ -8,6 +8,7 @@ import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { frame, frameProblem, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
 import { WsRoomClient } from "./roomClients.js";
+import { sendFrame } from "./corkedSend.js";
 import { WsSeat, type ResumableRoom, type SeatHolder, type WsSeats } from "./seats.js";
 import {
   AuthenticateData,
@@ -126,7 +127,7 @@ export class WsConnection implements SeatHolder {
 
   /** A frame of the adapter's own, its payload checked against ServerMessages. */
   private send<K extends ServerMessageType>(type: K, data: ServerMessage<K>, id?: string) {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(frame(type, data, id));
+    if (this.socket.readyState === this.socket.OPEN) sendFrame(this.socket, frame(type, data, id));
   }
 
   private error(code: ErrorCode, message: string, id?: string) {

@@ -3,6 +3,7 @@ import type { WebSocket } from "ws";
 import { InMemoryRoomClient } from "../../rooms/inMemoryClient.js";
 import { CLOSE_CODES, type PlayerSync, type ServerMessageArgs, type WorldUpdate } from "../protocol/index.js";
 import { frame, frameOf } from "./protocol.js";
+import { sendFrame } from "./corkedSend.js";
 
 /**
  * The room's side of a /ws player: what the world room sends it becomes JSON frames on its socket.
@@ -53,7 +54,7 @@ export class WsRoomClient extends InMemoryRoomClient {
     }
     const text = frameOf(type, data ?? {}, this.replyTo);
     if (this.held) this.held.push(text);
-    else if (this.open) this.socket!.send(text);
+    else if (this.open) sendFrame(this.socket!, text);
   }
 
   /** A socket is attached and open (false while a dropped player waits to be resumed). */
@@ -64,7 +65,7 @@ export class WsRoomClient extends InMemoryRoomClient {
   /** Binary room frames (schema state and patches) are for SDK clients: /ws clients get `world:update`. */
   protected onRaw(data: Uint8Array | Buffer) {
     if ((data[0] & 0x1f) === Protocol.ERROR && this.open) {
-      this.socket!.send(frame("error", { code: "ROOM_ERROR", message: "The world refused the connection" }));
+      sendFrame(this.socket!, frame("error", { code: "ROOM_ERROR", message: "The world refused the connection" }));
     }
   }
 
@@ -72,7 +73,7 @@ export class WsRoomClient extends InMemoryRoomClient {
   release() {
     const held = this.held ?? [];
     this.held = null;
-    for (const text of held) if (this.open) this.socket!.send(text);
+    for (const text of held) if (this.open) sendFrame(this.socket!, text);
   }
 
   /**
