@@ -21,9 +21,9 @@ const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc"]);
 /**
  * Move a window to the sets `fill` gives, kind by kind: entities leaving are removed from its
  * view and listed as removed, those entering are added, and the JSON lists those entering (whole)
- * and those changed this tick (their change entries). Still kinds are recomputed only when `at` (the window's centre) moved
- * or one came or went, moving kinds only when it moved or one of them was put, moved or removed
- * near it. `update`: true for a new world:update, or the one to fill.
+ * and those changed this tick (their change entries). Still kinds are recomputed only when `at`
+ * (the window's centre) moved or one came or went, moving kinds only when it moved or one of them
+ * was put, moved or removed near it. `update`: true for a new world:update, or the one to fill.
  */
 export function advanceWindow(
   w: World,

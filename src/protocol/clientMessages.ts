@@ -154,11 +154,11 @@ export const Envelope = z
   .strict();
 export type Envelope = z.infer<typeof Envelope>;
 
-/** /ws `authenticate`: log this socket in with a server token (§8). */
 /** The form of `world:update` a /ws client takes (§4): every entity whole, or held ones as their changes. */
 export const UpdatesForm = z.enum(["whole", "changes"]);
 export type UpdatesForm = z.infer<typeof UpdatesForm>;
 
+/** /ws `authenticate`: log this socket in with a server token (§8). */
 export const AuthenticateData = z
   .object({
     token: z.string().min(1).max(8192),
