@@ -1,6 +1,6 @@
 import { $changes } from "@colyseus/schema";
 import type { WorldUpdate } from "../src/protocol/index.js";
-import type { AnyState } from "./stateCollections.js";
+import { COLLECTION, KINDS, type AnyState } from "./stateCollections.js";
 
 /**
  * The two forms of `world:update` (PROTOCOL.md §4). The views build one update per window in the
@@ -56,7 +56,8 @@ export function changeEntry(id: string, s: AnyState, whole: object): object {
   return entry;
 }
 
-const LISTS = ["players", "npcs", "resources", "groundItems", "stations"] as const;
+/** The lists of an update, one per kind of entity. */
+const LISTS = KINDS.map((kind) => COLLECTION[kind]);
 
 /** The whole form of an update: every change entry replaced by its entity's whole JSON (made once per update). */
 export function wholeForm(update: WorldUpdate): WorldUpdate {

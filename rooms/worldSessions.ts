@@ -216,11 +216,7 @@ export class WorldSessions {
     // The /ws adapter's clients and the built-in agents take world:update JSON instead of schema patches: no StateView.
     const patches = options.clientType !== "ws" && options.clientType !== "runtime";
     // The view the session's client is encoded through changes as it moves between zones (rooms/worldViews.ts).
-    const viewer = sync.views.attach(
-      player.id,
-      options.worldUpdates !== undefined && options.worldUpdates !== false,
-      patches ? (view) => (session.client.view = view) : undefined,
-    );
+    const viewer = sync.views.attach(player.id, Boolean(options.worldUpdates), patches ? (view) => (session.client.view = view) : undefined);
     // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the
     // next one), so a join costs the same however many players are online.
     sync.syncOne("player", player.id);

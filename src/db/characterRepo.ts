@@ -12,7 +12,7 @@ import {
   type SkillXp,
   type Tile,
 } from "../game/types.js";
-import { inJsonList, insertRows, NOW_UTC, type SqlRunner, type SqlTx } from "./sql.js";
+import { inJsonList, insertRows, insertRowsStatement, NOW_UTC, type Columns, type SqlRunner, type SqlTx } from "./sql.js";
 import { combatLevel, defaultSkillXp, levelForXp, maxHealth, skillLevels, xpForLevel } from "../game/skills.js";
 
 /** The column pair of each skill in the characters table. */
@@ -126,27 +126,10 @@ export async function loadOrCreateCharacter(
  */
 async function insertCharacter(sql: SqlRunner, snap: CharacterSnapshot): Promise<void> {
   const row = { ...statRow(snap), accountId: snap.accountId, name: snap.name, isAgent: snap.isAgent };
-  const columns = ["id", "accountId", "name", "isAgent", ...STAT_COLUMNS, "positionX", "positionZ"];
-  const types = [
-    `"id" text`,
-    `"accountId" text`,
-    `"name" text`,
-    `"isAgent" boolean`,
-    ...STAT_COLUMNS.map((c) => `"${c}" int`),
-    `"positionX" float8`,
-    `"positionZ" float8`,
-  ];
-  const names = columns.map((c) => `"${c}"`).join(", ");
   const items = inventoryRows([{ characterId: snap.id, inventory: snap.inventory }]);
-  await sql.query(
-    `WITH c AS (
-       INSERT INTO "characters" (${names}, "createdAt", "updatedAt")
-       SELECT ${columns.map((c) => `r."${c}"`).join(", ")}, ${NOW_UTC}, ${NOW_UTC}
-       FROM jsonb_to_recordset($1::jsonb) AS r(${types.join(", ")}) RETURNING "id")
-     INSERT INTO "inventory" ("characterId", "slot", "itemId", "quantity")
-     SELECT c."id", i."slot", i."itemId", i."quantity" FROM c, jsonb_to_recordset($2::jsonb) AS i("slot" int, "itemId" text, "quantity" int)`,
-    [JSON.stringify([row]), JSON.stringify(items)],
-  );
+  // The pack's rows are checked against the character's row at the statement's end, when it is in.
+  const character = insertRowsStatement("characters", NEW_CHARACTER_COLUMNS, { constants: { createdAt: NOW_UTC, updatedAt: NOW_UTC } });
+  await sql.query(`WITH c AS (${character}) ${insertRowsStatement("inventory", INVENTORY_COLUMNS, {}, 2)}`, [JSON.stringify([row]), JSON.stringify(items)]);
 }
 
 /** A new character with its starting items, in one statement; a generated name when none is given. */
@@ -194,6 +177,17 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 const STAT_COLUMNS = [...SKILLS.flatMap((s) => [levelColumn(s), xpColumn(s)]), "combatLevel", "health"] as const;
+
+/** A new character's row: who it is, and its stats as statRow gives them. */
+const NEW_CHARACTER_COLUMNS: Columns = {
+  id: "text",
+  accountId: "text",
+  name: "text",
+  isAgent: "boolean",
+  ...Object.fromEntries(STAT_COLUMNS.map((c) => [c, "int"])),
+  positionX: "float8",
+  positionZ: "float8",
+};
 
 /** A character's skills, combat level, health, prayer points and position as its row's columns. */
 function statRow(snap: CharacterSnapshot): Record<string, number | string> {

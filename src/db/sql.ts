@@ -32,28 +32,34 @@ export const NOW_UTC = `(now() AT TIME ZONE 'UTC')`;
 /** Column name to SQL type, in the order the rows' fields are written. */
 export type Columns = Record<string, string>;
 
+export interface InsertOptions {
+  /** Columns set by an SQL expression for every row (a timestamp). */
+  constants?: Record<string, string>;
+  /** What follows the SELECT (an ON CONFLICT or RETURNING clause). */
+  suffix?: string;
+}
+
 /**
- * Insert many rows in one statement: the rows travel as one JSON parameter and are unpacked by
- * jsonb_to_recordset, so any number of rows is one round trip. `constants` are columns set by an
- * SQL expression for every row (a timestamp); `suffix` follows the SELECT (an ON CONFLICT clause).
+ * The statement insertRows runs, its rows read from the JSON parameter `$param` (also a part of a
+ * larger statement: a data-modifying WITH).
  */
-export async function insertRows(
-  tx: SqlTx,
-  table: string,
-  columns: Columns,
-  rows: object[],
-  options: { constants?: Record<string, string>; suffix?: string } = {},
-): Promise<void> {
-  if (rows.length === 0) return;
+export function insertRowsStatement(table: string, columns: Columns, options: InsertOptions = {}, param = 1): string {
   const constants = Object.entries(options.constants ?? {});
   const names = [...Object.keys(columns), ...constants.map(([c]) => c)].map((c) => `"${c}"`).join(", ");
   const values = [...Object.keys(columns).map((c) => `r."${c}"`), ...constants.map(([, expr]) => expr)].join(", ");
   const types = Object.entries(columns)
     .map(([c, t]) => `"${c}" ${t}`)
     .join(", ");
-  await tx.query(`INSERT INTO "${table}" (${names}) SELECT ${values} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) ${options.suffix ?? ""}`, [
-    JSON.stringify(rows),
-  ]);
+  return `INSERT INTO "${table}" (${names}) SELECT ${values} FROM jsonb_to_recordset($${param}::jsonb) AS r(${types}) ${options.suffix ?? ""}`;
+}
+
+/**
+ * Insert many rows in one statement: the rows travel as one JSON parameter and are unpacked by
+ * jsonb_to_recordset, so any number of rows is one round trip.
+ */
+export async function insertRows(tx: SqlTx, table: string, columns: Columns, rows: object[], options: InsertOptions = {}): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(insertRowsStatement(table, columns, options), [JSON.stringify(rows)]);
 }
 
 /** `IN (...)` over a list of ids passed as the JSON parameter $n (any length, one parameter). */
