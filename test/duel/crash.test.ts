@@ -202,14 +202,19 @@ for (const kind of DATABASE_KINDS) {
       const rows = end.duels;
       const rowById = new Map(rows.map((r) => [r.id, r]));
 
-      // What the clients were told: each duel:ended with a winner, the winner's copy (with what it received) preferred.
-      const told = new Map<
-        string,
-        { outcome: string; winnerId: string; received: Array<{ itemId: string; quantity: number }>; settled: boolean; message: string }
-      >();
-      for (const f of sockets.flatMap((s) => s.frames)) {
-        if (f.type !== "duel:ended" || f.data.winnerId === null || f.data.outcome === "draw") continue;
-        if (!told.has(f.data.duelId) || f.data.received.length > 0) told.set(f.data.duelId, f.data);
+      // What the clients were told: each duel:ended with a winner, and the winner's own copy (the one
+      // with what it received) when the winner was told at all: a kill can fall between the two sends.
+      type Told = { outcome: string; winnerId: string; received: Array<{ itemId: string; quantity: number }>; settled: boolean; message: string };
+      const told = new Map<string, Told>();
+      const toldWinner = new Map<string, Told>();
+      for (const s of sockets) {
+        const playerId = s.frames.find((f) => f.type === "authenticated")?.data.playerId;
+        for (const f of s.frames) {
+          if (f.type !== "duel:ended" || f.data.winnerId === null || f.data.outcome === "draw") continue;
+          if (!told.has(f.data.duelId)) told.set(f.data.duelId, f.data);
+          if (f.data.winnerId === playerId) toldWinner.set(f.data.duelId, f.data);
+          else assert.deepEqual(f.data.received, [], `duel ${f.data.duelId}: the loser's copy names nothing received`);
+        }
       }
       const arenaDuels = new Map<string, ArenaDuel>(storms.flatMap((s) => [...s.arenaDuels]));
       const endings = new Map<string, DuelEnding>(storms.flatMap((s) => [...s.endings]));
@@ -239,7 +244,8 @@ for (const kind of DATABASE_KINDS) {
       for (const [id, e] of settledTold) {
         const row = rowById.get(id)!;
         assert.deepEqual([row.winnerId, row.loserId, row.outcome], [e.winnerId, loserOf(id), e.outcome], `duel ${id} as written and as told`);
-        assert.deepEqual(items(row.loserStake as OfferItem[]), items(e.received), `duel ${id}: the stake written and the stake received`);
+        const winnerCopy = toldWinner.get(id);
+        if (winnerCopy) assert.deepEqual(items(row.loserStake as OfferItem[]), items(winnerCopy.received), `duel ${id}: the stake written and the stake received`);
       }
       // A duel told that nothing moved has no row.
       const contradicted = [...told].filter(([id, e]) => nothingMoved(e) && rowById.has(id)).map(([id]) => id);
