@@ -16,6 +16,10 @@ import { frameworkLogger, type Logger } from "./src/logger.js";
 import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
 import { Redis } from "ioredis";
+import os from "node:os";
+import { RedisDriver } from "@colyseus/redis-driver";
+import { RedisPresence } from "@colyseus/redis-presence";
+import { WorldHosting, worldRoomId } from "./rooms/worldHosting.js";
 import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
@@ -114,6 +118,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   installCorsPolicy(ctx.config);
 
   const agents = new AgentRuntime(ctx);
+  let hosting: WorldHosting | undefined;
 
   // Shared counters (rate limits) across server processes when Redis is configured.
   const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
@@ -132,6 +137,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         limiter: limiters?.rest,
         clientAddress: clientAddressOf(ctx.config),
         corsHeaders: (req) => corsFor(req.headers.origin),
+        worlds: () => ctx.world.worlds(),
       }),
     },
   ]);
@@ -146,7 +152,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
 
   return {
     agents,
-    express: (app) => mountHttp(app, ctx, { publicDir: options.publicDir, limiters, agents }),
+    express: (app) =>
+      mountHttp(app, ctx, { publicDir: options.publicDir, limiters, agents, hostedWorlds: () => [...(hosting?.hosted ?? [])].sort((a, b) => a - b) }),
     start: async () => {
       // Shared counters from the first request on: wait (a little) for Redis before accepting any.
       if (redis && redis.status !== "ready") {
@@ -161,10 +168,27 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
           });
         });
       }
-      // The world is made by the server, before the port opens (clients only join it). Colyseus
-      // makes a room on this process while its matchmaker is not accepting yet.
+      // The worlds are made by the server (clients only join them): before the port opens, this
+      // process makes its share of the worlds nobody runs yet (all of them without a cluster),
+      // then keeps looking for worlds to take over (rooms/worldHosting.ts).
       await matchMaker.onReady;
-      await matchMaker.createRoom("world", {});
+      if (ctx.config.cluster) ctx.logger.setBindings({ processId: matchMaker.processId });
+      hosting = new WorldHosting(
+        matchMaker.presence,
+        ctx.config.worlds,
+        { processId: matchMaker.processId, publicAddress: matchMaker.publicAddress ?? null, startedAt: Date.now() },
+        {
+          open: async (spec) => void (await matchMaker.handleCreateRoom("world", { worldId: spec.id }, undefined, worldRoomId(spec.id))),
+          isEmpty: (spec) => (matchMaker.getLocalRoomById(worldRoomId(spec.id))?.clients.length ?? 0) === 0,
+          close: async (spec) => {
+            const room = matchMaker.getLocalRoomById(worldRoomId(spec.id));
+            if (room) await room.disconnect();
+          },
+        },
+        ctx.logger,
+        { sweepDeadProcesses: ctx.config.cluster !== undefined },
+      );
+      await hosting.start();
       if (options.startAgents !== false) await agents.startAll();
     },
     attach: (gameServer, around = {}) => {
@@ -174,6 +198,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         if (address && typeof address === "object") (gameServer as unknown as { port: number }).port = address.port;
       });
       gameServer.onBeforeShutdown(async () => {
+        // No world is taken over from here on; each room frees its world's claim once saved.
+        await hosting?.stop();
         await around.stopping?.();
         httpServer.close();
         // Agents leave first, like any player (the world saves them).
@@ -190,6 +216,20 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   };
 }
 
+/**
+ * Cluster mode (REDIS_URL): Colyseus's Redis presence (locks, pub/sub, remote room calls) and
+ * driver (every process's room listings), and the address clients reach this process at.
+ */
+function clusterEngine(ctx: ServerContext) {
+  const cluster = ctx.config.cluster;
+  if (!cluster) return {};
+  return {
+    presence: new RedisPresence(cluster.redisUrl),
+    driver: new RedisDriver(cluster.redisUrl),
+    publicAddress: cluster.publicAddress ?? `${os.hostname()}:${ctx.config.port}`,
+  };
+}
+
 export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
   const httpServer = http.createServer();
   const transport = colyseusTransport(httpServer);
@@ -197,6 +237,7 @@ export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Are
   const gameServer = defineServer({
     rooms: arenaRooms(() => ctx, options),
     transport,
+    ...clusterEngine(ctx),
     greet: false,
     logger: frameworkLogger(ctx.logger),
     gracefullyShutdown: false,
@@ -268,6 +309,8 @@ const arenaConfig: Omit<ConfigOptions<ArenaRooms>, "~rooms" | "~routes"> = {
   },
   initializeGameServer: async (gameServer: Server) => {
     const config = loadConfig(process.env, { version: VERSION });
+    // The matchmaker was set up before this hook runs: a cluster's Redis engine is given at construction (createArena, npm start).
+    if (config.cluster) throw new Error("REDIS_URL: a cluster process is started with npm start (src/index.ts), not through this config");
     const logger = serverLogger(config);
     colyseusLog.use(logger);
     const ctx = await openServerContext(config, logger);

@@ -1,4 +1,4 @@
-import { CloseCode, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { CloseCode, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
@@ -29,7 +29,7 @@ import { runCommand, worldCommands, type CommandHandlers } from "./worldCommands
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import { WorldSessions, type Session, type WorldClient } from "./worldSessions.js";
 import { createWorld, restoreWorld } from "./worldSetup.js";
-import { WORLD_NAME } from "../src/worldAccess.js";
+import { worldKey, worldMetadata, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
 import { WorldSync } from "./worldSync.js";
 import { shareEntityEncodes } from "./sharedEncodes.js";
 import { firstStatesFromViews } from "./firstState.js";
@@ -37,6 +37,8 @@ import { updateInForm } from "./updateForms.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
+import { isRoomOp, roomOps } from "./worldFacade.js";
+import { releaseWorldClaim } from "./worldHosting.js";
 
 /** What the admin monitor shows of a room (its list of clients, at least). */
 interface InspectData {
@@ -55,7 +57,7 @@ const LOCK_REFRESH_TICKS = 8;
  * (rooms/worldSessions.ts), validates messages and hands them to the world's rules (src/game), runs
  * the tick and mirrors the world to clients.
  */
-export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> {
+export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; metadata: WorldMetadata }> {
   /** Set by arena.config.ts on the class it registers (see bindContext). */
   protected ctx!: ServerContext;
 
@@ -67,6 +69,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
    */
   maxMessagesPerSecond = 120;
 
+  /** Which of the configured worlds this room is (its id, name and capacity). */
+  spec!: WorldSpec;
   world!: World;
   sync!: WorldSync;
   saver!: WorldSaver;
@@ -98,16 +102,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   /** Dialogue effects the server does not play, reported once each. */
   private readonly unknownEffects = new Set<string>();
 
-  async onCreate(options: { tradeLimits?: Partial<TradeLimits> } = {}) {
+  async onCreate(options: { worldId?: number; tradeLimits?: Partial<TradeLimits> } = {}) {
+    const worlds = this.ctx.config.worlds;
+    const spec = options.worldId === undefined ? worlds[0] : worlds.find((w) => w.id === options.worldId);
+    if (!spec) throw new Error(`World ${options.worldId} is not one of WORLDS (${worlds.map((w) => w.id).join(", ")})`);
+    this.spec = spec;
+    this.maxClients = spec.capacity;
+    this.metadata = worldMetadata(spec);
     this.autoDispose = false;
     this.patchRate = null;
+    const key = worldKey(spec.id);
     this.ignores = new IgnoreLists(this.ctx.db.sql, this.ctx.logger);
     this.world = createWorld(this.ctx.gameData, {
       tradeLimits: { ...TRADE_LIMITS, ...options.tradeLimits },
       ignoring: (playerId, fromId) => this.isIgnoring(playerId, fromId),
     });
-    this.saver = new WorldSaver(this.ctx.db.sql, WORLD_NAME, this.ctx.logger);
-    await restoreWorld(this.world, this.ctx.db.prisma, this.ctx.logger);
+    this.saver = new WorldSaver(this.ctx.db.sql, key, this.ctx.logger);
+    await restoreWorld(this.world, key, this.ctx.db.prisma, this.ctx.logger);
     this.locks = new RoomCharacterLocks(new CharacterLocks(this.presence, this.roomId), (id) => this.sessions.has(id), this.ctx.logger);
     this.trades = new TradeDesk({
       world: this.world,
@@ -121,7 +132,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
       world: this.world,
       saver: this.saver,
       logger: this.ctx.logger,
-      worldName: WORLD_NAME,
+      worldName: key,
       send: (playerId, type, data) => this.toPlayer(playerId, type, data),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
     });
@@ -143,6 +154,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     firstStatesFromViews(this, this.state, (client) => (client.view && this.sync.views.takeFresh(client.view) ? client.view : undefined));
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,
+      worldKey: key,
       gameData: this.ctx.gameData,
       logger: this.ctx.logger,
       world: this.world,
@@ -262,6 +274,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     return client !== undefined && this.players.resend(client);
   }
 
+  /**
+   * An op of the world facade on this room (rooms/worldFacade.ts): called in this process, or by
+   * another process as a remote room call; JSON in and out.
+   */
+  facade(op: unknown, args: unknown): unknown {
+    if (!isRoomOp(op) || !Array.isArray(args)) return null;
+    return (roomOps[op] as (room: WorldRoom, ...a: unknown[]) => unknown)(this, ...args);
+  }
+
   /** Resolves once every leave so far is saved and recorded, and every save captured is written. */
   settled() {
     return this.players.settled();
@@ -278,8 +299,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     await this.stores.settled();
     await this.stores.saveDirty().catch(() => {});
     await this.saver.flush();
-    // Everyone here is saved: their characters are free to go live elsewhere.
+    // Everyone here is saved: their characters are free to go live elsewhere, and the world to run on another process.
     await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.locks.release(id)));
+    await releaseWorldClaim(this.presence, this.spec.id, matchMaker.processId).catch(() => {});
   }
 
   /**

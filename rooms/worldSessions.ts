@@ -50,6 +50,8 @@ export type WorldClient = ProtocolClient<Session, TokenClaims>;
 /** What the sessions need of their world room. */
 export interface SessionsContext {
   sql: SqlRunner;
+  /** The key of the world's rows (its id). */
+  worldKey: string;
   gameData: GameData;
   logger: Logger;
   world: World;
@@ -192,7 +194,7 @@ export class WorldSessions {
     const player = addPlayer(world, snap);
     player.persistedItems = itemsFingerprint(snap);
     player.persistedQuests = questsFingerprint(snap);
-    const dbSessionId = await startSession(this.c.sql, snap.id, auth.sub, options.clientType ?? "colyseus");
+    const dbSessionId = await startSession(this.c.sql, snap.id, auth.sub, options.clientType ?? "colyseus", this.c.worldKey);
     if (!this.c.inRoom(client)) {
       // Left while the session was being recorded: take the character out again.
       removePlayer(world, player.id);

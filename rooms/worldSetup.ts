@@ -6,7 +6,6 @@ import { closeDanglingSessions, loadChunks, openDeaths } from "../src/db/worldRe
 import { loadStoreStock } from "../src/db/storeRepo.js";
 import { populateWorld, restoreChunk, restoreDeathPile, restoreStock, type ChunkData } from "../src/game/world/setup.js";
 import { World, type WorldOptions } from "../src/game/world/World.js";
-import { WORLD_NAME } from "../src/worldAccess.js";
 
 export function createWorld(data: GameData, options: Partial<WorldOptions> = {}): World {
   const world = new World(data, { rng: Math.random, newId: randomUUID, ...options });
@@ -16,15 +15,16 @@ export function createWorld(data: GameData, options: Partial<WorldOptions> = {})
 
 /**
  * Put back what the database remembers of the world: ground items and depleted nodes per chunk,
- * the piles of open death locks and the stores' shelves; close sessions a crashed process left open.
+ * the piles of open death locks and the stores' shelves; close sessions a crashed process left open
+ * (all of them the world's own: rows are kept under the world's key).
  */
-export async function restoreWorld(world: World, prisma: PrismaClient, logger: Logger) {
-  const chunks = await loadChunks(prisma, WORLD_NAME);
+export async function restoreWorld(world: World, worldKey: string, prisma: PrismaClient, logger: Logger) {
+  const chunks = await loadChunks(prisma, worldKey);
   for (const c of chunks) restoreChunk(world, c.data as ChunkData);
-  const deaths = await openDeaths(prisma);
+  const deaths = await openDeaths(prisma, worldKey);
   for (const d of deaths) restoreDeathPile(world, d);
-  const shelves = await loadStoreStock(prisma, WORLD_NAME);
+  const shelves = await loadStoreStock(prisma, worldKey);
   restoreStock(world, shelves);
-  const closed = await closeDanglingSessions(prisma);
-  logger.info({ chunks: chunks.length, deathPiles: deaths.length, shelves: shelves.length, closedSessions: closed }, "world restored");
+  const closed = await closeDanglingSessions(prisma, worldKey);
+  logger.info({ world: worldKey, chunks: chunks.length, deathPiles: deaths.length, shelves: shelves.length, closedSessions: closed }, "world restored");
 }

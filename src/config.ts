@@ -3,6 +3,7 @@ import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
 import { DEFAULT_WORLD_DIR, ROOT } from "./paths.js";
+import { DEFAULT_WORLD_CAPACITY, MAX_WORLD_CAPACITY, parseWorlds, type WorldSpec } from "./worldSpecs.js";
 
 /**
  * Every environment variable the server reads, parsed and validated once.
@@ -144,6 +145,24 @@ const EnvSchema = z.object({
   VOICE_URL: url("VOICE_URL", ["http", "https", "ws", "wss"]),
   AGENT_API_URL: url("AGENT_API_URL", ["http", "https"]),
   REDIS_URL: url("REDIS_URL", ["redis", "rediss"]),
+  WORLDS: text(),
+  WORLD_CAPACITY: intIn("WORLD_CAPACITY", 1, MAX_WORLD_CAPACITY, DEFAULT_WORLD_CAPACITY),
+  PUBLIC_ADDRESS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      const s = v.trim().replace(/\/+$/, "");
+      // Colyseus's form: host[:port][/path], no scheme (the client adds ws:// or wss://).
+      if (!/^[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~\/-]*)?$/.test(s)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `PUBLIC_ADDRESS must be host[:port][/path] without a scheme (e.g. game-2.example.com or 10.0.0.7:5555), got "${v}"`,
+        });
+        return z.NEVER;
+      }
+      return s;
+    }),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -215,6 +234,14 @@ export interface Config {
   voice: { apiKey?: string; apiSecret?: string; url?: string };
   agentApiUrl: string;
   redisUrl?: string;
+  /**
+   * Cluster mode (REDIS_URL set): Colyseus's Redis presence and driver, PostgreSQL as the one
+   * database; `publicAddress` is where clients reach this process (host[:port][/path]), derived from
+   * the host name and port when unset.
+   */
+  cluster?: { redisUrl: string; publicAddress?: string };
+  /** The worlds offered (WORLDS, WORLD_CAPACITY): one world, id 1, unless set. */
+  worlds: WorldSpec[];
   /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (proxy-addr's syntax); empty = none. */
   trustProxy: string[];
   /** Slow clients: headers and the whole request must arrive within these; idle keep-alive connections close after the last. */
@@ -264,6 +291,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
   if (e.USE_LOCAL_POSTGRES && e.DATABASE_URL) {
     throw new ConfigError("Invalid configuration: USE_LOCAL_POSTGRES and DATABASE_URL are exclusive; set one");
   }
+  if (e.REDIS_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration: REDIS_URL runs this process in a cluster, whose processes share one PostgreSQL: set DATABASE_URL (the embedded database belongs to one process)",
+    );
+  }
+  let worlds: WorldSpec[];
+  try {
+    worlds = parseWorlds(e.WORLDS, e.WORLD_CAPACITY);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+  }
 
   const port = e.PORT;
   const publicApiUrl = e.PUBLIC_API_URL ?? `http://localhost:${port}`;
@@ -304,6 +342,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     voice: { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL },
     agentApiUrl: e.AGENT_API_URL ?? "http://localhost:4001",
     redisUrl: e.REDIS_URL,
+    cluster: e.REDIS_URL ? { redisUrl: e.REDIS_URL, publicAddress: e.PUBLIC_ADDRESS } : undefined,
+    worlds,
     trustProxy: e.TRUST_PROXY,
     http: { headersTimeoutS: e.HTTP_HEADERS_TIMEOUT_S, requestTimeoutS: e.HTTP_REQUEST_TIMEOUT_S, keepAliveTimeoutS: e.HTTP_KEEP_ALIVE_TIMEOUT_S },
     ws: { guestAfterMs: e.WS_GUEST_AFTER_MS, maxConnectionsPerAddress: e.WS_MAX_CONNECTIONS_PER_ADDRESS },

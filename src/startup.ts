@@ -1,5 +1,5 @@
 import { startGuestCleanup, type GuestCleanup } from "./auth/guestCleanup.js";
-import { localWorld } from "../rooms/worldFacade.js";
+import { colyseusWorldRooms, worldFacade } from "../rooms/worldFacade.js";
 import { PRODUCTION_CDN_URL, type Config } from "./config.js";
 import type { ServerContext } from "./context.js";
 import { databaseOptionsFrom, openDatabase } from "./db/client.js";
@@ -43,7 +43,7 @@ export async function openServerContext(config: Config, logger: Logger): Promise
     await db.close();
     throw err;
   }
-  return { config, logger, db, gameData, startedAt: Date.now(), world: localWorld() };
+  return { config, logger, db, gameData, startedAt: Date.now(), world: worldFacade(colyseusWorldRooms(config.worlds, gameData)) };
 }
 
 /** Guests idle for GUEST_IDLE_HOURS (and not in the world) are removed, at start and every hour. */

@@ -2,24 +2,24 @@ import type { WorldKnowledge } from "./agents/knowledge.js";
 import type { Tile } from "./game/types.js";
 import type { CharacterSnapshot } from "./game/world/entities.js";
 import type { ServerMessage, ServerMessageType } from "./protocol/index.js";
-
-/** The world's name: its rows (world_chunks, store shelves) are kept under it, and its voice room is named by it. */
-export const WORLD_NAME = "main";
+import type { WorldEntry } from "./worldSpecs.js";
 
 /**
  * How everything outside the Colyseus glue (HTTP routes, agents, the /ws adapter, start-up) reaches
- * the world: `ctx.world`. Answers are copies, never the world's own objects, and every call is
- * async, so a cluster can answer them through presence or remote room calls. The in-process
- * implementation is rooms/worldFacade.ts. Every method answers as "not in the world" (undefined,
- * false, nothing sent) while no world runs.
+ * the worlds: `ctx.world`. Answers are copies, never the world's own objects, and every call is
+ * async: a character's world may run on another process of a cluster, and is then reached by a
+ * remote room call (rooms/worldFacade.ts). Every method answers as "not in the world" (undefined,
+ * false, nothing sent) while the world concerned does not run.
  */
 export interface WorldAccess {
-  /** Who is in the world now (any order). */
+  /** Who is in any world now (any order). */
   onlineCharacters(): Promise<OnlineCharacter[]>;
   /** The character as the world has it now (a copy), or undefined when it is not in the world. */
   character(characterId: string): Promise<LiveCharacter | undefined>;
   /** Where the character stands, or undefined when it is not in the world. */
   whereIs(characterId: string): Promise<Tile | undefined>;
+  /** The id of the world the character is in, or undefined. */
+  worldOf(characterId: string): Promise<number | undefined>;
   /** Is the character in the world? */
   isOnline(characterId: string): Promise<boolean>;
   /** Does a client (a player's socket, a built-in agent, an external agent runtime) hold the character's session? */
@@ -32,11 +32,13 @@ export interface WorldAccess {
   reloadIgnores(accountId: string): Promise<void>;
   /** The character was renamed: a player in the world is seen under the new name at once. */
   rename(characterId: string, name: string): Promise<void>;
-  /** Where new characters appear, or undefined while no world runs. */
+  /** Where new characters appear, or undefined while the first world does not run. */
   spawnTile(): Promise<Tile | undefined>;
-  /** The world at a glance (its tick, who is online, per-area counts), or undefined while none runs. */
-  summary(): Promise<WorldSummary | undefined>;
-  /** The map as the world data gives it (for agents), or undefined while no world runs. */
+  /** A world at a glance (its tick, who is in it, per-area counts): the first world unless one is named; undefined while it does not run. */
+  summary(worldId?: number): Promise<WorldSummary | undefined>;
+  /** The configured worlds: id, name, capacity, players and whether each runs now (and where). */
+  worlds(): Promise<WorldEntry[]>;
+  /** The map as the world data places it (for agents); the same in every world. */
   mapKnowledge(): Promise<WorldKnowledge | undefined>;
 }
 
@@ -47,11 +49,15 @@ export interface OnlineCharacter {
   isAgent: boolean;
   combatLevel: number;
   tile: Tile;
+  /** The id of the world they are in. */
+  world: number;
 }
 
 /** A character as the world has it right now. */
 export interface LiveCharacter extends CharacterSnapshot {
   combatLevel: number;
+  /** The id of the world it is in. */
+  world: number;
 }
 
 /** Npcs (alive, dead) and resources (available, depleted) of one world area. */
@@ -61,8 +67,9 @@ export interface AreaCounts {
 }
 
 export interface WorldSummary {
+  world: number;
   tick: number;
   players: OnlineCharacter[];
   /** By area id: only areas something was placed in. */
-  areas: Map<string, AreaCounts>;
+  areas: Record<string, AreaCounts>;
 }

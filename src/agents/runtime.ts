@@ -3,7 +3,9 @@ import type { AgentMapping } from "@prisma/client";
 import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { activeGoal, agentById, recordGoal, runnableAgents, setAgentFlags } from "../db/agentRepo.js";
-import { joinInMemory } from "../../rooms/inMemoryClient.js";
+import { matchMaker } from "@colyseus/core";
+import { joinWorldInMemory } from "../../rooms/worldJoin.js";
+import { chooseWorld } from "../worldSpecs.js";
 import { goalFrom, withResume } from "./brain.js";
 import { AgentDriver } from "./driver.js";
 import { goalView, parseCommand, type Command, type Goal, type GoalType, type GoalView } from "./goals.js";
@@ -88,11 +90,13 @@ export class AgentRuntime {
   private async join(m: AgentMapping): Promise<AgentDriver> {
     const knowledge = await this.knowledge();
     const token = signToken({ sub: m.ownerAccountId, role: "agent", characterId: m.characterId }, this.ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
-    const { client } = await joinInMemory(
+    // A built-in agent plays in a world of this process (the least full of them).
+    const here = (await this.ctx.world.worlds()).filter((w) => w.processId === matchMaker.processId);
+    const { client } = await joinWorldInMemory(
       (sid) => new AgentDriver(sid, m.agentId, knowledge),
       token,
+      chooseWorld(here),
       { characterId: m.characterId, worldUpdates: true, clientType: "runtime" },
-      "world",
       "agent-runtime",
     );
     client.mind.paused = m.goalsPaused;

@@ -9,14 +9,14 @@ export async function accountExists(sql: SqlTx, accountId: string): Promise<bool
 }
 
 /** Login and logout, one row per session: a login also stamps the character's last login and the account's last sighting. */
-export async function startSession(sql: SqlTx, characterId: string, accountId: string, clientType: string): Promise<string> {
+export async function startSession(sql: SqlTx, characterId: string, accountId: string, clientType: string, world: string): Promise<string> {
   const id = `s_${randomUUID()}`;
   // A guest seen in the world is not idle (guest cleanup goes by lastSeenAt).
   await sql.query(
-    `WITH s AS (INSERT INTO "player_sessions" ("id", "characterId", "accountId", "clientType", "startedAt") VALUES ($1, $2, $3, $4, ${NOW_UTC})),
+    `WITH s AS (INSERT INTO "player_sessions" ("id", "characterId", "accountId", "clientType", "world", "startedAt") VALUES ($1, $2, $3, $4, $5, ${NOW_UTC})),
           c AS (UPDATE "characters" SET "lastLoginAt" = ${NOW_UTC} WHERE "id" = $2)
      UPDATE "users" SET "lastSeenAt" = ${NOW_UTC} WHERE "id" = $3`,
-    [id, characterId, accountId, clientType],
+    [id, characterId, accountId, clientType, world],
   );
   return id;
 }
@@ -29,9 +29,9 @@ export async function endSession(sql: SqlTx, sessionId: string, reason: string):
   );
 }
 
-/** Close every session left open by a process that died (called at start-up). */
-export async function closeDanglingSessions(prisma: PrismaClient): Promise<number> {
-  const r = await prisma.playerSession.updateMany({ where: { endedAt: null }, data: { endedAt: new Date(), endReason: "server_restart" } });
+/** Close every session of the world left open by a process that died (called as the world starts). */
+export async function closeDanglingSessions(prisma: PrismaClient, world: string): Promise<number> {
+  const r = await prisma.playerSession.updateMany({ where: { endedAt: null, world }, data: { endedAt: new Date(), endReason: "server_restart" } });
   return r.count;
 }
 
@@ -56,14 +56,17 @@ export interface OpenDeath {
  * Record a death as the character's open death lock. A previous open lock of the same character
  * is resolved as expired first (its pile is gone): one open death per character.
  */
-export async function recordDeath(tx: SqlTx, death: { id: string; characterId: string; at: Tile; items: ItemStack[]; killedBy: string | null }): Promise<void> {
+export async function recordDeath(
+  tx: SqlTx,
+  death: { id: string; characterId: string; at: Tile; items: ItemStack[]; killedBy: string | null; world: string },
+): Promise<void> {
   await tx.query(`UPDATE "player_deaths" SET "resolvedAt" = ${NOW_UTC}, "resolution" = 'expired' WHERE "characterId" = $1 AND "resolvedAt" IS NULL`, [
     death.characterId,
   ]);
   await tx.query(
-    `INSERT INTO "player_deaths" ("id", "characterId", "positionX", "positionY", "positionZ", "items", "killedBy", "diedAt")
-     VALUES ($1, $2, $3, 0, $4, $5::jsonb, $6, ${NOW_UTC})`,
-    [death.id, death.characterId, death.at.x, death.at.z, JSON.stringify(death.items), death.killedBy],
+    `INSERT INTO "player_deaths" ("id", "characterId", "positionX", "positionY", "positionZ", "items", "killedBy", "world", "diedAt")
+     VALUES ($1, $2, $3, 0, $4, $5::jsonb, $6, $7, ${NOW_UTC})`,
+    [death.id, death.characterId, death.at.x, death.at.z, JSON.stringify(death.items), death.killedBy, death.world],
   );
 }
 
@@ -81,8 +84,9 @@ export async function expireDeathLock(sql: SqlTx, deathId: string): Promise<void
   await sql.query(`UPDATE "player_deaths" SET "resolvedAt" = ${NOW_UTC}, "resolution" = 'expired' WHERE "id" = $1 AND "resolvedAt" IS NULL`, [deathId]);
 }
 
-export async function openDeaths(prisma: PrismaClient): Promise<OpenDeath[]> {
-  const rows = await prisma.playerDeath.findMany({ where: { resolvedAt: null } });
+/** The piles of the open death locks of one world. */
+export async function openDeaths(prisma: PrismaClient, world: string): Promise<OpenDeath[]> {
+  const rows = await prisma.playerDeath.findMany({ where: { resolvedAt: null, world } });
   return rows.map((r) => ({
     id: r.id,
     characterId: r.characterId,

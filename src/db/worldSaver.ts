@@ -101,7 +101,8 @@ export class WorldSaver {
 
     const writeSave = async (tx: SqlTx) => {
       for (const c of captured) {
-        for (const d of c.deaths) await recordDeath(tx, { id: d.id, characterId: c.snap.id, at: d.at, items: d.items, killedBy: d.killedBy });
+        for (const d of c.deaths)
+          await recordDeath(tx, { id: d.id, characterId: c.snap.id, at: d.at, items: d.items, killedBy: d.killedBy, world: this.worldName });
         for (const deathId of c.reclaims) {
           if (!(await resolveDeath(tx, deathId, c.snap.id, "reclaimed"))) throw new ReclaimConflictError(`death ${deathId} was already resolved`);
         }

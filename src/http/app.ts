@@ -34,6 +34,8 @@ export interface HttpOptions {
   limiters?: Limiters;
   /** The built-in agent runtime the agent endpoints steer. */
   agents?: AgentRuntime;
+  /** The ids of the worlds this process runs (for /status). */
+  hostedWorlds?: () => number[];
 }
 
 /** Mount every HTTP route on the Express app the Colyseus transport serves. */
@@ -58,7 +60,15 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(checkRequestTarget);
   app.use(requestBodies());
 
-  app.use(healthRoutes({ db: ctx.db, startedAt: ctx.startedAt, worldRunning: async () => (await ctx.world.spawnTile()) !== undefined }));
+  app.use(
+    healthRoutes({
+      db: ctx.db,
+      startedAt: ctx.startedAt,
+      worldRunning: async () => (await ctx.world.spawnTile()) !== undefined,
+      cluster: config.cluster !== undefined,
+      hostedWorlds: options.hostedWorlds ?? (() => []),
+    }),
+  );
   app.use(envScriptRoute(config));
   app.use(manifestRoutes(ctx.gameData.dir));
   app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));

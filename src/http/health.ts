@@ -29,7 +29,16 @@ async function pingDatabase(db: Pick<Database, "ping">, timeoutMs: number): Prom
  * world, joins would find no room, so it answers 503 "starting") and GET /status (shallow, for the
  * hosting platform).
  */
-export function healthRoutes(deps: { db: Pick<Database, "ping">; startedAt: number; worldRunning: () => Promise<boolean>; dbTimeoutMs?: number }) {
+export function healthRoutes(deps: {
+  db: Pick<Database, "ping">;
+  startedAt: number;
+  worldRunning: () => Promise<boolean>;
+  dbTimeoutMs?: number;
+  /** Is this process one of a cluster (REDIS_URL)? */
+  cluster?: boolean;
+  /** The ids of the worlds this process runs. */
+  hostedWorlds?: () => number[];
+}) {
   const router = Router();
   const uptime = () => Math.round((Date.now() - deps.startedAt) / 1000);
 
@@ -56,6 +65,9 @@ export function healthRoutes(deps: { db: Pick<Database, "ping">; startedAt: numb
       version: VERSION,
       connectedPlayers: matchMaker.stats.local.ccu,
       rooms: matchMaker.stats.local.roomCount,
+      processId: matchMaker.processId ?? null,
+      cluster: deps.cluster ?? false,
+      worlds: deps.hostedWorlds?.() ?? [],
     });
   });
   return router;

@@ -5,6 +5,8 @@ import type { Logger } from "pino";
 import { bearerToken, verifyToken } from "../auth/tokens.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { bodyTextProblem, requestTargetProblem } from "./requestTarget.js";
+import { reserveWorldSeat } from "../../rooms/worldJoin.js";
+import { chooseWorld, WorldChoiceError, worldIdOption, type WorldEntry } from "../worldSpecs.js";
 
 /**
  * Colyseus's matchmaking routes (`POST /matchmake/:method/:roomName`), served here instead of by
@@ -31,6 +33,8 @@ export interface MatchmakeGateOptions {
   limiter?: RateLimiterAbstract;
   clientAddress(req: IncomingMessage): string;
   corsHeaders(req: IncomingMessage): Record<string, string>;
+  /** The worlds and where each stands (ctx.world.worlds). */
+  worlds(): Promise<WorldEntry[]>;
 }
 
 class GateError extends Error {
@@ -108,8 +112,9 @@ async function serve(req: IncomingMessage, options: MatchmakeGateOptions): Promi
       case "joinOrCreate":
         if (!matchMaker.getRoomClass(name)) throw new GateError(404, "ROOM_TYPE_NOT_FOUND", `No room type "${name}"`);
         if (!JOINABLE_BY_NAME.has(name)) throw new GateError(403, "JOIN_BY_ID_ONLY", `A "${name}" room is joined by id, with the seat the server reserved`);
-        // joinOrCreate only joins: no client request makes a room.
-        return await matchMaker.join(name, body, auth);
+        // joinOrCreate only joins: no client request makes a room. A world is the one named by the
+        // `world` option, or the least full one, wherever in the cluster it runs.
+        return await reserveWorldSeat(chooseWorld(await options.worlds(), worldIdOption(body.world)), body, auth);
       case "joinById":
         return await matchMaker.joinById(name, body, auth);
       case "reconnect":
@@ -124,6 +129,7 @@ async function serve(req: IncomingMessage, options: MatchmakeGateOptions): Promi
 
 /** Colyseus's matchmaking errors as HTTP answers (its own codes are not HTTP statuses). */
 function asGateError(err: unknown): unknown {
+  if (err instanceof WorldChoiceError) return new GateError(err.status, err.code, err.message);
   if (err instanceof GateError || !(err instanceof Error)) return err;
   const code = (err as { code?: unknown }).code;
   if (typeof code !== "number") return err;

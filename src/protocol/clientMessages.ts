@@ -158,6 +158,9 @@ export type Envelope = z.infer<typeof Envelope>;
 export const UpdatesForm = z.enum(["whole", "changes"]);
 export type UpdatesForm = z.infer<typeof UpdatesForm>;
 
+/** A world's id (WORLDS): a whole number from 1 to 9999. */
+export const WorldId = z.number().int().min(1).max(9999);
+
 /** /ws `authenticate`: log this socket in with a server token (§8). */
 export const AuthenticateData = z
   .object({
@@ -165,6 +168,8 @@ export const AuthenticateData = z
     characterId: z.string().min(1).max(128).optional(),
     /** The form of world:update from this identity on (default: the socket's, "whole" unless `?updates=` said otherwise). */
     updates: UpdatesForm.optional(),
+    /** The world to join (its id; default: the socket's `?world=`, else the least full world). */
+    world: WorldId.optional(),
   })
   .strict();
 export type AuthenticateData = z.infer<typeof AuthenticateData>;

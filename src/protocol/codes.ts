@@ -33,6 +33,12 @@ export const CLOSE_CODES = {
   REPLACED: 4100,
   /** An admin's `/kick` (after `notice` KICKED). */
   KICKED: 4101,
+  /** /ws: the world asked for is full (after `error` WORLD_FULL). */
+  WORLD_FULL: 4009,
+  /** /ws: the world runs on another process: connect where `world:redirect` says. */
+  WORLD_ELSEWHERE: 4010,
+  /** /ws: the world asked for (or every world) is not running right now; try again shortly. */
+  WORLD_UNAVAILABLE: 4013,
 } as const;
 export type CloseCodeName = keyof typeof CLOSE_CODES;
 /** A close code the server chooses (named apart from the SDK's own `CloseCode`). */
@@ -163,6 +169,9 @@ export const ERROR_CODES = {
   FLOOD: "/ws: 60 or more dropped frames within one second",
   TOO_MANY_CONNECTIONS: "/ws: the address holds too many open sockets (HTTP 429 on the upgrade)",
   ROOM_ERROR: "/ws: the world refused the connection",
+  WORLD_NOT_FOUND: "/ws and matchmaking: a world id that is not one of the server's worlds",
+  WORLD_FULL: "/ws and matchmaking: the world asked for (or every world) is full",
+  WORLD_UNAVAILABLE: "/ws and matchmaking: the world asked for (or every world) is not running right now",
   RESUME_FAILED: "/ws resume: a resume token that is unknown, already used, or whose session has ended (grace period over, taken over, kicked)",
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

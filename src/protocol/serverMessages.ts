@@ -320,6 +320,11 @@ export interface WsMessages {
   authenticated: { accountId: string; characterId: string; playerId: string; resumeToken: string; resumed: boolean };
   /** The answer to `ping`: the server's clock, ms since the epoch. */
   pong: { time: number };
+  /**
+   * The world asked for (or the least full one) runs on another process of the cluster: connect to
+   * `url` (the same token; `world` is in it) instead. The socket then closes with 4010 WORLD_ELSEWHERE.
+   */
+  "world:redirect": { world: number; url: string; message: string };
 }
 
 // ---- All of them ----
@@ -378,6 +383,7 @@ export const SERVER_MESSAGE_TYPES = [
   "duel:error",
   "authenticated",
   "pong",
+  "world:redirect",
   "goalOverride",
   "agentMessage",
 ] as const satisfies readonly ServerMessageType[];

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { ServerError } from "@colyseus/core";
+import { matchMaker, ServerError } from "@colyseus/core";
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { clientAddressOf } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
@@ -23,7 +23,8 @@ import {
   type ServerMessageType,
 } from "../protocol/index.js";
 import { textProblem } from "../http/requestTarget.js";
-import { joinInMemory } from "../../rooms/inMemoryClient.js";
+import { joinWorldInMemory } from "../../rooms/worldJoin.js";
+import { chooseWorld, WorldChoiceError, worldIdOption, type WorldEntry } from "../worldSpecs.js";
 
 /** Flooding is judged per connection: one limiter for all of them, keyed by connection. */
 const limiter = new RateLimiterMemory({ points: WS_LIMITS.messagesPerSecond, duration: 1 });
@@ -34,6 +35,14 @@ const MAX_PENDING = 32;
 const LEAVE_CODES: ReadonlySet<number> = new Set([1000, 1005]);
 
 /** Join failures (the room's ServerError codes) as /ws error codes and close codes. */
+/** How a /ws join refused for its world closes the socket. */
+const WORLD_CLOSES: Record<WorldChoiceError["code"], ServerCloseCode> = {
+  INVALID_WORLD: CLOSE_CODES.INVALID_REQUEST,
+  WORLD_NOT_FOUND: CLOSE_CODES.NOT_FOUND,
+  WORLD_FULL: CLOSE_CODES.WORLD_FULL,
+  WORLD_UNAVAILABLE: CLOSE_CODES.WORLD_UNAVAILABLE,
+};
+
 const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }> = {
   400: { code: "INVALID_PAYLOAD", close: CLOSE_CODES.INVALID_REQUEST },
   401: { code: "UNAUTHORIZED", close: CLOSE_CODES.UNAUTHORIZED },
@@ -74,6 +83,8 @@ export class WsConnection implements SeatHolder {
   private readonly urlCharacterId: string | undefined;
   /** The form of world:update this socket takes (`?updates=` or `authenticate`'s `updates`; PROTOCOL.md §4). */
   private updates: UpdatesForm = "whole";
+  /** The world this socket asked for (`?world=` or `authenticate`'s `world`); none: the least full. */
+  private worldId: number | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -103,6 +114,15 @@ export class WsConnection implements SeatHolder {
     if (badQuery) {
       this.refuse("INVALID_PAYLOAD", `The query ${badQuery}`, CLOSE_CODES.INVALID_REQUEST);
       return;
+    }
+    const world = url.searchParams.get("world");
+    if (world !== null) {
+      try {
+        this.worldId = worldIdOption(world);
+      } catch (err) {
+        this.refuse("INVALID_PAYLOAD", `The query's ${(err as Error).message}`, CLOSE_CODES.INVALID_REQUEST);
+        return;
+      }
     }
     if (updates !== null) {
       const form = UpdatesForm.safeParse(updates);
@@ -196,11 +216,13 @@ export class WsConnection implements SeatHolder {
     this.seat = undefined;
     this.joining = true;
     try {
-      const { client, room } = await joinInMemory(
+      const w = chooseWorld(await this.ctx.world.worlds(), this.worldId);
+      if (w.processId !== matchMaker.processId) return this.redirect(w, replyId);
+      const { client, room } = await joinWorldInMemory(
         (sessionId) => new WsRoomClient(sessionId, this.socket, carried),
         token,
+        w,
         { characterId, worldUpdates: this.updates === "changes" ? "changes" : true, clientType: "ws" },
-        "world",
         "ws",
       );
       if (this.socket.readyState !== this.socket.OPEN) {
@@ -215,6 +237,8 @@ export class WsConnection implements SeatHolder {
       client.release();
       for (const f of this.pending.splice(0)) this.dispatch(seat, f.type, f.data, f.id);
     } catch (err) {
+      if (err instanceof WorldChoiceError)
+        return this.refuse(err.code === "INVALID_WORLD" ? "INVALID_PAYLOAD" : err.code, err.message, WORLD_CLOSES[err.code], replyId);
       const status = err instanceof ServerError ? err.code : 0;
       const failure = JOIN_FAILURES[status];
       if (failure) return this.refuse(failure.code, (err as Error).message, failure.close, replyId);
@@ -224,6 +248,19 @@ export class WsConnection implements SeatHolder {
       this.joining = false;
       for (const f of this.pending.splice(0)) this.error("NOT_AUTHENTICATED", "Not in the world", f.id);
     }
+  }
+
+  /**
+   * The world runs on another process: say where (`world:redirect`, the URL of that process's /ws
+   * with this socket's query) and close with WORLD_ELSEWHERE. The client connects there with its token.
+   */
+  private redirect(w: WorldEntry, replyId: string | undefined) {
+    const scheme = this.ctx.config.publicWsUrl.startsWith("wss:") ? "wss" : "ws";
+    const query = new URLSearchParams({ world: String(w.id), ...(this.updates === "changes" ? { updates: "changes" } : {}) });
+    const url = `${scheme}://${w.publicAddress}/ws?${query}`;
+    this.send("world:redirect", { world: w.id, url, message: `World ${w.id} runs on another server process: connect to ${url}` }, replyId);
+    this.closedByServer = true;
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(CLOSE_CODES.WORLD_ELSEWHERE, "WORLD_ELSEWHERE");
   }
 
   /**
@@ -321,8 +358,9 @@ export class WsConnection implements SeatHolder {
 
     if (type === "authenticate") {
       const auth = AuthenticateData.safeParse(payload);
-      if (!auth.success) return this.error("INVALID_PAYLOAD", 'authenticate: {token, characterId?, updates?: "whole" | "changes"}', id);
+      if (!auth.success) return this.error("INVALID_PAYLOAD", 'authenticate: {token, characterId?, updates?: "whole" | "changes", world?: <world id>}', id);
       if (auth.data.updates) this.updates = auth.data.updates;
+      if (auth.data.world !== undefined) this.worldId = auth.data.world;
       // Authenticate first: no guest is made for this socket.
       this.awaitingFirstFrame = false;
       // After any join in progress (a guest's, in anonymous mode): this identity then replaces it.

@@ -140,7 +140,7 @@ for (const kind of DATABASE_KINDS) {
     it("world chunks keep persistent world changes", async () => {
       const data = { groundItems: [{ itemId: "logs", quantity: 1, x: 3, z: 4 }], depleted: ["tree_1"] };
       await prisma.worldChunk.create({ data: { chunkX: -2, chunkZ: 5, data } });
-      assert.deepEqual((await prisma.worldChunk.findUniqueOrThrow({ where: { world_chunkX_chunkZ: { world: "main", chunkX: -2, chunkZ: 5 } } })).data, data);
+      assert.deepEqual((await prisma.worldChunk.findUniqueOrThrow({ where: { world_chunkX_chunkZ: { world: "1", chunkX: -2, chunkZ: 5 } } })).data, data);
     });
 
     it("player sessions record login and logout; logout never before login", async () => {

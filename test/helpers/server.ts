@@ -7,7 +7,7 @@ import { syncItems } from "../../src/db/itemSync.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { ROOT } from "../../src/paths.js";
-import { localWorld } from "../../rooms/worldFacade.js";
+import { colyseusWorldRooms, worldFacade } from "../../rooms/worldFacade.js";
 
 export const TEST_SECRET = "test-secret-".padEnd(48, "x");
 
@@ -45,7 +45,14 @@ export async function startTestServer(
   const gameData = options.gameData ?? (await defaultGameData());
   const db = options.db ?? (await openDatabase({ logger: silentLogger }));
   await syncItems(db.sql, gameData.items.values());
-  const ctx: ServerContext = { config, logger: options.logger ?? silentLogger, db, gameData, startedAt: Date.now(), world: localWorld() };
+  const ctx: ServerContext = {
+    config,
+    logger: options.logger ?? silentLogger,
+    db,
+    gameData,
+    startedAt: Date.now(),
+    world: worldFacade(colyseusWorldRooms(config.worlds, gameData)),
+  };
   const arena = createArena(ctx, {
     publicDir: options.publicDir,
     wsHeartbeatMs: options.wsHeartbeatMs,

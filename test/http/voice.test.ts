@@ -34,12 +34,12 @@ describe("voice tokens", function () {
     const me = await character(server);
     const r = await rest(server, "POST", "/api/voice/token", me.token, { characterId: me.id });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual([r.body.url, r.body.room, r.body.identity, r.body.expiresIn], [URL, "world-main", me.id, 600]);
+    assert.deepEqual([r.body.url, r.body.room, r.body.identity, r.body.expiresIn], [URL, "world-1", me.id, 600]);
     const { payload } = await jwtVerify(r.body.token, new TextEncoder().encode(SECRET));
     assert.equal(payload.iss, KEY);
     assert.equal(payload.sub, me.id);
     assert.equal(payload.name, me.name);
-    assert.deepEqual(payload.video, { room: "world-main", roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: false });
+    assert.deepEqual(payload.video, { room: "world-1", roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: false });
     assert.ok(payload.exp! - payload.nbf! <= 600);
     assert.ok(!JSON.stringify(r.body).includes(SECRET), "the secret is never sent");
   });

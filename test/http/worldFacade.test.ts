@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { localWorld, type FacadeRoom } from "../../rooms/worldFacade.js";
+import { oneRoom, worldFacade, type FacadeRoom } from "../../rooms/worldFacade.js";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { startingInventory } from "../../src/game/inventory.js";
 import { defaultSkillXp } from "../../src/game/skills.js";
@@ -45,7 +45,7 @@ describe("world facade (ctx.world)", () => {
         sessions: new Map([["c_ann", session("c_ann", "u_ann")]]),
         ignores: { reload: async (accountId: string) => void reloaded.push(accountId) },
       };
-      facade = localWorld(async () => room as unknown as FacadeRoom);
+      facade = worldFacade(oneRoom(async () => room as unknown as FacadeRoom));
     });
 
     it("answers who is online, where, and as which character, with copies", async () => {
@@ -98,16 +98,16 @@ describe("world facade (ctx.world)", () => {
       const summary = (await facade.summary())!;
       assert.equal(summary.tick, world.tick);
       assert.equal(summary.players.length, 2);
-      const npcs = [...summary.areas.values()].reduce((n, a) => n + a.npcs.alive + a.npcs.dead, 0);
-      const resources = [...summary.areas.values()].reduce((n, a) => n + a.resources.available + a.resources.depleted, 0);
+      const npcs = Object.values(summary.areas).reduce((n, a) => n + a.npcs.alive + a.npcs.dead, 0);
+      const resources = Object.values(summary.areas).reduce((n, a) => n + a.resources.available + a.resources.depleted, 0);
       assert.equal(npcs, world.npcs.size);
       assert.equal(resources, world.resources.size);
-      for (const id of summary.areas.keys()) assert.ok(world.data.worldAreas.has(id), `area ${id} is one of the world's`);
+      for (const id of Object.keys(summary.areas)) assert.ok(world.data.worldAreas.has(id), `area ${id} is one of the world's`);
 
       const npc = world.npcs.values().next().value!;
-      const before = summary.areas.get(npc.id.split(":")[1])!.npcs.dead;
+      const before = summary.areas[npc.id.split(":")[1]!]!.npcs.dead;
       npc.deadUntilTick = world.tick + 10;
-      assert.equal((await facade.summary())!.areas.get(npc.id.split(":")[1])!.npcs.dead, before + 1);
+      assert.equal((await facade.summary())!.areas[npc.id.split(":")[1]!]!.npcs.dead, before + 1);
 
       assert.deepEqual(await facade.spawnTile(), world.spawnTile);
       const k = (await facade.mapKnowledge())!;
@@ -115,7 +115,7 @@ describe("world facade (ctx.world)", () => {
     });
 
     it("with no world running: nobody online, nothing sent, no summary", async () => {
-      const none = localWorld(async () => undefined);
+      const none = worldFacade(oneRoom(async () => undefined));
       assert.deepEqual(await none.onlineCharacters(), []);
       assert.equal(await none.character("c_ann"), undefined);
       assert.equal(await none.whereIs("c_ann"), undefined);
@@ -128,6 +128,7 @@ describe("world facade (ctx.world)", () => {
       assert.equal(await none.spawnTile(), undefined);
       assert.equal(await none.summary(), undefined);
       assert.equal(await none.mapKnowledge(), undefined);
+      assert.equal(await none.worldOf("c_ann"), undefined);
     });
   });
 

@@ -196,7 +196,7 @@ describe("world room: stores", function () {
     assert.deepEqual(update.items, []);
     assert.equal(shelf(room, itemId), undefined);
     const restored = createWorld(room.world.data);
-    await restoreWorld(restored, prisma(), silentLogger);
+    await restoreWorld(restored, "1", prisma(), silentLogger);
     assert.equal(restored.stores.get(STORE)!.entries.get(itemId), undefined, "no empty shelf comes back");
   });
 
@@ -221,10 +221,10 @@ describe("world room: stores", function () {
     assert.deepEqual((await a.next("store:update", (u) => u.removed.includes(itemId), { since })).items, []);
     assert.equal(shelf(room, itemId), undefined);
     await room.stores.saveDirty();
-    const row = await prisma().storeStock.findUnique({ where: { world_storeId_itemId: { world: "main", storeId: STORE, itemId } } });
+    const row = await prisma().storeStock.findUnique({ where: { world_storeId_itemId: { world: "1", storeId: STORE, itemId } } });
     assert.equal(row?.quantity ?? 0, 0);
     const restored = createWorld(room.world.data);
-    await restoreWorld(restored, prisma(), silentLogger);
+    await restoreWorld(restored, "1", prisma(), silentLogger);
     assert.equal(restored.stores.get(STORE)!.entries.get(itemId), undefined);
   });
 
@@ -357,7 +357,7 @@ describe("world room: stores", function () {
     await deal(a, "store:buy", { itemId: "iron_hatchet", quantity: 1 });
     const restored = createWorld(room.world.data);
     assert.equal(restored.stores.get(STORE)!.entries.get("iron_hatchet")!.quantity, shelf(room, "iron_hatchet")!.base, "a new world starts full");
-    await restoreWorld(restored, prisma(), silentLogger);
+    await restoreWorld(restored, "1", prisma(), silentLogger);
     const again = restored.stores.get(STORE)!.entries;
     assert.equal(again.get("iron_hatchet")!.quantity, before - 1);
     assert.equal(again.get("iron_hatchet")!.quantity, shelf(room, "iron_hatchet")!.quantity);
@@ -385,7 +385,7 @@ describe("world room: stores", function () {
     // The periodic save writes the restock: a restart finds it.
     await room.stores.saveDirty();
     const restored = createWorld(room.world.data);
-    await restoreWorld(restored, prisma(), silentLogger);
+    await restoreWorld(restored, "1", prisma(), silentLogger);
     assert.equal(restored.stores.get(STORE)!.entries.get("iron_hatchet")!.quantity, before + 1);
   });
 });

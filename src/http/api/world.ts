@@ -3,6 +3,8 @@ import type { ServerContext } from "../../context.js";
 import { buildTileMap, footprintRect } from "../../game/tileMap.js";
 import type { GameData } from "../../manifests/gameData.js";
 import type { WorldMapBody } from "../../protocol/index.js";
+import { worldIdOption } from "../../worldSpecs.js";
+import { HttpError } from "../errors.js";
 
 /**
  * The world's ground plan, as the world builds it from the game data: the tile bounds, the blocked
@@ -23,19 +25,36 @@ export function worldMap(data: GameData): WorldMapBody {
 }
 
 /**
- * /api/v1/world: a snapshot of the live world; /api/v1/world/areas: the areas of the world data;
- * /api/v1/world/map: the ground plan (worldMap). Public.
+ * /api/v1/worlds: the worlds offered, how full each is and whether it runs; /api/v1/world: a
+ * snapshot of one live world (`?world=<id>`, the first world by default); /api/v1/world/areas: the
+ * areas of the world data; /api/v1/world/map: the ground plan (worldMap). Public.
  */
 export function worldRoutes(ctx: ServerContext) {
   const router = Router();
   let plan: string | undefined;
 
-  router.get("/api/v1/world", async (_req, res) => {
-    const w = await ctx.world.summary();
+  router.get("/api/v1/worlds", async (_req, res) => {
+    const worlds = await ctx.world.worlds();
+    res.json({
+      success: true,
+      worlds: worlds.map((w) => ({ id: w.id, name: w.name, players: w.players, capacity: w.capacity, status: w.status, full: w.full, roomId: w.roomId })),
+    });
+  });
+
+  router.get("/api/v1/world", async (req, res) => {
+    let worldId: number | undefined;
+    try {
+      worldId = worldIdOption(req.query.world);
+    } catch (err) {
+      throw new HttpError(400, "INVALID_WORLD", (err as Error).message);
+    }
+    if (worldId !== undefined && !ctx.config.worlds.some((w) => w.id === worldId)) throw new HttpError(404, "WORLD_NOT_FOUND", `There is no world ${worldId}`);
+    const w = await ctx.world.summary(worldId);
     if (!w) return res.status(503).json({ success: false, error: { code: "WORLD_UNAVAILABLE", message: "The world is not running" } });
     const none = () => ({ npcs: { alive: 0, dead: 0 }, resources: { available: 0, depleted: 0 } });
     res.json({
       success: true,
+      world: w.world,
       tick: w.tick,
       onlinePlayers: w.players.map((p) => ({
         id: p.id,
@@ -45,7 +64,7 @@ export function worldRoutes(ctx: ServerContext) {
         position: { x: p.tile.x, y: 0, z: p.tile.z },
       })),
       areas: [...ctx.gameData.worldAreas.values()].map((a) => {
-        const { npcs, resources } = w.areas.get(a.id) ?? none();
+        const { npcs, resources } = w.areas[a.id] ?? none();
         return { id: a.id, name: a.name, npcs, resources };
       }),
     });

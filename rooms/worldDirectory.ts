@@ -1,0 +1,32 @@
+import { matchMaker } from "@colyseus/core";
+import type { WorldEntry } from "../src/worldSpecs.js";
+import type { WorldSpec } from "../src/worldSpecs.js";
+import { worldHostKey, worldRoomId } from "./worldHosting.js";
+
+/**
+ * The configured worlds as they stand across the cluster, from the matchmaker's listings (every
+ * process's, with the Redis driver) and the worlds' claims: `online` when the room of the process
+ * holding the claim is listed, `starting` while a process holds the claim but its room is not
+ * listed yet, `offline` while nobody holds it (its process died; another takes it over).
+ */
+export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> {
+  const listings = new Map((await matchMaker.query({ name: "world" })).map((l) => [l.roomId, l]));
+  const holders = await Promise.all(specs.map((s) => matchMaker.presence.hget(worldHostKey(s.id), "holder")));
+  return specs.map((spec, i) => {
+    const holder = holders[i] ?? undefined;
+    const listing = listings.get(worldRoomId(spec.id));
+    const running = listing !== undefined && holder !== undefined && listing.processId === holder;
+    const players = running ? Math.max(0, Number(listing.clients) || 0) : 0;
+    return {
+      id: spec.id,
+      name: spec.name,
+      capacity: spec.capacity,
+      players,
+      status: running ? "online" : holder ? "starting" : "offline",
+      full: running && (players >= spec.capacity || listing.locked === true),
+      roomId: running ? listing.roomId : null,
+      processId: running ? listing.processId : null,
+      publicAddress: running ? (listing.publicAddress ?? null) : null,
+    };
+  });
+}

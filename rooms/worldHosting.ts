@@ -1,0 +1,181 @@
+import { matchMaker, type Presence } from "@colyseus/core";
+import type { Logger } from "pino";
+import type { WorldSpec } from "../src/worldSpecs.js";
+
+/**
+ * Each configured world runs exactly once in the whole cluster (one process: exactly once there).
+ *
+ * - A world is hosted by the process holding its claim: a presence hash `world:<id>:host` with a
+ *   counter `n` and the `holder` process id, taken by an atomic increment (the one whose increment
+ *   gives 1 holds it) and kept alive by its holder; it expires `ttlS` after its holder stops
+ *   refreshing it (a SIGKILLed process), and another process then takes the world over, loading it
+ *   from the database as any start does.
+ * - Each process says it is alive (`process:<id>`, same expiry) so that the others know how many
+ *   share the worlds. A process claims a free world while it hosts fewer than its fair share
+ *   (worlds ÷ live processes, rounded up); one hosting more than that hands a world that nobody is
+ *   in over to the others (it closes the room, whose save is written, then frees the claim), one
+ *   world per round, so that processes started one after another end up sharing the worlds.
+ */
+
+export const WORLD_CLAIM_TTL_S = 6;
+export const WORLD_ROUND_MS = 1000;
+/** How many rounds between two sweeps of dead processes' room listings (cluster only). */
+const SWEEP_EVERY_ROUNDS = 3;
+
+export const worldHostKey = (worldId: number) => `world:${worldId}:host`;
+export const processKey = (processId: string) => `process:${processId}`;
+export const PROCESSES_KEY = "processes";
+/** The room id of a world's room, the same on whichever process runs it. */
+export const worldRoomId = (worldId: number) => `world-${worldId}`;
+
+/** What a process announces of itself. */
+export interface ProcessInfo {
+  processId: string;
+  publicAddress: string | null;
+  startedAt: number;
+}
+
+export interface HostingHooks {
+  /** Make the world's room on this process (resolves once it runs). */
+  open(spec: WorldSpec): Promise<void>;
+  /** Is nobody in the world's room here (it may be handed over)? */
+  isEmpty(spec: WorldSpec): boolean;
+  /** Close the world's room here (resolves once its save is written). */
+  close(spec: WorldSpec): Promise<void>;
+}
+
+export class WorldHosting {
+  /** The worlds this process holds the claim of (opening, running or closing). */
+  readonly hosted = new Set<number>();
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  private rounds = 0;
+  private readonly ttlS: number;
+
+  constructor(
+    private readonly presence: Presence,
+    private readonly specs: WorldSpec[],
+    private readonly self: ProcessInfo,
+    private readonly hooks: HostingHooks,
+    private readonly logger: Logger,
+    private readonly options: { ttlS?: number; sweepDeadProcesses?: boolean } = {},
+  ) {
+    this.ttlS = options.ttlS ?? WORLD_CLAIM_TTL_S;
+  }
+
+  /** The first round (this process's share of the free worlds made), then a round every `everyMs`. */
+  async start(everyMs = WORLD_ROUND_MS): Promise<void> {
+    await this.round();
+    if (this.stopped) return;
+    this.timer = setInterval(() => void this.round(), everyMs);
+    this.timer.unref();
+  }
+
+  /** No more rounds (a shutdown): each world room frees its claim once it is saved (releaseWorldClaim). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    await this.presence.del(processKey(this.self.processId));
+    await this.presence.srem(PROCESSES_KEY, this.self.processId);
+  }
+
+  /** Which process holds each world's claim now (undefined: none). */
+  async holders(): Promise<Map<number, string | undefined>> {
+    const ids = await Promise.all(this.specs.map((s) => this.presence.hget(worldHostKey(s.id), "holder")));
+    return new Map(this.specs.map((s, i) => [s.id, ids[i] ?? undefined]));
+  }
+
+  /** The processes alive now (this one included). */
+  async liveProcesses(): Promise<ProcessInfo[]> {
+    const ids: string[] = (await this.presence.smembers(PROCESSES_KEY)) ?? [];
+    const infos = await Promise.all(ids.map((id) => this.presence.get(processKey(id))));
+    const live: ProcessInfo[] = [];
+    for (const [i, raw] of infos.entries()) {
+      if (raw) live.push(JSON.parse(raw) as ProcessInfo);
+      else await this.presence.srem(PROCESSES_KEY, ids[i]!);
+    }
+    if (!live.some((p) => p.processId === this.self.processId)) live.push(this.self);
+    return live;
+  }
+
+  /** One round, never two at once. */
+  round(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= this.runRound()
+      .catch((err) => this.logger.warn({ err }, "world hosting round failed"))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async runRound() {
+    // A SIGKILLed process's room listings stay until a health check sweeps them (Colyseus does not expire them).
+    if (this.options.sweepDeadProcesses && this.rounds++ % SWEEP_EVERY_ROUNDS === 0) await matchMaker.healthCheckAllProcesses();
+    await this.presence.setex(processKey(this.self.processId), JSON.stringify(this.self), this.ttlS);
+    await this.presence.sadd(PROCESSES_KEY, this.self.processId);
+    await this.keepClaims();
+    const live = await this.liveProcesses();
+    const holders = await this.holders();
+    const fair = Math.ceil(this.specs.length / live.length);
+    const counts = new Map(live.map((p) => [p.processId, 0]));
+    for (const holder of holders.values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
+    for (const spec of this.specs) {
+      if (this.stopped || this.hosted.size >= fair) break;
+      if (holders.get(spec.id) !== undefined || !(await this.claim(spec.id))) continue;
+      this.hosted.add(spec.id);
+      try {
+        await this.hooks.open(spec);
+        this.logger.info({ world: spec.id }, "world opened on this process");
+      } catch (err) {
+        this.logger.error({ err, world: spec.id }, "could not open a world; its claim is freed");
+        this.hosted.delete(spec.id);
+        await releaseWorldClaim(this.presence, spec.id, this.self.processId);
+      }
+    }
+    // Two worlds or more ahead of another process: hand one empty world over.
+    const someoneShort = [...counts].some(([pid, n]) => pid !== this.self.processId && n <= this.hosted.size - 2);
+    if (!this.stopped && someoneShort) {
+      const spec = this.specs.find((s) => this.hosted.has(s.id) && this.hooks.isEmpty(s));
+      if (spec) await this.handOver(spec);
+    }
+  }
+
+  /** Refresh the claims held; a claim another process holds now (this one stalled past its expiry) is given up at once. */
+  private async keepClaims() {
+    for (const id of [...this.hosted]) {
+      const holder = await this.presence.hget(worldHostKey(id), "holder");
+      if (holder === this.self.processId) {
+        await this.presence.hincrbyex(worldHostKey(id), "refreshed", 1, this.ttlS);
+        continue;
+      }
+      this.logger.error({ world: id, holder }, "this process lost its claim on a world (it stalled past the claim's expiry); closing its room here");
+      this.hosted.delete(id);
+      const spec = this.specs.find((s) => s.id === id);
+      if (spec) await this.hooks.close(spec).catch((err) => this.logger.error({ err, world: id }, "could not close a world"));
+    }
+  }
+
+  private async handOver(spec: WorldSpec) {
+    this.logger.info({ world: spec.id }, "handing an empty world over to a process with fewer worlds");
+    this.hosted.delete(spec.id);
+    try {
+      await this.hooks.close(spec);
+    } finally {
+      await releaseWorldClaim(this.presence, spec.id, this.self.processId);
+    }
+  }
+
+  private async claim(worldId: number): Promise<boolean> {
+    const key = worldHostKey(worldId);
+    const n = await this.presence.hincrbyex(key, "n", 1, this.ttlS);
+    if (n !== 1) return false;
+    await this.presence.hset(key, "holder", this.self.processId);
+    return true;
+  }
+}
+
+/** Free a world's claim if `processId` holds it (its room is closed and saved): another process may run it now. */
+export async function releaseWorldClaim(presence: Presence, worldId: number, processId: string): Promise<void> {
+  if ((await presence.hget(worldHostKey(worldId), "holder")) === processId) await presence.del(worldHostKey(worldId));
+}
