@@ -176,7 +176,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       hosting = new WorldHosting(
         matchMaker.presence,
         ctx.config.worlds,
-        { processId: matchMaker.processId, publicAddress: matchMaker.publicAddress ?? null, startedAt: Date.now() },
+        { processId: matchMaker.processId },
         {
           open: async (spec) => void (await matchMaker.handleCreateRoom("world", { worldId: spec.id }, undefined, worldRoomId(spec.id))),
           isEmpty: (spec) => (matchMaker.getLocalRoomById(worldRoomId(spec.id))?.clients.length ?? 0) === 0,

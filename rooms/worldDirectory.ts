@@ -1,19 +1,22 @@
 import { matchMaker } from "@colyseus/core";
 import type { WorldEntry } from "../src/worldSpecs.js";
 import type { WorldSpec } from "../src/worldSpecs.js";
-import { worldHostKey, worldRoomId } from "./worldHosting.js";
+import { liveProcesses, worldHostKey, worldRoomId } from "./worldHosting.js";
 
 /**
  * The configured worlds as they stand across the cluster, from the matchmaker's listings (every
  * process's, with the Redis driver) and the worlds' claims: `online` when the room of the process
- * holding the claim is listed, `starting` while a process holds the claim but its room is not
- * listed yet, `offline` while nobody holds it (its process died; another takes it over).
+ * holding the claim is listed and that process is alive, `starting` while a live process holds the
+ * claim but its room is not listed yet, `offline` while no live process holds it (its process
+ * died: another takes it over).
  */
 export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> {
   const listings = new Map((await matchMaker.query({ name: "world" })).map((l) => [l.roomId, l]));
   const holders = await Promise.all(specs.map((s) => matchMaker.presence.hget(worldHostKey(s.id), "holder")));
+  const live = await liveProcesses(matchMaker.presence);
+  if (matchMaker.processId) live.add(matchMaker.processId);
   return specs.map((spec, i) => {
-    const holder = holders[i] ?? undefined;
+    const holder = holders[i] && live.has(holders[i]) ? holders[i] : undefined;
     const listing = listings.get(worldRoomId(spec.id));
     const running = listing !== undefined && holder !== undefined && listing.processId === holder;
     const players = running ? Math.max(0, Number(listing.clients) || 0) : 0;

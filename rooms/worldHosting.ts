@@ -10,11 +10,16 @@ import type { WorldSpec } from "../src/worldSpecs.js";
  *   gives 1 holds it) and kept alive by its holder; it expires `ttlS` after its holder stops
  *   refreshing it (a SIGKILLed process), and another process then takes the world over, loading it
  *   from the database as any start does.
- * - Each process says it is alive (`process:<id>`, same expiry) so that the others know how many
- *   share the worlds. A process claims a free world while it hosts fewer than its fair share
- *   (worlds ÷ live processes, rounded up); one hosting more than that hands a world that nobody is
- *   in over to the others (it closes the room, whose save is written, then frees the claim), one
- *   world per round, so that processes started one after another end up sharing the worlds.
+ * - A process is alive while it listens on its Colyseus process channel (`p:<processId>`; Redis
+ *   drops a dead process's subscriptions at once). A claim whose holder was not alive in two
+ *   rounds running is taken from it, so a SIGKILLed process's worlds run again within seconds
+ *   rather than after the claim's expiry; a holder that was only cut off finds its claim gone at
+ *   its next round and closes the world's room (keepClaims).
+ * - A process claims a free world while it runs fewer than its fair share (worlds ÷ live
+ *   processes, rounded up); one running two worlds more than another process hands a world that
+ *   nobody is in over (it closes the room, whose save is written, then frees the claim), one world
+ *   per round, so that processes started one after another end up sharing the worlds. A world
+ *   with players in it stays where it is.
  */
 
 export const WORLD_CLAIM_TTL_S = 6;
@@ -23,16 +28,12 @@ export const WORLD_ROUND_MS = 1000;
 const SWEEP_EVERY_ROUNDS = 3;
 
 export const worldHostKey = (worldId: number) => `world:${worldId}:host`;
-export const processKey = (processId: string) => `process:${processId}`;
-export const PROCESSES_KEY = "processes";
 /** The room id of a world's room, the same on whichever process runs it. */
 export const worldRoomId = (worldId: number) => `world-${worldId}`;
 
-/** What a process announces of itself. */
-export interface ProcessInfo {
-  processId: string;
-  publicAddress: string | null;
-  startedAt: number;
+/** The processes alive now: those listening on their Colyseus process channel. */
+export async function liveProcesses(presence: Presence): Promise<Set<string>> {
+  return new Set(((await presence.channels("p:*")) ?? []).map((c) => c.slice(2)));
 }
 
 export interface HostingHooks {
@@ -51,12 +52,14 @@ export class WorldHosting {
   private running?: Promise<void>;
   private stopped = false;
   private rounds = 0;
+  /** Holders found not alive in the last round, by world id. */
+  private absentHolders = new Map<number, string>();
   private readonly ttlS: number;
 
   constructor(
     private readonly presence: Presence,
     private readonly specs: WorldSpec[],
-    private readonly self: ProcessInfo,
+    private readonly self: { processId: string },
     private readonly hooks: HostingHooks,
     private readonly logger: Logger,
     private readonly options: { ttlS?: number; sweepDeadProcesses?: boolean } = {},
@@ -77,27 +80,12 @@ export class WorldHosting {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
-    await this.presence.del(processKey(this.self.processId));
-    await this.presence.srem(PROCESSES_KEY, this.self.processId);
   }
 
   /** Which process holds each world's claim now (undefined: none). */
   async holders(): Promise<Map<number, string | undefined>> {
     const ids = await Promise.all(this.specs.map((s) => this.presence.hget(worldHostKey(s.id), "holder")));
     return new Map(this.specs.map((s, i) => [s.id, ids[i] ?? undefined]));
-  }
-
-  /** The processes alive now (this one included). */
-  async liveProcesses(): Promise<ProcessInfo[]> {
-    const ids: string[] = (await this.presence.smembers(PROCESSES_KEY)) ?? [];
-    const infos = await Promise.all(ids.map((id) => this.presence.get(processKey(id))));
-    const live: ProcessInfo[] = [];
-    for (const [i, raw] of infos.entries()) {
-      if (raw) live.push(JSON.parse(raw) as ProcessInfo);
-      else await this.presence.srem(PROCESSES_KEY, ids[i]!);
-    }
-    if (!live.some((p) => p.processId === this.self.processId)) live.push(this.self);
-    return live;
   }
 
   /** One round, never two at once. */
@@ -112,13 +100,13 @@ export class WorldHosting {
   private async runRound() {
     // A SIGKILLed process's room listings stay until a health check sweeps them (Colyseus does not expire them).
     if (this.options.sweepDeadProcesses && this.rounds++ % SWEEP_EVERY_ROUNDS === 0) await matchMaker.healthCheckAllProcesses();
-    await this.presence.setex(processKey(this.self.processId), JSON.stringify(this.self), this.ttlS);
-    await this.presence.sadd(PROCESSES_KEY, this.self.processId);
     await this.keepClaims();
-    const live = await this.liveProcesses();
+    const live = await liveProcesses(this.presence);
+    live.add(this.self.processId);
     const holders = await this.holders();
-    const fair = Math.ceil(this.specs.length / live.length);
-    const counts = new Map(live.map((p) => [p.processId, 0]));
+    await this.freeClaimsOfTheDead(holders, live);
+    const fair = Math.ceil(this.specs.length / live.size);
+    const counts = new Map([...live].map((pid) => [pid, 0]));
     for (const holder of holders.values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
     for (const spec of this.specs) {
       if (this.stopped || this.hosted.size >= fair) break;
@@ -154,6 +142,22 @@ export class WorldHosting {
       const spec = this.specs.find((s) => s.id === id);
       if (spec) await this.hooks.close(spec).catch((err) => this.logger.error({ err, world: id }, "could not close a world"));
     }
+  }
+
+  /** A claim whose holder was not alive this round and the last is freed (and counted free in `holders`). */
+  private async freeClaimsOfTheDead(holders: Map<number, string | undefined>, live: Set<string>) {
+    const absent = new Map<number, string>();
+    for (const [id, holder] of holders) {
+      if (!holder || live.has(holder)) continue;
+      if (this.absentHolders.get(id) !== holder) {
+        absent.set(id, holder);
+        continue;
+      }
+      this.logger.warn({ world: id, holder }, "the process running a world is gone; taking the world over");
+      if ((await this.presence.hget(worldHostKey(id), "holder")) === holder) await this.presence.del(worldHostKey(id));
+      holders.set(id, undefined);
+    }
+    this.absentHolders = absent;
   }
 
   private async handOver(spec: WorldSpec) {

@@ -42,7 +42,7 @@ export const TRADE_EVENTS = [
 /** Every server message a world player may receive (the /ws adapter's own never reach the room). */
 const MESSAGE_TYPES = SERVER_MESSAGE_TYPES.filter((t) => t !== "authenticated" && t !== "pong");
 
-export async function guestToken(server: TestServer): Promise<{ token: string; accountId: string }> {
+export async function guestToken(server: Pick<TestServer, "url">): Promise<{ token: string; accountId: string }> {
   const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
   if (res.status !== 201) throw new Error(`guest: ${res.status}`);
   return res.json();
@@ -50,7 +50,7 @@ export async function guestToken(server: TestServer): Promise<{ token: string; a
 
 /** Join the world (by name, or by room id when `roomId` is given) as a real SDK client. */
 export async function joinWorld(
-  server: TestServer,
+  server: Pick<TestServer, "url">,
   options: Record<string, unknown> = {},
   identity?: { token: string; accountId: string },
   roomId?: string,

@@ -37,7 +37,7 @@ export function worldRoutes(ctx: ServerContext) {
     const worlds = await ctx.world.worlds();
     res.json({
       success: true,
-      worlds: worlds.map((w) => ({ id: w.id, name: w.name, players: w.players, capacity: w.capacity, status: w.status, full: w.full, roomId: w.roomId })),
+      worlds: worlds.map((w) => ({ id: w.id, name: w.name, players: w.players, capacity: w.capacity, status: w.status, full: w.full, roomId: w.roomId, processId: w.processId })),
     });
   });
 

@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../../src/db/localPostgres.js";
+import { createTestDatabase, type TestDatabase } from "./postgres.js";
+import { startTestRedis, type TestRedis } from "./redis.js";
+import { killServerProcesses, startServerProcess, type ServerProcess } from "./serverProcess.js";
+
+/** A world as GET /api/v1/worlds lists it. */
+export interface ListedWorld {
+  id: number;
+  name: string;
+  players: number;
+  capacity: number;
+  status: "online" | "starting" | "offline";
+  full: boolean;
+  roomId: string | null;
+  processId: string | null;
+}
+
+/**
+ * A cluster of real server processes (started as `npm start` starts one) on a real Redis
+ * (Debian's redis-server) and one real PostgreSQL database, each process with its own port and
+ * PUBLIC_ADDRESS. Call inside `describe`; `after` kills whatever still runs and drops the database.
+ */
+export function clusterSuite(options: { worlds: string; secret: string; env?: Record<string, string> }) {
+  let redis: TestRedis | undefined;
+  let db: TestDatabase | undefined;
+  let dataDir = "";
+  const processes: ServerProcess[] = [];
+
+  before(async () => {
+    redis = await startTestRedis();
+    db = await createTestDatabase();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "arena-cluster-"));
+  });
+  after(async () => {
+    await killServerProcesses();
+    await db?.drop().catch(() => {});
+    await redis?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const cluster = {
+    processes,
+    get databaseUrl() {
+      return db!.url;
+    },
+    /** Start one more process of the cluster (resolves once its /health answers 200). */
+    async start(extra: Record<string, string> = {}): Promise<ServerProcess> {
+      const port = await freePort();
+      const p = await startServerProcess(
+        {
+          REDIS_URL: redis!.url,
+          DATABASE_URL: db!.url,
+          WORLDS: options.worlds,
+          PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+          JWT_SECRET: options.secret,
+          DATA_DIR: dataDir,
+          SAVE_INTERVAL: "1",
+          ...options.env,
+          ...extra,
+        },
+        { port, timeoutMs: 45_000 },
+      );
+      processes.push(p);
+      return p;
+    },
+    /** GET /api/v1/worlds of one process. */
+    async worlds(p: ServerProcess): Promise<ListedWorld[]> {
+      const res = await fetch(`${p.url}/api/v1/worlds`);
+      if (res.status !== 200) throw new Error(`GET /api/v1/worlds: ${res.status}`);
+      return ((await res.json()) as { worlds: ListedWorld[] }).worlds;
+    },
+    /** GET /status of one process. */
+    async status(p: ServerProcess): Promise<{ processId: string; cluster: boolean; worlds: number[] }> {
+      return (await fetch(`${p.url}/status`)).json() as Promise<{ processId: string; cluster: boolean; worlds: number[] }>;
+    },
+    /**
+     * Ask `p` for the world list until `done` holds (the cluster's own rounds move worlds: there is
+     * no event to wait for from outside), or fail after `timeoutMs` with the last list.
+     */
+    async until(p: ServerProcess, done: (worlds: ListedWorld[]) => boolean, what: string, timeoutMs = 30_000): Promise<ListedWorld[]> {
+      const deadline = Date.now() + timeoutMs;
+      let last: ListedWorld[] = [];
+      for (;;) {
+        last = await cluster.worlds(p).catch(() => last);
+        if (done(last)) return last;
+        if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms; the list: ${JSON.stringify(last)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+  };
+  return cluster;
+}
