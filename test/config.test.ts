@@ -43,6 +43,13 @@ describe("configuration", () => {
       [{ DATABASE_URL: "not a url" }, /DATABASE_URL must be a URL/],
       [{ PUBLIC_WS_URL: "http://x" }, /PUBLIC_WS_URL must use ws or wss/],
       [{ REDIS_URL: "http://x" }, /REDIS_URL must use redis or rediss/],
+      [{ REDIS_URL: "redis://r:6379" }, /REDIS_URL runs this process in a cluster.*set DATABASE_URL/],
+      [{ WORLDS: "0" }, /WORLDS as a count must be from 1 to 100/],
+      [{ WORLDS: "301,301" }, /world 301 is listed twice/],
+      [{ WORLDS: "abc" }, /WORLDS: a world id must be a whole number from 1 to 9999, got "abc"/],
+      [{ WORLDS: "301:Big:0" }, /the capacity of world 301 must be a whole number from 1 to 10000/],
+      [{ WORLD_CAPACITY: "-5" }, /WORLD_CAPACITY must be a whole number from 1 to 10000/],
+      [{ PUBLIC_ADDRESS: "ws://host:1" }, /PUBLIC_ADDRESS must be host\[:port\]\[\/path\] without a scheme/],
       [{ SKIP_MANIFESTS: "maybe" }, /SKIP_MANIFESTS must be true or false/],
       [{ USE_LOCAL_POSTGRES: "2" }, /USE_LOCAL_POSTGRES must be true or false/],
       [{ LOG_LEVEL: "loud" }, /LOG_LEVEL must be one of/],
@@ -57,6 +64,26 @@ describe("configuration", () => {
       assert.match(message, pattern, JSON.stringify(env));
       assert.ok(!message.includes("\n"), "one line");
     }
+  });
+
+  it("worlds: one world by default, a count, or a list with names and capacities; REDIS_URL with PostgreSQL is a cluster", () => {
+    assert.deepEqual(loadConfig({}).worlds, [{ id: 1, name: "World 1", capacity: 2000 }]);
+    assert.equal(loadConfig({}).cluster, undefined);
+    assert.deepEqual(
+      loadConfig({ WORLDS: "3", WORLD_CAPACITY: "50" }).worlds.map((w) => [w.id, w.capacity]),
+      [
+        [1, 50],
+        [2, 50],
+        [3, 50],
+      ],
+    );
+    assert.deepEqual(loadConfig({ WORLDS: " 301:, 302:Trade world:500 ,303::7" }).worlds, [
+      { id: 301, name: "World 301", capacity: 2000 },
+      { id: 302, name: "Trade world", capacity: 500 },
+      { id: 303, name: "World 303", capacity: 7 },
+    ]);
+    const c = loadConfig({ REDIS_URL: "redis://r:6379", DATABASE_URL: "postgres://h/db", PUBLIC_ADDRESS: "game.example.com/p2/" });
+    assert.deepEqual(c.cluster, { redisUrl: "redis://r:6379", publicAddress: "game.example.com/p2" });
   });
 
   it("accepts a complete production environment", () => {

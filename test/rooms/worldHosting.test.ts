@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { LocalPresence } from "@colyseus/core";
+import { WorldHosting, worldHostKey } from "../../rooms/worldHosting.js";
+import { silentLogger } from "../../src/logger.js";
+import type { WorldSpec } from "../../src/worldSpecs.js";
+
+const SPECS: WorldSpec[] = [301, 302, 303].map((id) => ({ id, name: `World ${id}`, capacity: 100 }));
+
+/**
+ * Processes of a cluster as WorldHosting instances on one presence: a process is alive while it
+ * listens on its Colyseus process channel (`p:<id>`), as a real one does from its start.
+ */
+function processes(presence: LocalPresence) {
+  const made = new Map<string, { hosting: WorldHosting; open: Set<number>; players: Map<number, number>; stop(): void }>();
+  return (id: string) => {
+    const listener = () => {};
+    void presence.subscribe(`p:${id}`, listener);
+    const open = new Set<number>();
+    const players = new Map<number, number>();
+    const hosting = new WorldHosting(
+      presence,
+      SPECS,
+      { processId: id },
+      {
+        open: async (spec) => void open.add(spec.id),
+        isEmpty: (spec) => (players.get(spec.id) ?? 0) === 0,
+        close: async (spec) => void open.delete(spec.id),
+      },
+      silentLogger,
+    );
+    const p = { hosting, open, players, stop: () => presence.unsubscribe(`p:${id}`, listener) };
+    made.set(id, p);
+    return p;
+  };
+}
+
+const sorted = (s: Set<number>) => [...s].sort((a, b) => a - b);
+
+describe("world hosting: each world once, shared out, taken over", () => {
+  it("one process runs every world; processes that arrive get empty worlds handed over until the shares differ by one at most", async () => {
+    const presence = new LocalPresence();
+    const start = processes(presence);
+    const a = start("A");
+    await a.hosting.round();
+    assert.deepEqual(sorted(a.open), [301, 302, 303]);
+
+    const b = start("B");
+    await b.hosting.round();
+    assert.deepEqual(sorted(b.open), [], "nothing is free: B takes nothing away");
+    await a.hosting.round();
+    assert.deepEqual(sorted(a.open), [302, 303], "A, two ahead, hands its first empty world over");
+    assert.equal((await presence.hget(worldHostKey(301), "holder")) ?? undefined, undefined, "its claim is free");
+    await b.hosting.round();
+    assert.deepEqual(sorted(b.open), [301]);
+    await a.hosting.round();
+    await b.hosting.round();
+    assert.deepEqual([sorted(a.open), sorted(b.open)], [[302, 303], [301]], "one apart: stable");
+
+    const c = start("C");
+    await c.hosting.round();
+    await a.hosting.round();
+    await c.hosting.round();
+    assert.deepEqual([sorted(a.open), sorted(b.open), sorted(c.open)], [[303], [301], [302]]);
+    for (const id of [301, 302, 303]) assert.ok(await presence.hget(worldHostKey(id), "holder"));
+  });
+
+  it("a world with players in it stays where it is", async () => {
+    const presence = new LocalPresence();
+    const start = processes(presence);
+    const a = start("A");
+    await a.hosting.round();
+    for (const id of [301, 302, 303]) a.players.set(id, 1);
+    const b = start("B");
+    for (let i = 0; i < 3; i++) {
+      await a.hosting.round();
+      await b.hosting.round();
+    }
+    assert.deepEqual([sorted(a.open), sorted(b.open)], [[301, 302, 303], []]);
+  });
+
+  it("a process gone for two rounds loses its worlds to the others; if it was only cut off, it closes them at its next round", async () => {
+    const presence = new LocalPresence();
+    const start = processes(presence);
+    const a = start("A");
+    await a.hosting.round();
+    a.players.set(301, 1);
+    const b = start("B");
+    await a.hosting.round();
+    await b.hosting.round();
+    assert.deepEqual([sorted(a.open), sorted(b.open)], [[301, 303], [302]]);
+
+    a.stop(); // A no longer listens: gone, as a SIGKILLed process's subscriptions are
+    await b.hosting.round();
+    assert.deepEqual(sorted(b.open), [302], "one round gone is not enough");
+    await b.hosting.round();
+    assert.deepEqual(sorted(b.open), [301, 302, 303], "B runs every world now");
+    assert.equal(await presence.hget(worldHostKey(301), "holder"), "B");
+
+    await a.hosting.round();
+    assert.deepEqual(sorted(a.open), [], "A finds its claims taken and closes its rooms");
+    assert.equal(await presence.hget(worldHostKey(301), "holder"), "B", "and leaves B's claims alone");
+  });
+});
