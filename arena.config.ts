@@ -13,6 +13,7 @@ import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
 import { frameworkLogger, type Logger } from "./src/logger.js";
+import { processInfo } from "./src/metrics.js";
 import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
 import { Redis } from "ioredis";
@@ -173,6 +174,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       // then keeps looking for worlds to take over (rooms/worldHosting.ts).
       await matchMaker.onReady;
       if (ctx.config.cluster) ctx.logger.setBindings({ processId: matchMaker.processId });
+      processInfo.set({ process_id: matchMaker.processId, cluster: String(ctx.config.cluster !== undefined) }, 1);
       hosting = new WorldHosting(
         matchMaker.presence,
         ctx.config.worlds,
@@ -189,6 +191,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         { sweepDeadProcesses: ctx.config.cluster !== undefined },
       );
       await hosting.start();
+      await agents.begin({ takeOver: options.startAgents !== false });
       if (options.startAgents !== false) await agents.startAll();
     },
     attach: (gameServer, around = {}) => {

@@ -38,6 +38,8 @@ import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
 import { isRoomOp, roomOps } from "./worldFacade.js";
+import { sendPrivate } from "./privateChat.js";
+import { replier } from "./protocolClient.js";
 import { releaseWorldClaim } from "./worldHosting.js";
 
 /** What the admin monitor shows of a room (its list of clients, at least). */
@@ -173,7 +175,20 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     this.commands = worldCommands({
       world: this.world,
       logger: this.ctx.logger,
-      chat: { adminCode: this.ctx.config.adminCode, sessions: this.sessions, ignores: this.ignores, kick: (pid, by) => this.kick(pid, by) },
+      chat: {
+        adminCode: this.ctx.config.adminCode,
+        sessions: this.sessions,
+        ignores: this.ignores,
+        kick: (pid, by) => this.kick(pid, by),
+        sendPrivate: (session, toName, message) => {
+          const from = { playerId: session.playerId, name: this.world.players.get(session.playerId)?.name ?? "" };
+          const reply = replier(session.client);
+          sendPrivate({ sql: this.ctx.db.sql, world: this.ctx.world }, from, reply, toName, message).catch((err) => {
+            this.ctx.logger.warn({ err }, "a private message could not be sent");
+            reply("error", { code: "INTERNAL", message: "The message could not be sent" });
+          });
+        },
+      },
       saveNow: (playerId) => this.saveNow(playerId),
       stores: this.stores,
     });
@@ -219,7 +234,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       1000,
       (ms) => {
         tickDuration.observe({ phase: "total" }, ms / 1000);
-        onlinePlayers.set(this.world.players.size);
+        onlinePlayers.set({ world: String(this.spec.id) }, this.world.players.size);
       },
     );
     this.loop.begin();
@@ -290,6 +305,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
 
   async onDispose() {
     this.loop?.stop();
+    if (this.spec) onlinePlayers.remove({ world: String(this.spec.id) });
     this.stopListening?.();
     if (!this.world) return;
     // Leaves still saving finish first (the database closes after the rooms).

@@ -19,20 +19,27 @@ export interface ChatContext {
   ignores: { ignores(accountId: string, characterId: string): boolean };
   /** Close a session at an admin's request. */
   kick(playerId: string, by: string): void;
+  /** Send a private message to the player of that name, in whatever world (rooms/privateChat.ts). */
+  sendPrivate(session: ChatSession, toName: string, message: string): void;
 }
 
 /** Commands only an admin may use. */
 const ADMIN_COMMANDS = new Set(["tp", "teleport", "give", "kick"]);
 
 /**
- * `player:chat`: local chat to players within CHAT_RANGE_TILES, `/world <text>` to everyone,
+ * `player:chat`: local chat to players within CHAT_RANGE_TILES, `/world <text>` to everyone, a
+ * private message (channel `private`, `to` a name) to one player in any world,
  * `/admin <code>` to become admin for this session, and the admin commands. Players whose account
  * ignores the speaker do not receive the message.
  */
-export function handleChat(ctx: ChatContext, session: ChatSession, text: string, channel: "local" | "world" = "local") {
+export function handleChat(ctx: ChatContext, session: ChatSession, text: string, channel: "local" | "world" | "private" = "local", to?: string) {
   const { world } = ctx;
   const me = world.players.get(session.playerId);
   if (!me) throw new GameError("NOT_IN_WORLD", "You are not in the world");
+  if (channel === "private") {
+    if (!text.trim()) throw new GameError("EMPTY_MESSAGE", "the message is empty");
+    return ctx.sendPrivate(session, to ?? "", text);
+  }
   const parsed = parseChat(text);
 
   if (parsed.kind === "say") return deliver(ctx, session.playerId, parsed.message, channel);

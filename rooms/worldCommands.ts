@@ -53,7 +53,7 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
       if (m.action === "pray") return startPraying(w, s.playerId, m.targetId);
       return startPickup(w, s.playerId, m.targetId);
     },
-    "player:chat": (s, m) => handleChat({ world: w, ...ctx.chat }, s, m.message, m.channel),
+    "player:chat": (s, m) => handleChat({ world: w, ...ctx.chat }, s, m.message, m.channel, m.to),
     "inventory:use": (s, m) => useItem(w, s.playerId, m),
     "bank:deposit": (s, m) => {
       bankDeposit(w, s.playerId, m.slot, m.quantity);

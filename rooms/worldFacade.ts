@@ -5,7 +5,7 @@ import { snapshotOf } from "../src/game/world/players.js";
 import type { PlayerEntity } from "../src/game/world/entities.js";
 import type { Tile } from "../src/game/types.js";
 import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
-import type { AreaCounts, LiveCharacter, OnlineCharacter, WorldAccess, WorldSummary } from "../src/worldAccess.js";
+import type { AreaCounts, LiveCharacter, OnlineCharacter, PrivateOutcome, WorldAccess, WorldSummary } from "../src/worldAccess.js";
 import { lockKey } from "./characterLocks.js";
 import { worldRoomId } from "./worldHosting.js";
 import type { WorldEntry, WorldSpec } from "../src/worldSpecs.js";
@@ -50,6 +50,14 @@ export const roomOps = {
     if (!session) return false;
     session.client.send(type as ServerMessageType, data as never);
     return true;
+  },
+  /** A private message to the character's session, unless its account ignores the sender. */
+  privateMessage(room: FacadeRoom, characterId: string, payload: ServerMessage<"chat:message">): PrivateOutcome {
+    const session = room.sessions.get(characterId);
+    if (!session) return "offline";
+    if (room.ignores?.ignores(session.accountId, payload.fromId)) return "ignored";
+    session.client.send("chat:message", payload);
+    return "delivered";
   },
   async reloadIgnores(room: FacadeRoom, accountId: string): Promise<boolean> {
     await room.ignores?.reload(accountId);
@@ -194,6 +202,9 @@ export function worldFacade(rooms: WorldRooms): WorldAccess {
     },
     async sendTo<K extends ServerMessageType>(characterId: string, type: K, data: ServerMessage<K>) {
       return (await onCharacter(characterId, "sendTo", [characterId, type, data])) ?? false;
+    },
+    async deliverPrivate(characterId, payload) {
+      return (await onCharacter(characterId, "privateMessage", [characterId, payload])) ?? "offline";
     },
     async reloadIgnores(accountId) {
       await everywhere("reloadIgnores", [accountId]);

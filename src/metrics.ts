@@ -14,7 +14,16 @@ export const tickDuration = new Histogram({
 
 export const onlinePlayers = new Gauge({
   name: "world_online_players",
-  help: "Players in the world",
+  help: "Players in each world this process runs (by world id)",
+  labelNames: ["world"] as const,
+  registers: [registry],
+});
+
+/** 1, labelled with this process's Colyseus process id (a cluster's processes tell their metrics apart by it). */
+export const processInfo = new Gauge({
+  name: "arena_process_info",
+  help: "This server process: its Colyseus process id, and whether it is one of a cluster",
+  labelNames: ["process_id", "cluster"] as const,
   registers: [registry],
 });
 

@@ -28,6 +28,8 @@ export interface WorldAccess {
   isAccountOnline(accountId: string): Promise<boolean>;
   /** Send a message to the client holding the character's session; false when there is none. */
   sendTo<K extends ServerMessageType>(characterId: string, type: K, data: ServerMessage<K>): Promise<boolean>;
+  /** A private message to the character wherever it plays: delivered, dropped (its account ignores the sender), or offline. */
+  deliverPrivate(characterId: string, payload: ServerMessage<"chat:message">): Promise<PrivateOutcome>;
   /** The account's ignore list changed in the database: its online players use the new one at once. */
   reloadIgnores(accountId: string): Promise<void>;
   /** The character was renamed: a player in the world is seen under the new name at once. */
@@ -41,6 +43,8 @@ export interface WorldAccess {
   /** The map as the world data places it (for agents); the same in every world. */
   mapKnowledge(): Promise<WorldKnowledge | undefined>;
 }
+
+export type PrivateOutcome = "delivered" | "ignored" | "offline";
 
 /** A player in the world as anyone may see them. */
 export interface OnlineCharacter {

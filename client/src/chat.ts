@@ -3,18 +3,30 @@ import type { Game, LogKind } from "./game.js";
 
 const MAX_LINES = 200;
 
-/** The chat box: what is said (local and world), what happens to the player, and the errors. */
+/** The chat box: what is said (local, world, and private messages in any world), what happens to the player, and the errors. */
 export function installChat(root: HTMLElement, game: Game) {
   const net = game.net;
   const log = h("div", { className: "log", role: "log" });
   const input = h("input", { maxLength: 200, placeholder: "Say something (/world for everyone)", autocomplete: "off" });
-  const channel = h("select", {}, h("option", { value: "local" }, "local"), h("option", { value: "world" }, "world"));
-  const form = h("form", {}, channel, input, h("button", { type: "submit", textContent: "Send" }));
+  const to = h("input", { maxLength: 12, placeholder: "To (name)", autocomplete: "off", className: "to", hidden: true });
+  const channel = h(
+    "select",
+    {},
+    h("option", { value: "local" }, "local"),
+    h("option", { value: "world" }, "world"),
+    h("option", { value: "private" }, "private"),
+  );
+  channel.onchange = () => (to.hidden = channel.value !== "private");
+  const form = h("form", {}, channel, to, input, h("button", { type: "submit", textContent: "Send" }));
   form.onsubmit = (ev) => {
     ev.preventDefault();
     const message = input.value.trim();
     if (!message) return;
-    net.send("player:chat", { message, channel: channel.value === "world" ? "world" : "local" });
+    if (channel.value === "private") {
+      const name = to.value.trim();
+      if (!name) return game.log("Name whom the private message is for", "error");
+      net.send("player:chat", { message, channel: "private", to: name });
+    } else net.send("player:chat", { message, channel: channel.value === "world" ? "world" : "local" });
     input.value = "";
   };
   root.replaceChildren(log, form);
@@ -24,7 +36,10 @@ export function installChat(root: HTMLElement, game: Game) {
     while (log.childElementCount > MAX_LINES) log.firstElementChild!.remove();
     log.scrollTop = log.scrollHeight;
   };
-  net.on("chat:message", (m) => game.log(`${m.channel === "world" ? "[world] " : ""}${m.fromName}: ${m.message}`, m.channel));
+  net.on("chat:message", (m) => {
+    if (m.channel === "private") return game.log(m.fromId === game.me?.id ? `To ${m.toName}: ${m.message}` : `From ${m.fromName}: ${m.message}`, "private");
+    game.log(`${m.channel === "world" ? "[world] " : ""}${m.fromName}: ${m.message}`, m.channel);
+  });
   net.on("skill:xp", (x) => game.log(`+${x.gained} ${x.skill} xp (${Math.floor(x.xp)} in all)`));
   net.on("skill:levelup", (l) => game.log(`Congratulations: your ${l.skill} level is now ${l.level}!`));
   net.on("npc:killed", (k) => game.log(`You defeated the ${game.npc(k.npcId)?.name ?? k.npcId}.`));

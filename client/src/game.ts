@@ -3,7 +3,7 @@ import type { StationView } from "../../src/protocol/index.js";
 import type { Connection } from "./connection.js";
 import { byId, h } from "./dom.js";
 
-export type LogKind = "local" | "world" | "system" | "error";
+export type LogKind = "local" | "world" | "private" | "system" | "error";
 
 /** A choice in a right-click (or slot) menu. */
 export interface MenuOption {

@@ -12,6 +12,11 @@ import { goalView, parseCommand, type Command, type Goal, type GoalType, type Go
 import type { WorldKnowledge } from "./knowledge.js";
 import type { ServerMessage, ServerMessageType } from "../protocol/index.js";
 import { replyTo } from "./replies.js";
+import { AgentPlacement } from "./placement.js";
+import { liveProcesses } from "../../rooms/worldHosting.js";
+
+/** How often the agents' leases are refreshed, and agents whose process died are taken over. */
+export const AGENT_ROUND_MS = 5000;
 
 /** Goals run as errands (their own progress counts toward the goal they interrupted). */
 const ERRAND_TYPES: ReadonlySet<string> = new Set(["bank", "buy", "sell"]);
@@ -43,7 +48,13 @@ export interface Told {
  * external runtime (`goalOverride`, `agentMessage`).
  */
 export class AgentRuntime {
+  /** Which process drives each agent (its lease), and the controls passed between processes. */
+  readonly placement = new AgentPlacement();
   private readonly drivers = new Map<string, AgentDriver>();
+  private timer?: NodeJS.Timeout;
+  private stopListening?: () => void;
+  /** Lease holders found gone in the last round, by agent id. */
+  private absent = new Map<string, string>();
   private readonly starting = new Map<string, Promise<AgentDriver>>();
   private known: WorldKnowledge | undefined;
   private goalWrites = new Map<string, Promise<void>>();
@@ -52,11 +63,74 @@ export class AgentRuntime {
 
   constructor(private readonly ctx: ServerContext) {}
 
-  /** Start every agent marked running (at server start). */
+  /** Start every agent marked running that no other process drives (at server start). */
   async startAll(): Promise<void> {
     for (const m of await runnableAgents(this.ctx.db.prisma)) {
+      if ((await this.placement.leases.holder(m.agentId)) !== undefined) continue;
       await this.start(m).catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "agent could not start"));
     }
+  }
+
+  /**
+   * Answer the owner's controls other processes pass here, and every AGENT_ROUND_MS keep the
+   * leases of the agents driven here; with `takeOver`, also start here the running agents whose
+   * process is gone (its lease expired, or its holder gone two rounds running).
+   */
+  async begin(options: { takeOver: boolean }): Promise<void> {
+    this.stopListening = await this.placement.listen((op, agentId, args) => this.answer(op, agentId, args));
+    this.timer = setInterval(() => void this.round(options.takeOver).catch((err) => this.ctx.logger.warn({ err }, "agent round failed")), AGENT_ROUND_MS);
+    this.timer.unref();
+  }
+
+  private async round(takeOver: boolean) {
+    const leases = this.placement.leases;
+    await leases.refresh([...this.drivers.keys(), ...this.starting.keys()]);
+    if (!takeOver) return;
+    const live = await liveProcesses(matchMaker.presence);
+    const absent = new Map<string, string>();
+    for (const m of await runnableAgents(this.ctx.db.prisma)) {
+      if (this.drivers.has(m.agentId) || this.starting.has(m.agentId)) continue;
+      const holder = await leases.holder(m.agentId);
+      if (holder && (holder === matchMaker.processId || live.has(holder))) continue;
+      if (holder) {
+        if (this.absent.get(m.agentId) !== holder) {
+          absent.set(m.agentId, holder);
+          continue;
+        }
+        await leases.free(m.agentId, holder);
+      }
+      this.ctx.logger.info({ agentId: m.agentId }, "taking over an agent whose process is gone");
+      await this.start(m).catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "agent could not be taken over"));
+    }
+    this.absent = absent;
+  }
+
+  /** An owner's control passed from another process: run here (never passed on again). */
+  private async answer(op: string, agentId: string, args: unknown[]): Promise<unknown> {
+    const m = await agentById(this.ctx.db.prisma, agentId);
+    if (!m) throw new Error(`no agent ${agentId}`);
+    switch (op) {
+      case "setRunning":
+        return this.setRunning(m, args[0] === true);
+      case "status":
+        return this.status(m);
+      case "goalStatus":
+        return this.goalStatus(m);
+      case "setGoal":
+        return this.setGoal(m, args[0] as Goal);
+      case "pause":
+        return this.pause(m);
+      case "resume":
+        return this.resume(m);
+      case "tell":
+        return this.tell(m, String(args[0]));
+    }
+    throw new Error(`unknown agent control ${op}`);
+  }
+
+  /** The process driving the agent when it is another live one. */
+  private elsewhere(agentId: string) {
+    return this.placement.elsewhere(agentId, this.drivers.has(agentId) || this.starting.has(agentId));
   }
 
   /** The map as the world data gives it: made once, the first time the world is running. */
@@ -90,15 +164,22 @@ export class AgentRuntime {
   private async join(m: AgentMapping): Promise<AgentDriver> {
     const knowledge = await this.knowledge();
     const token = signToken({ sub: m.ownerAccountId, role: "agent", characterId: m.characterId }, this.ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
-    // A built-in agent plays in a world of this process (the least full of them).
-    const here = (await this.ctx.world.worlds()).filter((w) => w.processId === matchMaker.processId);
-    const { client } = await joinWorldInMemory(
-      (sid) => new AgentDriver(sid, m.agentId, knowledge),
-      token,
-      chooseWorld(here),
-      { characterId: m.characterId, worldUpdates: true, clientType: "runtime" },
-      "agent-runtime",
-    );
+    // A built-in agent plays in a world of this process (the least full of them), driven by the process holding its lease.
+    const world = chooseWorld((await this.ctx.world.worlds()).filter((w) => w.processId === matchMaker.processId));
+    if (!(await this.placement.leases.claim(m.agentId))) throw new Error("the agent is driven by another process");
+    let client: AgentDriver;
+    try {
+      ({ client } = await joinWorldInMemory(
+        (sid) => new AgentDriver(sid, m.agentId, knowledge),
+        token,
+        world,
+        { characterId: m.characterId, worldUpdates: true, clientType: "runtime" },
+        "agent-runtime",
+      ));
+    } catch (err) {
+      await this.placement.leases.release(m.agentId);
+      throw err;
+    }
     client.mind.paused = m.goalsPaused;
     const row = await activeGoal(this.ctx.db.prisma, m.agentId);
     if (row && !m.goalsPaused) {
@@ -108,7 +189,9 @@ export class AgentRuntime {
     }
     client.onGoalChange = (goal, previous) => this.goalChanged(m.agentId, goal, previous);
     client.onGone = () => {
-      if (this.drivers.get(m.agentId) === client) this.drivers.delete(m.agentId);
+      if (this.drivers.get(m.agentId) !== client) return;
+      this.drivers.delete(m.agentId);
+      void this.placement.leases.release(m.agentId).catch(() => {});
     };
     this.drivers.set(m.agentId, client);
     return client;
@@ -147,8 +230,16 @@ export class AgentRuntime {
 
   /** Set running (recorded, and started here) or not (taken out of the world, and recorded). */
   async setRunning(m: AgentMapping, running: boolean): Promise<void> {
+    const at = await this.elsewhere(m.agentId);
+    if (at) return void (await this.placement.call(at, "setRunning", m.agentId, [running]));
     if (running) {
       await setAgentFlags(this.ctx.db.prisma, m.agentId, { running: true, runtime: "builtin" });
+      // A process that runs no world hands the agent to the one running the least full world.
+      const worlds = await this.ctx.world.worlds();
+      if (!worlds.some((w) => w.processId === matchMaker.processId) && !this.placement.passedOnHere()) {
+        const host = chooseWorld(worlds).processId;
+        if (host) return void (await this.placement.call(host, "setRunning", m.agentId, [true]));
+      }
       await this.start({ ...m, running: true });
     } else {
       this.stop(m.agentId);
@@ -158,6 +249,8 @@ export class AgentRuntime {
 
   /** How the agent is run now. */
   async status(m: AgentMapping): Promise<AgentStatus> {
+    const at = await this.elsewhere(m.agentId);
+    if (at) return (await this.placement.call(at, "status", m.agentId, [])) as AgentStatus;
     const d = this.drivers.get(m.agentId);
     return {
       runtime: d ? "builtin" : (await this.ctx.world.hasSession(m.characterId)) ? "external" : m.runtime,
@@ -169,6 +262,8 @@ export class AgentRuntime {
 
   /** The agent's goal and whether its autonomous goals are paused: its driver's, else the recorded ones. */
   async goalStatus(m: AgentMapping): Promise<{ goal: GoalView | null; goalsPaused: boolean }> {
+    const at = await this.elsewhere(m.agentId);
+    if (at) return (await this.placement.call(at, "goalStatus", m.agentId, [])) as { goal: GoalView | null; goalsPaused: boolean };
     const d = this.drivers.get(m.agentId);
     if (d) return { goal: goalView(d.mind.goal), goalsPaused: d.mind.paused };
     const prisma = this.ctx.db.prisma;
@@ -190,6 +285,8 @@ export class AgentRuntime {
 
   /** The owner's goal: the driver takes it now; else it is recorded and an external runtime is told. */
   async setGoal(m: AgentMapping, goal: Goal): Promise<void> {
+    const at = await this.elsewhere(m.agentId);
+    if (at) return void (await this.placement.call(at, "setGoal", m.agentId, [goal]));
     const d = this.drivers.get(m.agentId);
     if (d) {
       const previous = d.mind.goal;
@@ -204,6 +301,8 @@ export class AgentRuntime {
 
   /** Stop: the current path is cleared now, the agent idles, and picks no goal by itself until resumed. */
   async pause(m: AgentMapping): Promise<void> {
+    const at = await this.elsewhere(m.agentId);
+    if (at) return void (await this.placement.call(at, "pause", m.agentId, []));
     await setAgentFlags(this.ctx.db.prisma, m.agentId, { goalsPaused: true });
     const d = this.drivers.get(m.agentId);
     if (d) {
@@ -220,6 +319,8 @@ export class AgentRuntime {
 
   /** Autonomous goals again. */
   async resume(m: AgentMapping): Promise<void> {
+    const at = await this.elsewhere(m.agentId);
+    if (at) return void (await this.placement.call(at, "resume", m.agentId, []));
     await setAgentFlags(this.ctx.db.prisma, m.agentId, { goalsPaused: false });
     const d = this.drivers.get(m.agentId);
     if (d) d.mind.paused = false;
@@ -228,6 +329,8 @@ export class AgentRuntime {
 
   /** Words from the owner: a command is queued, anything else gets an in-character reply (or goes to an external runtime). */
   async tell(m: AgentMapping, content: string): Promise<Told> {
+    const at = await this.elsewhere(m.agentId);
+    if (at) return (await this.placement.call(at, "tell", m.agentId, [content])) as Told;
     const command = parseCommand(content);
     const d = this.drivers.get(m.agentId);
     if (command) {
@@ -256,9 +359,12 @@ export class AgentRuntime {
     this.drivers.delete(agentId);
     d.onGone = undefined;
     d.leave(1000);
+    void this.placement.leases.release(agentId).catch(() => {});
   }
 
   async shutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.stopListening?.();
     for (const id of [...this.drivers.keys()]) this.stop(id);
     await Promise.allSettled([...this.goalWrites.values()]);
   }

@@ -234,7 +234,7 @@ export const Position = z.object({ x: int, y: int, z: int });
 export const Skills = z.record(str, z.object({ level: int, xp: int }));
 const ItemStack = z.object({ itemId: str, quantity: int });
 const NamedStack = z.object({ itemId: str, name: str, quantity: int });
-export const PublicPlayer = z.object({ id: str, name: str, combatLevel: int, isAgent: bool, online: bool });
+export const PublicPlayer = z.object({ id: str, name: str, combatLevel: int, isAgent: bool, online: bool, world: int.nullable() });
 export const Listed = PublicPlayer.extend({ since: when });
 export const CharacterSummary = z.object({ id: str, name: str, combatLevel: int, isAgent: bool, online: bool, createdAt: when });
 export const TokenAnswer = z.object({ token: str, accountId: str, expiresIn: int });
@@ -273,9 +273,24 @@ export const Trade = z
 export const WorldMap = ok(WorldMapBody.shape);
 export const Catalogue = ok(CatalogueBody.shape);
 export const WorldSummary = ok({
+  world: int,
   tick: int,
   onlinePlayers: z.array(z.object({ id: str, name: str, isAgent: bool, combatLevel: int, position: Position })),
   areas: z.array(z.object({ id: str, name: str, npcs: z.object({ alive: int, dead: int }), resources: z.object({ available: int, depleted: int }) })),
+});
+export const Worlds = ok({
+  worlds: z.array(
+    z.object({
+      id: int,
+      name: str,
+      players: int,
+      capacity: int,
+      status: z.enum(["online", "starting", "offline"]),
+      full: bool,
+      roomId: str.nullable(),
+      processId: str.nullable(),
+    }),
+  ),
 });
 export const SkillUnlocks = z.record(str, z.array(z.object({ level: int, description: str, type: z.enum(["item", "ability", "area", "quest", "activity"]) })));
 export const FriendRequests = ok({

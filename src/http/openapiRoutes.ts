@@ -16,6 +16,7 @@ import {
   TokenAnswer,
   Trade,
   WorldSummary,
+  Worlds,
   WorldMap,
   Catalogue,
   bool,
@@ -31,6 +32,7 @@ import {
 } from "./openapi.js";
 import { IdpLoginBody } from "./authRoutes.js";
 import { CharacterQuery } from "./api/access.js";
+import { WorldQuery } from "./api/world.js";
 import { AGENT_ROUTES } from "./openapiAgentRoutes.js";
 import { CreateBody, Params as CharacterIdParams } from "./api/characters.js";
 import { Params as StatsParams } from "./api/characterStats.js";
@@ -124,11 +126,24 @@ export const ROUTES: RouteDoc[] = [
   ]),
   ...tagged("world", [
     {
-      route: "GET /api/v1/world",
-      summary: "A snapshot of the live world",
+      route: "GET /api/v1/worlds",
+      summary: "The worlds: players, capacity, status (from any process of a cluster)",
       open: true,
       db: false,
-      responses: { 200: answer("who is online, each area", WorldSummary), ...worldDown },
+      responses: { 200: answer("every world of WORLDS", Worlds) },
+    },
+    {
+      route: "GET /api/v1/world",
+      summary: "A snapshot of one live world (the first unless ?world= names one)",
+      open: true,
+      db: false,
+      query: WorldQuery,
+      responses: {
+        200: answer("who is in it, each area", WorldSummary),
+        400: err("a malformed world id", "INVALID_WORLD"),
+        404: err("no such world", "WORLD_NOT_FOUND"),
+        ...worldDown,
+      },
     },
     {
       route: "GET /api/v1/world/areas",

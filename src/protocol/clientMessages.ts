@@ -28,7 +28,18 @@ export const ClientMessages = {
       style: z.enum(COMBAT_STYLES).optional(),
     })
     .strict(),
-  "player:chat": z.object({ message: z.string().max(1000), channel: z.enum(CHAT_CHANNELS).optional() }).strict(),
+  "player:chat": z
+    .object({
+      message: z.string().max(1000),
+      channel: z.enum(CHAT_CHANNELS).optional(),
+      /** The private channel's recipient: a player's name (in any world). */
+      to: z.string().min(1).max(12).optional(),
+    })
+    .strict()
+    .refine((m) => (m.channel === "private") === (m.to !== undefined), {
+      message: 'a private message names its recipient: channel "private" with to, and to only then',
+      path: ["to"],
+    }),
   "inventory:use": z
     .object({
       slot,

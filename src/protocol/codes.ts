@@ -102,7 +102,7 @@ export const ERROR_CODES = {
   ADMIN_WRONG_CODE: "/admin: a wrong code",
   ADMIN_LOCKED: "/admin: locked after three wrong codes",
   INVALID_TARGET: "/tp: not whole numbers",
-  UNKNOWN_PLAYER: "/give, /kick: nobody of that name online",
+  UNKNOWN_PLAYER: "/give, /kick: nobody of that name online; a private message: no player has that name",
   INVALID_QUANTITY: "/give, trades: a quantity out of range",
   // Dialogue and quests
   NOT_IN_DIALOGUE: "dialogue:respond: no conversation open, or it has ended",
@@ -150,7 +150,7 @@ export const ERROR_CODES = {
   DUEL_COMPLETING: "item moves while a duel is being settled",
   // Trades (tradeError, §9)
   SELF_TRADE: "tradeRequest to oneself",
-  PLAYER_OFFLINE: "tradeRequest: the player is not online",
+  PLAYER_OFFLINE: "tradeRequest: the player is not online (in this world); a private message: the player is in no world now",
   PLAYER_UNAVAILABLE: "tradeRequest: the player cannot trade now",
   ALREADY_IN_TRADE: "one trade at a time",
   RATE_LIMITED: "repeated trade requests; /ws: too many frames or guest identities",

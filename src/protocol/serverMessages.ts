@@ -225,8 +225,8 @@ export interface WorldMessages {
   /** `damage` 0 is a miss; units are the target's. */
   /** `style`: how the blow was struck; `splash`: a spell that missed outright. */
   "combat:hit": { attackerId: string; targetId: string; damage: number; targetHealth: number; style: "melee" | "ranged" | "magic"; splash?: boolean };
-  /** `timestamp` ISO 8601. */
-  "chat:message": { fromId: string; fromName: string; message: string; channel: ChatChannel; timestamp: string };
+  /** `timestamp` ISO 8601. A private message names its recipient (`toId`, `toName`); its sender gets it too, as the echo. */
+  "chat:message": { fromId: string; fromName: string; message: string; channel: ChatChannel; timestamp: string; toId?: string; toName?: string };
   notice: NoticePayload;
   error: ErrorPayload;
   /** To the player credited with the kill; `npcId` is the npc definition id. */

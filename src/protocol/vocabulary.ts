@@ -56,6 +56,6 @@ export type CombatStyle = (typeof COMBAT_STYLES)[number];
 export const DUEL_RULES = ["noMelee", "noRanged", "noMagic", "noPrayer", "noFood", "noMovement", "noForfeit"] as const;
 export type DuelRule = (typeof DUEL_RULES)[number];
 
-/** Chat channels (`player:chat`, `chat:message`). */
-export const CHAT_CHANNELS = ["local", "world"] as const;
+/** Chat channels (`player:chat`, `chat:message`): `private` is one player to another, in any world. */
+export const CHAT_CHANNELS = ["local", "world", "private"] as const;
 export type ChatChannel = (typeof CHAT_CHANNELS)[number];

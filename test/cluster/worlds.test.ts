@@ -156,6 +156,46 @@ describe("a cluster of three processes and three worlds", function () {
     await b.closed;
   });
 
+  /** The agent the next test registers (driven by the process the SIGKILL test kills). */
+  let agent: { agentId: string; characterId: string; owner: string } | undefined;
+  const call = async (p: ServerProcess, method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(`${p.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it("REST on one process steers an agent driven by another: its status, words, goal and pause reach the driver", async () => {
+    const host = [...hostOf][2]![1];
+    const other = procs.find((p) => p !== host)!;
+    const { token } = await guestToken(host);
+    const reg = await call(host, "POST", "/api/agent/register", token, { name: "Steered One" });
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    agent = { agentId: reg.body.agentId, characterId: reg.body.characterId, owner: token };
+    const listed = await call(other, "GET", "/api/agent", token);
+    assert.deepEqual(
+      listed.body.agents.map((a: any) => [a.agentId, a.runtime, a.running, a.online]),
+      [[agent.agentId, "builtin", true, true]],
+      "the other process reports the driver's state",
+    );
+    const told = await call(other, "POST", `/api/agents/${agent.agentId}/message`, token, { content: "hello there" });
+    assert.equal(told.status, 200, JSON.stringify(told.body));
+    assert.equal(typeof told.body.reply, "string", "the driver on the first process answered in character");
+    const options = await call(other, "GET", `/api/agents/${agent.agentId}/goal`, token);
+    const goal = options.body.availableGoals.find((g: any) => g.available && g.type !== "idle");
+    assert.ok(goal, JSON.stringify(options.body.availableGoals));
+    const set = await call(other, "POST", `/api/agents/${agent.agentId}/goal`, token, { goalId: goal.id });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const seen = await call(host, "GET", `/api/agents/${agent.agentId}/goal`, token);
+    assert.deepEqual([seen.body.goal?.type, seen.body.goal?.target], [goal.type, goal.target], "the driver took the goal set elsewhere");
+    const paused = await call(other, "POST", `/api/agents/${agent.agentId}/goal/stop`, token);
+    assert.deepEqual([paused.status, paused.body.goalsPaused, paused.body.goal], [200, true, null]);
+    assert.equal((await call(host, "GET", `/api/agents/${agent.agentId}/goal`, token)).body.goalsPaused, true);
+    assert.equal((await call(other, "POST", `/api/agents/${agent.agentId}/goal/resume`, token)).body.goalsPaused, false);
+  });
+
   it("SIGKILL of a process: its world runs again on another within 15 s, from the database; its player comes back; no item is made or lost", async () => {
     const [id, victim] = [...hostOf][2]!;
     const survivors = procs.filter((p) => p !== victim);
@@ -214,5 +254,18 @@ describe("a cluster of three processes and three worlds", function () {
     await back.next("world:update", (f) => f.data.groundItems.some((g: any) => g.itemId === "coins" && g.quantity === 7));
     const after = await ledger();
     assert.deepEqual(plain(after.total), plain(before.total), "item totals before the kill and after the recovery");
+
+    // The agent the dead process drove is driven by a survivor within 30 s of the kill.
+    const a = agent!;
+    const agentDeadline = killedAt + 30_000;
+    let listed: any;
+    for (;;) {
+      listed = (await call(survivors[0]!, "GET", "/api/agent", a.owner)).body.agents[0];
+      if (listed?.running && listed.online) break;
+      assert.ok(Date.now() < agentDeadline, `the agent was not taken over within 30 s: ${JSON.stringify(listed)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const position = await call(survivors[1]!, "GET", `/api/characters/${a.characterId}/position`, a.owner);
+    assert.equal(position.body.online, true);
   });
 });

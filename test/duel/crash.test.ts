@@ -245,7 +245,8 @@ for (const kind of DATABASE_KINDS) {
         const row = rowById.get(id)!;
         assert.deepEqual([row.winnerId, row.loserId, row.outcome], [e.winnerId, loserOf(id), e.outcome], `duel ${id} as written and as told`);
         const winnerCopy = toldWinner.get(id);
-        if (winnerCopy) assert.deepEqual(items(row.loserStake as OfferItem[]), items(winnerCopy.received), `duel ${id}: the stake written and the stake received`);
+        if (winnerCopy)
+          assert.deepEqual(items(row.loserStake as OfferItem[]), items(winnerCopy.received), `duel ${id}: the stake written and the stake received`);
       }
       // A duel told that nothing moved has no row.
       const contradicted = [...told].filter(([id, e]) => nothingMoved(e) && rowById.has(id)).map(([id]) => id);

@@ -81,7 +81,8 @@ describe("admin monitor", function () {
       for (const phase of ["players", "npcs", "resources", "groundItems", "events", "trades", "sync", "views", "send", "save", "endTick"]) {
         assert.match(text, new RegExp(`world_tick_duration_seconds_count\\{phase="${phase}"\\} [1-9]`), phase);
       }
-      assert.match(text, /world_online_players \d+/);
+      assert.match(text, /world_online_players\{world="1"\} \d+/);
+      assert.match(text, /arena_process_info\{process_id="[\w-]+",cluster="false"\} 1/);
     });
   });
 

@@ -51,10 +51,11 @@ describe("public endpoints", function () {
     const res = await fetch(`${server.url}/status`);
     assert.equal(res.status, 200);
     const body = await res.json();
-    assert.deepEqual(Object.keys(body).sort(), ["connectedPlayers", "rooms", "status", "uptime", "version"]);
+    assert.deepEqual(Object.keys(body).sort(), ["cluster", "connectedPlayers", "processId", "rooms", "status", "uptime", "version", "worlds"]);
     assert.equal(body.status, "ok");
     assert.equal(body.rooms, 1, "the world room is open");
     assert.equal(body.connectedPlayers, 0);
+    assert.deepEqual([body.cluster, body.worlds, typeof body.processId], [false, [1], "string"]);
   });
 
   it("GET /env.js sets the public settings and no secret", async () => {

@@ -102,7 +102,8 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
     }
     const token = signToken({ sub: who.sub, role: "agent", characterId: snap.id }, ctx.config.jwtSecret, DEFAULT_TOKEN_TTL_SECONDS);
     // A registered agent runs in the built-in runtime unless stopped.
-    await runtime.start(m).catch((err) => ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "new agent could not start"));
+    // (In a cluster, on the process running the least full world when this one runs none.)
+    await runtime.setRunning(m, true).catch((err) => ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "new agent could not start"));
     res.status(201).json({ success: true, agentId: m.agentId, characterId: snap.id, token, expiresIn: DEFAULT_TOKEN_TTL_SECONDS });
   });
 

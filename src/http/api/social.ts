@@ -40,15 +40,24 @@ export const RequestParams = z.object({ requestId: Id });
 export const LookupQuery = z.object({ name: PlayerName }).passthrough();
 export const TradesQuery = CharacterQuery.extend({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 
-/** Who is online in the world, by character id (names may have changed there). */
-async function onlineNow(ctx: ServerContext): Promise<Map<string, { name: string; combatLevel: number }>> {
+type Online = Map<string, { name: string; combatLevel: number; world: number }>;
+
+/** Who is online in any world, by character id (names may have changed there). */
+async function onlineNow(ctx: ServerContext): Promise<Online> {
   return new Map((await ctx.world.onlineCharacters()).map((p) => [p.id, p]));
 }
 
-/** Another player as anyone may see them: nothing private (no position, items or account). */
-function publicView(c: PublicCharacter, online: Map<string, { name: string; combatLevel: number }>) {
+/** Another player as anyone may see them: nothing private (no position, items or account); the world they are in while online. */
+function publicView(c: PublicCharacter, online: Online) {
   const live = online.get(c.id);
-  return { id: c.id, name: live?.name ?? c.name, combatLevel: live?.combatLevel ?? c.combatLevel, isAgent: c.isAgent, online: live !== undefined };
+  return {
+    id: c.id,
+    name: live?.name ?? c.name,
+    combatLevel: live?.combatLevel ?? c.combatLevel,
+    isAgent: c.isAgent,
+    online: live !== undefined,
+    world: live?.world ?? null,
+  };
 }
 
 /** A trade history row from one trader's side. */

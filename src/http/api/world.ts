@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { buildTileMap, footprintRect } from "../../game/tileMap.js";
 import type { GameData } from "../../manifests/gameData.js";
@@ -24,6 +25,14 @@ export function worldMap(data: GameData): WorldMapBody {
   };
 }
 
+/** `?world=<id>` of GET /api/v1/world (read by worldIdOption; here for the API document). */
+export const WorldQuery = z.object({
+  world: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .optional(),
+});
+
 /**
  * /api/v1/worlds: the worlds offered, how full each is and whether it runs; /api/v1/world: a
  * snapshot of one live world (`?world=<id>`, the first world by default); /api/v1/world/areas: the
@@ -37,7 +46,16 @@ export function worldRoutes(ctx: ServerContext) {
     const worlds = await ctx.world.worlds();
     res.json({
       success: true,
-      worlds: worlds.map((w) => ({ id: w.id, name: w.name, players: w.players, capacity: w.capacity, status: w.status, full: w.full, roomId: w.roomId, processId: w.processId })),
+      worlds: worlds.map((w) => ({
+        id: w.id,
+        name: w.name,
+        players: w.players,
+        capacity: w.capacity,
+        status: w.status,
+        full: w.full,
+        roomId: w.roomId,
+        processId: w.processId,
+      })),
     });
   });
 
