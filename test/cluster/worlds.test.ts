@@ -4,6 +4,8 @@ import { silentLogger } from "../../src/logger.js";
 import { clusterSuite, type ListedWorld } from "../helpers/cluster.js";
 import { plain, readLedger } from "../helpers/itemLedger.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
+import { bothAccept, countOf, offer, openTrade, slotOf } from "../helpers/tradeSteps.js";
+import { sdkTrader, wsTrader, type Trader } from "../helpers/traders.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
@@ -24,6 +26,17 @@ describe("a cluster of three processes and three worlds", function () {
   after(() => {
     for (const s of sockets) s.ws.terminate();
   });
+
+  /** The agent the next test registers (driven by the process the SIGKILL test kills). */
+  let agent: { agentId: string; characterId: string; owner: string } | undefined;
+  const call = async (p: ServerProcess, method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(`${p.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
 
   it("runs each world exactly once, spread over the processes, and every process lists them", async () => {
     // One process first: it runs every world, then hands empty ones over as the others arrive.
@@ -131,6 +144,61 @@ describe("a cluster of three processes and three worlds", function () {
     await there.closed;
   });
 
+  it("chat and a trade inside one world whose players came in through different processes", async () => {
+    const [id, host] = [...hostOf][0]!;
+    const via = procs.find((p) => p !== host)!;
+    const traders: Trader[] = [];
+    try {
+      // One through another process's matchmaking (the SDK follows its seat to the host), one over /ws at the host.
+      const a = await sdkTrader(via, undefined, { options: { world: id } });
+      traders.push(a);
+      const b = await wsTrader(host, await guestToken(host), `&world=${id}`);
+      traders.push(b);
+      a.send("player:chat", { message: "hello from the sdk" });
+      await b.next("chat:message", (d) => d.message === "hello from the sdk" && d.fromId === a.id);
+
+      const coinsA = countOf(a.sync(), "coins");
+      const coinsB = countOf(b.sync(), "coins");
+      const tradeId = await openTrade(a, b);
+      await offer(a, tradeId, slotOf(a.sync(), "coins"), 5);
+      await bothAccept(a, b, tradeId, "tradeConfirmScreen");
+      await bothAccept(a, b, tradeId, "tradeCompleted");
+      await a.next("player:sync", (s) => countOf(s, "coins") === coinsA - 5);
+      await b.next("player:sync", (s) => countOf(s, "coins") === coinsB + 5);
+    } finally {
+      await Promise.all(traders.map((t) => t.close()));
+    }
+  });
+
+  it("a private message crosses worlds and processes; the recipient's ignore list holds there", async () => {
+    const [[idA, hostA], [idB, hostB]] = [...hostOf];
+    const ann = await wsTrader(hostA!, await guestToken(hostA!), `&world=${idA}`);
+    const bob = await wsTrader(hostB!, await guestToken(hostB!), `&world=${idB}`);
+    try {
+      const bobName = bob.sync().name as string;
+      ann.send("player:chat", { message: "across the cluster", channel: "private", to: bobName });
+      const got = await bob.next("chat:message", (d) => d.message === "across the cluster");
+      assert.deepEqual([got.channel, got.fromId, got.toId], ["private", ann.id, bob.id]);
+      await ann.next("chat:message", (d) => d.message === "across the cluster" && d.toId === bob.id);
+      // Bob ignores Ann through a third process: her next message is dropped in his world.
+      const third = procs.find((p) => p !== hostA && p !== hostB)!;
+      assert.equal((await call(third, "POST", "/api/player/ignore", bob.token, { characterId: ann.id })).status, 201);
+      const since = bob.mark();
+      ann.send("player:chat", { message: "still there?", channel: "private", to: bobName });
+      await ann.next("chat:message", (d) => d.message === "still there?");
+      const carl = await wsTrader(hostB!, await guestToken(hostB!), `&world=${idB}`);
+      carl.send("player:chat", { message: "marker", channel: "private", to: bobName });
+      await bob.next("chat:message", (d) => d.message === "marker", { since });
+      assert.deepEqual(
+        bob.all("chat:message", since).map((d) => d.message),
+        ["marker"],
+      );
+      await carl.close();
+    } finally {
+      await Promise.all([ann.close(), bob.close()]);
+    }
+  });
+
   it("the same account logging in on another process takes its character over: one copy, in the new world", async () => {
     const [[idA, hostA], [idB, hostB]] = [...hostOf];
     const { token } = await guestToken(hostA!);
@@ -155,17 +223,6 @@ describe("a cluster of three processes and three worlds", function () {
     b.close();
     await b.closed;
   });
-
-  /** The agent the next test registers (driven by the process the SIGKILL test kills). */
-  let agent: { agentId: string; characterId: string; owner: string } | undefined;
-  const call = async (p: ServerProcess, method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${p.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
 
   it("REST on one process steers an agent driven by another: its status, words, goal and pause reach the driver", async () => {
     const host = [...hostOf][2]![1];

@@ -35,7 +35,7 @@ export interface Trader {
 const TRADE_ROOM_EVENTS = new Set<string>(TRADE_ROOM_MESSAGES);
 
 export async function sdkTrader(
-  server: TestServer,
+  server: Pick<TestServer, "url">,
   identity?: { token: string; accountId: string },
   join: { roomId?: string; options?: Record<string, unknown> } = {},
 ): Promise<Trader> {
@@ -103,9 +103,10 @@ export async function sdkTrader(
   return trader;
 }
 
-export async function wsTrader(server: TestServer, identity?: { token: string; accountId: string }): Promise<Trader> {
+/** A /ws trader; `query` adds to the URL (`&world=302`). */
+export async function wsTrader(server: Pick<TestServer, "url" | "port">, identity?: { token: string; accountId: string }, query = ""): Promise<Trader> {
   const who = identity ?? (await guestToken(server));
-  const ws: WsPlayer = await wsConnect(server.port, `?token=${encodeURIComponent(who.token)}`);
+  const ws: WsPlayer = await wsConnect(server.port, `?token=${encodeURIComponent(who.token)}${query}`);
   const auth = await ws.next("authenticated");
   await ws.next("player:sync");
   const trader: Trader = {
