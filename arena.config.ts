@@ -154,7 +154,18 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   return {
     agents,
     express: (app) =>
-      mountHttp(app, ctx, { publicDir: options.publicDir, limiters, agents, hostedWorlds: () => [...(hosting?.hosted ?? [])].sort((a, b) => a - b) }),
+      mountHttp(app, ctx, {
+        publicDir: options.publicDir,
+        limiters,
+        agents,
+        hostedWorlds: () =>
+          [...(hosting?.hosted ?? [])]
+            .sort((a, b) => a - b)
+            .map((id) => {
+              const room = matchMaker.getLocalRoomById(worldRoomId(id)) as WorldRoom | undefined;
+              return { id, ...(room?.tickSummary() ?? { players: 0, ticks: 0, medianMs: 0, p99Ms: 0 }) };
+            }),
+      }),
     start: async () => {
       // Shared counters from the first request on: wait (a little) for Redis before accepting any.
       if (redis && redis.status !== "ready") {

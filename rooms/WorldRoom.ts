@@ -38,8 +38,8 @@ import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
 import { isRoomOp, roomOps } from "./worldFacade.js";
-import { sendPrivate } from "./privateChat.js";
-import { replier } from "./protocolClient.js";
+import { kickElsewhere, sendPrivate } from "./privateChat.js";
+import { inReplyLater, replier } from "./protocolClient.js";
 import { releaseWorldClaim } from "./worldHosting.js";
 
 /** What the admin monitor shows of a room (its list of clients, at least). */
@@ -50,6 +50,9 @@ interface InspectData {
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;
+
+/** How many of the latest tick durations /status summarises. */
+const RECENT_TICKS = 200;
 
 /** How often the character locks are refreshed (every ~5 s; they expire after LOCK_TTL_S). */
 const LOCK_REFRESH_TICKS = 8;
@@ -101,6 +104,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   readonly phases = new TickPhases<
     "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "duels" | "sync" | "views" | "send" | "save" | "endTick"
   >(tickDuration);
+  /** The durations (ms) of the latest ticks, oldest first (for /status). */
+  private readonly recentTicks: number[] = [];
   /** Dialogue effects the server does not play, reported once each. */
   private readonly unknownEffects = new Set<string>();
 
@@ -180,6 +185,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
         sessions: this.sessions,
         ignores: this.ignores,
         kick: (pid, by) => this.kick(pid, by),
+        kickElsewhere: (session, name, by) => {
+          const reply = replier(session.client);
+          kickElsewhere({ sql: this.ctx.db.sql, world: this.ctx.world }, reply, name, by).catch((err) => {
+            this.ctx.logger.warn({ err }, "a kick could not be sent");
+            reply("error", { code: "INTERNAL", message: "The kick could not be sent" });
+          });
+        },
         sendPrivate: (session, toName, message) => {
           const from = { playerId: session.playerId, name: this.world.players.get(session.playerId)?.name ?? "" };
           const reply = replier(session.client);
@@ -214,6 +226,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       this.onMessage(type, (client: WorldClient, payload: unknown) => {
         const session = client.userData;
         if (!session) return client.send("tradeError", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+        if (type === "tradeRequest" && this.inAnotherWorld(client, payload, "tradeError", () => this.trades.receive(session.playerId, type, payload))) return;
         this.trades.receive(session.playerId, type, payload);
       });
     }
@@ -221,8 +234,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       this.onMessage(type, (client: WorldClient, payload: unknown) => {
         const session = client.userData;
         if (!session) return client.send("duel:error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
-        this.duels.receive(session.playerId, type, payload);
-        dispatchEvents(this.events, this.world.events.drain());
+        const run = () => {
+          this.duels.receive(session.playerId, type, payload);
+          dispatchEvents(this.events, this.world.events.drain());
+        };
+        if (type === "duel:challenge" && this.inAnotherWorld(client, payload, "duel:error", run)) return;
+        run();
       });
     }
     this.onMessage("*", (client: WorldClient, type: string | number) => {
@@ -234,6 +251,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       1000,
       (ms) => {
         tickDuration.observe({ phase: "total" }, ms / 1000);
+        this.recentTicks.push(ms);
+        if (this.recentTicks.length > RECENT_TICKS) this.recentTicks.shift();
         onlinePlayers.set({ world: String(this.spec.id) }, this.world.players.size);
       },
     );
@@ -298,6 +317,14 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     return (roomOps[op] as (room: WorldRoom, ...a: unknown[]) => unknown)(this, ...args);
   }
 
+  /** The latest ticks (up to RECENT_TICKS): how many, their median and p99 duration in ms, and the players in the world. */
+  tickSummary(): { players: number; ticks: number; medianMs: number; p99Ms: number } {
+    const sorted = [...this.recentTicks].sort((a, b) => a - b);
+    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : 0);
+    const round = (ms: number) => Math.round(ms * 100) / 100;
+    return { players: this.world?.players.size ?? 0, ticks: sorted.length, medianMs: round(at(0.5)), p99Ms: round(at(0.99)) };
+  }
+
   /** Resolves once every leave so far is saved and recorded, and every save captured is written. */
   settled() {
     return this.players.settled();
@@ -348,13 +375,35 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     dispatchEvents(this.events, this.world.events.drain());
   }
 
+  /**
+   * A trade or duel request to a player not in this world: when that player is in another world
+   * (on any process) it is refused OTHER_WORLD, since trades and duels stay inside one world; else
+   * `otherwise` gives the world's own answer (not online). True when the request was taken here.
+   */
+  private inAnotherWorld(client: WorldClient, payload: unknown, errorType: "tradeError" | "duel:error", otherwise: () => void): boolean {
+    const target = (payload as { targetPlayerId?: unknown } | null)?.targetPlayerId;
+    if (typeof target !== "string" || this.world.players.has(target)) return false;
+    const within = inReplyLater(client);
+    this.ctx.world.worldOf(target).then(
+      (w) =>
+        within(() => {
+          if (w !== undefined && w !== this.spec.id)
+            client.send(errorType, { code: "OTHER_WORLD", message: `That player is in world ${w}: trades and duels stay inside one world` });
+          else otherwise();
+        }),
+      () => within(otherwise),
+    );
+    return true;
+  }
+
   /** Items that moved through the bank are written at once, not at the next periodic save. */
   private saveNow(playerId: string) {
     const p = this.world.players.get(playerId);
     if (p) this.saver.save(this.world, [p]).catch(() => {});
   }
 
-  private kick(playerId: string, by: string) {
+  /** Close a player's session at an admin's request (in this world, or from another through the facade). */
+  kick(playerId: string, by: string) {
     const s = this.sessions.get(playerId);
     if (!s) return;
     s.client.send("notice", { code: "KICKED", message: `You were removed from the world by ${by}` });

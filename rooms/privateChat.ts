@@ -5,6 +5,17 @@ import type { WorldAccess } from "../src/worldAccess.js";
 import type { ProtocolClient } from "./protocolClient.js";
 
 /**
+ * An admin's /kick of a player not in the admin's world: the player of that name, in whatever world
+ * and on whatever process it plays (the world facade's kick). `notice` KICKED, or `error`
+ * UNKNOWN_PLAYER when nobody of that name is online anywhere.
+ */
+export async function kickElsewhere(deps: { sql: SqlRunner; world: WorldAccess }, reply: ProtocolClient["send"], name: string, by: string): Promise<void> {
+  const target = await characterIdByName(deps.sql, name);
+  if (!target || !(await deps.world.kick(target.id, by))) return reply("error", { code: "UNKNOWN_PLAYER", message: `No player called ${name} is online` });
+  reply("notice", { code: "KICKED", message: `Kicked ${target.name}` });
+}
+
+/**
  * A private message (`player:chat` on channel `private`): to the player of that name, in whatever
  * world and on whatever process it plays, through the world facade (a remote room call when it
  * plays elsewhere). Its own world delivers it unless the recipient's account ignores the sender;

@@ -1,4 +1,4 @@
-import { ADMIN_LOCK_MS, AdminGate, CHAT_RANGE_TILES, parseChat } from "../src/game/chat.js";
+import { ADMIN_LOCK_MS, AdminGate, CHAT_RANGE_TILES, chatText, parseChat } from "../src/game/chat.js";
 import { giveItem, teleport } from "../src/game/world/commands.js";
 import { GameError } from "../src/game/types.js";
 import type { World } from "../src/game/world/World.js";
@@ -21,6 +21,8 @@ export interface ChatContext {
   kick(playerId: string, by: string): void;
   /** Send a private message to the player of that name, in whatever world (rooms/privateChat.ts). */
   sendPrivate(session: ChatSession, toName: string, message: string): void;
+  /** An admin's /kick of a player of that name who is not in this world: in whatever world it plays. */
+  kickElsewhere(session: ChatSession, name: string, by: string): void;
 }
 
 /** Commands only an admin may use. */
@@ -36,10 +38,7 @@ export function handleChat(ctx: ChatContext, session: ChatSession, text: string,
   const { world } = ctx;
   const me = world.players.get(session.playerId);
   if (!me) throw new GameError("NOT_IN_WORLD", "You are not in the world");
-  if (channel === "private") {
-    if (!text.trim()) throw new GameError("EMPTY_MESSAGE", "the message is empty");
-    return ctx.sendPrivate(session, to ?? "", text);
-  }
+  if (channel === "private") return ctx.sendPrivate(session, to ?? "", chatText(text));
   const parsed = parseChat(text);
 
   if (parsed.kind === "say") return deliver(ctx, session.playerId, parsed.message, channel);
@@ -76,7 +75,7 @@ export function handleChat(ctx: ChatContext, session: ChatSession, text: string,
     }
     case "kick": {
       const target = findByName(world, parsed.rest);
-      if (!target) throw new GameError("UNKNOWN_PLAYER", `No player called ${parsed.rest} is online`);
+      if (!target) return ctx.kickElsewhere(session, parsed.rest, me.name);
       ctx.kick(target.id, me.name);
       return session.client.send("notice", { code: "KICKED", message: `Kicked ${target.name}` });
     }

@@ -14,7 +14,7 @@ import { createWorld } from "./worldSetup.js";
 import type { WorldRoom } from "./WorldRoom.js";
 
 /** What the facade reads of a world room: its world, its sessions, its ignore lists and which world it is. */
-export type FacadeRoom = Pick<WorldRoom, "world" | "sessions" | "ignores"> & { spec?: { id: number } };
+export type FacadeRoom = Pick<WorldRoom, "world" | "sessions" | "ignores"> & { spec?: { id: number }; kick?: (playerId: string, by: string) => void };
 
 /** The area an npc or resource was placed by: its id is `npc:<area>:…` / `res:<area>:…` (src/game/world/setup.ts). */
 const areaOf = (id: string) => id.split(":")[1] ?? "";
@@ -58,6 +58,12 @@ export const roomOps = {
     if (room.ignores?.ignores(session.accountId, payload.fromId)) return "ignored";
     session.client.send("chat:message", payload);
     return "delivered";
+  },
+  /** An admin's kick of the character's session. */
+  kick(room: FacadeRoom, characterId: string, by: string): boolean {
+    if (!room.sessions.has(characterId) || !room.kick) return false;
+    room.kick(characterId, by);
+    return true;
   },
   async reloadIgnores(room: FacadeRoom, accountId: string): Promise<boolean> {
     await room.ignores?.reload(accountId);
@@ -208,6 +214,9 @@ export function worldFacade(rooms: WorldRooms): WorldAccess {
     },
     async reloadIgnores(accountId) {
       await everywhere("reloadIgnores", [accountId]);
+    },
+    async kick(characterId, by) {
+      return (await onCharacter(characterId, "kick", [characterId, by])) ?? false;
     },
     async rename(characterId, name) {
       await onCharacter(characterId, "rename", [characterId, name]);

@@ -30,6 +30,8 @@ export interface WorldAccess {
   sendTo<K extends ServerMessageType>(characterId: string, type: K, data: ServerMessage<K>): Promise<boolean>;
   /** A private message to the character wherever it plays: delivered, dropped (its account ignores the sender), or offline. */
   deliverPrivate(characterId: string, payload: ServerMessage<"chat:message">): Promise<PrivateOutcome>;
+  /** An admin's kick of the character's session, wherever it plays; false when it is in no world. */
+  kick(characterId: string, by: string): Promise<boolean>;
   /** The account's ignore list changed in the database: its online players use the new one at once. */
   reloadIgnores(accountId: string): Promise<void>;
   /** The character was renamed: a player in the world is seen under the new name at once. */

@@ -38,13 +38,23 @@ function length(text: string): number {
  * EMPTY_MESSAGE when nothing is left, MESSAGE_TOO_LONG past MAX_CHAT_LENGTH characters,
  * INVALID_MESSAGE for a non-string, INVALID_COMMAND for "/" without a usable name.
  */
-export function parseChat(text: string): ParsedChat {
+/**
+ * A line of chat as it is said (on any channel, a private message too): cleaned (sanitizeChat),
+ * then 1 to MAX_CHAT_LENGTH characters, else EMPTY_MESSAGE / MESSAGE_TOO_LONG (INVALID_MESSAGE for a
+ * non-string).
+ */
+export function chatText(text: string): string {
   if (typeof text !== "string") throw new GameError("INVALID_MESSAGE", "a chat message must be text");
   // Refuse absurd input before doing any work on it.
   if (text.length > MAX_CHAT_LENGTH * 8) throw new GameError("MESSAGE_TOO_LONG", `messages are at most ${MAX_CHAT_LENGTH} characters`);
   const clean = sanitizeChat(text);
   if (clean.length === 0) throw new GameError("EMPTY_MESSAGE", "the message is empty");
   if (length(clean) > MAX_CHAT_LENGTH) throw new GameError("MESSAGE_TOO_LONG", `messages are at most ${MAX_CHAT_LENGTH} characters`);
+  return clean;
+}
+
+export function parseChat(text: string): ParsedChat {
+  const clean = chatText(text);
   if (!clean.startsWith("/")) return { kind: "say", message: clean };
 
   const body = clean.slice(1);

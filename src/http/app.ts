@@ -7,7 +7,7 @@ import { apiDocsRoutes } from "./apiDocs.js";
 import { authRoutes } from "./authRoutes.js";
 import { envScriptRoute } from "./envScript.js";
 import { apiNotFound, errorHandler } from "./errors.js";
-import { healthRoutes } from "./health.js";
+import { healthRoutes, type HostedWorld } from "./health.js";
 import { manifestRoutes } from "./manifests.js";
 import { metricsRoutes } from "./metricsRoute.js";
 import { monitorRoutes } from "./monitor.js";
@@ -34,8 +34,8 @@ export interface HttpOptions {
   limiters?: Limiters;
   /** The built-in agent runtime the agent endpoints steer. */
   agents?: AgentRuntime;
-  /** The ids of the worlds this process runs (for /status). */
-  hostedWorlds?: () => number[];
+  /** The worlds this process runs, with their latest ticks (for /status). */
+  hostedWorlds?: () => HostedWorld[];
 }
 
 /** Mount every HTTP route on the Express app the Colyseus transport serves. */

@@ -3,6 +3,15 @@ import { Router } from "express";
 import type { Database } from "../db/client.js";
 import { VERSION } from "../version.js";
 
+/** A world this process runs, and its latest ticks (WorldRoom.tickSummary). */
+export interface HostedWorld {
+  id: number;
+  players: number;
+  ticks: number;
+  medianMs: number;
+  p99Ms: number;
+}
+
 /** How long /health waits for the database before it answers "degraded". */
 export const HEALTH_DB_TIMEOUT_MS = 2000;
 
@@ -36,8 +45,8 @@ export function healthRoutes(deps: {
   dbTimeoutMs?: number;
   /** Is this process one of a cluster (REDIS_URL)? */
   cluster?: boolean;
-  /** The ids of the worlds this process runs. */
-  hostedWorlds?: () => number[];
+  /** The worlds this process runs. */
+  hostedWorlds?: () => HostedWorld[];
 }) {
   const router = Router();
   const uptime = () => Math.round((Date.now() - deps.startedAt) / 1000);
@@ -67,7 +76,8 @@ export function healthRoutes(deps: {
       rooms: matchMaker.stats.local.roomCount,
       processId: matchMaker.processId ?? null,
       cluster: deps.cluster ?? false,
-      worlds: deps.hostedWorlds?.() ?? [],
+      worlds: (deps.hostedWorlds?.() ?? []).map((w) => w.id),
+      ticks: Object.fromEntries((deps.hostedWorlds?.() ?? []).map(({ id, ...t }) => [id, t])),
     });
   });
   return router;

@@ -152,6 +152,7 @@ export const ERROR_CODES = {
   SELF_TRADE: "tradeRequest to oneself",
   PLAYER_OFFLINE: "tradeRequest: the player is not online (in this world); a private message: the player is in no world now",
   PLAYER_UNAVAILABLE: "tradeRequest: the player cannot trade now",
+  OTHER_WORLD: "tradeRequest, duel:challenge: the player is in another world (trades and duels stay inside one world)",
   ALREADY_IN_TRADE: "one trade at a time",
   RATE_LIMITED: "repeated trade requests; /ws: too many frames or guest identities",
   UNKNOWN_TRADE: "a trade that does not exist or has ended",

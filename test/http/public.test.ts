@@ -51,11 +51,14 @@ describe("public endpoints", function () {
     const res = await fetch(`${server.url}/status`);
     assert.equal(res.status, 200);
     const body = await res.json();
-    assert.deepEqual(Object.keys(body).sort(), ["cluster", "connectedPlayers", "processId", "rooms", "status", "uptime", "version", "worlds"]);
+    assert.deepEqual(Object.keys(body).sort(), ["cluster", "connectedPlayers", "processId", "rooms", "status", "ticks", "uptime", "version", "worlds"]);
     assert.equal(body.status, "ok");
     assert.equal(body.rooms, 1, "the world room is open");
     assert.equal(body.connectedPlayers, 0);
     assert.deepEqual([body.cluster, body.worlds, typeof body.processId], [false, [1], "string"]);
+    assert.deepEqual(Object.keys(body.ticks), ["1"]);
+    assert.deepEqual(Object.keys(body.ticks["1"]).sort(), ["medianMs", "p99Ms", "players", "ticks"]);
+    assert.ok(body.ticks["1"].p99Ms >= body.ticks["1"].medianMs);
   });
 
   it("GET /env.js sets the public settings and no secret", async () => {

@@ -4,15 +4,16 @@ import { guestToken } from "../helpers/worldClient.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
- * Private messages (`player:chat` on channel `private`): one player to another by name, in
- * whatever world; the recipient's ignore list holds; the sender gets the echo, or why not.
+ * Between worlds (two in one process here; test/cluster has them on several processes): private
+ * messages by name, in whatever world, the recipient's ignore list holding; an admin's /kick of a
+ * player in another world; trades and duels refused across worlds.
  */
-describe("private messages across worlds", function () {
+describe("across worlds: private messages, kicks, trade and duel requests", function () {
   this.timeout(60_000);
   let server: TestServer;
   const sockets: WsPlayer[] = [];
   before(async () => {
-    server = await startTestServer({ env: { WORLDS: "2" } });
+    server = await startTestServer({ env: { WORLDS: "2", ADMIN_CODE: "across-worlds-admin" } });
   });
   after(async () => {
     for (const s of sockets) s.ws.terminate();
@@ -82,10 +83,44 @@ describe("private messages across worlds", function () {
     assert.equal(await refusal({ message: "hi", channel: "local", to: gone.name }), "INVALID_PAYLOAD");
     assert.equal(await refusal({ message: "hi", channel: "private", to: "x".repeat(13) }), "INVALID_PAYLOAD");
     assert.equal(await refusal({ message: "   ", channel: "private", to: gone.name }), "EMPTY_MESSAGE");
+    assert.equal(await refusal({ message: "x".repeat(201), channel: "private", to: gone.name }), "MESSAGE_TOO_LONG");
     assert.equal(
       ann.ws.frames.some((f) => f.type === "chat:message"),
       false,
       "nothing was sent",
     );
   });
+
+  it("an admin's /kick reaches a player in another world; an unknown name is UNKNOWN_PLAYER", async () => {
+    const admin = await player(1);
+    const target = await player(2);
+    admin.ws.send("player:chat", { message: "/admin across-worlds-admin" });
+    await admin.ws.next("notice", (f) => f.data.code === "ADMIN_GRANTED");
+    admin.ws.send("player:chat", { message: `/kick ${target.name}` }, "k1");
+    const done = await admin.ws.next("notice", (f) => f.data.code === "KICKED");
+    assert.equal(done.id, "k1");
+    assert.equal((await target.ws.next("notice", (f) => f.data.code === "KICKED")).data.message, `You were removed from the world by ${admin.name}`);
+    assert.equal((await target.ws.closed).code, 4101);
+    admin.ws.send("player:chat", { message: "/kick Nobody Here" }, "k2");
+    assert.equal((await admin.ws.next("error", (f) => f.id === "k2")).data.code, "UNKNOWN_PLAYER");
+  });
+
+  it("a trade or duel request to a player in another world is refused OTHER_WORLD, and nothing opens", async () => {
+    const ann = await player(1);
+    const bob = await player(2);
+    ann.ws.send("tradeRequest", { targetPlayerId: bob.id }, "t1");
+    const trade = await ann.ws.next("tradeError", (f) => f.id === "t1");
+    assert.equal(trade.data.code, "OTHER_WORLD");
+    assert.match(trade.data.message, /world 2/);
+    ann.ws.send("duel:challenge", { targetPlayerId: bob.id }, "d1");
+    assert.equal((await ann.ws.next("duel:error", (f) => f.id === "d1")).data.code, "OTHER_WORLD");
+    // Someone in no world at all is still simply offline.
+    ann.ws.send("tradeRequest", { targetPlayerId: "c_nobody" }, "t2");
+    assert.equal((await ann.ws.next("tradeError", (f) => f.id === "t2")).data.code, "PLAYER_OFFLINE");
+    assert.equal(
+      bob.ws.frames.some((f) => f.type === "tradeIncoming" || f.type === "duel:incoming"),
+      false,
+    );
+  });
 });
+
