@@ -1,7 +1,7 @@
 import "./rooms/nodeWebSocket.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { defineRoom, defineServer, matchMaker, type Server } from "@colyseus/core";
+import { defineRoom, defineServer, matchMaker, type Room, type Server } from "@colyseus/core";
 import { Encoder } from "@colyseus/schema";
 import type { ConfigOptions } from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
@@ -186,20 +186,30 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       await matchMaker.onReady;
       if (ctx.config.cluster) ctx.logger.setBindings({ processId: matchMaker.processId });
       processInfo.set({ process_id: matchMaker.processId, cluster: String(ctx.config.cluster !== undefined) }, 1);
+      // The rooms this server opened: it only ever closes its own (another server of this
+      // process, in tests, may run a room of the same id after this one stopped).
+      const opened = new Map<number, Room>();
+      const presence = matchMaker.presence;
       hosting = new WorldHosting(
-        matchMaker.presence,
+        presence,
         ctx.config.worlds,
         { processId: matchMaker.processId },
         {
-          open: async (spec) => void (await matchMaker.handleCreateRoom("world", { worldId: spec.id }, undefined, worldRoomId(spec.id))),
-          isEmpty: (spec) => (matchMaker.getLocalRoomById(worldRoomId(spec.id))?.clients.length ?? 0) === 0,
+          open: async (spec) => {
+            const listing = await matchMaker.handleCreateRoom("world", { worldId: spec.id }, undefined, worldRoomId(spec.id));
+            const room = matchMaker.getLocalRoomById(listing.roomId);
+            if (room) opened.set(spec.id, room);
+          },
+          isEmpty: (spec) => (opened.get(spec.id)?.clients.length ?? 0) === 0,
           close: async (spec) => {
-            const room = matchMaker.getLocalRoomById(worldRoomId(spec.id));
+            const room = opened.get(spec.id);
+            opened.delete(spec.id);
             if (room) await room.disconnect();
           },
         },
         ctx.logger,
-        { sweepDeadProcesses: ctx.config.cluster !== undefined },
+        // A round runs only while this server's matchmaker is the one set up (not after it stopped).
+        { sweepDeadProcesses: ctx.config.cluster !== undefined, alive: () => matchMaker.presence === presence },
       );
       await hosting.start();
       await agents.begin({ takeOver: options.startAgents !== false });

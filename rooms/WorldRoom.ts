@@ -29,7 +29,8 @@ import { runCommand, worldCommands, type CommandHandlers } from "./worldCommands
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import { WorldSessions, type Session, type WorldClient } from "./worldSessions.js";
 import { createWorld, restoreWorld } from "./worldSetup.js";
-import { worldKey, worldMetadata, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
+import { worldKey, worldMetadata, worldSpecOf, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
+import { RecentTicks } from "./recentTicks.js";
 import { WorldSync } from "./worldSync.js";
 import { shareEntityEncodes } from "./sharedEncodes.js";
 import { firstStatesFromViews } from "./firstState.js";
@@ -38,8 +39,7 @@ import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
 import { isRoomOp, roomOps } from "./worldFacade.js";
-import { kickElsewhere, sendPrivate } from "./privateChat.js";
-import { inReplyLater, replier } from "./protocolClient.js";
+import { AcrossWorlds } from "./acrossWorlds.js";
 import { releaseWorldClaim } from "./worldHosting.js";
 
 /** What the admin monitor shows of a room (its list of clients, at least). */
@@ -50,9 +50,6 @@ interface InspectData {
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;
-
-/** How many of the latest tick durations /status summarises. */
-const RECENT_TICKS = 200;
 
 /** How often the character locks are refreshed (every ~5 s; they expire after LOCK_TTL_S). */
 const LOCK_REFRESH_TICKS = 8;
@@ -86,6 +83,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   stores!: StoreDesk;
   /** Staked duels between the players of this world. */
   duels!: DuelDesk;
+  /** Private messages, kicks, trade and duel requests to players of other worlds. */
+  private across!: AcrossWorlds;
   /** Online sessions by character id. */
   readonly sessions = new Map<string, Session>();
   /** The ignore lists of the accounts online here (chat and trade requests are filtered by them). */
@@ -104,16 +103,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   readonly phases = new TickPhases<
     "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "duels" | "sync" | "views" | "send" | "save" | "endTick"
   >(tickDuration);
-  /** The durations (ms) of the latest ticks, oldest first (for /status). */
-  private readonly recentTicks: number[] = [];
+  /** The latest ticks' durations (for /status). */
+  private readonly recentTicks = new RecentTicks();
   /** Dialogue effects the server does not play, reported once each. */
   private readonly unknownEffects = new Set<string>();
 
   async onCreate(options: { worldId?: number; tradeLimits?: Partial<TradeLimits> } = {}) {
-    const worlds = this.ctx.config.worlds;
-    const spec = options.worldId === undefined ? worlds[0] : worlds.find((w) => w.id === options.worldId);
-    if (!spec) throw new Error(`World ${options.worldId} is not one of WORLDS (${worlds.map((w) => w.id).join(", ")})`);
-    this.spec = spec;
+    const spec = (this.spec = worldSpecOf(this.ctx.config.worlds, options.worldId));
     this.maxClients = spec.capacity;
     this.metadata = worldMetadata(spec);
     this.autoDispose = false;
@@ -177,6 +173,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     });
     // Another room (in a cluster, another process) taking one of our characters over.
     this.stopListening = await this.locks.locks.listen((characterId) => void this.players.letGo(characterId));
+    this.across = new AcrossWorlds({
+      sql: this.ctx.db.sql,
+      world: this.ctx.world,
+      logger: this.ctx.logger,
+      worldId: spec.id,
+      isHere: (playerId) => this.world.players.has(playerId),
+    });
     this.commands = worldCommands({
       world: this.world,
       logger: this.ctx.logger,
@@ -185,21 +188,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
         sessions: this.sessions,
         ignores: this.ignores,
         kick: (pid, by) => this.kick(pid, by),
-        kickElsewhere: (session, name, by) => {
-          const reply = replier(session.client);
-          kickElsewhere({ sql: this.ctx.db.sql, world: this.ctx.world }, reply, name, by).catch((err) => {
-            this.ctx.logger.warn({ err }, "a kick could not be sent");
-            reply("error", { code: "INTERNAL", message: "The kick could not be sent" });
-          });
-        },
-        sendPrivate: (session, toName, message) => {
-          const from = { playerId: session.playerId, name: this.world.players.get(session.playerId)?.name ?? "" };
-          const reply = replier(session.client);
-          sendPrivate({ sql: this.ctx.db.sql, world: this.ctx.world }, from, reply, toName, message).catch((err) => {
-            this.ctx.logger.warn({ err }, "a private message could not be sent");
-            reply("error", { code: "INTERNAL", message: "The message could not be sent" });
-          });
-        },
+        kickElsewhere: (session, name, by) => this.across.kick(session, name, by),
+        sendPrivate: (session, toName, message) =>
+          this.across.privateMessage({ ...session, name: this.world.players.get(session.playerId)?.name ?? "" }, toName, message),
       },
       saveNow: (playerId) => this.saveNow(playerId),
       stores: this.stores,
@@ -226,7 +217,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       this.onMessage(type, (client: WorldClient, payload: unknown) => {
         const session = client.userData;
         if (!session) return client.send("tradeError", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
-        if (type === "tradeRequest" && this.inAnotherWorld(client, payload, "tradeError", () => this.trades.receive(session.playerId, type, payload))) return;
+        if (type === "tradeRequest" && this.across.requestElsewhere(client, payload, "tradeError", () => this.trades.receive(session.playerId, type, payload)))
+          return;
         this.trades.receive(session.playerId, type, payload);
       });
     }
@@ -238,7 +230,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
           this.duels.receive(session.playerId, type, payload);
           dispatchEvents(this.events, this.world.events.drain());
         };
-        if (type === "duel:challenge" && this.inAnotherWorld(client, payload, "duel:error", run)) return;
+        if (type === "duel:challenge" && this.across.requestElsewhere(client, payload, "duel:error", run)) return;
         run();
       });
     }
@@ -251,8 +243,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       1000,
       (ms) => {
         tickDuration.observe({ phase: "total" }, ms / 1000);
-        this.recentTicks.push(ms);
-        if (this.recentTicks.length > RECENT_TICKS) this.recentTicks.shift();
+        this.recentTicks.add(ms);
         onlinePlayers.set({ world: String(this.spec.id) }, this.world.players.size);
       },
     );
@@ -317,12 +308,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     return (roomOps[op] as (room: WorldRoom, ...a: unknown[]) => unknown)(this, ...args);
   }
 
-  /** The latest ticks (up to RECENT_TICKS): how many, their median and p99 duration in ms, and the players in the world. */
+  /** The players in the world, and its latest ticks: how many, their median and p99 duration in ms. */
   tickSummary(): { players: number; ticks: number; medianMs: number; p99Ms: number } {
-    const sorted = [...this.recentTicks].sort((a, b) => a - b);
-    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : 0);
-    const round = (ms: number) => Math.round(ms * 100) / 100;
-    return { players: this.world?.players.size ?? 0, ticks: sorted.length, medianMs: round(at(0.5)), p99Ms: round(at(0.99)) };
+    return { players: this.world?.players.size ?? 0, ...this.recentTicks.summary() };
   }
 
   /** Resolves once every leave so far is saved and recorded, and every save captured is written. */
@@ -373,27 +361,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     if (refusal) client.send("error", refusal);
     // What the command set off (a dialogue node, a store opening, a quest's progress) is told now, not at the next tick.
     dispatchEvents(this.events, this.world.events.drain());
-  }
-
-  /**
-   * A trade or duel request to a player not in this world: when that player is in another world
-   * (on any process) it is refused OTHER_WORLD, since trades and duels stay inside one world; else
-   * `otherwise` gives the world's own answer (not online). True when the request was taken here.
-   */
-  private inAnotherWorld(client: WorldClient, payload: unknown, errorType: "tradeError" | "duel:error", otherwise: () => void): boolean {
-    const target = (payload as { targetPlayerId?: unknown } | null)?.targetPlayerId;
-    if (typeof target !== "string" || this.world.players.has(target)) return false;
-    const within = inReplyLater(client);
-    this.ctx.world.worldOf(target).then(
-      (w) =>
-        within(() => {
-          if (w !== undefined && w !== this.spec.id)
-            client.send(errorType, { code: "OTHER_WORLD", message: `That player is in world ${w}: trades and duels stay inside one world` });
-          else otherwise();
-        }),
-      () => within(otherwise),
-    );
-    return true;
   }
 
   /** Items that moved through the bank are written at once, not at the next periodic save. */

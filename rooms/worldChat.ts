@@ -19,7 +19,7 @@ export interface ChatContext {
   ignores: { ignores(accountId: string, characterId: string): boolean };
   /** Close a session at an admin's request. */
   kick(playerId: string, by: string): void;
-  /** Send a private message to the player of that name, in whatever world (rooms/privateChat.ts). */
+  /** Send a private message to the player of that name, in whatever world (rooms/acrossWorlds.ts). */
   sendPrivate(session: ChatSession, toName: string, message: string): void;
   /** An admin's /kick of a player of that name who is not in this world: in whatever world it plays. */
   kickElsewhere(session: ChatSession, name: string, by: string): void;

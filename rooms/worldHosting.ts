@@ -62,7 +62,7 @@ export class WorldHosting {
     private readonly self: { processId: string },
     private readonly hooks: HostingHooks,
     private readonly logger: Logger,
-    private readonly options: { ttlS?: number; sweepDeadProcesses?: boolean } = {},
+    private readonly options: { ttlS?: number; sweepDeadProcesses?: boolean; alive?: () => boolean } = {},
   ) {
     this.ttlS = options.ttlS ?? WORLD_CLAIM_TTL_S;
   }
@@ -90,6 +90,7 @@ export class WorldHosting {
 
   /** One round, never two at once. */
   round(): Promise<void> {
+    if (this.options.alive && !this.options.alive()) void this.stop();
     if (this.stopped) return Promise.resolve();
     this.running ??= this.runRound()
       .catch((err) => this.logger.warn({ err }, "world hosting round failed"))

@@ -18,6 +18,13 @@ export const MAX_WORLD_NAME = 40;
 export const DEFAULT_WORLD_CAPACITY = 2000;
 export const MAX_WORLD_CAPACITY = 10_000;
 
+/** The world of that id among `worlds` (the first when none is given); throws for an id not among them. */
+export function worldSpecOf(worlds: WorldSpec[], worldId?: number): WorldSpec {
+  const spec = worldId === undefined ? worlds[0] : worlds.find((w) => w.id === worldId);
+  if (!spec) throw new Error(`World ${worldId} is not one of WORLDS (${worlds.map((w) => w.id).join(", ")})`);
+  return spec;
+}
+
 /** The key of a world's rows in the database. */
 export const worldKey = (id: number) => String(id);
 

@@ -78,7 +78,12 @@ export class AgentRuntime {
    */
   async begin(options: { takeOver: boolean }): Promise<void> {
     this.stopListening = await this.placement.listen((op, agentId, args) => this.answer(op, agentId, args));
-    this.timer = setInterval(() => void this.round(options.takeOver).catch((err) => this.ctx.logger.warn({ err }, "agent round failed")), AGENT_ROUND_MS);
+    // Rounds run while this server's matchmaker is the one set up (not after it stopped).
+    const presence = matchMaker.presence;
+    this.timer = setInterval(() => {
+      if (matchMaker.presence !== presence) return clearInterval(this.timer);
+      void this.round(options.takeOver).catch((err) => this.ctx.logger.warn({ err }, "agent round failed"));
+    }, AGENT_ROUND_MS);
     this.timer.unref();
   }
 

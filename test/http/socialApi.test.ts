@@ -96,7 +96,8 @@ describe("social REST API", function () {
         const friends = await call("GET", "/api/player/friends", a.token);
         const f = friends.body.friends[0];
         assert.equal(f.online, true);
-        assert.deepEqual(Object.keys(f).sort(), ["combatLevel", "id", "isAgent", "name", "online", "since"]);
+        assert.equal(f.world, 1, "the world the friend is in");
+        assert.deepEqual(Object.keys(f).sort(), ["combatLevel", "id", "isAgent", "name", "online", "since", "world"]);
       } finally {
         await p.leave();
       }
@@ -291,7 +292,7 @@ describe("social REST API", function () {
       const b = await someone();
       const found = await call("GET", `/api/player/lookup?name=${encodeURIComponent(b.name.toUpperCase())}`, a.token);
       assert.equal(found.status, 200);
-      assert.deepEqual(found.body, { success: true, player: { id: b.id, name: b.name, combatLevel: 3, online: false } });
+      assert.deepEqual(found.body, { success: true, player: { id: b.id, name: b.name, combatLevel: 3, online: false, world: null } });
       const p = await joinWorld(server, { characterId: b.id }, b);
       try {
         assert.equal((await call("GET", `/api/player/lookup?name=${b.name}`, a.token)).body.player.online, true);

@@ -234,8 +234,8 @@ export function socialRoutes(ctx: ServerContext) {
     const { name } = parse(LookupQuery, req.query);
     const c = await characterByName(prisma, name);
     if (!c) throw new HttpError(404, "PLAYER_NOT_FOUND", `No player called ${name}`);
-    const { id, name: shown, combatLevel, online } = publicView(c, await onlineNow(ctx));
-    res.json({ success: true, player: { id, name: shown, combatLevel, online } });
+    const { id, name: shown, combatLevel, online, world } = publicView(c, await onlineNow(ctx));
+    res.json({ success: true, player: { id, name: shown, combatLevel, online, world } });
   });
 
   router.get("/api/player/trades", auth, async (req, res) => {
