@@ -63,6 +63,7 @@ interface PhaseResult {
   joinRedirectedMs: number;
   redirected: number;
   errors: number;
+  retries: number;
 }
 
 function parseOptions(): Options {
@@ -128,11 +129,13 @@ async function runPhase(n: number, o: Options): Promise<PhaseResult> {
         );
       }),
     );
-    // Until the worlds are shared out as evenly as they can be (empty worlds move once a second).
+    // Until the worlds are shared out as evenly as they can be (empty worlds move once a second) and all run.
     const deadline = Date.now() + 60_000;
     for (;;) {
       const shares = (await Promise.all(procs.map(status))).map((s) => s.worlds.length);
-      if (shares.reduce((a, b) => a + b, 0) === o.worlds && Math.max(...shares) - Math.min(...shares) <= 1) break;
+      const listed = ((await (await fetch(`${procs[0]!.url}/api/v1/worlds`)).json()) as { worlds: Array<{ status: string }> }).worlds;
+      const even = shares.reduce((a, b) => a + b, 0) === o.worlds && Math.max(...shares) - Math.min(...shares) <= 1;
+      if (even && listed.every((w) => w.status === "online")) break;
       if (Date.now() > deadline) throw new Error(`the worlds were not shared out: ${JSON.stringify(shares)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -175,6 +178,7 @@ async function runPhase(n: number, o: Options): Promise<PhaseResult> {
       joinRedirectedMs: median(players.filter((p) => p.redirected).map((p) => p.joinMs)),
       redirected: players.filter((p) => p.redirected).length,
       errors: players.reduce((a, p) => a + p.errors, 0),
+      retries: players.reduce((a, p) => a + p.retries, 0),
     };
   } finally {
     for (const p of players) p.close();
@@ -191,7 +195,20 @@ function printReport(o: Options, results: PhaseResult[]) {
   );
   console.log(
     table(
-      ["processes", "served", "frames/s", "×", "tick mean ms", "×", "tick p99 ≤ ms", "join direct ms", "join redirected ms", "redirect ×", "errors"],
+      [
+        "processes",
+        "served",
+        "frames/s",
+        "×",
+        "tick mean ms",
+        "×",
+        "tick p99 ≤ ms",
+        "join direct ms",
+        "join redirected ms",
+        "redirect ×",
+        "errors",
+        "retried joins",
+      ],
       results.map((r) => [
         String(r.processes),
         String(r.served),
@@ -204,6 +221,7 @@ function printReport(o: Options, results: PhaseResult[]) {
         r.joinRedirectedMs ? fmt(r.joinRedirectedMs, 1) : "-",
         r.joinDirectMs && r.joinRedirectedMs ? fmtRatio(ratio(r.joinRedirectedMs, r.joinDirectMs)) : "-",
         String(r.errors),
+        String(r.retries),
       ]),
     ),
   );

@@ -12,6 +12,8 @@ export class ClusterPlayer {
   redirected = false;
   joinMs = 0;
   errors = 0;
+  /** Joins tried again after a 4013 (the world was being handed over). */
+  retries = 0;
   private socket?: WebSocket;
   private timer?: NodeJS.Timeout;
   private at = { x: 0, z: 0 };
@@ -23,6 +25,19 @@ export class ClusterPlayer {
 
   /** Join through `port` (following a redirect once); resolves once the player is in the world. */
   async join(port: number): Promise<void> {
+    // A world handed between processes is briefly not running (4013): try again, as a client would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.joinOnce(port);
+      } catch (err) {
+        if (attempt >= 10 || !/closed with 4013/.test((err as Error).message)) throw err;
+        this.retries++;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  private async joinOnce(port: number): Promise<void> {
     const started = performance.now();
     const first = await this.open(`ws://127.0.0.1:${port}/ws?updates=changes&world=${this.world}&token=${encodeURIComponent(this.token)}`);
     if (first.redirect) {
