@@ -8,8 +8,8 @@ import type { WorldSpec } from "../src/worldSpecs.js";
  * - A world is hosted by the process holding its claim: a presence hash `world:<id>:host` with a
  *   counter `n` and the `holder` process id, taken by an atomic increment (the one whose increment
  *   gives 1 holds it) and kept alive by its holder; it expires `ttlS` after its holder stops
- *   refreshing it (a SIGKILLed process), and another process then takes the world over, loading it
- *   from the database as any start does.
+ *   refreshing it, and another process then takes the world over, loading it from the database as
+ *   any start does.
  * - A process is alive while it listens on its Colyseus process channel (`p:<processId>`; Redis
  *   drops a dead process's subscriptions at once). A claim whose holder was not alive in two
  *   rounds running is taken from it, so a SIGKILLed process's worlds run again within seconds
@@ -22,7 +22,7 @@ import type { WorldSpec } from "../src/worldSpecs.js";
  *   with players in it stays where it is.
  */
 
-export const WORLD_CLAIM_TTL_S = 6;
+export const WORLD_CLAIM_TTL_S = 15;
 export const WORLD_ROUND_MS = 1000;
 /** How many rounds between two sweeps of dead processes' room listings (cluster only). */
 const SWEEP_EVERY_ROUNDS = 3;
@@ -130,10 +130,15 @@ export class WorldHosting {
     }
   }
 
-  /** Refresh the claims held; a claim another process holds now (this one stalled past its expiry) is given up at once. */
+  /**
+   * Refresh the claims held. A claim that lapsed while nobody took it (a round late under load) is
+   * taken again; one another process holds now (this one stalled past its expiry, or was cut off)
+   * is given up at once.
+   */
   private async keepClaims() {
     for (const id of [...this.hosted]) {
-      const holder = await this.presence.hget(worldHostKey(id), "holder");
+      let holder = (await this.presence.hget(worldHostKey(id), "holder")) ?? undefined;
+      if (holder === undefined && (await this.claim(id))) holder = this.self.processId;
       if (holder === this.self.processId) {
         await this.presence.hincrbyex(worldHostKey(id), "refreshed", 1, this.ttlS);
         continue;

@@ -11,11 +11,12 @@ const SPECS: WorldSpec[] = [301, 302, 303].map((id) => ({ id, name: `World ${id}
  * listens on its Colyseus process channel (`p:<id>`), as a real one does from its start.
  */
 function processes(presence: LocalPresence) {
-  const made = new Map<string, { hosting: WorldHosting; open: Set<number>; players: Map<number, number>; stop(): void }>();
+  const made = new Map<string, { hosting: WorldHosting; open: Set<number>; closed: number[]; players: Map<number, number>; stop(): void }>();
   return (id: string) => {
     const listener = () => {};
     void presence.subscribe(`p:${id}`, listener);
     const open = new Set<number>();
+    const closed: number[] = [];
     const players = new Map<number, number>();
     const hosting = new WorldHosting(
       presence,
@@ -24,11 +25,14 @@ function processes(presence: LocalPresence) {
       {
         open: async (spec) => void open.add(spec.id),
         isEmpty: (spec) => (players.get(spec.id) ?? 0) === 0,
-        close: async (spec) => void open.delete(spec.id),
+        close: async (spec) => {
+          open.delete(spec.id);
+          closed.push(spec.id);
+        },
       },
       silentLogger,
     );
-    const p = { hosting, open, players, stop: () => presence.unsubscribe(`p:${id}`, listener) };
+    const p = { hosting, open, closed, players, stop: () => presence.unsubscribe(`p:${id}`, listener) };
     made.set(id, p);
     return p;
   };
@@ -99,5 +103,16 @@ describe("world hosting: each world once, shared out, taken over", () => {
     await a.hosting.round();
     assert.deepEqual(sorted(a.open), [], "A finds its claims taken and closes its rooms");
     assert.equal(await presence.hget(worldHostKey(301), "holder"), "B", "and leaves B's claims alone");
+  });
+
+  it("a claim that lapsed while nobody took it (a round late under load) is taken again: the world keeps running", async () => {
+    const presence = new LocalPresence();
+    const a = processes(presence)("A");
+    await a.hosting.round();
+    a.players.set(301, 400);
+    await presence.del(worldHostKey(301)); // expired: the process was too busy to refresh it in time
+    await a.hosting.round();
+    assert.deepEqual([sorted(a.open), a.closed], [[301, 302, 303], []], "no world was closed");
+    assert.equal(await presence.hget(worldHostKey(301), "holder"), "A");
   });
 });
