@@ -17,7 +17,8 @@ export function installChat(root: HTMLElement, game: Game) {
     h("option", { value: "private" }, "private"),
   );
   channel.onchange = () => (to.hidden = channel.value !== "private");
-  const form = h("form", {}, channel, to, input, h("button", { type: "submit", textContent: "Send" }));
+  // The message's input stays the form's first input; the recipient's follows it (private only).
+  const form = h("form", {}, channel, input, to, h("button", { type: "submit", textContent: "Send" }));
   form.onsubmit = (ev) => {
     ev.preventDefault();
     const message = input.value.trim();
