@@ -1,6 +1,5 @@
 import { matchMaker } from "@colyseus/core";
-import type { WorldEntry } from "../src/worldSpecs.js";
-import type { WorldSpec } from "../src/worldSpecs.js";
+import type { WorldEntry, WorldSpec } from "../src/worldSpecs.js";
 import { liveProcesses, worldHostKey, worldRoomId } from "./worldHosting.js";
 
 /**

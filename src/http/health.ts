@@ -68,6 +68,7 @@ export function healthRoutes(deps: {
   });
 
   router.get("/status", (_req, res) => {
+    const hosted = deps.hostedWorlds?.() ?? [];
     res.set("Cache-Control", "no-store").json({
       status: "ok",
       uptime: uptime(),
@@ -76,8 +77,8 @@ export function healthRoutes(deps: {
       rooms: matchMaker.stats.local.roomCount,
       processId: matchMaker.processId ?? null,
       cluster: deps.cluster ?? false,
-      worlds: (deps.hostedWorlds?.() ?? []).map((w) => w.id),
-      ticks: Object.fromEntries((deps.hostedWorlds?.() ?? []).map(({ id, ...t }) => [id, t])),
+      worlds: hosted.map((w) => w.id),
+      ticks: Object.fromEntries(hosted.map(({ id, ...t }) => [id, t])),
     });
   });
   return router;
