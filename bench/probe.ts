@@ -21,6 +21,11 @@ export interface TickRecord {
   /** Entities that came into / went out of some client's view this tick (StateView add / remove). */
   entered: number;
   left: number;
+  /** The room's own timing of each named tick phase (WorldRoom.phases), ms. */
+  phases: Record<string, number>;
+  /** Clients handed from one zone's view to another's this tick, and the hand-over frames made for them. */
+  handedOver: number;
+  handOverFrames: number;
 }
 
 type Listener = (tick: number) => void;
@@ -62,6 +67,7 @@ export class RoomProbe {
     };
     // The loop's tick callback: time it whole and hand each finished tick to the listeners.
     const loop = room.loop as unknown as { onTick: () => void };
+    let handed = { ...room.sync.views.handOvers };
     const onTick = loop.onTick;
     loop.onTick = () => {
       this.current = { syncMs: 0, viewsMs: 0, patchMs: 0, entered: 0, left: 0 };
@@ -71,7 +77,10 @@ export class RoomProbe {
       } finally {
         const totalMs = performance.now() - startedAt;
         const tick = room.world.tick;
-        this.records.push({ tick, startedAt, totalMs, ...this.current });
+        const h = room.sync.views.handOvers;
+        const phases = Object.fromEntries(room.phases.lastMs);
+        this.records.push({ tick, startedAt, totalMs, ...this.current, phases, handedOver: h.clients - handed.clients, handOverFrames: h.frames - handed.frames });
+        handed = { ...h };
         setImmediate(() => {
           for (const l of this.listeners) l(tick);
         });

@@ -49,6 +49,10 @@ export interface PhaseResult {
   tick: { median: number; p99: number; max: number; mean: number };
   /** Medians over the window's ticks of each stage (ms). */
   stages: { sync: number; views: number; patch: number; rest: number };
+  /** Medians over the window's ticks of the room's own tick phases (ms), by phase name. */
+  phases: Record<string, number>;
+  /** Median per tick of clients handed from one zone's view to another's, and of the frames made for them. */
+  handOvers: { clients: number; frames: number };
   /** Median per tick of entities entering / leaving some client's view. */
   viewChanges: { entered: number; left: number };
   maxTickGapMs: number;
@@ -126,6 +130,8 @@ export function summarise(
       patch: median(records.map((r) => r.patchMs)),
       rest: median(records.map((r) => r.totalMs - r.syncMs - r.viewsMs - r.patchMs)),
     },
+    phases: Object.fromEntries(Object.keys(records[0]?.phases ?? {}).map((k) => [k, median(records.map((r) => r.phases[k] ?? 0))])),
+    handOvers: { clients: median(records.map((r) => r.handedOver)), frames: median(records.map((r) => r.handOverFrames)) },
     viewChanges: { entered: median(records.map((r) => r.entered)), left: median(records.map((r) => r.left)) },
     maxTickGapMs: gaps.length ? Math.max(...gaps) : 0,
     skippedTicks: end.skipped - start.skipped,
@@ -231,6 +237,17 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       ]),
     ),
   );
+  const phaseNames = Object.keys(results[0]?.phases ?? {});
+  if (phaseNames.length) {
+    out.push("");
+    out.push("The room's tick phases (WorldRoom.phases; medians, ms; send = world:update and player:sync; patch = the schema patch; handOver = the zone hand-over frames):");
+    out.push(
+      table(
+        ["N", ...phaseNames, "handed over/tick", "hand-over frames/tick"],
+        results.map((r) => [String(r.n), ...phaseNames.map((k) => fmt(r.phases[k] ?? 0, 2)), fmt(r.handOvers.clients, 0), fmt(r.handOvers.frames, 0)]),
+      ),
+    );
+  }
   const sendCost = meta.sendCost as { usPerFrame: number } | undefined;
   if (sendCost) {
     out.push(
@@ -316,6 +333,8 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
         broadcastPatch: round(r.stages.patch, 3),
         rulesAndMessages: round(r.stages.rest, 3),
       },
+      phasesMedianMs: Object.fromEntries(Object.entries(r.phases).map(([k, v]) => [k, round(v, 3)])),
+      handOversPerTickMedian: r.handOvers,
       bytesPerClientPerSec: {
         median: round(r.bytes.perClientMedian, 1),
         p99: round(r.bytes.perClientP99, 1),

@@ -101,7 +101,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   private events!: EventContext;
   /** The tick's phases, timed into the tick histogram. */
   readonly phases = new TickPhases<
-    "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "duels" | "sync" | "views" | "send" | "save" | "endTick"
+    "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "duels" | "sync" | "views" | "send" | "patch" | "handOver" | "save" | "endTick"
   >(tickDuration);
   /** The latest ticks' durations (for /status). */
   private readonly recentTicks = new RecentTicks();
@@ -401,13 +401,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     phase.run("duels", () => this.duels.tick());
     phase.run("sync", () => this.sync.syncState());
     phase.run("views", () => (updates = this.sync.views.updateViews()));
-    phase.run("send", () => this.sendTick(updates));
+    phase.run("send", () => this.sendMessages(updates));
+    phase.run("patch", () => this.broadcastPatch());
+    phase.run("handOver", () => this.sync.views.afterPatch());
     phase.run("save", () => this.periodicSaves());
     phase.run("endTick", () => w.endTick());
   }
 
-  /** The tick's messages: view deltas, changed private states, and the schema patch. */
-  private sendTick(updates: Map<string, WorldUpdate>) {
+  /** The tick's messages (before its schema patch): view deltas and changed private states. */
+  private sendMessages(updates: Map<string, WorldUpdate>) {
     for (const [playerId, update] of updates) {
       const s = this.sessions.get(playerId);
       s?.client.send("world:update", updateInForm(update, s.updatesAsChanges));
@@ -416,8 +418,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       const p = this.world.players.get(s.playerId);
       if (p?.privateDirty) this.syncPlayer(s.playerId);
     }
-    this.broadcastPatch();
-    this.sync.views.afterPatch();
   }
 
   /** Every SAVE_INTERVAL the changed characters are saved; every few seconds the locks refreshed. */

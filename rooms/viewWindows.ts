@@ -30,7 +30,7 @@ export class Window {
 
 /** The window the clients standing in one zone share (its StateView only while some client is encoded through it). */
 export class Zone extends Window {
-  /** The viewers standing in it this tick. */
+  /** The viewers standing in it this tick (and its sharers standing within ZONE_MARGIN of it). */
   readonly members: Viewer[] = [];
   /** The viewers encoded through its window (and sent its world:update). */
   readonly sharers = new Set<Viewer>();
@@ -57,6 +57,8 @@ export class Viewer {
   own?: Window;
   /** The zone whose window it shares. */
   zone?: Zone;
+  /** The zone it belongs to this tick (worked out at the start of each update). */
+  at?: Zone;
   /** It was brought to this zone's window this tick and shares it from the next. */
   shareNext?: Zone;
   /** It shares its zone's window this tick while standing in another zone; it is handed over to `handOver` after the patch. */

@@ -1,7 +1,7 @@
 import { StateView } from "@colyseus/schema";
 import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
-import { boundedView, tileDistance, zoneCentre, zoneOf } from "../src/game/world/interest.js";
+import { boundedView, nearZone, tileDistance, zoneCentre, zoneOf } from "../src/game/world/interest.js";
 import type { EntityKind, GroundItemEntity, PlayerEntity } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
 import type { Tile } from "../src/game/types.js";
@@ -35,6 +35,8 @@ const ANYONE = "";
 export class WorldViews {
   readonly viewers = new Map<string, Viewer>();
   readonly zones = new Map<number, Zone>();
+  /** Clients handed from one zone's view to another's so far, and the frames made for them (one per pair of zones a tick). */
+  readonly handOvers = { clients: 0, frames: 0 };
   /** Filled by each spatial query in turn (read before the next one). */
   private readonly scratch = new Set<string>();
   /** Each entity's whole JSON and change entry, made once per update round however many windows list it. */
@@ -141,7 +143,7 @@ export class WorldViews {
     for (const v of this.viewers.values()) {
       const me = w.players.get(v.playerId);
       if (!me) continue;
-      const z = this.zoneAt(me.tile);
+      const z = (v.at = this.zoneFor(v, me.tile));
       z.members.push(v);
       // A client of patches alone is handed over after the patch; until then its zone shows it.
       v.leaving = v.zone !== undefined && v.zone !== z && v.setView !== undefined && !v.json;
@@ -192,7 +194,9 @@ export class WorldViews {
       if (!frame) {
         frame = handOverFrame(from, to, this.state, this.frames);
         made.set(pair, frame);
+        this.handOvers.frames++;
       }
+      this.handOvers.clients++;
       this.frames.send(v.playerId, frame);
       this.unshare(v, from);
       this.share(v, to);
@@ -235,6 +239,12 @@ export class WorldViews {
     return j;
   }
 
+  /** The zone a viewer belongs to this tick: the one whose window it shares while it stands in it or within ZONE_MARGIN of it, else the one it stands in. */
+  private zoneFor(v: Viewer, tile: Tile): Zone {
+    const z = v.zone;
+    return z && this.zones.get(z.key) === z && nearZone(tile, z.key) ? z : this.zoneAt(tile);
+  }
+
   private zoneAt(tile: Tile): Zone {
     const key = zoneOf(tile);
     let z = this.zones.get(key);
@@ -260,7 +270,7 @@ export class WorldViews {
     const w = this.world;
     const me = w.players.get(v.playerId);
     if (!me) return undefined;
-    const z = this.zoneAt(me.tile);
+    const z = v.at ?? this.zoneAt(me.tile);
     const canShare = z.visible.player.has(me.id) && !(this.privateItems.get(me.id) ?? []).some((g) => tileDistance(g.tile, z.centre) <= AOI_RADIUS);
     if (canShare && v.zone === z) return v.json ? z.update : undefined;
     if (canShare && v.leaving && v.zone!.visible.player.has(me.id)) {

@@ -6,7 +6,7 @@ collectDefaultMetrics({ register: registry });
 
 export const tickDuration = new Histogram({
   name: "world_tick_duration_seconds",
-  help: "Time spent running one world tick (phase=total) and each of its phases (rules, sync, views, send, ...)",
+  help: "Time spent running one world tick (phase=total) and each of its phases (players, npcs, sync, views, send, patch, handOver, ...)",
   labelNames: ["phase"] as const,
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.6],
   registers: [registry],

@@ -15,9 +15,28 @@ export const CALM_TICKS = 10;
  * zone share one window on the world, centred on the zone's middle tile, so what they are sent is
  * worked out and encoded once for all of them (see rooms/worldViews.ts). 16 rather than the classic
  * 8: in bench:world at 2,000 players it halved the tick (fewer windows to work out and encode, and
- * fewer hand-overs between them), while a client still sees at least 24 tiles around itself.
+ * fewer hand-overs between them), while a client still sees at least 20 tiles around itself (24
+ * within its zone, less by ZONE_MARGIN while it stands just outside).
  */
 export const ZONE_SIZE = 16;
+
+/**
+ * How far (tiles) a client may stand outside the zone whose window it shares before it is handed
+ * to the zone it stands in. Without it, a player pacing along a zone's edge was handed back and
+ * forth, each time sent a 16-tile strip of what comes into view (bench:world at 2,000 players: one
+ * player in seven handed over every tick). With it, a hand-over happens only once a player is this
+ * far past the edge, and the next one only after it walks this far back past the same edge and as
+ * far again. A sharer still sees at least AOI_RADIUS - ZONE_SIZE / 2 - ZONE_MARGIN tiles around it.
+ */
+export const ZONE_MARGIN = 4;
+
+/** Does a tile lie in a zone, or within ZONE_MARGIN tiles of it? */
+export function nearZone(tile: Tile, zone: number): boolean {
+  const c = zoneCentre(zone);
+  const reach = ZONE_SIZE / 2 + ZONE_MARGIN;
+  // The zone's tiles run from centre - ZONE_SIZE/2 to centre + ZONE_SIZE/2 - 1.
+  return tile.x >= c.x - reach && tile.x < c.x + reach && tile.z >= c.z - reach && tile.z < c.z + reach;
+}
 
 /** The zone a tile lies in, as a number (tiles are never negative). */
 export function zoneOf(tile: Tile): number {
