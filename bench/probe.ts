@@ -79,7 +79,15 @@ export class RoomProbe {
         const tick = room.world.tick;
         const h = room.sync.views.handOvers;
         const phases = Object.fromEntries(room.phases.lastMs);
-        this.records.push({ tick, startedAt, totalMs, ...this.current, phases, handedOver: h.clients - handed.clients, handOverFrames: h.frames - handed.frames });
+        this.records.push({
+          tick,
+          startedAt,
+          totalMs,
+          ...this.current,
+          phases,
+          handedOver: h.clients - handed.clients,
+          handOverFrames: h.frames - handed.frames,
+        });
         handed = { ...h };
         setImmediate(() => {
           for (const l of this.listeners) l(tick);

@@ -240,7 +240,9 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
   const phaseNames = Object.keys(results[0]?.phases ?? {});
   if (phaseNames.length) {
     out.push("");
-    out.push("The room's tick phases (WorldRoom.phases; medians, ms; send = world:update and player:sync; patch = the schema patch; handOver = the zone hand-over frames):");
+    out.push(
+      "The room's tick phases (WorldRoom.phases; medians, ms; send = world:update and player:sync; patch = the schema patch; handOver = the zone hand-over frames):",
+    );
     out.push(
       table(
         ["N", ...phaseNames, "handed over/tick", "hand-over frames/tick"],

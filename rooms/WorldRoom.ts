@@ -41,6 +41,7 @@ import { DuelDesk } from "./worldDuels.js";
 import { isRoomOp, roomOps } from "./worldFacade.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
 import { releaseWorldClaim } from "./worldHosting.js";
+import { InMemoryRoomClient } from "./inMemoryClient.js";
 
 /** What the admin monitor shows of a room (its list of clients, at least). */
 interface InspectData {
@@ -101,7 +102,21 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   private events!: EventContext;
   /** The tick's phases, timed into the tick histogram. */
   readonly phases = new TickPhases<
-    "players" | "npcs" | "resources" | "groundItems" | "stores" | "events" | "trades" | "duels" | "sync" | "views" | "send" | "patch" | "handOver" | "save" | "endTick"
+    | "players"
+    | "npcs"
+    | "resources"
+    | "groundItems"
+    | "stores"
+    | "events"
+    | "trades"
+    | "duels"
+    | "sync"
+    | "views"
+    | "send"
+    | "patch"
+    | "handOver"
+    | "save"
+    | "endTick"
   >(tickDuration);
   /** The latest ticks' durations (for /status). */
   private readonly recentTicks = new RecentTicks();
@@ -130,6 +145,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       worldRoomId: this.roomId,
       send: (playerId, type, data) => this.toPlayer(playerId, type, data),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
+      // The clients living in this process (the /ws adapter's, the agents') trade through the world room.
+      usesTradeRoom: (playerId) => {
+        const client = this.sessions.get(playerId)?.client;
+        return client !== undefined && !(client instanceof InMemoryRoomClient);
+      },
     });
     this.stores = new StoreDesk({
       world: this.world,

@@ -43,6 +43,8 @@ export interface TradeDeskOptions {
   send<K extends ServerMessageType>(playerId: string, type: K, data: ServerMessage<K>): void;
   /** Send a player's private state now. */
   syncPlayer(playerId: string): void;
+  /** Does this player's client take its trades in a trade room (a Colyseus client over a socket)? The /ws adapter's and the agents' trade through the world room. */
+  usesTradeRoom(playerId: string): boolean;
   /** Test hook: milliseconds since the epoch. */
   now?: () => number;
 }
@@ -55,7 +57,7 @@ const offerView = (side: TradeSide) => ({
 /**
  * The world room's trade desk: it runs the world's trade book (`world.trades`) on the messages of
  * both rooms, tells the traders what the book did, spawns a trade room per opened trade (seats
- * reserved for both traders) and commits the swaps (TradeCommits: grouped, through the world's
+ * reserved for both traders, when one of them is an SDK client) and commits the swaps (TradeCommits: grouped, through the world's
  * saver, so a commit is ordered with every save of its traders). The rules (deaths and leaves ending trades, locks) are the book's.
  */
 export class TradeDesk {
@@ -233,8 +235,16 @@ export class TradeDesk {
     }
   }
 
-  /** The offer screen opened: make the trade's room, reserve both seats, then send tradeStarted. */
+  /**
+   * The offer screen opened: make the trade's room, reserve both seats, then send tradeStarted.
+   * Between two traders who trade through the world room alone (/ws players, agents), no room is
+   * made: it would mirror the trade to nobody, and making one costs more than the trade's commit.
+   */
   private open(trade: TradeSession) {
+    if (![trade.initiator, trade.recipient].some((side) => this.o.usesTradeRoom(side.playerId))) {
+      this.toBoth(trade, (id, _me, them) => this.o.send(id, "tradeStarted", { tradeId: trade.id, partnerId: them.playerId, partnerName: them.name }));
+      return;
+    }
     this.held.set(trade.id, []);
     let seats = new Map<string, SeatReservation>();
     const made = (async () => {

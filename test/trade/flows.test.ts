@@ -66,35 +66,52 @@ for (const [kindA, kindB] of PAIRS) {
       );
     });
 
-    it("the trade's room mirrors the trade, and both traders sit in it", async () => {
-      const [a, b] = await pair();
-      const coins = slotOf(a.sync(), "coins");
-      const tradeId = await openTrade(a, b);
-      const [listing] = (await matchMaker.query({ name: "trade" })).filter((r) => (matchMaker.getLocalRoomById(r.roomId) as any)?.state.tradeId === tradeId);
-      assert.ok(listing, "a trade room was made for the trade");
-      const tradeRoom = matchMaker.getLocalRoomById(listing.roomId)!;
-      await until(() => tradeRoom.clients.length === 2);
-      await offer(a, tradeId, coins, 3);
-      const state = (tradeRoom as any).state;
-      assert.equal(state.screen, "offer");
-      assert.deepEqual(
-        state.initiator.items.map((i: any) => [i.inventorySlot, i.itemId, i.quantity]),
-        [[coins, "coins", 3]],
-      );
-      for (const t of [a, b]) {
-        if (t.kind !== "sdk") continue;
-        // The SDK player's copy of the state follows the room's.
-        await until(() => t.tradeRoom()?.state.initiator?.items?.length === 1);
-        assert.equal(t.tradeRoom()!.state.initiator.items[0].quantity, 3);
-      }
-      await bothAccept(a, b, tradeId, "tradeConfirmScreen");
-      assert.equal(state.screen, "confirm");
-      const m = a.mark();
-      a.send("tradeCancel", { tradeId });
-      await a.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: m });
-      // The room lets the traders go and is disposed of.
-      await until(() => matchMaker.getLocalRoomById(listing.roomId) === undefined);
-    });
+    const roomOf = async (tradeId: string) =>
+      (await matchMaker.query({ name: "trade" })).filter((r) => (matchMaker.getLocalRoomById(r.roomId) as any)?.state.tradeId === tradeId)[0];
+
+    if (kindA === "ws" && kindB === "ws")
+      it("two /ws players trade through the world room alone: no trade room is made, tradeStarted carries no reservation", async () => {
+        const [a, b] = await pair();
+        const rooms = (await matchMaker.query({ name: "trade" })).length;
+        const coins = slotOf(a.sync(), "coins");
+        const tradeId = await openTrade(a, b);
+        for (const t of [a, b]) assert.equal(t.all("tradeStarted").find((d) => d.tradeId === tradeId)?.reservation, undefined);
+        assert.equal(await roomOf(tradeId), undefined, "no trade room for this trade");
+        assert.equal((await matchMaker.query({ name: "trade" })).length, rooms);
+        await offer(a, tradeId, coins, 3);
+        await bothAccept(a, b, tradeId, "tradeConfirmScreen");
+        await bothAccept(a, b, tradeId, "tradeCompleted");
+      });
+    else
+      it("the trade's room mirrors the trade, and both traders sit in it", async () => {
+        const [a, b] = await pair();
+        const coins = slotOf(a.sync(), "coins");
+        const tradeId = await openTrade(a, b);
+        const listing = await roomOf(tradeId);
+        assert.ok(listing, "a trade room was made for the trade");
+        const tradeRoom = matchMaker.getLocalRoomById(listing.roomId)!;
+        await until(() => tradeRoom.clients.length === 2);
+        await offer(a, tradeId, coins, 3);
+        const state = (tradeRoom as any).state;
+        assert.equal(state.screen, "offer");
+        assert.deepEqual(
+          state.initiator.items.map((i: any) => [i.inventorySlot, i.itemId, i.quantity]),
+          [[coins, "coins", 3]],
+        );
+        for (const t of [a, b]) {
+          if (t.kind !== "sdk") continue;
+          // The SDK player's copy of the state follows the room's.
+          await until(() => t.tradeRoom()?.state.initiator?.items?.length === 1);
+          assert.equal(t.tradeRoom()!.state.initiator.items[0].quantity, 3);
+        }
+        await bothAccept(a, b, tradeId, "tradeConfirmScreen");
+        assert.equal(state.screen, "confirm");
+        const m = a.mark();
+        a.send("tradeCancel", { tradeId });
+        await a.next("tradeCancelled", (d) => d.tradeId === tradeId, { since: m });
+        // The room lets the traders go and is disposed of.
+        await until(() => matchMaker.getLocalRoomById(listing.roomId) === undefined);
+      });
 
     it("decline: both are told, nothing was locked, and asking again too soon is rate limited", async () => {
       const [a, b] = await pair();
