@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
-import { boundedView, CALM_TICKS, MIN_PLAYER_RADIUS, type PlayerRadius } from "../../src/game/world/interest.js";
+import {
+  boundedView,
+  CALM_TICKS,
+  MIN_PLAYER_RADIUS,
+  nearZone,
+  ZONE_MARGIN,
+  ZONE_SIZE,
+  zoneCentre,
+  zoneOf,
+  type PlayerRadius,
+} from "../../src/game/world/interest.js";
 import type { Tile } from "../../src/game/types.js";
 
 describe("bounded interest: at most the cap of players, the view radius adapting", () => {
@@ -56,5 +66,23 @@ describe("bounded interest: at most the cap of players, the view radius adapting
     // The radius shrank under the kept ones (more of them than the cap): the farthest go.
     const shrunk = boundedView(new Set(tiles.keys()), new Set(tiles.keys()), (id) => tiles.get(id), me, 3, r);
     assert.deepEqual([...shrunk].sort(), ["me", "p0001", "p0002", "p0003"]);
+  });
+});
+
+describe("zone margin", () => {
+  it("a tile is near a zone inside it and up to ZONE_MARGIN tiles out on each side, not one tile further", () => {
+    const zone = zoneOf({ x: 40, z: 40 }); // tiles 32..47 on each axis
+    const c = zoneCentre(zone);
+    const first = c.x - ZONE_SIZE / 2;
+    const last = c.x + ZONE_SIZE / 2 - 1;
+    for (const x of [first, last, first - ZONE_MARGIN, last + ZONE_MARGIN]) assert.ok(nearZone({ x, z: c.z }, zone), `x=${x}`);
+    for (const z of [first - ZONE_MARGIN, last + ZONE_MARGIN]) assert.ok(nearZone({ x: c.x, z }, zone), `z=${z}`);
+    for (const t of [
+      { x: first - ZONE_MARGIN - 1, z: c.z },
+      { x: last + ZONE_MARGIN + 1, z: c.z },
+      { x: c.x, z: first - ZONE_MARGIN - 1 },
+      { x: c.x, z: last + ZONE_MARGIN + 1 },
+    ])
+      assert.ok(!nearZone(t, zone), JSON.stringify(t));
   });
 });

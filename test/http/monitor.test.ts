@@ -78,7 +78,21 @@ describe("admin monitor", function () {
       assert.match(text, /world_tick_duration_seconds_bucket\{le="0.005",phase="total"\}/);
       assert.match(text, /world_tick_duration_seconds_count\{phase="total"\} [1-9]/);
       // Each phase of the tick has its own series.
-      for (const phase of ["players", "npcs", "resources", "groundItems", "events", "trades", "sync", "views", "send", "patch", "handOver", "save", "endTick"]) {
+      for (const phase of [
+        "players",
+        "npcs",
+        "resources",
+        "groundItems",
+        "events",
+        "trades",
+        "sync",
+        "views",
+        "send",
+        "patch",
+        "handOver",
+        "save",
+        "endTick",
+      ]) {
         assert.match(text, new RegExp(`world_tick_duration_seconds_count\\{phase="${phase}"\\} [1-9]`), phase);
       }
       assert.match(text, /world_online_players\{world="1"\} \d+/);

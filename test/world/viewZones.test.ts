@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { HandOverFrames } from "../../rooms/viewHandOvers.js";
-import { ZONE_SIZE, zoneOf } from "../../src/game/world/interest.js";
+import { ZONE_MARGIN, ZONE_SIZE, zoneCentre, zoneOf } from "../../src/game/world/interest.js";
 import type { Tile } from "../../src/game/types.js";
 import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
@@ -205,6 +205,43 @@ describe("world room: shared views per zone", function () {
       assert.deepEqual(c.mismatches, []);
       assert.equal(c.handOvers(), 1, "each was sent the frame");
     }
+  });
+
+  it("a sharer stepping out of its zone keeps its view up to ZONE_MARGIN tiles out, and is handed to the zone it stands in one tile further", async () => {
+    const a = await suite.join();
+    const room = worldRoomOf(a);
+    const byTick = recordViews(room);
+    const va = room.sync.views.viewers.get(a.id)!;
+    while (!va.shared) await ticks(room, 1);
+    const home = va.zone!;
+    const edge = zoneCentre(home.key).x + ZONE_SIZE / 2 - 1;
+    const walkable = (t: Tile) => room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z);
+    // A row of the zone where both tiles past its east edge can be stood on.
+    const row = [...Array(ZONE_SIZE).keys()]
+      .map((dz) => zoneCentre(home.key).z - ZONE_SIZE / 2 + dz)
+      .find((z) => walkable({ x: edge + ZONE_MARGIN, z }) && walkable({ x: edge + ZONE_MARGIN + 1, z }));
+    assert.ok(row !== undefined, "a row to step out along");
+    const check = checkEveryPatch(a, byTick);
+    try {
+      for (let out = 1; out <= ZONE_MARGIN; out++) {
+        place(room, a.id, { x: edge + out, z: row });
+        await ticks(room, 2);
+        assert.equal(va.zone, home, `${out} tile(s) out: still its zone's view`);
+        assert.notEqual(zoneOf({ x: edge + out, z: row }), home.key);
+      }
+      const beyond = { x: edge + ZONE_MARGIN + 1, z: row };
+      place(room, a.id, beyond);
+      for (let n = 0; va.zone === home || !va.shared; n++) {
+        assert.ok(n < 5, "handed over once past the margin");
+        await ticks(room, 1);
+      }
+      assert.equal(va.zone!.key, zoneOf(beyond), "the view of the zone it stands in");
+      await ticks(room, 2);
+      await a.sees(() => check.checked() > 3, "patches checked");
+    } finally {
+      check.stop();
+    }
+    assert.deepEqual(check.mismatches, []);
   });
 
   it("a zone's window is not worked out again while nothing moves near it; it is as soon as something does", async () => {
