@@ -11,7 +11,8 @@
  * same run.
  *
  * Design: the server runs in this process (test/helpers/server.ts, a real http server on a free
- * 127.0.0.1 port), and so do the clients: real WebSockets over loopback that JSON-parse only the
+ * 127.0.0.1 port), the clients in a child process (bench/tradeFleet.ts), so their cost is not
+ * charged to the server's event loop: real WebSockets over loopback that JSON-parse only the
  * frames they act on (trade*, player:sync, errors) and skip world updates unparsed. Each pair keeps
  * trading back and forth, the asker alternating (A asks B, then B asks A, ...); each trade is:
  * request, respond, 1 coin offered each way, both accept the offer screen, the asker accepts the
@@ -30,9 +31,11 @@
  *
  * Usage: npm run bench:trade [-- --pairs 20,100 --seconds 20 --warmup 2 --databases pglite,postgres
  *        --repeat-ms 0 --send-rate 50 --step-timeout 10 --profile file.cpuprofile]
- * --profile: a CPU profile of this process over the last run's window (server and clients alike).
+ * --profile: a CPU profile of this process (the server) over the last run's window.
  */
+import { fork, type ChildProcess } from "node:child_process";
 import os from "node:os";
+import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
@@ -41,7 +44,8 @@ import { stopTestPostgres } from "../test/helpers/postgres.js";
 import { startTestServer } from "../test/helpers/server.js";
 import { benchArgs } from "./args.js";
 import { fmt, percentiles } from "./stats.js";
-import { BenchTrader, newTrouble, note, type Trouble } from "./tradeClient.js";
+import type { Trouble } from "./tradeClient.js";
+import type { FleetReply, FleetRequest } from "./tradeFleet.js";
 import { LABEL, openBenchDb, type DbKind } from "./tradeDatabases.js";
 import { pgbenchCeiling } from "./pgbench.js";
 import { CpuProfile, profileLines, summariseProfile } from "./cpuProfile.js";
@@ -144,88 +148,38 @@ class CommitProbe {
   }
 }
 
-/** One trade, x asking y, y's confirm-screen accept committing it. */
-async function tradeOnce(x: BenchTrader, y: BenchTrader, probe: CommitProbe): Promise<Sample> {
-  let fail!: (err: Error) => void;
-  const trouble = new Promise<never>((_, reject) => (fail = reject));
-  trouble.catch(() => {});
-  x.onTrouble = y.onTrouble = fail;
-  const both = <T>(...ps: Promise<T>[]) => Promise.race([Promise.all(ps), trouble]);
-  let tradeId: string | undefined;
-  try {
-    const incoming = y.waitFor("tradeIncoming", (d) => d.fromPlayerId === x.id);
-    const t0 = await x.send("tradeRequest", { targetPlayerId: y.id });
-    tradeId = ((await both(incoming))[0].data as { tradeId: string }).tradeId;
-    const ofThis = (d: any) => d.tradeId === tradeId;
-    let waits = [x.waitFor("tradeStarted", ofThis), y.waitFor("tradeStarted", ofThis)];
-    await y.send("tradeRequestRespond", { tradeId, accept: true });
-    await both(...waits);
+/** The clients' process (bench/tradeFleet.ts): asked one thing at a time, each answered once. */
+class Fleet {
+  private readonly child: ChildProcess;
+  private pending?: { resolve(m: FleetReply): void; reject(e: Error): void };
 
-    // Both offer a coin; nobody accepts before both offers are in (a change resets acceptances).
-    const bothOffered = (d: any) => d.tradeId === tradeId && d.myOffer.items.length > 0 && d.theirOffer.items.length > 0;
-    waits = [x.waitFor("tradeUpdated", bothOffered), y.waitFor("tradeUpdated", bothOffered)];
-    await Promise.all([
-      x.send("tradeAddItem", { tradeId, inventorySlot: x.coinsSlot, quantity: 1 }),
-      y.send("tradeAddItem", { tradeId, inventorySlot: y.coinsSlot, quantity: 1 }),
-    ]);
-    await both(...waits);
-
-    waits = [x.waitFor("tradeConfirmScreen", ofThis), y.waitFor("tradeConfirmScreen", ofThis)];
-    await Promise.all([x.send("tradeAccept", { tradeId }), y.send("tradeAccept", { tradeId })]);
-    await both(...waits);
-    // The offer screen's updates came before the confirm screen on the same socket: drop them.
-    x.forget(tradeId, "tradeUpdated");
-    y.forget(tradeId, "tradeUpdated");
-
-    const xAccepted = x.waitFor("tradeUpdated", (d) => d.tradeId === tradeId && d.myOffer.accepted);
-    await x.send("tradeAccept", { tradeId });
-    await both(xAccepted);
-    waits = [x.waitFor("tradeCompleted", ofThis), y.waitFor("tradeCompleted", ofThis)];
-    const commitSent = await y.send("tradeAccept", { tradeId });
-    const [doneX, doneY] = await both(...waits);
-    const server = probe.take(tradeId, y.id, x.id);
-    return {
-      at: doneY.at,
-      commitMs: doneY.at - commitSent,
-      toServerMs: server.accepted - commitSent,
-      serverMs: server.completed - server.accepted,
-      toClientMs: doneY.at - server.completed,
-      tradeMs: Math.max(doneX.at, doneY.at) - t0,
-    };
-  } catch (err) {
-    // Leave nothing open behind: the next trade starts clean.
-    x.onTrouble = y.onTrouble = undefined;
-    if (tradeId) await x.send("tradeCancel", { tradeId }).catch(() => {});
-    await sleep(200);
-    throw err;
-  } finally {
-    x.onTrouble = y.onTrouble = undefined;
-    x.forget(tradeId);
-    y.forget(tradeId);
+  constructor() {
+    // The child inherits this process's execArgv, so it runs TypeScript through tsx as well.
+    this.child = fork(fileURLToPath(new URL("./tradeFleet.ts", import.meta.url)), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    this.child.on("message", (m: FleetReply) => {
+      const p = this.pending;
+      this.pending = undefined;
+      if (m.type === "failed") p?.reject(new Error(`trade clients: ${m.message}`));
+      else p?.resolve(m);
+    });
+    this.child.on("exit", (code) => this.pending?.reject(new Error(`trade clients exited (${code})`)));
   }
-}
 
-/** A pair trading back and forth until `endAt`, the asker alternating. */
-async function runPair(a: BenchTrader, b: BenchTrader, endAt: number, samples: Sample[], trouble: Trouble, probe: CommitProbe) {
-  const lastAsked = [-Infinity, -Infinity];
-  for (let n = 0; ; n++) {
-    const dir = n % 2;
-    const [x, y] = dir === 0 ? [a, b] : [b, a];
-    if (opts.repeatMs > 0) {
-      const wait = lastAsked[dir] + opts.repeatMs + 100 - performance.now();
-      if (wait > 0) await sleep(wait);
-    }
-    if (performance.now() >= endAt) return;
-    lastAsked[dir] = performance.now();
-    try {
-      samples.push(await tradeOnce(x, y, probe));
-    } catch (err) {
-      const message = (err as Error).message;
-      if (message.startsWith("stalled")) {
-        trouble.stalls++;
-        note(trouble, message);
-      }
-    }
+  ask<T extends FleetReply["type"]>(m: FleetRequest, answer: T): Promise<Extract<FleetReply, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      this.pending = {
+        resolve: (r) => (r.type === answer ? resolve(r as Extract<FleetReply, { type: T }>) : reject(new Error(`trade clients answered ${r.type}`))),
+        reject,
+      };
+      this.child.send(m);
+    });
+  }
+
+  async close() {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.send({ type: "close" } satisfies FleetRequest);
+    await Promise.race([exited, sleep(10_000).then(() => this.child.kill())]);
   }
 }
 
@@ -251,21 +205,19 @@ async function runOn(kind: DbKind): Promise<DbResult> {
     return { kind, label: LABEL[kind], skipped: opened.skipped };
   }
   const { db, label } = opened;
-  const trouble = newTrouble();
-  const clients: BenchTrader[] = [];
+  const fleet = new Fleet();
   try {
     const server = await startTestServer({ db, env: { SAVE_INTERVAL: "3600" }, tradeLimits: { repeatRequestMs: opts.repeatMs } });
     try {
-      log(`${label}: server on port ${server.port}; connecting ${2 * opts.pairs} /ws clients`);
-      for (let i = 0; i < 2 * opts.pairs; i += 8) {
-        const batch = Array.from({ length: Math.min(8, 2 * opts.pairs - i) }, async () => {
-          const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
-          if (res.status !== 201) throw new Error(`POST /api/auth/guest: ${res.status}`);
-          const { token } = (await res.json()) as { token: string };
-          return BenchTrader.connect(server.port, token, trouble, opts);
-        });
-        clients.push(...(await Promise.all(batch)));
+      log(`${label}: server on port ${server.port}; connecting ${2 * opts.pairs} /ws clients from a process of their own`);
+      const tokens: string[] = [];
+      for (let i = 0; i < 2 * opts.pairs; i++) {
+        const res = await fetch(`${server.url}/api/auth/guest`, { method: "POST" });
+        if (res.status !== 201) throw new Error(`POST /api/auth/guest: ${res.status}`);
+        tokens.push(((await res.json()) as { token: string }).token);
       }
+      const pace = { sendRate: opts.sendRate, stepTimeoutS: opts.stepTimeoutS };
+      const { ids } = await fleet.ask({ type: "connect", port: server.port, tokens, pace, repeatMs: opts.repeatMs }, "ready");
       const room = await worldRoom();
       if (!room) throw new Error("no world room");
       const probe = new CommitProbe(room);
@@ -296,7 +248,21 @@ async function runOn(kind: DbKind): Promise<DbResult> {
           machinePct: (100 * os.cpus().length * (machine.busy - mark.machine.busy)) / Math.max(1, machine.total - mark.machine.total),
         };
       }, endAt - performance.now());
-      await Promise.all(Array.from({ length: opts.pairs }, (_, p) => runPair(clients[2 * p], clients[2 * p + 1], endAt, samples, trouble, probe)));
+      const done = await fleet.ask({ type: "go", endAt: performance.timeOrigin + endAt }, "done");
+      const trouble: Trouble = { ...done.trouble, cancelled: new Map(done.trouble.cancelled), errors: new Map(done.trouble.errors) };
+      // The clients' times are on the clock they share with this process (epoch ms): back onto performance.now()'s.
+      const here = (epoch: number) => epoch - performance.timeOrigin;
+      for (const c of done.samples) {
+        const server = probe.take(c.tradeId, c.committerId, c.askerId);
+        samples.push({
+          at: here(c.doneCommitter),
+          commitMs: c.doneCommitter - c.commitSentAt,
+          toServerMs: server.accepted - here(c.commitSentAt),
+          serverMs: server.completed - server.accepted,
+          toClientMs: here(c.doneCommitter) - server.completed,
+          tradeMs: Math.max(c.doneAsker, c.doneCommitter) - c.startedAt,
+        });
+      }
       clearTimeout(markTimer);
       clearTimeout(endTimer);
       if (profiling) {
@@ -310,14 +276,13 @@ async function runOn(kind: DbKind): Promise<DbResult> {
       const inWindow = samples.filter((s) => s.at >= measureFrom && s.at <= endAt);
 
       // Every trade moved one coin each way: each character still holds its 25.
-      const ids = clients.map((c) => c.id);
       const rows = await db.prisma.inventoryItem.findMany({ where: { characterId: { in: ids }, itemId: "coins" } });
       const found = rows.reduce((n, r) => n + r.quantity, 0);
 
       const result: DbResult = {
         kind,
         label,
-        clients: clients.length,
+        clients: ids.length,
         windowS: opts.seconds,
         completed: inWindow.length,
         completedLate: samples.filter((s) => s.at > endAt).length,
@@ -332,12 +297,12 @@ async function runOn(kind: DbKind): Promise<DbResult> {
         },
         process: windowed,
         trouble,
-        coins: { expected: 25 * clients.length, found },
+        coins: { expected: 25 * ids.length, found },
       };
       log(`${label}: ${fmt(result.perSecond, 1)} trades/s, commit p50 ${fmt(result.commit!.median, 1)} ms p99 ${fmt(result.commit!.p99, 1)} ms`);
       return result;
     } finally {
-      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      await fleet.close().catch((err) => log(`trade clients: ${(err as Error).message}`));
       // Every leave saved before the shutdown: arena.shutdown() can resolve while a leave's save or
       // endSession is still running (WorldRoom.onDispose does not wait for them), and closing the
       // PostgreSQL pool under one leaves its connection idle in transaction: db.close() never returns.

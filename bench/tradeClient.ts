@@ -7,6 +7,9 @@ import WebSocket from "ws";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Epoch milliseconds with performance.now()'s resolution: the same clock in the clients' process and the server's. */
+export const clock = () => performance.timeOrigin + performance.now();
+
 /** How a client paces itself: frames per second it sends at most, seconds a step may take. */
 export interface Pace {
   sendRate: number;
@@ -27,7 +30,7 @@ export const note = (t: Trouble, what: string) => void (t.first.length < 5 && t.
 export interface Frame {
   type: string;
   data: any;
-  /** performance.now() when the frame's message event ran. */
+  /** When the frame's message event ran (`clock`). */
   at: number;
 }
 
@@ -76,7 +79,7 @@ export class BenchTrader {
   }
 
   private receive(text: string) {
-    const at = performance.now();
+    const at = clock();
     const type = /^\{"type":"([^"]+)"/.exec(text)?.[1] ?? JSON.parse(text).type;
     if (!wanted(type)) return;
     const { data } = JSON.parse(text);
@@ -126,7 +129,7 @@ export class BenchTrader {
     }
   }
 
-  /** Send a frame, held back while the last `sendRate` frames went out within a second; resolves when written. */
+  /** Send a frame, held back while the last `sendRate` frames went out within a second; resolves with when it was written (`clock`). */
   async send(type: string, data: unknown): Promise<number> {
     while (this.sentAt.length >= this.pace.sendRate && performance.now() - this.sentAt[0] < 1000) {
       this.trouble.pacedWaits++;
@@ -135,7 +138,7 @@ export class BenchTrader {
     this.sentAt.push(performance.now());
     if (this.sentAt.length > this.pace.sendRate) this.sentAt.shift();
     this.ws.send(JSON.stringify({ type, data }));
-    return performance.now();
+    return clock();
   }
 
   async close() {

@@ -38,7 +38,7 @@ export interface DbResult {
   trade?: { median: number; p99: number; max: number };
   /** Medians of the commit's three legs (ms). */
   legs?: { toServer: number; server: number; serverP99: number; toClient: number };
-  /** This process (server and clients) over the window. */
+  /** This process (the server; the clients run in a child process) over the window. */
   process?: { cpuPct: number; elu: number; loopDelayP99Ms: number; machinePct: number };
   trouble?: Trouble;
   coins?: { expected: number; found: number };
@@ -60,7 +60,7 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
   const out: string[] = [""];
   out.push(`Trade throughput — ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, node ${process.version}`);
   out.push(
-    `server and ${2 * opts.pairs} /ws clients (${opts.pairs} pairs) in this process, real WebSockets over 127.0.0.1; all pairs trade in parallel, continuously`,
+    `the server in this process, ${2 * opts.pairs} /ws clients (${opts.pairs} pairs) in a child process, real WebSockets over 127.0.0.1; all pairs trade in parallel, continuously`,
   );
   out.push(
     `each trade: request, respond, 1 coin offered each way, both accept the offer screen, asker accepts the confirm screen, then the asked player's accept commits; the asker alternates`,
@@ -80,7 +80,7 @@ export function printReport(results: DbResult[], opts: Options, startedAt: numbe
     `the commit's legs (ms): →server = until the server's trade desk receives that accept; server = from there to tradeCompleted handed to the socket (waiting behind the world saver's earlier writes of the same characters, + the transaction); →client = from there to the client's message event`,
   );
   out.push(
-    `CPU %, loop util, loop delay: this process (server, PGlite, and the clients) over the window; machine CPU %: every process (PostgreSQL's too, and anything else running); 100% = one core of ${os.cpus().length}`,
+    `CPU %, loop util, loop delay: the server's process (server and PGlite; not the clients) over the window; machine CPU %: every process (PostgreSQL's too, and anything else running); 100% = one core of ${os.cpus().length}`,
   );
   out.push("");
   const done = results.filter((r) => !r.skipped);

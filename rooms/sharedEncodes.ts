@@ -85,13 +85,26 @@ interface Cached {
   added?: Uint8Array;
   /** The add's operations, field index and op in turn (an add queued otherwise is encoded afresh). */
   addedOps?: number[];
-  /** Its every field as an add, and its entry's add in its collection, made between patches (after patch number `wholeAfter`). */
-  whole?: Uint8Array;
-  entry?: Uint8Array;
-  wholeAfter?: number;
+}
+
+/**
+ * A flat entity's add as a hand-over frame carries it, made between patches: its every field, and
+ * its entry's add in its collection. Kept from patch to patch while the entity does not change
+ * (a resource, a station, a player standing still), and its place in the collection stays.
+ */
+interface Whole {
+  whole: Uint8Array;
+  entry: Uint8Array;
+  /** Made after this patch, at this index in its collection, with this ref id. */
+  after: number;
+  index: number;
+  refId: number;
 }
 
 const CACHED = Symbol("sharedEncodes");
+const WHOLE = Symbol("sharedEncodesWhole");
+/** The last patch a structure had changes in. */
+const CHANGED_IN = Symbol("sharedEncodesChangedIn");
 const flatness = new WeakMap<Descriptor, boolean>();
 
 /** A Schema of primitive fields only, none tagged or filtered on its own, no unreliable or stream fields. */
@@ -130,7 +143,7 @@ export interface SharedEncodes {
   /**
    * A patch frame that removes `removed` from a client's collections and adds `added` (every
    * field of each), as a StateView's removes and adds would: made between patches, when the state
-   * has no change pending. Each entity's bytes are made once between two patches.
+   * has no change pending. Each entity's bytes are made again only once it changed since they were last made.
    */
   moveFrame(moves: CollectionMove[]): Uint8Array;
 }
@@ -327,20 +340,25 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
 
   /**
    * A flat entity's add as `view.add` queues it: its entry's add in its collection (key and
-   * reference), and every field it has; each made once between two patches.
+   * reference), and every field it has; made again only once it changed (or moved in its
+   * collection) since it was last made. Copied out of the arena, which each patch reuses.
    */
-  const addOf = (tree: Tree, collection: Tree, index: number): Cached => {
-    const c = (tree as any)[CACHED] as Cached | undefined;
-    if (c?.whole && c.wholeAfter === patches) {
+  const addOf = (tree: Tree, collection: Tree, index: number): Whole => {
+    const c = (tree as any)[WHOLE] as Whole | undefined;
+    const refId = tree.ref[$refId] as number;
+    if (c && c.after >= ((tree as any)[CHANGED_IN] ?? 0) && c.index === index && c.refId === refId) {
       counts.copied++;
       return c;
     }
-    const mine = c ?? ({ patch: 0 } as Cached);
-    mine.entry = inArena(undefined, (out) => encodeMapEntry(encoder as any, out, collection as any, index, OPERATION.ADD, at, false, true));
-    mine.whole = inArena(tree, () => tree.forEachLive(writeLive(tree)));
-    mine.wholeAfter = patches;
-    (tree as any)[CACHED] = mine;
-    return mine;
+    const made: Whole = {
+      entry: inArena(undefined, (out) => encodeMapEntry(encoder as any, out, collection as any, index, OPERATION.ADD, at, false, true)).slice(),
+      whole: inArena(tree, () => tree.forEachLive(writeLive(tree))).slice(),
+      after: patches,
+      index,
+      refId,
+    };
+    (tree as any)[WHOLE] = made;
+    return made;
   };
 
   const indexIn = (e: object, collection: object): number => {
@@ -381,7 +399,7 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     // Each added entity's fields, once every entry that introduces one is in.
     for (const m of moves) {
       for (const e of m.added) {
-        const whole = ((e as any)[$changes] as any)[CACHED].whole as Uint8Array;
+        const whole = (((e as any)[$changes] as any)[WHOLE] as Whole).whole;
         room(whole.length);
         frame.set(whole, it.offset);
         it.offset += whole.length;
@@ -393,6 +411,8 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   s.applyPatches = (...args: unknown[]) => {
     patch = ++patches;
     at.offset = 0;
+    // What changes in this patch: a whole made before it is stale.
+    for (let node = root.changes.next; node; node = node.next) (node.changeTree as any)[CHANGED_IN] = patch;
     try {
       return colyseusApplyPatches(...args);
     } finally {

@@ -208,6 +208,41 @@ describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity,
     }
   });
 
+  it("a move frame made again after a patch: an entity unchanged since is copied, one that changed is encoded afresh with its new values", () => {
+    const side = new Side(true, 2, 1);
+    const rnd = random(7);
+    for (let i = 0; i < 6; i++) step(side, rnd, 0);
+    side.join();
+    for (let tick = 1; tick <= 5; tick++) {
+      step(side, rnd, tick);
+      side.patch();
+    }
+    const [from, to] = side.views;
+    const sees = (v: StateView, s: any) => v.isChangeTreeVisible(s[$changes]);
+    const moves = (["players", "npcs"] as const).map((kind) => {
+      const all = [...(side.state[kind] as unknown as Map<string, object>).values()];
+      return {
+        collection: side.state[kind],
+        removed: all.filter((s) => sees(from, s) && !sees(to, s)),
+        added: all.filter((s) => !sees(from, s) && sees(to, s)),
+      };
+    });
+    const added = moves.flatMap((m) => m.added);
+    const player = moves[0].added[0] as any;
+    assert.ok(player && added.length > 1, "players and others to add");
+    side.encodes!.moveFrame(moves);
+    // One entity changes in the next patch; nothing else does.
+    player.x += 7;
+    side.patch();
+    const counts = { ...side.encodes!.counts };
+    const frame = side.encodes!.moveFrame(moves);
+    assert.equal(side.encodes!.counts.encoded - counts.encoded, 2, "the changed entity's fields and entry, made again");
+    assert.equal(side.encodes!.counts.copied - counts.copied, added.length - 1, "every other entity's bytes copied");
+    side.decoders[0].decode(frame, { offset: 1 });
+    assert.deepEqual(side.decoders[0].state.toJSON(), side.decoders[1].state.toJSON(), "client 0 now holds view 1's set, as it is now");
+    assert.equal(side.decoders[0].state.players.get(player.id).x, player.x);
+  });
+
   it("a move frame is refused while the state has changes not yet patched (its entities' bytes would be stale)", () => {
     const side = new Side(true, 1, 1);
     step(side, random(5), 0);
