@@ -270,7 +270,7 @@ export class WorldViews {
     const w = this.world;
     const me = w.players.get(v.playerId);
     if (!me) return undefined;
-    const z = v.at ?? this.zoneAt(me.tile);
+    const z = v.at!; // set for every viewer with a player at the start of updateViews
     const canShare = z.visible.player.has(me.id) && !(this.privateItems.get(me.id) ?? []).some((g) => tileDistance(g.tile, z.centre) <= AOI_RADIUS);
     if (canShare && v.zone === z) return v.json ? z.update : undefined;
     if (canShare && v.leaving && v.zone!.visible.player.has(me.id)) {

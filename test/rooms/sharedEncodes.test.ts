@@ -141,6 +141,33 @@ function step(side: Side, rnd: () => number, tick: number) {
   }
 }
 
+/** A side of shared encodes, two views of `clientsPerView` clients each, joined and patched for five ticks of the script. */
+function warmedUp(clientsPerView: number, seed: number) {
+  const side = new Side(true, 2, clientsPerView);
+  const rnd = random(seed);
+  for (let i = 0; i < 6; i++) step(side, rnd, 0);
+  side.join();
+  for (let tick = 1; tick <= 5; tick++) {
+    step(side, rnd, tick);
+    side.patch();
+  }
+  return { side, rnd };
+}
+
+/** What a client holding view 0's set is to stop and start holding to hold view 1's (players and npcs). */
+function movesBetween(side: Side) {
+  const [from, to] = side.views;
+  const sees = (v: StateView, s: any) => v.isChangeTreeVisible(s[$changes]);
+  return (["players", "npcs"] as const).map((kind) => {
+    const all = [...(side.state[kind] as unknown as Map<string, object>).values()];
+    return {
+      collection: side.state[kind],
+      removed: all.filter((s) => sees(from, s) && !sees(to, s)),
+      added: all.filter((s) => !sees(from, s) && sees(to, s)),
+    };
+  });
+}
+
 describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity, copied into every view", () => {
   it("over 60 random ticks, every client's patches are as long as Colyseus's and decode to the same state, the state its view holds", () => {
     const colyseus = new Side(false, 8, 2);
@@ -176,25 +203,10 @@ describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity,
   });
 
   it("a move frame takes a client from one view's set to another's; it then decodes that view's patches like the clients already on it", () => {
-    const side = new Side(true, 2, 2);
-    const rnd = random(3);
-    for (let i = 0; i < 6; i++) step(side, rnd, 0);
-    side.join();
-    for (let tick = 1; tick <= 5; tick++) {
-      step(side, rnd, tick);
-      side.patch();
-    }
+    const { side, rnd } = warmedUp(2, 3);
     // Client 0 (on view 0) moves to view 1, whose clients are 2 and 3.
-    const [from, to] = side.views;
-    const sees = (v: StateView, s: any) => v.isChangeTreeVisible(s[$changes]);
-    const moves = (["players", "npcs"] as const).map((kind) => {
-      const all = [...(side.state[kind] as unknown as Map<string, object>).values()];
-      return {
-        collection: side.state[kind],
-        removed: all.filter((s) => sees(from, s) && !sees(to, s)),
-        added: all.filter((s) => !sees(from, s) && sees(to, s)),
-      };
-    });
+    const [, to] = side.views;
+    const moves = movesBetween(side);
     assert.ok(moves.some((m) => m.removed.length > 0) && moves.some((m) => m.added.length > 0), "the two views differ both ways");
     const frame = side.encodes!.moveFrame(moves);
     assert.equal(frame[0], Protocol.ROOM_STATE_PATCH);
@@ -209,24 +221,8 @@ describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity,
   });
 
   it("a move frame made again after a patch: an entity unchanged since is copied, one that changed is encoded afresh with its new values", () => {
-    const side = new Side(true, 2, 1);
-    const rnd = random(7);
-    for (let i = 0; i < 6; i++) step(side, rnd, 0);
-    side.join();
-    for (let tick = 1; tick <= 5; tick++) {
-      step(side, rnd, tick);
-      side.patch();
-    }
-    const [from, to] = side.views;
-    const sees = (v: StateView, s: any) => v.isChangeTreeVisible(s[$changes]);
-    const moves = (["players", "npcs"] as const).map((kind) => {
-      const all = [...(side.state[kind] as unknown as Map<string, object>).values()];
-      return {
-        collection: side.state[kind],
-        removed: all.filter((s) => sees(from, s) && !sees(to, s)),
-        added: all.filter((s) => !sees(from, s) && sees(to, s)),
-      };
-    });
+    const { side } = warmedUp(1, 7);
+    const moves = movesBetween(side);
     const added = moves.flatMap((m) => m.added);
     const player = moves[0].added[0] as any;
     assert.ok(player && added.length > 1, "players and others to add");
