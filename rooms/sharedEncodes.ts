@@ -80,7 +80,6 @@ interface SerializerInternals {
 
 /** A flat entity's bytes made this patch: its changed fields, and its every field as a view's add queues them. */
 interface Cached {
-  patch: number;
   changed?: Uint8Array;
   added?: Uint8Array;
   /** The add's operations, field index and op in turn (an add queued otherwise is encoded afresh). */
@@ -95,16 +94,11 @@ interface Cached {
 interface Whole {
   whole: Uint8Array;
   entry: Uint8Array;
-  /** Made after this patch, at this index in its collection, with this ref id. */
-  after: number;
+  /** Made at this index in its collection, with this ref id. */
   index: number;
   refId: number;
 }
 
-const CACHED = Symbol("sharedEncodes");
-const WHOLE = Symbol("sharedEncodesWhole");
-/** The last patch a structure had changes in. */
-const CHANGED_IN = Symbol("sharedEncodesChangedIn");
 const flatness = new WeakMap<Descriptor, boolean>();
 
 /** A Schema of primitive fields only, none tagged or filtered on its own, no unreliable or stream fields. */
@@ -164,16 +158,24 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   /** Set while a patch is being made: its number (0 outside one, when nothing is cached). */
   let patch = 0;
   let patches = 0;
+  /**
+   * The bytes made this patch, by structure, and each entity's whole add kept between patches (one
+   * that changes is forgotten as its patch starts). Kept beside Colyseus's ChangeTrees, not on
+   * them: a property added to some of them gives their class many shapes, and every read of one
+   * (here and in Colyseus's encoder) grows slow (bench:world's spread map, 2,000 players).
+   */
+  const cached = new Map<Tree, Cached>();
+  const wholes = new WeakMap<Tree, Whole>();
   let arena = new Uint8Array(ARENA_SIZE);
   const at = { offset: 0 };
   /** The flat entries taken out of the view being encoded, put back before its walk. */
   let queued: Array<[Tree, Ops]> = [];
 
   const cachedOf = (tree: Tree): Cached => {
-    let c = (tree as any)[CACHED] as Cached | undefined;
-    if (!c || c.patch !== patch) {
-      c = { patch };
-      (tree as any)[CACHED] = c;
+    let c = cached.get(tree);
+    if (!c) {
+      c = {};
+      cached.set(tree, c);
     }
     return c;
   };
@@ -344,20 +346,19 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
    * collection) since it was last made. Copied out of the arena, which each patch reuses.
    */
   const addOf = (tree: Tree, collection: Tree, index: number): Whole => {
-    const c = (tree as any)[WHOLE] as Whole | undefined;
+    const c = wholes.get(tree);
     const refId = tree.ref[$refId] as number;
-    if (c && c.after >= ((tree as any)[CHANGED_IN] ?? 0) && c.index === index && c.refId === refId) {
+    if (c && c.index === index && c.refId === refId) {
       counts.copied++;
       return c;
     }
     const made: Whole = {
       entry: inArena(undefined, (out) => encodeMapEntry(encoder as any, out, collection as any, index, OPERATION.ADD, at, false, true)).slice(),
       whole: inArena(tree, () => tree.forEachLive(writeLive(tree))).slice(),
-      after: patches,
       index,
       refId,
     };
-    (tree as any)[WHOLE] = made;
+    wholes.set(tree, made);
     return made;
   };
 
@@ -399,7 +400,7 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     // Each added entity's fields, once every entry that introduces one is in.
     for (const m of moves) {
       for (const e of m.added) {
-        const whole = (((e as any)[$changes] as any)[WHOLE] as Whole).whole;
+        const whole = wholes.get((e as any)[$changes] as Tree)!.whole;
         room(whole.length);
         frame.set(whole, it.offset);
         it.offset += whole.length;
@@ -411,8 +412,9 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   s.applyPatches = (...args: unknown[]) => {
     patch = ++patches;
     at.offset = 0;
+    cached.clear();
     // What changes in this patch: a whole made before it is stale.
-    for (let node = root.changes.next; node; node = node.next) (node.changeTree as any)[CHANGED_IN] = patch;
+    for (let node = root.changes.next; node; node = node.next) wholes.delete(node.changeTree);
     try {
       return colyseusApplyPatches(...args);
     } finally {

@@ -15,7 +15,7 @@ export interface EntityJson {
 
 /** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
 const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
-/** Kinds whose ones in view change only when the window moves or one of them is put, moved or removed near it (ground items also become visible with time). */
+/** Kinds whose ones in view change only when the window moves or one of them comes into or leaves its square (ground items also become visible with time). */
 const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc"]);
 
 /**
@@ -23,7 +23,7 @@ const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc"]);
  * view and listed as removed, those entering are added, and the JSON lists those entering (whole)
  * and those changed this tick (their change entries). Still kinds are recomputed only when `at`
  * (the window's centre) moved or one came or went, moving kinds only when it moved or one of them
- * was put, moved or removed near it. `update`: true for a new world:update, or the one to fill.
+ * came into or left its square. `update`: true for a new world:update, or the one to fill.
  */
 export function advanceWindow(
   w: World,
@@ -54,7 +54,7 @@ export function advanceWindow(
     }
     if (at && MOVING.has(kind)) {
       // Unchanged when it was found last tick around the same tile and radius, nothing of the kind
-      // was put, moved or removed near it since, and (players) no crowd has the radius adapting.
+      // came into or left its square since, and (players) no crowd has the radius adapting.
       const radius = kind === "player" ? win.playerRadius : AOI_RADIUS;
       const last = win.movingAt[kind];
       if (
@@ -64,7 +64,7 @@ export function advanceWindow(
         last.z === at.z &&
         last.radius === radius &&
         radius === AOI_RADIUS &&
-        !w.touchedNear(kind, at, radius)
+        !w.changedNear(kind, at, radius)
       ) {
         last.tick = w.tick;
         if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(json.change(id, collection.get(id)!));

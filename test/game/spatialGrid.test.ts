@@ -86,35 +86,72 @@ describe("game: spatialGrid", function () {
     }
   });
 
-  it("touchedWithin: whether a query's answer could have changed since clearTouched, by the cells the query square overlaps", () => {
+  it("changedWithin: whether a query's answer changed since clearMoves (something came into or left its square)", () => {
     const grid = new SpatialGrid(16);
     grid.insert("a", 10, 10);
     grid.insert("b", 200, 200);
-    assert.equal(grid.touchedWithin(10, 10, 5), true, "an insert touches its cell");
-    grid.clearTouched();
-    assert.equal(grid.touchedWithin(10, 10, 32), false, "nothing since");
+    assert.equal(grid.changedWithin(10, 10, 5), true, "an insert within the square");
+    assert.equal(grid.changedWithin(40, 10, 5), false, "an insert outside it");
+    grid.clearMoves();
+    assert.equal(grid.changedWithin(10, 10, 32), false, "nothing since");
     grid.move("a", 11, 10);
-    assert.equal(grid.touchedWithin(40, 10, 32), true, "a move inside one cell (the query square cuts that cell)");
-    assert.equal(grid.touchedWithin(120, 120, 32), false, "far away");
-    grid.clearTouched();
+    assert.equal(grid.changedWithin(40, 10, 32), false, "a move within the square");
+    assert.equal(grid.changedWithin(43, 10, 32), true, "a move into it (11 is its first column)");
+    assert.equal(grid.changedWithin(44, 10, 32), false, "a move outside it (its first column is 12)");
+    grid.clearMoves();
     grid.move("b", 200, 230);
-    assert.equal(grid.touchedWithin(200, 200, 2), true, "the cell it left");
-    assert.equal(grid.touchedWithin(200, 232, 2), true, "the cell it entered");
-    assert.equal(grid.touchedWithin(200, 215, 2), false, "not the cells between");
-    grid.clearTouched();
+    assert.equal(grid.changedWithin(200, 200, 2), true, "it left that square");
+    assert.equal(grid.changedWithin(200, 232, 2), true, "it came into that one");
+    assert.equal(grid.changedWithin(200, 215, 2), false, "it only passed over that one");
+    assert.equal(grid.changedWithin(200, 215, 20), false, "it moved within that one");
+    grid.clearMoves();
+    grid.move("b", 200, 260);
+    grid.move("b", 200, 230);
+    assert.equal(grid.changedWithin(200, 260, 2), true, "in and out of a square in one round counts: each step is checked, not only where it ended");
+    grid.move("b", 200, 230);
+    assert.equal(grid.changedWithin(200, 230, 100), false, "a move to where it stands is no move");
+    grid.clearMoves();
     grid.remove("a");
-    assert.equal(grid.touchedWithin(0, 0, 15), true, "a removal");
-    grid.clearTouched();
-    // Agrees with the answers: whenever a query's answer changed, its square was touched.
+    assert.equal(grid.changedWithin(0, 0, 15), true, "a removal within the square");
+    assert.equal(grid.changedWithin(50, 50, 15), false, "a removal outside it");
+    grid.clearMoves();
+    // Agrees with the answers both ways, over rounds of moves, inserts and removes.
     const rng = seededRng(5);
     const at = (n: number) => Math.floor(rng() * n);
     for (let i = 0; i < 200; i++) grid.insert(`e${i}`, at(300), at(300));
-    grid.clearTouched();
-    const queries = Array.from({ length: 100 }, () => [at(300), at(300), at(40)] as const);
-    const before = queries.map(([x, z, r]) => sorted(grid.queryRadius(x, z, r)).join());
-    for (let i = 0; i < 20; i++) grid.move(`e${at(200)}`, at(300), at(300));
-    queries.forEach(([x, z, r], q) => {
-      if (sorted(grid.queryRadius(x, z, r)).join() !== before[q]) assert.equal(grid.touchedWithin(x, z, r), true, `query ${q} changed`);
-    });
+    grid.clearMoves();
+    const queries = Array.from({ length: 200 }, () => [at(300), at(300), at(40)] as const);
+    let changed = 0;
+    for (let round = 0; round < 20; round++) {
+      const before = queries.map(([x, z, r]) => sorted(grid.queryRadius(x, z, r)).join());
+      // Each entity moves at most once a round (a round trip would count as a change).
+      const ids = new Set<string>();
+      while (ids.size < 10) ids.add(`e${at(220)}`);
+      for (const id of ids) {
+        const step = at(10);
+        if (step === 0) grid.remove(id);
+        else if (grid.has(id) && step < 8) grid.move(id, Math.max(0, grid.positionOf(id)!.x + at(17) - 8), Math.max(0, grid.positionOf(id)!.z + at(17) - 8));
+        else grid.insert(id, at(300), at(300));
+      }
+      queries.forEach(([x, z, r], q) => {
+        const differs = sorted(grid.queryRadius(x, z, r)).join() !== before[q];
+        if (differs) changed++;
+        assert.equal(grid.changedWithin(x, z, r), differs, `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
+      });
+      grid.clearMoves();
+    }
+    assert.ok(changed > 100, `the rounds changed answers (${changed})`);
+  });
+
+  it("keeps positions within its cells' range, and a query far out of it finds nothing and ends", () => {
+    const grid = new SpatialGrid(16);
+    grid.insert("a", 0, 0);
+    assert.throws(() => grid.insert("far", 16 * 2 ** 13, 0), RangeError);
+    assert.throws(() => grid.move("a", 0, -16 * 2 ** 13 - 1), RangeError);
+    assert.deepEqual(grid.positionOf("a"), { x: 0, z: 0 }, "a refused move leaves it where it was");
+    assert.equal(grid.has("far"), false);
+    assert.deepEqual([...grid.queryRadius(0, 0, 1e12)], ["a"], "a huge radius is clipped to the cells there can be");
+    assert.equal(grid.queryRadius(1e12, 1e12, 3).size, 0);
+    assert.equal(grid.changedWithin(1e12, 0, 1e12), true, "the insert of a is within that square");
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { HandOverFrames } from "../../rooms/viewHandOvers.js";
+import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
 import { ZONE_MARGIN, ZONE_SIZE, zoneCentre, zoneOf } from "../../src/game/world/interest.js";
 import type { Tile } from "../../src/game/types.js";
 import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
@@ -244,18 +245,20 @@ describe("world room: shared views per zone", function () {
     assert.deepEqual(check.mismatches, []);
   });
 
-  it("a zone's window is not worked out again while nothing moves near it; it is as soon as something does", async () => {
+  it("a zone's window is not worked out again while nobody comes into it or leaves it; it is as soon as someone does", async () => {
     const a = await suite.join();
     const b = await suite.join();
+    const c = await suite.join();
     const room = worldRoomOf(a);
     const spawn = room.world.spawnTile;
     const beside = { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z };
     place(room, b.id, beside);
     const va = room.sync.views.viewers.get(a.id)!;
     const vb = room.sync.views.viewers.get(b.id)!;
+    const centre = zoneCentre(zoneOf(spawn));
+    // c waits out of the zone's sight (its window: AOI_RADIUS tiles around the centre).
+    place(room, c.id, { x: centre.x + AOI_RADIUS + ZONE_SIZE, z: centre.z });
     while (!(va.shared && vb.shared)) await ticks(room, 1);
-    // Nobody else near: nothing moves once both stand still.
-    const centre = va.zone!.centre;
     const near = room.world.near.bind(room.world);
     const asked: number[] = [];
     room.world.near = (kind, tile, radius, out) => {
@@ -270,8 +273,15 @@ describe("world room: shared views per zone", function () {
       const to = { x: beside.x, z: beside.z + (beside.z % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1) };
       place(room, b.id, to);
       await ticks(room, 1);
-      assert.equal(asked.length, 1, "worked out again the tick b moved");
+      assert.deepEqual(asked, [], "not worked out when b moved within the window");
       await a.sees((s) => s.players.get(b.id)?.z === to.z, "a sees b where it stands now");
+      assert.equal(va.zone, vb.zone, "a and b still share the zone's view");
+      // c comes into the window, standing in the next zone.
+      const inSight = { x: centre.x + ZONE_SIZE, z: centre.z };
+      place(room, c.id, inSight);
+      await ticks(room, 1);
+      assert.equal(asked.length, 1, "worked out again the tick c came into the window");
+      await a.sees((s) => s.players.get(c.id)?.x === inSight.x, "a sees c");
     } finally {
       room.world.near = near;
     }

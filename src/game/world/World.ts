@@ -102,7 +102,7 @@ export class World {
     for (const kind of Object.keys(this.changedThisTick) as EntityKind[]) {
       this.changedThisTick[kind].clear();
       this.removedThisTick[kind].clear();
-      this.grids[kind].clearTouched();
+      this.grids[kind].clearMoves();
     }
   }
 
@@ -148,9 +148,9 @@ export class World {
     if (publicToo) this.changedThisTick.player.add(p.id);
   }
 
-  /** Could `near(kind, tile, radius)` give other ids than at the end of the last tick? (No entity of the kind was put, moved or removed near it since.) */
-  touchedNear(kind: EntityKind, tile: Tile, radius: number): boolean {
-    return this.grids[kind].touchedWithin(tile.x, tile.z, radius);
+  /** Does `near(kind, tile, radius)` give other ids than at the end of the last tick? (An entity of the kind came into or left that square since.) */
+  changedNear(kind: EntityKind, tile: Tile, radius: number): boolean {
+    return this.grids[kind].changedWithin(tile.x, tile.z, radius);
   }
 
   /** The ids of a kind within `radius` of a tile: into `out` (cleared first) when given. */
