@@ -170,11 +170,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     const encodes = shareEntityEncodes((this as unknown as { _serializer: unknown })._serializer);
     const handOvers = {
       moveFrame: encodes.moveFrame,
+      addsBody: encodes.addsBody,
       send: (playerId: string, frame: Uint8Array) => this.sessions.get(playerId)?.client.raw(frame),
     };
     this.sync = new WorldSync(this.world, this.state, handOvers, this.ctx.config.viewPlayerCap);
     this.sync.syncState();
-    firstStatesFromViews(this, this.state, (client) => (client.view && this.sync.views.takeFresh(client.view) ? client.view : undefined));
+    firstStatesFromViews(this, this.state, (client) => {
+      const adds = client.view && this.sync.views.firstAdds(client.view);
+      return adds ? { view: client.view!, adds } : undefined;
+    });
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,
       worldKey: key,

@@ -23,12 +23,14 @@ interface SerializerInternals {
  *
  * Here the shared part (the state's unfiltered fields: only the tick, as every collection is
  * view-filtered) is encoded once per patch, as Colyseus itself marks it stale after each patch,
- * and the view part is the client's fresh StateView as a patch encodes it: everything it sees was
- * queued in it by `view.add` (WorldViews.attach and refreshViewer), so it goes out now, once, and
- * a first decode onto an empty state is the same as decoding a patch. Only for a view no patch
- * has been encoded from yet (WorldViews.takeFresh); anything else takes Colyseus's way.
+ * then the view part as a patch encodes it for the client's fresh StateView: the root's field of
+ * each collection, and what changed since the last patch that the view sees. Then `adds`: the
+ * adds of everything the view was seeded with (WorldViews.firstAdds), each entity's bytes copied
+ * from the last time they were made (rooms/sharedEncodes.ts). A first decode onto an empty state
+ * is the same as decoding a patch. Only for a view no patch has been encoded from yet; anything
+ * else takes Colyseus's way.
  */
-export function firstStateOf(serializer: unknown, view: StateView, state: WorldState): Uint8Array {
+export function firstStateOf(serializer: unknown, view: StateView, state: WorldState, adds: Uint8Array): Uint8Array {
   const s = serializer as SerializerInternals;
   // Every collection is introduced, also those the client sees nothing of yet (as a full state
   // would): the root's field of each goes first (the adds queued the root's entry first).
@@ -49,21 +51,26 @@ export function firstStateOf(serializer: unknown, view: StateView, state: WorldS
     s.needFullEncode = false;
   }
   const sharedOffset = s.sharedOffsetCache.offset;
-  return s.encoder.encodeView(view, sharedOffset, { offset: sharedOffset }, s.fullEncodeBuffer);
+  const head = s.encoder.encodeView(view, sharedOffset, { offset: sharedOffset }, s.fullEncodeBuffer);
+  const out = new Uint8Array(head.length + adds.length);
+  out.set(head);
+  out.set(adds, head.length);
+  return out;
 }
 
 /**
- * Have the room send a joining client's first state by `firstStateOf` when `freshView` names the
- * view to make it from. Colyseus's Room.sendFullState (private in its types, called on the room
- * for each client that completes its join) is replaced on this room instance only; every other
- * full state (a reconnection, a view already patched) goes the Colyseus way.
+ * Have the room send a joining client's first state by `firstStateOf` when `fresh` gives the
+ * view to make it from and the adds of what it holds. Colyseus's Room.sendFullState (private in
+ * its types, called on the room for each client that completes its join) is replaced on this
+ * room instance only; every other full state (a reconnection, a view already patched) goes the
+ * Colyseus way.
  */
-export function firstStatesFromViews(room: Room, state: WorldState, freshView: (client: Client) => StateView | undefined) {
+export function firstStatesFromViews(room: Room, state: WorldState, fresh: (client: Client) => { view: StateView; adds: Uint8Array } | undefined) {
   const internals = room as unknown as { sendFullState(client: Client): void; _serializer: unknown };
   const colyseusWay = internals.sendFullState.bind(room);
   internals.sendFullState = (client: Client) => {
-    const view = freshView(client);
-    if (view) client.raw(firstStateOf(internals._serializer, view, state));
+    const first = fresh(client);
+    if (first) client.raw(firstStateOf(internals._serializer, first.view, state, first.adds));
     else colyseusWay(client);
   };
 }

@@ -140,6 +140,12 @@ export interface SharedEncodes {
    * has no change pending. Each entity's bytes are made again only once it changed since they were last made.
    */
   moveFrame(moves: CollectionMove[]): Uint8Array;
+  /**
+   * The same removes and adds as a state message's body, without the message's first byte: for a
+   * joining client's first state (rooms/firstState.ts). Unlike moveFrame, it may be made while the
+   * state has changes not yet patched (an entity among them has its add made afresh).
+   */
+  addsBody(moves: CollectionMove[]): Uint8Array;
 }
 
 /**
@@ -369,16 +375,16 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   };
 
   let frame = new Uint8Array(64 * 1024);
-  const moveFrame = (moves: CollectionMove[]): Uint8Array => {
-    if (root.changes.next !== undefined) throw new Error("moveFrame: the state has changes not yet patched");
-    const it = { offset: 0 };
-    const room = (n: number) => {
-      if (it.offset + n + ENTRY_ROOM <= frame.length) return;
-      const grown = new Uint8Array(Math.max(frame.length * 2, it.offset + n + ENTRY_ROOM));
-      grown.set(frame.subarray(0, it.offset));
-      frame = grown;
-    };
-    frame[it.offset++] = Protocol.ROOM_STATE_PATCH;
+  const it = { offset: 0 };
+  const room = (n: number) => {
+    if (it.offset + n + ENTRY_ROOM <= frame.length) return;
+    const grown = new Uint8Array(Math.max(frame.length * 2, it.offset + n + ENTRY_ROOM));
+    grown.set(frame.subarray(0, it.offset));
+    frame = grown;
+  };
+
+  /** The removes and adds of `moves` written into `frame` from `it.offset`. */
+  const writeMoves = (moves: CollectionMove[]) => {
     for (const m of moves) {
       if (m.removed.length === 0 && m.added.length === 0) continue;
       const collection = (m.collection as any)[$changes] as Tree;
@@ -406,6 +412,21 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
         it.offset += whole.length;
       }
     }
+  };
+
+  const moveFrame = (moves: CollectionMove[]): Uint8Array => {
+    if (root.changes.next !== undefined) throw new Error("moveFrame: the state has changes not yet patched");
+    it.offset = 0;
+    frame[it.offset++] = Protocol.ROOM_STATE_PATCH;
+    writeMoves(moves);
+    return frame.slice(0, it.offset);
+  };
+
+  const addsBody = (moves: CollectionMove[]): Uint8Array => {
+    // Whatever changed since the last patch has its add made afresh (as the next patch starts, it is made again).
+    for (let node = root.changes.next; node; node = node.next) wholes.delete(node.changeTree);
+    it.offset = 0;
+    writeMoves(moves);
     return frame.slice(0, it.offset);
   };
 
@@ -421,5 +442,5 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
       patch = 0;
     }
   };
-  return { counts, moveFrame };
+  return { counts, moveFrame, addsBody };
 }

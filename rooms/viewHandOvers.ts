@@ -7,6 +7,8 @@ import type { Window } from "./viewWindows.js";
 export interface HandOverFrames {
   /** A patch frame of these removes and adds alone (rooms/sharedEncodes.ts), made after a tick's patch. */
   moveFrame(moves: CollectionMove[]): Uint8Array;
+  /** The same as a state message's body, made while the state may have changes not yet patched (a joining client's first state). */
+  addsBody(moves: CollectionMove[]): Uint8Array;
   /** Send a frame to the client of a player. */
   send(playerId: string, frame: Uint8Array): void;
 }

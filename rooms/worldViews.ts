@@ -11,6 +11,7 @@ import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
 import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
 import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
+import type { CollectionMove } from "./sharedEncodes.js";
 import { advanceWindow, type EntityJson } from "./windowAdvance.js";
 import { changeEntry } from "./updateForms.js";
 
@@ -56,8 +57,11 @@ export class WorldViews {
   /** Ground items only their owner may see yet, by owner (found once a tick). */
   private readonly privateItems = new Map<string, GroundItemEntity[]>();
   private readonly pool = new ViewPool();
-  /** Views made at a join that no patch has been encoded from yet (their client's first state can be made from them). */
-  private readonly fresh = new Set<StateView>();
+  /**
+   * Views made at a join that no patch has been encoded from yet, and the window each was seeded
+   * with once its viewer's first window was found (its client's first state is made from it).
+   */
+  private readonly fresh = new Map<StateView, Window | undefined>();
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
   private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = {
     player: new Map(),
@@ -87,7 +91,7 @@ export class WorldViews {
     this.viewers.set(playerId, v);
     if (v.own.view) {
       setView!(v.own.view);
-      this.fresh.add(v.own.view);
+      this.fresh.set(v.own.view, undefined);
     }
     return v;
   }
@@ -216,18 +220,51 @@ export class WorldViews {
     z.sharers.add(v);
   }
 
-  /** Is this a view made at a join that no patch has been encoded from yet? (Asked once: the answer is used up.) */
-  takeFresh(view: StateView): boolean {
-    return this.fresh.delete(view);
+  /**
+   * For a view made at a join that no patch has been encoded from yet, and seeded with its
+   * viewer's first window: the adds of everything in that window, the body of its client's first
+   * state (rooms/firstState.ts). Asked once: the answer is used up.
+   */
+  firstAdds(view: StateView): Uint8Array | undefined {
+    const win = this.fresh.get(view);
+    this.fresh.delete(view);
+    if (!win) return undefined;
+    const moves: CollectionMove[] = [];
+    for (const kind of KINDS) {
+      const collection = collectionOf(this.state, kind);
+      const added: AnyState[] = [];
+      for (const id of win.visible[kind]) {
+        const s = collection.get(id);
+        if (s) added.push(s);
+      }
+      moves.push({ collection, removed: [], added });
+    }
+    return this.frames.addsBody(moves);
   }
 
-  /** Bring one viewer up to date now (on join): its first delta is everything in range. */
+  /**
+   * Bring one viewer up to date now (on join): its first delta is everything in range. A fresh
+   * view is seeded with it (marked as holding it, nothing queued): its client's first state sends
+   * it (firstAdds), each entity's bytes copied rather than queued and encoded for this view alone.
+   */
   refreshViewer(v: Viewer): WorldUpdate | undefined {
     this.json.clear();
     this.changes.clear();
     const me = this.world.players.get(v.playerId);
     if (!me || v.zone) return undefined;
-    return this.updateOwn(v.own!, me, v.json);
+    const own = v.own!;
+    const view = own.view;
+    const seeding = view !== undefined && this.fresh.has(view) && own.visible.player.size === 0;
+    if (seeding) own.view = undefined;
+    try {
+      return this.updateOwn(own, me, v.json);
+    } finally {
+      if (seeding) {
+        own.view = view;
+        seedView(view, this.state, this.held(own));
+        this.fresh.set(view, own);
+      }
+    }
   }
 
   private jsonOf(id: string, s: AnyState): object {

@@ -165,7 +165,12 @@ export class SpatialGrid<T extends string = string> {
   /** The cells a query square overlaps (first and last on each axis), clipped to the cells there can be. */
   private cellRange(x: number, z: number, r: number): [number, number, number, number] {
     const size = this.cellSize;
-    return [clipCell(Math.floor((x - r) / size)), clipCell(Math.floor((x + r) / size)), clipCell(Math.floor((z - r) / size)), clipCell(Math.floor((z + r) / size))];
+    return [
+      clipCell(Math.floor((x - r) / size)),
+      clipCell(Math.floor((x + r) / size)),
+      clipCell(Math.floor((z - r) / size)),
+      clipCell(Math.floor((z + r) / size)),
+    ];
   }
 
   private cellKey(x: number, z: number): number {

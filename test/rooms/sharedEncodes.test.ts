@@ -239,6 +239,23 @@ describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity,
     assert.equal(side.decoders[0].state.players.get(player.id).x, player.x);
   });
 
+  it("a first state's adds may be made with changes not yet patched: an entity changed since its bytes were made is encoded afresh", () => {
+    const { side } = warmedUp(1, 7);
+    const moves = movesBetween(side);
+    const added = moves.flatMap((m) => m.added);
+    const player = moves[0].added[0] as any;
+    assert.ok(player && added.length > 1, "players and others to add");
+    side.encodes!.moveFrame(moves);
+    // It changes, and no patch has gone out since.
+    player.x += 5;
+    const counts = { ...side.encodes!.counts };
+    const body = side.encodes!.addsBody(moves);
+    assert.equal(side.encodes!.counts.encoded - counts.encoded, 2, "the changed entity's fields and entry, made again");
+    assert.equal(side.encodes!.counts.copied - counts.copied, added.length - 1, "every other entity's bytes copied");
+    side.decoders[0].decode(body);
+    assert.equal(side.decoders[0].state.players.get(player.id).x, player.x, "its value now, not the one its bytes were first made with");
+  });
+
   it("a move frame is refused while the state has changes not yet patched (its entities' bytes would be stale)", () => {
     const side = new Side(true, 1, 1);
     step(side, random(5), 0);

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { Protocol } from "@colyseus/core";
+import { Decoder } from "@colyseus/schema";
+import { WorldState } from "../../schema/WorldState.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { HandOverFrames } from "../../rooms/viewHandOvers.js";
 import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
@@ -36,12 +39,7 @@ function recordViews(room: WorldRoom): Meant {
   const record = () => {
     let now = byTick.get(room.world.tick);
     if (!now) byTick.set(room.world.tick, (now = new Map()));
-    for (const [id, v] of views.viewers) {
-      const held = Object.fromEntries(
-        Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(v.visible[k as Kind], (e) => (room.state[c] as unknown as Map<string, { toJSON(): unknown }>).get(e))]),
-      ) as Snapshot;
-      now.set(id, [...(now.get(id) ?? []), held]);
-    }
+    for (const [id, v] of views.viewers) now.set(id, [...(now.get(id) ?? []), snapshotOf(room, v.visible)]);
   };
   const update = views.updateViews.bind(views);
   views.updateViews = () => {
@@ -59,8 +57,18 @@ function recordViews(room: WorldRoom): Meant {
 
 /** What an SDK client has decoded, by kind. */
 function decoded(p: WorldPlayer): Snapshot {
-  const s = p.room.state;
+  return decodedState(p.room.state);
+}
+
+function decodedState(s: any): Snapshot {
   return Object.fromEntries(Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(s[c].keys(), (id) => s[c].get(id))])) as Snapshot;
+}
+
+/** The entities of a viewer's sets, with their fields as the room's state has them now. */
+function snapshotOf(room: WorldRoom, visible: Record<Kind, Set<string>>): Snapshot {
+  return Object.fromEntries(
+    Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(visible[k as Kind], (e) => (room.state[c] as unknown as Map<string, { toJSON(): unknown }>).get(e))]),
+  ) as Snapshot;
 }
 
 /**
@@ -367,7 +375,38 @@ describe("world room: a joining client's first state", function () {
     const first = await suite.join();
     const room = worldRoomOf(first);
     const byTick = recordViews(room);
+    // Patches have gone out: the state has nothing pending, bar what changes as b joins.
+    await ticks(room, 2);
+    // The first state's bytes as sent, and what the server meant the client to hold when it made them.
+    const views = room.sync.views;
+    const firstAdds = views.firstAdds.bind(views);
+    let meant: Snapshot | undefined;
+    views.firstAdds = (view) => {
+      const adds = firstAdds(view);
+      const v = [...views.viewers.values()].find((x) => x.own?.view === view);
+      if (adds && v) meant = snapshotOf(room, v.visible);
+      return adds;
+    };
+    const internals = room as unknown as { sendFullState(client: any): void };
+    const sendFullState = internals.sendFullState.bind(room);
+    let firstBytes: Uint8Array | undefined;
+    internals.sendFullState = (client: any) => {
+      const raw = client.raw.bind(client);
+      client.raw = (bytes: Uint8Array) => {
+        firstBytes = bytes.slice();
+        client.raw = raw;
+        raw(bytes);
+      };
+      sendFullState(client);
+    };
     const b = await suite.join();
+    await b.sees((s) => s.players.get(b.id), "itself");
+    assert.ok(meant && firstBytes, "its first state was made from its seeded view (WorldViews.firstAdds)");
+    assert.equal(firstBytes[0], Protocol.ROOM_STATE);
+    const decoder = new Decoder(new WorldState() as any);
+    decoder.decode(firstBytes, { offset: 1 });
+    assert.deepEqual(decodedState(decoder.state), meant, "the first state decodes, onto an empty state, to exactly what it was to hold");
+    assert.ok(Object.keys(meant.resource).length > 0 && Object.keys(meant.player).length === 2, "itself, the other player and resources");
     // Made from its fresh view (rooms/firstState.ts): the collections it sees nothing of are there too.
     for (const c of Object.values(COLLECTIONS)) assert.ok(b.room.state[c], `state.${c}`);
     await b.sees((s) => s.players.get(b.id) && s.players.get(first.id), "itself and the other player");
