@@ -15,8 +15,11 @@ export interface EntityJson {
 
 /** Kinds whose entities never move: the ones in view change only when the window moves or one comes or goes. */
 const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
-/** Kinds whose ones in view change only when the window moves or one of them comes into or leaves its square (ground items also become visible with time). */
-const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc"]);
+/**
+ * Kinds whose ones in view change only when the window moves or one of them comes into or leaves
+ * its square (a ground item turning public is noted as coming into it: World.seenAnew).
+ */
+const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc", "groundItem"]);
 
 /**
  * Move a window to the sets `fill` gives, kind by kind: entities leaving are removed from its

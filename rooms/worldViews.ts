@@ -2,7 +2,7 @@ import { StateView } from "@colyseus/schema";
 import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
 import { AOI_RADIUS } from "../src/game/spatialGrid.js";
 import { boundedView, nearZone, tileDistance, zoneCentre, zoneOf } from "../src/game/world/interest.js";
-import type { EntityKind, GroundItemEntity, PlayerEntity } from "../src/game/world/entities.js";
+import type { EntityKind, PlayerEntity } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
 import type { Tile } from "../src/game/types.js";
 import type { WorldState } from "../schema/WorldState.js";
@@ -11,12 +11,10 @@ import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
 import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
 import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
+import { ANYONE, DropSight } from "./dropSight.js";
 import type { CollectionMove } from "./sharedEncodes.js";
 import { advanceWindow, type EntityJson } from "./windowAdvance.js";
 import { changeEntry } from "./updateForms.js";
-
-/** No player has this id: ground items visible to it are the ones everybody may see. */
-const ANYONE = "";
 
 /**
  * Decides which entities each client sees and keeps the StateViews that filter its patches:
@@ -54,8 +52,8 @@ export class WorldViews {
       return c;
     },
   };
-  /** Ground items only their owner may see yet, by owner (found once a tick). */
-  private readonly privateItems = new Map<string, GroundItemEntity[]>();
+  /** Who may see the ground items (worked out once a tick). */
+  private readonly drops: DropSight;
   private readonly pool = new ViewPool();
   /**
    * Views made at a join that no patch has been encoded from yet, and the window each was seeded
@@ -78,7 +76,9 @@ export class WorldViews {
     private readonly frames: HandOverFrames,
     /** Most other players one viewer sees (VIEW_PLAYER_CAP). */
     private readonly playerCap = 250,
-  ) {}
+  ) {
+    this.drops = new DropSight(world);
+  }
 
   /** A state leaves the schema (its DELETE still goes to views that held it). */
   removed(kind: EntityKind, id: string, s: AnyState) {
@@ -139,7 +139,7 @@ export class WorldViews {
     const out = new Map<string, WorldUpdate>();
     this.json.clear();
     this.changes.clear();
-    this.findPrivateItems();
+    this.drops.update();
     for (const z of this.zones.values()) {
       z.members.length = 0;
       z.leavers.length = 0;
@@ -292,23 +292,12 @@ export class WorldViews {
     return z;
   }
 
-  private findPrivateItems() {
-    const w = this.world;
-    this.privateItems.clear();
-    for (const g of w.groundItems.values()) {
-      if (!g.ownerId || canSeeGroundItem(g, ANYONE, w.tick) || !canSeeGroundItem(g, g.ownerId, w.tick)) continue;
-      const list = this.privateItems.get(g.ownerId);
-      if (list) list.push(g);
-      else this.privateItems.set(g.ownerId, [g]);
-    }
-  }
-
   private updateViewer(v: Viewer): WorldUpdate | undefined {
     const w = this.world;
     const me = w.players.get(v.playerId);
     if (!me) return undefined;
     const z = v.at!; // set for every viewer with a player at the start of updateViews
-    const canShare = z.visible.player.has(me.id) && !(this.privateItems.get(me.id) ?? []).some((g) => tileDistance(g.tile, z.centre) <= AOI_RADIUS);
+    const canShare = z.visible.player.has(me.id) && !this.drops.privateTo(me.id).some((g) => tileDistance(g.tile, z.centre) <= AOI_RADIUS);
     if (canShare && v.zone === z) return v.json ? z.update : undefined;
     if (canShare && v.leaving && v.zone!.visible.player.has(me.id)) {
       v.handOver = z;

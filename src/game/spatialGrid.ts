@@ -98,6 +98,15 @@ export class SpatialGrid<T extends string = string> {
     return true;
   }
 
+  /**
+   * Note an entity as if it had just been put where it stands (who may see it changed, though it
+   * did not move): `changedWithin` answers true for every square it stands in.
+   */
+  seenAnew(id: T): void {
+    const e = this.entries.get(id);
+    if (e) this.noteMove(e.cell, NaN, NaN, e.x, e.z);
+  }
+
   /** Every entity within `radius` tiles (Chebyshev, inclusive) of (x, z): into `out` (cleared first) when given. */
   queryRadius(x: number, z: number, radius: number, out = new Set<T>()): Set<T> {
     out.clear();

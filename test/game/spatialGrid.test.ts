@@ -143,6 +143,18 @@ describe("game: spatialGrid", function () {
     assert.ok(changed > 100, `the rounds changed answers (${changed})`);
   });
 
+  it("seenAnew: an entity that did not move counts as come into every square it stands in (who may see it changed)", () => {
+    const grid = new SpatialGrid(16);
+    grid.insert("a", 40, 40);
+    grid.clearMoves();
+    grid.seenAnew("a");
+    grid.seenAnew("nobody");
+    assert.equal(grid.changedWithin(40, 40, 0), true, "the square of its own tile");
+    assert.equal(grid.changedWithin(10, 10, 32), true, "a square it stands at the edge of");
+    assert.equal(grid.changedWithin(10, 10, 29), false, "a square it is not in");
+    assert.deepEqual(grid.positionOf("a"), { x: 40, z: 40 }, "it stays where it is");
+  });
+
   it("keeps positions within its cells' range, and a query far out of it finds nothing and ends", () => {
     const grid = new SpatialGrid(16);
     grid.insert("a", 0, 0);
