@@ -78,9 +78,8 @@ interface SerializerInternals {
   applyPatches(...args: unknown[]): boolean;
 }
 
-/** A flat entity's bytes made this patch: its changed fields, and its every field as a view's add queues them. */
+/** A flat entity's bytes made this patch: its every field as a view's add queues them. */
 interface Cached {
-  changed?: Uint8Array;
   added?: Uint8Array;
   /** The add's operations, field index and op in turn (an add queued otherwise is encoded afresh). */
   addedOps?: number[];
@@ -119,7 +118,7 @@ function isFlat(tree: Tree): boolean {
   return flat;
 }
 
-/** Counts of what was encoded and what copied (read by tests and the benchmark). */
+/** Counts of the entity bytes made and of those copied into a view or frame (read by tests and the benchmark). */
 export interface SharedEncodeCounts {
   encoded: number;
   copied: number;
@@ -217,12 +216,8 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   };
 
   const changedBytes = (tree: Tree): Uint8Array => {
-    const c = cachedOf(tree);
-    if (!c.changed) {
-      changedCtx.tree = tree;
-      c.changed = inArena(tree, () => tree.forEachWithCtx(changedCtx, writeChanged));
-    } else counts.copied++;
-    return c.changed;
+    changedCtx.tree = tree;
+    return inArena(tree, () => tree.forEachWithCtx(changedCtx, writeChanged));
   };
 
   /** Removed from its collection in this patch: Colyseus drops a view's add of it (left to it). */
@@ -297,12 +292,13 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
 
   /**
    * The patch's changes sorted once for all the views: the structures that are not flat entities,
-   * and each view's changed flat entities (by view id), found from the visibility bits each entity
-   * carries, so a view's part costs what it sees changed, not every change of the tick.
+   * and the bytes of the changed flat entities each view sees (by view id; made once each), found
+   * from the visibility bits each entity carries, so a view's part costs what it sees changed, not
+   * every change of the tick.
    */
   let sortedFor = 0;
   const structures: Tree[] = [];
-  const changedSeenBy: Tree[][] = [];
+  const changedSeenBy: Uint8Array[][] = [];
   const sortChanges = () => {
     sortedFor = patch;
     structures.length = 0;
@@ -315,12 +311,14 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
       }
       const words = tree.visibleViews;
       if (!words || !tree.has()) continue;
+      let bytes: Uint8Array | undefined;
       for (let slot = 0; slot < words.length; slot++) {
         for (let word = words[slot]; word !== 0;) {
           const low = word & -word;
           word ^= low;
           const id = slot * 32 + 31 - Math.clz32(low);
-          (changedSeenBy[id] ??= []).push(tree);
+          bytes ??= changedBytes(tree);
+          if (bytes.length > 0) (changedSeenBy[id] ??= []).push(bytes);
         }
       }
     }
@@ -338,7 +336,10 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     for (const tree of structures) if (view.isChangeTreeVisible(tree as any) && tree.has()) out = colyseusPass(tree, it, view, out);
     const id = (view as unknown as { id: number }).id;
     const seen = id >= 0 ? changedSeenBy[id] : undefined;
-    if (seen) for (const tree of seen) out = copyInto(changedBytes(tree), out, it);
+    if (seen) {
+      for (const bytes of seen) out = copyInto(bytes, out, it);
+      counts.copied += seen.length;
+    }
     return out;
   };
 
