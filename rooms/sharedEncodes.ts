@@ -384,8 +384,11 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     frame = grown;
   };
 
+  /** The fields of the entities a frame adds, written once every entry that introduces one is in. */
+  const addedWholes: Uint8Array[] = [];
   /** The removes and adds of `moves` written into `frame` from `it.offset`. */
   const writeMoves = (moves: CollectionMove[]) => {
+    addedWholes.length = 0;
     for (const m of moves) {
       if (m.removed.length === 0 && m.added.length === 0) continue;
       const collection = (m.collection as any)[$changes] as Tree;
@@ -398,20 +401,19 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
       }
       for (const e of m.added) {
         const tree = (e as any)[$changes] as Tree;
-        const entry = addOf(tree, collection, indexIn(e, m.collection)).entry!;
+        const add = addOf(tree, collection, indexIn(e, m.collection));
+        const entry = add.entry;
         room(entry.length);
-        frame.set(entry, it.offset);
+        // An entry is a few bytes: copied one by one rather than by a call to set().
+        for (let i = 0; i < entry.length; i++) frame[it.offset + i] = entry[i];
         it.offset += entry.length;
+        addedWholes.push(add.whole);
       }
     }
-    // Each added entity's fields, once every entry that introduces one is in.
-    for (const m of moves) {
-      for (const e of m.added) {
-        const whole = wholes.get((e as any)[$changes] as Tree)!.whole;
-        room(whole.length);
-        frame.set(whole, it.offset);
-        it.offset += whole.length;
-      }
+    for (const whole of addedWholes) {
+      room(whole.length);
+      frame.set(whole, it.offset);
+      it.offset += whole.length;
     }
   };
 
