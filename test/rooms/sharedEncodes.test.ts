@@ -168,6 +168,26 @@ function movesBetween(side: Side) {
   });
 }
 
+/** A warmed-up side whose views' move frame has been made once (every added entity's add kept), and a player it adds. */
+function addsKept() {
+  const { side } = warmedUp(1, 7);
+  const moves = movesBetween(side);
+  const added = moves.flatMap((m) => m.added);
+  const player = moves[0].added[0] as any;
+  assert.ok(player && added.length > 1, "players and others to add");
+  side.encodes!.moveFrame(moves);
+  return { side, moves, added, player };
+}
+
+/** Make `bytes` and check that only one entity of `added` (its fields and its entry) was made again, the others copied. */
+function onlyOneMadeAgain(side: Side, added: object[], make: () => Uint8Array): Uint8Array {
+  const counts = { ...side.encodes!.counts };
+  const bytes = make();
+  assert.equal(side.encodes!.counts.encoded - counts.encoded, 2, "the changed entity's fields and entry, made again");
+  assert.equal(side.encodes!.counts.copied - counts.copied, added.length - 1, "every other entity's bytes copied");
+  return bytes;
+}
+
 describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity, copied into every view", () => {
   it("over 60 random ticks, every client's patches are as long as Colyseus's and decode to the same state, the state its view holds", () => {
     const colyseus = new Side(false, 8, 2);
@@ -221,37 +241,21 @@ describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity,
   });
 
   it("a move frame made again after a patch: an entity unchanged since is copied, one that changed is encoded afresh with its new values", () => {
-    const { side } = warmedUp(1, 7);
-    const moves = movesBetween(side);
-    const added = moves.flatMap((m) => m.added);
-    const player = moves[0].added[0] as any;
-    assert.ok(player && added.length > 1, "players and others to add");
-    side.encodes!.moveFrame(moves);
+    const { side, moves, added, player } = addsKept();
     // One entity changes in the next patch; nothing else does.
     player.x += 7;
     side.patch();
-    const counts = { ...side.encodes!.counts };
-    const frame = side.encodes!.moveFrame(moves);
-    assert.equal(side.encodes!.counts.encoded - counts.encoded, 2, "the changed entity's fields and entry, made again");
-    assert.equal(side.encodes!.counts.copied - counts.copied, added.length - 1, "every other entity's bytes copied");
+    const frame = onlyOneMadeAgain(side, added, () => side.encodes!.moveFrame(moves));
     side.decoders[0].decode(frame, { offset: 1 });
     assert.deepEqual(side.decoders[0].state.toJSON(), side.decoders[1].state.toJSON(), "client 0 now holds view 1's set, as it is now");
     assert.equal(side.decoders[0].state.players.get(player.id).x, player.x);
   });
 
   it("a first state's adds may be made with changes not yet patched: an entity changed since its bytes were made is encoded afresh", () => {
-    const { side } = warmedUp(1, 7);
-    const moves = movesBetween(side);
-    const added = moves.flatMap((m) => m.added);
-    const player = moves[0].added[0] as any;
-    assert.ok(player && added.length > 1, "players and others to add");
-    side.encodes!.moveFrame(moves);
+    const { side, moves, added, player } = addsKept();
     // It changes, and no patch has gone out since.
     player.x += 5;
-    const counts = { ...side.encodes!.counts };
-    const body = side.encodes!.addsBody(moves);
-    assert.equal(side.encodes!.counts.encoded - counts.encoded, 2, "the changed entity's fields and entry, made again");
-    assert.equal(side.encodes!.counts.copied - counts.copied, added.length - 1, "every other entity's bytes copied");
+    const body = onlyOneMadeAgain(side, added, () => side.encodes!.addsBody(moves));
     side.decoders[0].decode(body);
     assert.equal(side.decoders[0].state.players.get(player.id).x, player.x, "its value now, not the one its bytes were first made with");
   });
