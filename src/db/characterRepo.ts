@@ -234,10 +234,26 @@ export function inventoryRows(packs: { characterId: string; inventory: Inventory
   );
 }
 
-/** Replace these characters' inventory rows (the caller holds their row locks or writes a save). */
-export async function replaceInventories(tx: SqlTx, packs: { characterId: string; inventory: Inventory }[]): Promise<void> {
-  await tx.query(`DELETE FROM "inventory" WHERE "characterId" ${inJsonList(1)}`, [JSON.stringify(packs.map((p) => p.characterId))]);
-  await insertRows(tx, "inventory", INVENTORY_COLUMNS, inventoryRows(packs));
+/**
+ * Replace these characters' inventory rows (the caller holds their row locks or writes a save), in
+ * one statement: the slots they no longer fill are deleted, the others written over or added (the
+ * two touch different rows). `also` is one more data-modifying statement run in it, its JSON
+ * parameter being $3 (a trade's history row).
+ */
+export async function replaceInventories(
+  tx: SqlTx,
+  packs: { characterId: string; inventory: Inventory }[],
+  also?: { statement: string; param: string },
+): Promise<void> {
+  const rows = `jsonb_to_recordset($1::jsonb) AS r("characterId" text, "slot" int, "itemId" text, "quantity" int)`;
+  await tx.query(
+    `WITH ${also ? `extra AS (${also.statement}),` : ""}
+       gone AS (DELETE FROM "inventory" i WHERE i."characterId" ${inJsonList(2)}
+         AND NOT EXISTS (SELECT 1 FROM ${rows} WHERE r."characterId" = i."characterId" AND r."slot" = i."slot"))
+     INSERT INTO "inventory" ("characterId", "slot", "itemId", "quantity") SELECT r.* FROM ${rows}
+     ON CONFLICT ("characterId", "slot") DO UPDATE SET "itemId" = EXCLUDED."itemId", "quantity" = EXCLUDED."quantity"`,
+    [JSON.stringify(inventoryRows(packs)), JSON.stringify(packs.map((p) => p.characterId)), ...(also ? [also.param] : [])],
+  );
 }
 
 /** Replace the inventory, equipment and bank rows of these characters with their snapshots. */

@@ -1,27 +1,22 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import type { OpenedDriver, SqlRunner } from "./sql.js";
+import { PgliteThread, type ThreadTransaction } from "./pgliteThread.js";
+import type { OpenedDriver, SqlRunner, SqlTx } from "./sql.js";
 
-/** The embedded database: PGlite with its files under `dir` (or in memory when dir is undefined). */
+/**
+ * The embedded database: PGlite with its files under `dir` (or in memory when dir is undefined),
+ * run on a thread of its own (PgliteThread) so its work does not hold up the game's loop.
+ */
 export async function openPglite(dir: string | undefined): Promise<OpenedDriver> {
   if (dir) mkdirSync(dir, { recursive: true });
-  const pg = dir ? new PGlite(dir) : new PGlite();
-  await pg.waitReady;
-  const sql: SqlRunner = {
+  const pg = await PgliteThread.open(dir);
+  const channel = (db: PgliteThread | ThreadTransaction): SqlTx => ({
     exec: async (text) => {
-      await pg.exec(text);
+      await db.exec(text);
     },
-    query: async <T>(text: string, params: unknown[] = []) => (await pg.query(text, params)).rows as T[],
-    transaction: (fn) =>
-      pg.transaction(async (tx) =>
-        fn({
-          exec: async (text) => {
-            await tx.exec(text);
-          },
-          query: async <T>(text: string, params: unknown[] = []) => (await tx.query(text, params)).rows as T[],
-        }),
-      ),
-  };
-  return { adapter: new PrismaPGlite(pg), sql, close: () => pg.close() };
+    query: async <T>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as T[],
+  });
+  const sql: SqlRunner = { ...channel(pg), transaction: (fn) => pg.transaction((tx) => fn(channel(tx))) };
+  // Prisma's adapter calls query, exec and transaction as PGlite has them; the thread answers all three.
+  return { adapter: new PrismaPGlite(pg as unknown as ConstructorParameters<typeof PrismaPGlite>[0]), sql, close: () => pg.close() };
 }

@@ -3,7 +3,7 @@ import type { ItemIndex } from "../game/inventory.js";
 import { checkOffer, NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
 import { isUniqueViolation, replaceInventories } from "./characterRepo.js";
-import { inJsonList, insertRows, NOW_UTC, type SqlTx } from "./sql.js";
+import { inJsonList, insertRowsStatement, NOW_UTC, type SqlTx } from "./sql.js";
 
 type Tx = SqlTx;
 
@@ -114,15 +114,18 @@ function planMove(a: MoveParty, b: MoveParty, held: HeldItems): Swap {
 /**
  * The one home of moving items between two characters inside a commit transaction (a trade's swap,
  * a duel's settlement): re-read both inventories (rows locked), plan the move (planMove) and write
- * both inventories. Refusals are TradeCommitError; the caller's transaction then writes nothing.
+ * both inventories, with the history rows of `trades` in the same statement. Refusals are
+ * TradeCommitError; the caller's transaction then writes nothing.
  */
-export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex): Promise<Swap> {
+export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex, trades: TradeRecord[] = []): Promise<Swap> {
   const held = await readHeldItems(tx, [a.characterId, b.characterId], items);
   const swap = planMove(a, b, held);
-  await replaceInventories(tx, [
+  const packs = [
     { characterId: a.characterId, inventory: swap.initiator },
     { characterId: b.characterId, inventory: swap.recipient },
-  ]);
+  ];
+  if (trades.length) await writeTrades(tx, packs, trades);
+  else await replaceInventories(tx, packs);
   return swap;
 }
 
@@ -138,8 +141,8 @@ const TRADE_COLUMNS = {
   recipientValue: "bigint",
 };
 
-/** The history rows of these trades; the id is the trade's, so one trade can never be written twice. */
-async function recordTrades(tx: Tx, trades: TradeRecord[]): Promise<void> {
+/** The statement (its rows the JSON parameter $3) of these trades' history rows, and that parameter. */
+function tradeRows(trades: TradeRecord[]): { statement: string; param: string } {
   const rows = trades.map((t) => ({
     id: t.id,
     initiatorId: t.initiator.characterId,
@@ -151,8 +154,16 @@ async function recordTrades(tx: Tx, trades: TradeRecord[]): Promise<void> {
     initiatorValue: Math.round(t.initiator.value),
     recipientValue: Math.round(t.recipient.value),
   }));
+  return { statement: insertRowsStatement("trades", TRADE_COLUMNS, { constants: { completedAt: NOW_UTC } }, 3), param: JSON.stringify(rows) };
+}
+
+/**
+ * Write the traders' inventories and the trades' history rows, in one statement; the history row's
+ * id is the trade's, so one trade can never be written twice.
+ */
+async function writeTrades(tx: Tx, packs: { characterId: string; inventory: Inventory }[], trades: TradeRecord[]): Promise<void> {
   try {
-    await insertRows(tx, "trades", TRADE_COLUMNS, rows, { constants: { completedAt: NOW_UTC } });
+    await replaceInventories(tx, packs, tradeRows(trades));
   } catch (err) {
     if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
     throw err;
@@ -164,16 +175,14 @@ async function recordTrades(tx: Tx, trades: TradeRecord[]): Promise<void> {
  * history row.
  */
 export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
-  const swap = await moveItemsInTransaction(tx, trade.initiator, trade.recipient, items);
-  await recordTrades(tx, [trade]);
-  return swap;
+  return moveItemsInTransaction(tx, trade.initiator, trade.recipient, items, [trade]);
 }
 
 /**
  * Many trades committed in one transaction (a group commit), each with the guarantees of one:
  * every trader's inventory read once under lock, each trade re-validated and swapped in turn
  * (planMove, in the order given), then every changed inventory and every history row written in
- * one statement each. A refused trade (or one whose trader no longer exists: not in `locked`)
+ * one statement. A refused trade (or one whose trader no longer exists: not in `locked`)
  * writes nothing of its own and its outcome is its TradeCommitError; the others commit. The
  * caller locks the traders (lockCharacters) before writing anything else in the transaction.
  */
@@ -199,11 +208,11 @@ export async function swapManyInTransaction(tx: Tx, trades: TradeRecord[], items
     }
   });
   if (committed.length === 0) return outcomes;
-  await replaceInventories(
+  await writeTrades(
     tx,
     [...changed].map((characterId) => ({ characterId, inventory: held.inventories.get(characterId)! })),
+    committed,
   );
-  await recordTrades(tx, committed);
   return outcomes;
 }
 

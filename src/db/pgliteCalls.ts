@@ -1,0 +1,59 @@
+/**
+ * What the server's thread and the embedded database's thread (src/db/pgliteWorker.ts) say to
+ * each other (src/db/pgliteThread.ts is the server's side). Every call carries an id and is
+ * answered once, with that id: by message, or (waited) on the port given at start, with the
+ * shared flag raised for the server's thread that waits for it.
+ */
+export type ThreadCall = { waited?: boolean } & (
+  | {
+      id: number;
+      op: "query";
+      sql: string;
+      params: unknown[];
+      /** Inside this open transaction (else on its own, after any open one ends). */
+      tx?: number;
+      rowMode?: "array" | "object";
+      /** Type ids whose values come back as PostgreSQL's text: the caller parses them itself. */
+      raw?: number[];
+    }
+  | { id: number; op: "exec"; sql: string; tx?: number }
+  /** Open a transaction (once the database is free): answered with its number. */
+  | { id: number; op: "begin" }
+  /** Roll the open transaction back now (it stays open until ended; it commits nothing). */
+  | { id: number; op: "rollback"; tx: number }
+  /** End the transaction: commit it (unless rolled back) or roll it back. */
+  | { id: number; op: "end"; tx: number; commit: boolean }
+  | { id: number; op: "close" }
+);
+
+/** An error as it crosses threads: its message and PostgreSQL's fields. */
+export interface ThreadError {
+  message: string;
+  /** A PostgreSQL error (PGlite's DatabaseError), not a fault of the thread. */
+  database: boolean;
+  name?: string;
+  length?: number;
+  fields: Record<string, unknown>;
+}
+
+export type ThreadReply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: ThreadError }
+  /** The database opened (id 0), or could not. */
+  | { id: 0; ok: true; result: "ready" };
+
+/** Fields of a PostgreSQL error worth carrying (what the callers and Prisma's adapter read). */
+export const ERROR_FIELDS = [
+  "code",
+  "severity",
+  "detail",
+  "hint",
+  "position",
+  "where",
+  "schema",
+  "table",
+  "column",
+  "dataType",
+  "constraint",
+  "routine",
+] as const;

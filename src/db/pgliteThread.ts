@@ -1,0 +1,209 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { messages } from "@electric-sql/pglite";
+import type { ThreadCall, ThreadError, ThreadReply } from "./pgliteCalls.js";
+
+/** What a query answers: PGlite's Results, as far as the server and Prisma's adapter read them. */
+export interface ThreadResults {
+  rows: unknown[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+}
+
+export interface ThreadQueryOptions {
+  rowMode?: "array" | "object";
+  /** Parsers by type id, run on this thread over the text PostgreSQL gave (PGlite's option). */
+  parsers?: Record<number, (text: string, typeId: number) => unknown>;
+}
+
+/** One transaction's channel: what `transaction` hands its function (PGlite's Transaction, as used). */
+export interface ThreadTransaction {
+  query(sql: string, params?: unknown[], options?: ThreadQueryOptions): Promise<ThreadResults>;
+  exec(sql: string): Promise<ThreadResults[]>;
+  /** Roll back now; the transaction then commits nothing when its function returns. */
+  rollback(): Promise<void>;
+}
+
+type Call = ThreadCall extends infer C ? (C extends ThreadCall ? Omit<C, "id"> : never) : never;
+
+/**
+ * The embedded database on a thread of its own (src/db/pgliteWorker.ts): the same calls as a PGlite
+ * (query, exec, transaction, close) made by message, so PostgreSQL's work runs beside the game's
+ * loop instead of on it. Parsers given to a query run here, over the text values the thread sends
+ * back. Once closed (or the thread died), every call fails with "PGlite is closed", as PGlite's do.
+ *
+ * A query on its own is answered by message: the loop goes on meanwhile. A transaction holds the
+ * one database while it is open, so it must not wait a turn of the loop per statement (under load
+ * that turn is a tick, and every other transaction would queue behind it): its statements wait for
+ * their answers in place (Atomics.wait), as they ran in place before, unless another transaction is
+ * open or queued, whose end the loop must be free to reach; that one then goes by message.
+ */
+export class PgliteThread {
+  private readonly calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private nextId = 1;
+  private closedBy?: Error;
+  /** Transactions begun (or asked for) and not ended. */
+  private openTransactions = 0;
+
+  private constructor(
+    private readonly worker: Worker,
+    /** Where the thread answers the calls waited for in place, and the word that one is there. */
+    private readonly waited: { port: MessagePort; flag: Int32Array },
+  ) {
+    worker.unref();
+    worker.on("message", (reply: ThreadReply) => this.answer(reply));
+    worker.on("error", (err) => this.stop(new Error(`PGlite is closed: its thread failed (${err.message})`)));
+    worker.on("exit", (code) => this.stop(new Error(`PGlite is closed${code ? `: its thread exited with code ${code}` : ""}`)));
+  }
+
+  /** Start the thread and open the database in it (files under `dir`, or in memory). */
+  static async open(dir: string | undefined): Promise<PgliteThread> {
+    const { port1, port2 } = new MessageChannel();
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const thread = new PgliteThread(startWorker({ dir, port: port2, flag }), { port: port1, flag });
+    thread.worker.ref();
+    await new Promise<void>((resolve, reject) => thread.calls.set(0, { resolve: () => resolve(), reject }));
+    return thread;
+  }
+
+  query(sql: string, params: unknown[] = [], options: ThreadQueryOptions = {}, tx?: { n: number; waits: boolean }): Promise<ThreadResults> {
+    const parsers = options.parsers;
+    const raw = parsers ? Object.keys(parsers).map(Number) : undefined;
+    const answer = this.send({ op: "query", sql, params, tx: tx?.n, rowMode: options.rowMode, raw }, tx?.waits) as Promise<ThreadResults>;
+    return parsers ? answer.then((r) => parseRaw(r, parsers)) : answer;
+  }
+
+  exec(sql: string, tx?: { n: number; waits: boolean }): Promise<ThreadResults[]> {
+    return this.send({ op: "exec", sql, tx: tx?.n }, tx?.waits) as Promise<ThreadResults[]>;
+  }
+
+  /** Run fn inside one transaction: committed when it returns, rolled back when it throws. */
+  async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    const waits = this.openTransactions === 0;
+    this.openTransactions++;
+    try {
+      const n = (await this.send({ op: "begin" }, waits)) as number;
+      const at = { n, waits };
+      const tx: ThreadTransaction = {
+        query: (sql, params, options) => this.query(sql, params, options, at),
+        exec: (sql) => this.exec(sql, at),
+        rollback: async () => {
+          await this.send({ op: "rollback", tx: n }, waits);
+        },
+      };
+      let result: T;
+      try {
+        result = await fn(tx);
+      } catch (err) {
+        await this.send({ op: "end", tx: n, commit: false }, waits).catch(() => {});
+        throw err;
+      }
+      await this.send({ op: "end", tx: n, commit: true }, waits);
+      return result;
+    } finally {
+      this.openTransactions--;
+    }
+  }
+
+  /** Close the database (its files are left whole) and end the thread. */
+  async close(): Promise<void> {
+    if (this.closedBy) return;
+    await this.send({ op: "close" }).catch(() => {});
+    this.stop(new Error("PGlite is closed"));
+    this.waited.port.close();
+    await this.worker.terminate();
+  }
+
+  private send(c: Call, waits = false): Promise<unknown> {
+    if (this.closedBy) return Promise.reject(this.closedBy);
+    if (waits) {
+      try {
+        return Promise.resolve(this.waitFor(c));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    const id = this.nextId++;
+    // The thread keeps the process alive only while something waits for it.
+    if (this.calls.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.worker.postMessage({ ...c, id });
+    });
+  }
+
+  /** The call answered in place: this thread waits (for the calls before it, then this one). */
+  private waitFor(c: Call): unknown {
+    const id = this.nextId++;
+    const { port, flag } = this.waited;
+    Atomics.store(flag, 0, 0);
+    this.worker.postMessage({ ...c, id, waited: true });
+    if (Atomics.wait(flag, 0, 0, WAIT_LIMIT_MS) === "timed-out") {
+      const why = new Error(`PGlite is closed: its thread gave no answer in ${WAIT_LIMIT_MS / 1000} s`);
+      this.stop(why);
+      void this.worker.terminate();
+      throw why;
+    }
+    const reply = receiveMessageOnPort(port)?.message as ThreadReply | undefined;
+    if (!reply || reply.id !== id) throw new Error("PGlite's thread answered out of turn");
+    if (!reply.ok) throw errorFrom(reply.error);
+    return reply.result;
+  }
+
+  private answer(reply: ThreadReply) {
+    const call = this.calls.get(reply.id);
+    if (!call) return;
+    this.calls.delete(reply.id);
+    if (this.calls.size === 0) this.worker.unref();
+    if (reply.ok) call.resolve(reply.result);
+    else call.reject(errorFrom(reply.error));
+  }
+
+  /** The thread is gone: every waiting call fails, and so does every later one. */
+  private stop(why: Error) {
+    this.closedBy ??= why;
+    for (const call of this.calls.values()) call.reject(why);
+    this.calls.clear();
+    this.worker.unref();
+  }
+}
+
+/** How long a statement waited for in place may take before the thread is taken for dead. */
+const WAIT_LIMIT_MS = 120_000;
+
+/**
+ * The worker, started from this module's own kind of file: compiled JavaScript as is; TypeScript
+ * source (npm start, the tests) through tsx, which does not load itself in worker threads.
+ */
+function startWorker(workerData: { dir: string | undefined; port: MessagePort; flag: Int32Array }): Worker {
+  const options = { workerData, transferList: [workerData.port] };
+  const fromSource = import.meta.url.endsWith(".ts");
+  const entry = new URL(fromSource ? "./pgliteWorker.ts" : "./pgliteWorker.js", import.meta.url);
+  if (!fromSource) return new Worker(entry, options);
+  // tsx's ES module entry, beside the CommonJS one that require resolves (import.meta.resolve is
+  // missing where the tests load this module as CommonJS).
+  const tsx = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve("tsx/esm/api")), "index.mjs")).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/** A PostgreSQL error as PGlite throws it (its class, code and fields), or a plain Error. */
+function errorFrom(e: ThreadError): Error {
+  const err = e.database ? new messages.DatabaseError(e.message, e.length ?? 0, (e.name ?? "error") as "error") : new Error(e.message);
+  return Object.assign(err, e.fields);
+}
+
+function parseRaw(r: ThreadResults, parsers: NonNullable<ThreadQueryOptions["parsers"]>): ThreadResults {
+  const columns = r.fields.map((f, i) => ({ i, key: f.name, type: f.dataTypeID, parse: parsers[f.dataTypeID] })).filter((c) => c.parse);
+  if (columns.length === 0) return r;
+  for (const row of r.rows as Record<string | number, unknown>[]) {
+    for (const c of columns) {
+      const k = Array.isArray(row) ? c.i : c.key;
+      const v = row[k];
+      if (v !== null && v !== undefined) row[k] = c.parse!(v as string, c.type);
+    }
+  }
+  return r;
+}

@@ -1,0 +1,135 @@
+/**
+ * The embedded database's own thread: it opens PGlite (its files under workerData.dir, or in
+ * memory) and runs what the server's thread asks (src/db/pgliteCalls.ts), so PostgreSQL's work
+ * (planning, executing, reading rows back) never holds up the game's loop. Calls are started in
+ * the order they arrive; PGlite's own locks then order them as they would on one thread (a query
+ * outside a transaction waits for the open one to end).
+ */
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import { messages, PGlite, type Transaction } from "@electric-sql/pglite";
+import { ERROR_FIELDS, type ThreadCall, type ThreadError, type ThreadReply } from "./pgliteCalls.js";
+
+const port = parentPort!;
+const { dir, port: waitedPort, flag } = workerData as { dir?: string; port: MessagePort; flag: Int32Array };
+const db = dir ? new PGlite(dir) : new PGlite();
+
+interface OpenTx {
+  tx: Transaction;
+  /** Let the transaction's callback return (commit) or throw (roll back). */
+  end(commit: boolean): void;
+  /** The transaction's outcome: committed or rolled back on the caller's word, or its error. */
+  finished: Promise<void>;
+  /** A rollback asked for and not yet done. */
+  rolledBack?: Promise<void>;
+}
+const open = new Map<number, OpenTx>();
+let nextTx = 1;
+/** Thrown by a transaction's callback to roll it back on the caller's word. */
+const ROLL_BACK = new Error("rolled back by the caller");
+
+function errorOf(err: unknown): ThreadError {
+  const e = err as Error & Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const k of ERROR_FIELDS) if (e?.[k] !== undefined) fields[k] = e[k];
+  return {
+    message: String(e?.message ?? err),
+    database: err instanceof messages.DatabaseError,
+    name: typeof e?.name === "string" ? e.name : undefined,
+    length: typeof e?.length === "number" ? e.length : undefined,
+    fields,
+  };
+}
+
+function openTx(n: number): OpenTx {
+  const t = open.get(n);
+  if (!t) throw new Error(`transaction ${n} is not open`);
+  return t;
+}
+
+/** A transaction, opened once PGlite is free (its number), kept open until the caller ends it. */
+function begin(): Promise<number> {
+  return new Promise((opened, failed) => {
+    const n = nextTx++;
+    let end!: (commit: boolean) => void;
+    const asked = new Promise<boolean>((resolve) => (end = resolve));
+    const t = { end } as OpenTx;
+    t.finished = db
+      .transaction(async (tx) => {
+        t.tx = tx;
+        open.set(n, t);
+        opened(n);
+        const commit = await asked;
+        await t.rolledBack;
+        if (!commit) throw ROLL_BACK;
+      })
+      .catch((err) => {
+        if (err !== ROLL_BACK) throw err;
+      });
+    // BEGIN itself refused: the transaction never opened.
+    t.finished.catch((err) => {
+      if (!open.has(n)) failed(err);
+    });
+  });
+}
+
+async function end(n: number, commit: boolean): Promise<void> {
+  const t = openTx(n);
+  t.end(commit);
+  try {
+    await t.finished;
+  } finally {
+    open.delete(n);
+  }
+}
+
+async function run(call: ThreadCall): Promise<unknown> {
+  switch (call.op) {
+    case "query": {
+      const parsers = call.raw && Object.fromEntries(call.raw.map((type) => [type, (text: string) => text]));
+      const r = await (call.tx === undefined ? db : openTx(call.tx).tx).query(call.sql, call.params, { rowMode: call.rowMode, parsers });
+      return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows };
+    }
+    case "exec": {
+      const results = await (call.tx === undefined ? db : openTx(call.tx).tx).exec(call.sql);
+      return results.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
+    }
+    case "begin":
+      return begin();
+    case "rollback": {
+      const t = openTx(call.tx);
+      t.rolledBack = t.tx.rollback();
+      return t.rolledBack;
+    }
+    case "end":
+      return end(call.tx, call.commit);
+    case "close":
+      await db.close();
+      return undefined;
+  }
+}
+
+/** Answer a call: by message, or on the waited-for port, waking the thread that waits. */
+function reply(call: ThreadCall, r: ThreadReply) {
+  const to = call.waited ? waitedPort : port;
+  try {
+    to.postMessage(r);
+  } catch (err) {
+    // A result that cannot cross threads is still an answer: the caller must not wait forever.
+    to.postMessage({ id: call.id, ok: false, error: errorOf(err) } satisfies ThreadReply);
+  }
+  if (!call.waited) return;
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+
+port.on("message", (call: ThreadCall) => {
+  run(call).then(
+    (result) => reply(call, { id: call.id, ok: true, result }),
+    (err) => reply(call, { id: call.id, ok: false, error: errorOf(err) }),
+  );
+});
+
+db.waitReady.then(
+  () => port.postMessage({ id: 0, ok: true, result: "ready" } satisfies ThreadReply),
+  (err) => port.postMessage({ id: 0, ok: false, error: errorOf(err) } satisfies ThreadReply),
+);

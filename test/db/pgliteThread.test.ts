@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { PGlite } from "@electric-sql/pglite";
+import { isUniqueViolation } from "../../src/db/characterRepo.js";
+import type { Database } from "../../src/db/client.js";
+import { isDatabaseUnavailable } from "../../src/db/unavailable.js";
+import { openTestDb, type TestDb } from "../helpers/database.js";
+
+/**
+ * The embedded database runs on a thread of its own (src/db/pgliteThread.ts): the loop goes on
+ * while it works, it answers exactly what PGlite on this thread answers, its errors keep their
+ * class and code, and two transactions that overlap on the loop both finish.
+ */
+describe("the embedded database on its own thread", function () {
+  this.timeout(60_000);
+  let t: TestDb;
+  let db: Database;
+  before(async () => {
+    t = await openTestDb("pglite");
+    db = t.db;
+  });
+  after(() => t?.cleanup());
+
+  it("a long query runs beside the loop: the loop keeps turning until it is answered", async () => {
+    let turns = 0;
+    let answered = false;
+    const turn = () => {
+      turns++;
+      if (!answered) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const [row] = await db.sql.query<{ n: string }>("SELECT count(*)::text AS n FROM generate_series(1, 3000000)");
+    answered = true;
+    assert.equal(row.n, "3000000");
+    // On the loop's own thread PGlite would run the whole query inside one turn.
+    assert.ok(turns >= 5, `the loop turned ${turns} times while the query ran`);
+  });
+
+  it("answers what PGlite on this thread answers: rows, types and fields", async () => {
+    const local = new PGlite();
+    try {
+      const sql = `SELECT 1::int AS i, 12345678901234::bigint AS b, 1.5::numeric AS n, 'x'::text AS s, true AS t,
+        '{"a":[1,2]}'::jsonb AS j, ARRAY[1,2]::int[] AS a, '2026-01-02 03:04:05'::timestamp AS ts, NULL::text AS z, $1::text AS p`;
+      const mine = await db.sql.query(sql, ["param"]);
+      const theirs = (await local.query(sql, ["param"])).rows;
+      assert.deepEqual(mine, theirs);
+      assert.equal(mine.length, 1);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("a PostgreSQL error keeps its code, raw and through Prisma's adapter (a unique key taken)", async () => {
+    await assert.rejects(
+      db.sql.query("SELECT no_such_column"),
+      (err: { code?: string; message: string }) => err.code === "42703" && /no_such_column/.test(err.message),
+    );
+    await db.prisma.user.create({ data: { id: "u_thread_1", idpUserId: "idp-thread" } });
+    await assert.rejects(
+      db.prisma.user.create({ data: { id: "u_thread_2", idpUserId: "idp-thread" } }),
+      // The adapter names the code only for PGlite's own DatabaseError class.
+      (err: { cause?: { kind?: string; code?: string } }) => err.cause?.kind === "postgres" && err.cause.code === "23505" && isUniqueViolation(err),
+    );
+    assert.equal(await db.prisma.user.count({ where: { idpUserId: "idp-thread" } }), 1);
+  });
+
+  it("a transaction commits all of its statements or, when it throws, none", async () => {
+    await db.sql.exec(`CREATE TABLE thread_t (id int PRIMARY KEY)`);
+    await db.sql.transaction(async (tx) => {
+      await tx.query("INSERT INTO thread_t VALUES (1)");
+      await tx.query("INSERT INTO thread_t VALUES (2)");
+    });
+    await assert.rejects(
+      db.sql.transaction(async (tx) => {
+        await tx.query("INSERT INTO thread_t VALUES (3)");
+        await tx.query("INSERT INTO thread_t VALUES (1)");
+      }),
+      (err: { code?: string }) => err.code === "23505",
+    );
+    await assert.rejects(
+      db.sql.transaction(async (tx) => {
+        await tx.query("INSERT INTO thread_t VALUES (4)");
+        throw new Error("changed my mind");
+      }),
+      /changed my mind/,
+    );
+    assert.deepEqual(await db.sql.query("SELECT id FROM thread_t ORDER BY id"), [{ id: 1 }, { id: 2 }]);
+  });
+
+  it("a transaction begun while another waits on the loop (a timer, Prisma) is served after it, not stuck behind it", async () => {
+    await db.sql.exec(`CREATE TABLE thread_order (n int)`);
+    let firstWaiting!: () => void;
+    const waiting = new Promise<void>((resolve) => (firstWaiting = resolve));
+    const first = db.sql.transaction(async (tx) => {
+      await tx.query("INSERT INTO thread_order VALUES (1)");
+      firstWaiting();
+      // The first transaction waits on the loop while it holds the database.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await tx.query("INSERT INTO thread_order VALUES (2)");
+    });
+    await waiting;
+    const second = db.sql.transaction(async (tx) => {
+      await tx.query("INSERT INTO thread_order VALUES (3)");
+    });
+    // Prisma's own transactions go the same way.
+    const third = db.prisma.$transaction(async (p) => p.$executeRawUnsafe("INSERT INTO thread_order VALUES (4)"));
+    await Promise.all([first, second, third]);
+    assert.deepEqual(
+      (await db.sql.query<{ n: number }>("SELECT n FROM thread_order")).map((r) => r.n),
+      [1, 2, 3, 4],
+    );
+  });
+
+  it("once closed, every call fails as the database being unavailable", async () => {
+    const other = await openTestDb("pglite", { migrate: false });
+    await other.db.close();
+    const err = await other.db.sql.query("SELECT 1").then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.ok(err, "a query on a closed database failed");
+    assert.match(err.message, /PGlite is closed/);
+    assert.ok(isDatabaseUnavailable(err));
+    await other.cleanup().catch(() => {});
+  });
+});
