@@ -157,14 +157,17 @@ describe("world room: chat, admin and sessions", function () {
 
   it("two logins of one character at once: one connection stays, one session, one character in the world", async () => {
     const who = await guestToken(suite.server);
-    const connect = () => {
+    // Each connection is watched from the moment it joins: the earlier one may be closed before the other has joined.
+    const open = new Set<Awaited<ReturnType<Client["joinOrCreate"]>>>();
+    const connect = async () => {
       const sdk = new Client(suite.server.url);
       sdk.auth.token = who.token;
-      return sdk.joinOrCreate("world");
+      const r = await sdk.joinOrCreate("world");
+      open.add(r);
+      r.onLeave(() => open.delete(r));
+      return r;
     };
     const rooms = (await Promise.allSettled([connect(), connect()])).flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
-    const open = new Set(rooms);
-    for (const r of rooms) r.onLeave(() => open.delete(r));
     assert.ok(rooms.length >= 1);
     const room = matchMaker.getLocalRoomById(rooms[0].roomId) as unknown as WorldRoom;
     await ticks(room, 3);
