@@ -93,7 +93,6 @@ export class WorldSessions {
     if (options.name !== undefined && !CHARACTER_NAME.test(options.name)) {
       throw new ServerError(400, "name: 1-12 letters, digits and single spaces");
     }
-    if (!(await accountExists(this.c.sql, auth.sub))) throw new ServerError(401, "The token's account does not exist");
     // An agent token may drive only its own character.
     const characterId = auth.characterId ?? options.characterId;
     if (auth.characterId && options.characterId && options.characterId !== auth.characterId) {
@@ -102,10 +101,20 @@ export class WorldSessions {
 
     // Joins of one account run one at a time, so one character never enters twice at once.
     const previousJoin = this.joining.get(auth.sub) ?? Promise.resolve();
-    // The account's ignore list is loaded before its player appears; each session holds it until it leaves.
+    // The account's ignore list is loaded before its player appears; each session holds it until it
+    // leaves. The account, its ignore list and its character are read at once (the database
+    // answers the three together): a token may outlive its account, and then nothing else counts.
     const thisJoin = previousJoin.then(async () => {
-      await this.c.ignores.hold(auth.sub);
-      await this.enter(client, options, auth, characterId);
+      const [exists, held, loaded] = await Promise.allSettled([
+        accountExists(this.c.sql, auth.sub),
+        this.c.ignores.hold(auth.sub),
+        this.load(options, auth, characterId),
+      ]);
+      if (exists.status === "rejected") throw exists.reason;
+      if (!exists.value) throw new ServerError(401, "The token's account does not exist");
+      if (held.status === "rejected") throw held.reason;
+      if (loaded.status === "rejected") throw loaded.reason;
+      await this.enter(client, loaded.value, options, auth);
     });
     const tail = thisJoin.catch(() => {});
     this.joining.set(auth.sub, tail);
@@ -148,18 +157,13 @@ export class WorldSessions {
     });
   }
 
-  private async enter(
-    client: WorldClient,
-    options: { name?: string; worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
-    auth: TokenClaims,
-    characterId: string | undefined,
-  ) {
+  /** The character a join asks for (the account's first, or a new one). */
+  private async load(options: { name?: string }, auth: TokenClaims, characterId: string | undefined): Promise<CharacterSnapshot> {
     // A character of this account that just left may still be saving: load only once that save is
     // written (the saves of everyone else do not hold a join up).
     await this.accountSettled(auth.sub);
-    let snap: CharacterSnapshot;
     try {
-      snap = await loadOrCreateCharacter(this.c.sql, auth.sub, characterId, () => ({
+      return await loadOrCreateCharacter(this.c.sql, auth.sub, characterId, () => ({
         accountId: auth.sub,
         name: options.name,
         spawn: this.c.world.spawnTile,
@@ -170,7 +174,15 @@ export class WorldSessions {
       if (isUniqueViolation(err)) throw new ServerError(400, "name: that name is taken");
       throw err;
     }
+  }
 
+  private async enter(
+    client: WorldClient,
+    loaded: CharacterSnapshot,
+    options: { worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
+    auth: TokenClaims,
+  ) {
+    let snap = loaded;
     // A character is live in one room: its lock is taken here (another room holding it saves and
     // closes its session first, and the character is loaded again from that save).
     const id = snap.id;

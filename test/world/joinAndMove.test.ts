@@ -48,6 +48,17 @@ describe("world room: joining, state, movement and interest", function () {
     await assert.rejects(joinWorld(suite.server, { name: "x".repeat(40) }), /name/);
   });
 
+  it("a token whose account is gone joins nothing: refused as such before anything else, and no character is made", async () => {
+    const someone = await join();
+    const who = await guestToken(suite.server);
+    await suite.server.ctx.db.prisma.user.delete({ where: { id: who.accountId } });
+    await assert.rejects(joinWorld(suite.server, {}, who), /account does not exist/);
+    await assert.rejects(joinWorld(suite.server, { characterId: someone.id }, who), /account does not exist/);
+    await assert.rejects(joinWorld(suite.server, { characterId: "c_nope" }, who), /account does not exist/);
+    assert.equal(await suite.server.ctx.db.prisma.character.count({ where: { accountId: who.accountId } }), 0);
+    assert.equal(worldRoomOf(someone).sessions.size, suite.players.length);
+  });
+
   it("the player appears in the synchronised state, and a move shows in the patches", async () => {
     const a = await join();
     const room = worldRoomOf(a);
