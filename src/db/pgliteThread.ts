@@ -37,8 +37,9 @@ type Call = ThreadCall extends infer C ? (C extends ThreadCall ? Omit<C, "id"> :
  * A query on its own is answered by message: the loop goes on meanwhile. A transaction holds the
  * one database while it is open, so it must not wait a turn of the loop per statement (under load
  * that turn is a tick, and every other transaction would queue behind it): its statements wait for
- * their answers in place (Atomics.wait), as they ran in place before, unless another transaction is
- * open or queued, whose end the loop must be free to reach; that one then goes by message.
+ * their answers in place (Atomics.wait, for up to WAIT_IN_PLACE_MS), as they ran in place before,
+ * unless another transaction is open or queued, whose end the loop must be free to reach; that one
+ * then goes by message.
  */
 export class PgliteThread {
   private readonly calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
@@ -120,7 +121,7 @@ export class PgliteThread {
     if (this.closedBy) return Promise.reject(this.closedBy);
     if (waits) {
       try {
-        return Promise.resolve(this.waitFor(c));
+        return this.waitFor(c);
       } catch (err) {
         return Promise.reject(err);
       }
@@ -134,19 +135,39 @@ export class PgliteThread {
     });
   }
 
-  /** The call answered in place: this thread waits (for the calls before it, then this one). */
-  private waitFor(c: Call): unknown {
+  /**
+   * The call answered in place: this thread waits (for the calls before it, then this one), but
+   * not for long: a statement still running after WAIT_IN_PLACE_MS (a big save, or the thread busy
+   * with a long query first) is then waited for without holding the loop.
+   */
+  private waitFor(c: Call): Promise<unknown> {
     const id = this.nextId++;
-    const { port, flag } = this.waited;
+    const { flag } = this.waited;
     Atomics.store(flag, 0, 0);
     this.worker.postMessage({ ...c, id, waited: true });
-    if (Atomics.wait(flag, 0, 0, WAIT_LIMIT_MS) === "timed-out") {
-      const why = new Error(`PGlite is closed: its thread gave no answer in ${WAIT_LIMIT_MS / 1000} s`);
-      this.stop(why);
-      void this.worker.terminate();
-      throw why;
+    if (Atomics.wait(flag, 0, 0, WAIT_IN_PLACE_MS) !== "timed-out") return Promise.resolve(this.takeWaited(id));
+    return this.waitLater(id);
+  }
+
+  private async waitLater(id: number): Promise<unknown> {
+    this.worker.ref();
+    try {
+      const w = Atomics.waitAsync(this.waited.flag, 0, 0, WAIT_LIMIT_MS);
+      if ((w.async ? await w.value : w.value) === "timed-out") {
+        const why = new Error(`PGlite is closed: its thread gave no answer in ${WAIT_LIMIT_MS / 1000} s`);
+        this.stop(why);
+        void this.worker.terminate();
+        throw why;
+      }
+    } finally {
+      if (this.calls.size === 0) this.worker.unref();
     }
-    const reply = receiveMessageOnPort(port)?.message as ThreadReply | undefined;
+    return this.takeWaited(id);
+  }
+
+  /** The answer to the call waited for, now that the thread has raised the flag. */
+  private takeWaited(id: number): unknown {
+    const reply = receiveMessageOnPort(this.waited.port)?.message as ThreadReply | undefined;
     if (!reply || reply.id !== id) throw new Error("PGlite's thread answered out of turn");
     if (!reply.ok) throw errorFrom(reply.error);
     return reply.result;
@@ -170,7 +191,9 @@ export class PgliteThread {
   }
 }
 
-/** How long a statement waited for in place may take before the thread is taken for dead. */
+/** How long the loop is held waiting for a transaction's statement before it is waited for by promise. */
+const WAIT_IN_PLACE_MS = 50;
+/** How long a transaction's statement may take before the thread is taken for dead. */
 const WAIT_LIMIT_MS = 120_000;
 
 /**

@@ -35,6 +35,24 @@ describe("the embedded database on its own thread", function () {
     assert.ok(turns >= 5, `the loop turned ${turns} times while the query ran`);
   });
 
+  it("a transaction begun while the thread runs a long query waits for it without holding the loop", async () => {
+    const long = db.sql.query<{ n: string }>("SELECT count(*)::text AS n FROM generate_series(1, 3000000)");
+    let turns = 0;
+    let begun = false;
+    const turn = () => {
+      turns++;
+      if (!begun) setImmediate(turn);
+    };
+    setImmediate(turn);
+    // The transaction's BEGIN waits in place at first, then by promise once the long query outlasts the wait.
+    await db.sql.transaction(async (tx) => {
+      begun = true;
+      await tx.query("SELECT 1");
+    });
+    assert.equal((await long)[0].n, "3000000");
+    assert.ok(turns >= 5, `the loop turned ${turns} times while the transaction waited to begin`);
+  });
+
   it("answers what PGlite on this thread answers: rows, types and fields", async () => {
     const local = new PGlite();
     try {
