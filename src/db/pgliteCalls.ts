@@ -4,9 +4,8 @@
  * answered once, with that id: by message, or (waited) on the port given at start, with the
  * shared flag raised for the server's thread that waits for it.
  */
-export type ThreadCall = { waited?: boolean } & (
+export type ThreadOp =
   | {
-      id: number;
       op: "query";
       sql: string;
       params: unknown[];
@@ -16,15 +15,17 @@ export type ThreadCall = { waited?: boolean } & (
       /** Type ids whose values come back as PostgreSQL's text: the caller parses them itself. */
       raw?: number[];
     }
-  | { id: number; op: "exec"; sql: string; tx?: number }
+  | { op: "exec"; sql: string; tx?: number }
   /** Open a transaction (once the database is free): answered with its number. */
-  | { id: number; op: "begin" }
+  | { op: "begin" }
   /** Roll the open transaction back now (it stays open until ended; it commits nothing). */
-  | { id: number; op: "rollback"; tx: number }
+  | { op: "rollback"; tx: number }
   /** End the transaction: commit it (unless rolled back) or roll it back. */
-  | { id: number; op: "end"; tx: number; commit: boolean }
-  | { id: number; op: "close" }
-);
+  | { op: "end"; tx: number; commit: boolean }
+  | { op: "close" };
+
+/** An operation as sent: with its id, and whether the caller waits for it in place. */
+export type ThreadCall = ThreadOp & { id: number; waited?: boolean };
 
 /** An error as it crosses threads: its message and PostgreSQL's fields. */
 export interface ThreadError {

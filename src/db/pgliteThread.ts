@@ -3,7 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { messages } from "@electric-sql/pglite";
-import type { ThreadCall, ThreadError, ThreadReply } from "./pgliteCalls.js";
+import type { ThreadError, ThreadOp, ThreadReply } from "./pgliteCalls.js";
 
 /** What a query answers: PGlite's Results, as far as the server and Prisma's adapter read them. */
 export interface ThreadResults {
@@ -25,8 +25,6 @@ export interface ThreadTransaction {
   /** Roll back now; the transaction then commits nothing when its function returns. */
   rollback(): Promise<void>;
 }
-
-type Call = ThreadCall extends infer C ? (C extends ThreadCall ? Omit<C, "id"> : never) : never;
 
 /**
  * The embedded database on a thread of its own (src/db/pgliteWorker.ts): the same calls as a PGlite
@@ -117,7 +115,7 @@ export class PgliteThread {
     await this.worker.terminate();
   }
 
-  private send(c: Call, waits = false): Promise<unknown> {
+  private send(c: ThreadOp, waits = false): Promise<unknown> {
     if (this.closedBy) return Promise.reject(this.closedBy);
     if (waits) {
       try {
@@ -140,7 +138,7 @@ export class PgliteThread {
    * not for long: a statement still running after WAIT_IN_PLACE_MS (a big save, or the thread busy
    * with a long query first) is then waited for without holding the loop.
    */
-  private waitFor(c: Call): Promise<unknown> {
+  private waitFor(c: ThreadOp): Promise<unknown> {
     const id = this.nextId++;
     const { flag } = this.waited;
     Atomics.store(flag, 0, 0);

@@ -6,7 +6,7 @@
  * outside a transaction waits for the open one to end).
  */
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
-import { messages, PGlite, type Transaction } from "@electric-sql/pglite";
+import { messages, PGlite, type Results, type Transaction } from "@electric-sql/pglite";
 import { ERROR_FIELDS, type ThreadCall, type ThreadError, type ThreadReply } from "./pgliteCalls.js";
 
 const port = parentPort!;
@@ -82,17 +82,20 @@ async function end(n: number, commit: boolean): Promise<void> {
   }
 }
 
+/** Where a statement runs: inside its open transaction, or on its own. */
+const runnerOf = (tx: number | undefined): PGlite | Transaction => (tx === undefined ? db : openTx(tx).tx);
+
+/** What crosses back of a statement's results (PGlite's Results, without what cannot be copied). */
+const resultOf = (r: Results) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows });
+
 async function run(call: ThreadCall): Promise<unknown> {
   switch (call.op) {
     case "query": {
       const parsers = call.raw && Object.fromEntries(call.raw.map((type) => [type, (text: string) => text]));
-      const r = await (call.tx === undefined ? db : openTx(call.tx).tx).query(call.sql, call.params, { rowMode: call.rowMode, parsers });
-      return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows };
+      return resultOf(await runnerOf(call.tx).query(call.sql, call.params, { rowMode: call.rowMode, parsers }));
     }
-    case "exec": {
-      const results = await (call.tx === undefined ? db : openTx(call.tx).tx).exec(call.sql);
-      return results.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
-    }
+    case "exec":
+      return (await runnerOf(call.tx).exec(call.sql)).map(resultOf);
     case "begin":
       return begin();
     case "rollback": {

@@ -20,33 +20,41 @@ describe("the embedded database on its own thread", function () {
   });
   after(() => t?.cleanup());
 
-  it("a long query runs beside the loop: the loop keeps turning until it is answered", async () => {
+  /** Count the loop's turns from now; `stop()` ends the count and gives it. */
+  function countTurns(): { stop(): number } {
     let turns = 0;
-    let answered = false;
+    let stopped = false;
     const turn = () => {
       turns++;
-      if (!answered) setImmediate(turn);
+      if (!stopped) setImmediate(turn);
     };
     setImmediate(turn);
-    const [row] = await db.sql.query<{ n: string }>("SELECT count(*)::text AS n FROM generate_series(1, 3000000)");
-    answered = true;
+    return {
+      stop: () => {
+        stopped = true;
+        return turns;
+      },
+    };
+  }
+
+  const LONG_QUERY = "SELECT count(*)::text AS n FROM generate_series(1, 3000000)";
+
+  it("a long query runs beside the loop: the loop keeps turning until it is answered", async () => {
+    const counting = countTurns();
+    const [row] = await db.sql.query<{ n: string }>(LONG_QUERY);
+    const turns = counting.stop();
     assert.equal(row.n, "3000000");
     // On the loop's own thread PGlite would run the whole query inside one turn.
     assert.ok(turns >= 5, `the loop turned ${turns} times while the query ran`);
   });
 
   it("a transaction begun while the thread runs a long query waits for it without holding the loop", async () => {
-    const long = db.sql.query<{ n: string }>("SELECT count(*)::text AS n FROM generate_series(1, 3000000)");
+    const long = db.sql.query<{ n: string }>(LONG_QUERY);
+    const counting = countTurns();
     let turns = 0;
-    let begun = false;
-    const turn = () => {
-      turns++;
-      if (!begun) setImmediate(turn);
-    };
-    setImmediate(turn);
     // The transaction's BEGIN waits in place at first, then by promise once the long query outlasts the wait.
     await db.sql.transaction(async (tx) => {
-      begun = true;
+      turns = counting.stop();
       await tx.query("SELECT 1");
     });
     assert.equal((await long)[0].n, "3000000");
