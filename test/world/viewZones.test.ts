@@ -335,14 +335,14 @@ describe("world room: shared views per zone", function () {
       const other = await suite.join();
       const room = worldRoomOf(other);
       const spawn = room.world.spawnTile;
-      place(room, other.id, zonesEast(room, spawn, 2));
+      place(room, other.id, zonesEast(room, spawn, 1));
       const model = new Set<string>();
       const mismatches: string[] = [];
       const truth = () => {
         const v = room.sync.views.viewers.get(id)!;
         return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
       };
-      const target = zonesEast(room, spawn, 4);
+      const target = zonesEast(room, spawn, 2);
       ws.send("player:move", { x: target.x, z: target.z, run: true });
       let shared = 0;
       let cursor = 0;
@@ -435,7 +435,7 @@ describe("world room: shared views per zone, in a crowd over the cap", function 
     const outside = [await suite.join(), await suite.join()];
     outside.forEach((p, i) => place(room, p.id, { x: zoneStart.x + ZONE_SIZE + 1 + i, z: zoneStart.z }));
     const newcomer = await suite.join();
-    place(room, newcomer.id, zonesEast(room, zoneStart, 4));
+    place(room, newcomer.id, zonesEast(room, zoneStart, 2));
     const viewer = room.sync.views.viewers.get(v.id)!;
     while (!viewer.shared || viewer.visible.player.size < 3) await ticks(room, 1);
     // The newcomer walks into v's zone: it is shown (it stands there) and shares the view; one of the two outside makes room.
