@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { worldSuite } from "../helpers/worldClient.js";
 import { place, ticks, tileAway, worldRoomOf } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
+import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
+import { ZONE_SIZE } from "../../src/game/world/interest.js";
 
 /** Stations the world's data places are entities: in view within 32 tiles, over the SDK's state and /ws's world:update. */
 describe("world room: stations", function () {
@@ -28,7 +30,8 @@ describe("world room: stations", function () {
       const inView = await ws.next("world:update", (f) => f.data.stations.some((s: { id: string }) => s.id === furnace.id));
       assert.equal(inView.data.stations.find((s: { id: string }) => s.id === furnace.id).name, furnace.name);
       const since = ws.mark();
-      place(room, a.id, tileAway(room, furnace.tile, 40));
+      // Out of range of any window it could have: its zone's middle is at most ZONE_SIZE / 2 tiles from it.
+      place(room, a.id, tileAway(room, furnace.tile, AOI_RADIUS + ZONE_SIZE / 2 + 1));
       await ws.next("world:update", (f) => f.data.removed.includes(furnace.id), { since });
     } finally {
       ws.close();
