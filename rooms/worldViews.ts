@@ -246,6 +246,12 @@ export class WorldViews {
    * Bring one viewer up to date now (on join): its first delta is everything in range. A fresh
    * view is seeded with it (marked as holding it, nothing queued): its client's first state sends
    * it (firstAdds), each entity's bytes copied rather than queued and encoded for this view alone.
+   * Where its zone's window was worked out last tick and shows every player in its reach (under
+   * the cap), that window and itself is what it sees, found without a spatial query: a join costs
+   * what the window holds, and from the next tick it shares that window with nothing to hand over.
+   * Where the zone's crowd is over the cap, its window of its own shows the nearest, as any other
+   * (PROTOCOL.md §2), within the radius the zone has shrunk to, so its query stays near the cap's
+   * size however many crowd around (bench:world's 2,000 joins all start on the spawn tile).
    */
   refreshViewer(v: Viewer): WorldUpdate | undefined {
     this.json.clear();
@@ -257,6 +263,9 @@ export class WorldViews {
     const seeding = view !== undefined && this.fresh.has(view) && own.visible.player.size === 0;
     if (seeding) own.view = undefined;
     try {
+      const z = this.zones.get(zoneOf(me.tile));
+      if (z && z.playerRadius === AOI_RADIUS && z.visible.player.size <= this.playerCap) return this.fromZone(own, z, me, v.json);
+      if (z) [own.playerRadius, own.calmTicks] = [z.playerRadius, z.calmTicks];
       return this.updateOwn(own, me, v.json);
     } finally {
       if (seeding) {
@@ -404,6 +413,14 @@ export class WorldViews {
       },
       me.tile,
     );
+  }
+
+  /** A window of its own moved to its zone's sets (as the zone's clients were last sent them) and its player. */
+  private fromZone(own: Window, z: Zone, me: PlayerEntity, json: boolean): WorldUpdate | undefined {
+    return this.advanceAll(own, json, (kind, now) => {
+      this.admit(kind, z.visible[kind], me.id, now);
+      if (kind === "player") this.admit(kind, [me.id], me.id, now);
+    });
   }
 
   /** Those of `near` that are in the schema (ground items: that `viewerId` may see). */
