@@ -61,6 +61,24 @@ describe("the embedded database on its own thread", function () {
     assert.ok(turns >= 5, `the loop turned ${turns} times while the transaction waited to begin`);
   });
 
+  it("transactions begun while one waits past the in-place wait still run in place, each once the one before ends", async () => {
+    const long = db.sql.query<{ n: string }>(LONG_QUERY);
+    // The first waits behind the long query, past the in-place wait, so the loop turns and the others begin meanwhile.
+    const first = db.sql.transaction(async (tx) => tx.query("SELECT 1"));
+    await new Promise((resolve) => setImmediate(resolve));
+    const turnsDuring: number[] = [];
+    const later = [1, 2, 3].map(() =>
+      db.sql.transaction(async (tx) => {
+        const counting = countTurns();
+        for (let i = 0; i < 5; i++) await tx.query("SELECT $1::int AS i", [i]);
+        turnsDuring.push(counting.stop());
+      }),
+    );
+    await Promise.all([long, first, ...later]);
+    // By message, each of the five statements would have waited for a turn of the loop.
+    assert.deepEqual(turnsDuring, [0, 0, 0], "the loop did not turn while each ran its five statements");
+  });
+
   it("answers what PGlite on this thread answers: rows, types and fields", async () => {
     const local = new PGlite();
     try {
