@@ -25,6 +25,8 @@ export class Window {
   playerRadius = AOI_RADIUS;
   /** Ticks in a row its crowd has been under the cap (it sees a tile further every 10). */
   calmTicks = 0;
+  /** Its players were given without the cap's choice (a join's first window, its zone's): the next choice is made afresh, nearest first. */
+  unchosen = false;
   constructor(public view?: StateView) {}
 }
 

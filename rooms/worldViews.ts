@@ -14,6 +14,9 @@ import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
 import { ANYONE, DropSight } from "./dropSight.js";
 import type { CollectionMove } from "./sharedEncodes.js";
 import { advanceWindow, type EntityJson } from "./windowAdvance.js";
+
+/** No players seen yet (a window whose players are chosen afresh). */
+const NONE: ReadonlySet<string> = new Set();
 import { changeEntry } from "./updateForms.js";
 
 /**
@@ -57,9 +60,15 @@ export class WorldViews {
   private readonly pool = new ViewPool();
   /**
    * Views made at a join that no patch has been encoded from yet, and the window each was seeded
-   * with once its viewer's first window was found (its client's first state is made from it).
+   * with once its viewer's first window was found (its client's first state is made from it), with
+   * the zone whose window that was, and the player itself.
    */
-  private readonly fresh = new Map<StateView, Window | undefined>();
+  private readonly fresh = new Map<StateView, { win: Window; zone?: Zone; self?: AnyState } | undefined>();
+  /**
+   * The adds of a zone's window as joins into it are first shown it (firstAdds), made once until the
+   * schema is synced again: every join into the zone until the next tick is sent the same bytes.
+   */
+  private readonly zoneAdds = new Map<Zone, Uint8Array>();
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
   private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = {
     player: new Map(),
@@ -78,6 +87,11 @@ export class WorldViews {
     private readonly playerCap = 250,
   ) {
     this.drops = new DropSight(world);
+  }
+
+  /** The schema was synced from the world: the adds made of zones' windows are out of date. */
+  synced() {
+    this.zoneAdds.clear();
   }
 
   /** A state leaves the schema (its DELETE still goes to views that held it). */
@@ -226,32 +240,50 @@ export class WorldViews {
    * state (rooms/firstState.ts). Asked once: the answer is used up.
    */
   firstAdds(view: StateView): Uint8Array | undefined {
-    const win = this.fresh.get(view);
+    const first = this.fresh.get(view);
     this.fresh.delete(view);
-    if (!win) return undefined;
+    if (!first) return undefined;
+    const { win, zone, self } = first;
+    if (!zone || !self) return this.frames.addsBody(this.addsOf(win.visible));
+    // Its zone's window, made once for every join into it until the next sync, then itself.
+    let shared = this.zoneAdds.get(zone);
+    if (!shared) {
+      shared = this.frames.addsBody(this.addsOf(win.visible, self));
+      this.zoneAdds.set(zone, shared);
+    }
+    const own = this.frames.addsBody([{ collection: collectionOf(this.state, "player"), removed: [], added: [self] }]);
+    const out = new Uint8Array(shared.length + own.length);
+    out.set(shared);
+    out.set(own, shared.length);
+    return out;
+  }
+
+  /** The moves that add every state of these sets (but `except`). */
+  private addsOf(visible: Record<EntityKind, Set<string>>, except?: AnyState): CollectionMove[] {
     const moves: CollectionMove[] = [];
     for (const kind of KINDS) {
       const collection = collectionOf(this.state, kind);
       const added: AnyState[] = [];
-      for (const id of win.visible[kind]) {
+      for (const id of visible[kind]) {
         const s = collection.get(id);
-        if (s) added.push(s);
+        if (s && s !== except) added.push(s);
       }
       moves.push({ collection, removed: [], added });
     }
-    return this.frames.addsBody(moves);
+    return moves;
   }
 
   /**
    * Bring one viewer up to date now (on join): its first delta is everything in range. A fresh
    * view is seeded with it (marked as holding it, nothing queued): its client's first state sends
    * it (firstAdds), each entity's bytes copied rather than queued and encoded for this view alone.
-   * Where its zone's window was worked out last tick and shows every player in its reach (under
-   * the cap), that window and itself is what it sees, found without a spatial query: a join costs
-   * what the window holds, and from the next tick it shares that window with nothing to hand over.
-   * Where the zone's crowd is over the cap, its window of its own shows the nearest, as any other
-   * (PROTOCOL.md §2), within the radius the zone has shrunk to, so its query stays near the cap's
-   * size however many crowd around (bench:world's 2,000 joins all start on the spawn tile).
+   * Where its zone's window was worked out last tick, that window and itself is what it sees first,
+   * found without a spatial query, and every join into the zone until the next tick is sent the
+   * same bytes of it (firstAdds): a join costs what the window holds, however many are online.
+   * Under the cap it shares that window from the next tick with nothing to hand over; in a crowd
+   * over the cap, its window of its own shows the nearest from the next tick, as any other
+   * (PROTOCOL.md §2), starting from the radius the zone has shrunk to, and until then it sees the
+   * zone's window, cut to the cap (bench:world's 2,000 joins all start on the spawn tile).
    */
   refreshViewer(v: Viewer): WorldUpdate | undefined {
     this.json.clear();
@@ -262,16 +294,17 @@ export class WorldViews {
     const view = own.view;
     const seeding = view !== undefined && this.fresh.has(view) && own.visible.player.size === 0;
     if (seeding) own.view = undefined;
+    const z = this.zones.get(zoneOf(me.tile));
     try {
-      const z = this.zones.get(zoneOf(me.tile));
-      if (z && z.playerRadius === AOI_RADIUS && z.visible.player.size <= this.playerCap) return this.fromZone(own, z, me, v.json);
-      if (z) [own.playerRadius, own.calmTicks] = [z.playerRadius, z.calmTicks];
-      return this.updateOwn(own, me, v.json);
+      if (!z) return this.updateOwn(own, me, v.json);
+      [own.playerRadius, own.calmTicks] = [z.playerRadius, z.calmTicks];
+      own.unchosen = true;
+      return this.fromZone(own, z, me, v.json);
     } finally {
       if (seeding) {
         own.view = view;
         seedView(view, this.state, this.held(own));
-        this.fresh.set(view, own);
+        this.fresh.set(view, { win: own, zone: z, self: z && collectionOf(this.state, "player").get(me.id) });
       }
     }
   }
@@ -394,6 +427,8 @@ export class WorldViews {
   /** A window of its own, centred on its player (as the classic protocol does). */
   private updateOwn(own: Window, me: PlayerEntity, json: boolean): WorldUpdate | undefined {
     const w = this.world;
+    const unchosen = own.unchosen;
+    own.unchosen = false;
     return this.advanceAll(
       own,
       json,
@@ -402,7 +437,7 @@ export class WorldViews {
           kind === "player"
             ? boundedView(
                 w.near("player", me.tile, own.playerRadius, this.scratch),
-                own.visible.player,
+                unchosen ? NONE : own.visible.player,
                 (id) => w.players.get(id)?.tile,
                 me,
                 this.playerCap,
@@ -415,11 +450,22 @@ export class WorldViews {
     );
   }
 
-  /** A window of its own moved to its zone's sets (as the zone's clients were last sent them) and its player. */
+  /**
+   * A window of its own moved to its zone's sets (as the zone's clients were last sent them), the
+   * players cut to the cap (the first so many of them), and its player.
+   */
   private fromZone(own: Window, z: Zone, me: PlayerEntity, json: boolean): WorldUpdate | undefined {
     return this.advanceAll(own, json, (kind, now) => {
-      this.admit(kind, z.visible[kind], me.id, now);
-      if (kind === "player") this.admit(kind, [me.id], me.id, now);
+      if (kind !== "player") return this.admit(kind, z.visible[kind], me.id, now);
+      const players = collectionOf(this.state, "player");
+      let room = this.playerCap;
+      for (const id of z.visible.player) {
+        if (room === 0) break;
+        if (!players.has(id)) continue;
+        now.add(id);
+        room--;
+      }
+      this.admit(kind, [me.id], me.id, now);
     });
   }
 

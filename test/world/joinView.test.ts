@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { zoneOf } from "../../src/game/world/interest.js";
+import { tileDistance, zoneOf } from "../../src/game/world/interest.js";
 import type { EntityKind } from "../../src/game/world/entities.js";
 import { worldSuite } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
@@ -7,7 +7,9 @@ import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 /**
  * A join into a zone whose window was worked out last tick, under the cap, sees that window
  * (rooms/worldViews.ts, refreshViewer): no spatial query, so the first view costs what the window
- * holds however many are online. (Into a crowd over the cap, it sees the nearest: viewCap.test.ts.)
+ * holds however many are online, and the joins into one zone before the next tick are sent the
+ * same bytes of it. Into a crowd over the cap it sees the zone's window cut to the cap, then its own
+ * window of the nearest from the next tick (and so does a /ws client: viewCap.test.ts).
  */
 describe("world room: a join's first view", function () {
   this.timeout(60_000);
@@ -52,6 +54,59 @@ describe("world room: a join's first view", function () {
     } finally {
       views.refreshViewer = refresh;
       room.world.near = near;
+    }
+  });
+
+  it("joins into one zone before the next tick share the bytes of its window, cut to the cap; from the next tick each sees its nearest", async () => {
+    const first = await suite.join();
+    const room = worldRoomOf(first);
+    const spawn = room.world.spawnTile;
+    const crowd = [first];
+    for (let i = 0; i < 4; i++) crowd.push(await suite.join());
+    // Five in the spawn tile's zone, over the cap of three: its window shows four (the cap and one).
+    crowd.forEach((p, i) => place(room, p.id, { x: spawn.x + 1 + i, z: spawn.z + i }));
+    const zone = () => room.sync.views.zones.get(zoneOf(spawn))!;
+    // (At least one tick after the last join: the zone's adds are made afresh for the next.)
+    do await ticks(room, 1);
+    while (!zone() || zone().visible.player.size !== 4);
+
+    const frames = (room.sync.views as unknown as { frames: { addsBody(moves: Array<{ added: object[] }>): Uint8Array } }).frames;
+    const addsBody = frames.addsBody;
+    const made: number[] = [];
+    frames.addsBody = (moves) => {
+      made.push(moves.reduce((n, m) => n + m.added.length, 0));
+      return addsBody(moves);
+    };
+    room.loop.stop();
+    const newcomers = [];
+    try {
+      const zonePlayers = [...zone().visible.player];
+      const [a, b] = [await suite.join(), await suite.join()];
+      newcomers.push(a, b);
+      assert.equal(made.length, 3, "the zone's adds made once, and each newcomer's own");
+      assert.ok(made[0] > 4, "the zone's window: its players, npcs, resources and stations");
+      assert.deepEqual(made.slice(1), [1, 1], "each newcomer's own add");
+      const shown = new Set(zonePlayers.slice(0, 3));
+      for (const p of [a, b]) {
+        await p.sees((s) => s.players.size === 4 && s.players.get(p.id), "the zone's window cut to three, and itself");
+        assert.deepEqual([...p.room.state.players.keys()].filter((id) => id !== p.id).sort(), [...shown].sort());
+      }
+    } finally {
+      frames.addsBody = addsBody;
+      room.loop.begin();
+    }
+    // From the next tick each has a window of its own: the nearest three others to it.
+    await ticks(room, 2);
+    const everyone = [...room.world.players.values()];
+    for (const p of newcomers) {
+      const me = room.world.players.get(p.id)!;
+      const nearest = everyone
+        .filter((o) => o.id !== me.id)
+        .map((o) => ({ id: o.id, d: tileDistance(o.tile, me.tile) }))
+        .sort((x, y) => x.d - y.d || (x.id < y.id ? -1 : 1))
+        .slice(0, 3)
+        .map((o) => o.id);
+      assert.deepEqual([...room.sync.views.viewers.get(me.id)!.visible.player].filter((id) => id !== me.id).sort(), nearest.sort(), "the nearest three");
     }
   });
 });
