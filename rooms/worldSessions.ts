@@ -12,7 +12,7 @@ import {
   loadOrCreateCharacter,
 } from "../src/db/characterRepo.js";
 import type { IgnoreLists } from "../src/db/socialRepo.js";
-import { accountExists, endSession, startSession } from "../src/db/worldRepo.js";
+import { accountOnJoin, endSession, startSession } from "../src/db/worldRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts } from "../src/game/chat.js";
 import { startingInventory } from "../src/game/inventory.js";
@@ -102,19 +102,14 @@ export class WorldSessions {
     // Joins of one account run one at a time, so one character never enters twice at once.
     const previousJoin = this.joining.get(auth.sub) ?? Promise.resolve();
     // The account's ignore list is loaded before its player appears; each session holds it until it
-    // leaves. The account, its ignore list and its character are read at once (the database
-    // answers the three together): a token may outlive its account, and then nothing else counts.
+    // leaves. The account (with its first character's id) and its ignore list are read at once, then
+    // its character: a token may outlive its account, and then nothing else counts.
     const thisJoin = previousJoin.then(async () => {
-      const [exists, held, loaded] = await Promise.allSettled([
-        accountExists(this.c.sql, auth.sub),
-        this.c.ignores.hold(auth.sub),
-        this.load(options, auth, characterId),
-      ]);
-      if (exists.status === "rejected") throw exists.reason;
-      if (!exists.value) throw new ServerError(401, "The token's account does not exist");
+      const [account, held] = await Promise.allSettled([accountOnJoin(this.c.sql, auth.sub), this.c.ignores.hold(auth.sub)]);
+      if (account.status === "rejected") throw account.reason;
+      if (!account.value.exists) throw new ServerError(401, "The token's account does not exist");
       if (held.status === "rejected") throw held.reason;
-      if (loaded.status === "rejected") throw loaded.reason;
-      await this.enter(client, loaded.value, options, auth);
+      await this.enter(client, await this.load(options, auth, characterId, account.value.firstCharacterId), options, auth);
     });
     const tail = thisJoin.catch(() => {});
     this.joining.set(auth.sub, tail);
@@ -157,18 +152,24 @@ export class WorldSessions {
     });
   }
 
-  /** The character a join asks for (the account's first, or a new one). */
-  private async load(options: { name?: string }, auth: TokenClaims, characterId: string | undefined): Promise<CharacterSnapshot> {
+  /** The character a join asks for (the account's first, `first` as found by accountOnJoin, or a new one). */
+  private async load(options: { name?: string }, auth: TokenClaims, characterId: string | undefined, first: string | null): Promise<CharacterSnapshot> {
     // A character of this account that just left may still be saving: load only once that save is
     // written (the saves of everyone else do not hold a join up).
     await this.accountSettled(auth.sub);
     try {
-      return await loadOrCreateCharacter(this.c.sql, auth.sub, characterId, () => ({
-        accountId: auth.sub,
-        name: options.name,
-        spawn: this.c.world.spawnTile,
-        inventory: startingInventory(this.c.gameData.starterKit, this.c.gameData.items),
-      }));
+      return await loadOrCreateCharacter(
+        this.c.sql,
+        auth.sub,
+        characterId,
+        () => ({
+          accountId: auth.sub,
+          name: options.name,
+          spawn: this.c.world.spawnTile,
+          inventory: startingInventory(this.c.gameData.starterKit, this.c.gameData.items),
+        }),
+        first,
+      );
     } catch (err) {
       if (err instanceof CharacterAccessError) throw new ServerError(err.code === "CHARACTER_NOT_FOUND" ? 404 : 403, err.message);
       if (isUniqueViolation(err)) throw new ServerError(400, "name: that name is taken");

@@ -108,6 +108,8 @@ export async function loadOrCreateCharacter(
   accountId: string,
   characterId: string | undefined,
   create: () => NewCharacter,
+  /** The account's first character's id as just found (accountOnJoin; null: none): no search for it. */
+  first?: string | null,
 ): Promise<CharacterSnapshot> {
   if (characterId) {
     const snap = await loadCharacter(sql, characterId);
@@ -115,8 +117,14 @@ export async function loadOrCreateCharacter(
     if (snap.accountId !== accountId) throw new CharacterAccessError("NOT_YOUR_CHARACTER", "That character belongs to another account");
     return snap;
   }
-  const [first] = await sql.query<CharacterRow>(`${CHARACTER_SELECT} WHERE c."accountId" = $1 ORDER BY c."createdAt" ASC, c."id" ASC LIMIT 1`, [accountId]);
-  if (first) return rowToSnapshot(first);
+  if (first === null) return createCharacter(sql, create());
+  if (first !== undefined) {
+    const snap = await loadCharacter(sql, first);
+    // (Deleted since it was found: the account's first now, whichever that is.)
+    if (snap?.accountId === accountId) return snap;
+  }
+  const [row] = await sql.query<CharacterRow>(`${CHARACTER_SELECT} WHERE c."accountId" = $1 ORDER BY c."createdAt" ASC, c."id" ASC LIMIT 1`, [accountId]);
+  if (row) return rowToSnapshot(row);
   return createCharacter(sql, create());
 }
 

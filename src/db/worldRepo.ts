@@ -3,9 +3,18 @@ import type { PrismaClient } from "@prisma/client";
 import type { ItemStack, Tile } from "../game/types.js";
 import { insertRows, NOW_UTC, type SqlTx } from "./sql.js";
 
-/** The account still exists (a token may outlive its account). */
-export async function accountExists(sql: SqlTx, accountId: string): Promise<boolean> {
-  return (await sql.query(`SELECT 1 FROM "users" WHERE "id" = $1`, [accountId])).length === 1;
+/**
+ * What a join needs to know of its account, in one statement: whether it still exists (a token
+ * may outlive its account), and its first character's id (null: it has none yet), the one a join
+ * naming no character plays (loadOrCreateCharacter's order).
+ */
+export async function accountOnJoin(sql: SqlTx, accountId: string): Promise<{ exists: boolean; firstCharacterId: string | null }> {
+  const [row] = await sql.query<{ exists: boolean; first: string | null }>(
+    `SELECT EXISTS (SELECT 1 FROM "users" WHERE "id" = $1) AS "exists",
+            (SELECT "id" FROM "characters" WHERE "accountId" = $1 ORDER BY "createdAt" ASC, "id" ASC LIMIT 1) AS "first"`,
+    [accountId],
+  );
+  return { exists: row?.exists === true, firstCharacterId: row?.first ?? null };
 }
 
 /** Login and logout, one row per session: a login also stamps the character's last login and the account's last sighting. */
