@@ -14,10 +14,10 @@ import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
 import { ANYONE, DropSight } from "./dropSight.js";
 import type { CollectionMove } from "./sharedEncodes.js";
 import { advanceWindow, type EntityJson } from "./windowAdvance.js";
+import { changeEntry } from "./updateForms.js";
 
 /** No players seen yet (a window whose players are chosen afresh). */
 const NONE: ReadonlySet<string> = new Set();
-import { changeEntry } from "./updateForms.js";
 
 /**
  * Decides which entities each client sees and keeps the StateViews that filter its patches:
@@ -60,15 +60,17 @@ export class WorldViews {
   private readonly pool = new ViewPool();
   /**
    * Views made at a join that no patch has been encoded from yet, and the window each was seeded
-   * with once its viewer's first window was found (its client's first state is made from it), with
-   * the zone whose window that was, and the player itself.
+   * with once its viewer's first window was found (its client's first state is made from it); for
+   * a window that was its zone's and itself, the zone, the player's state, and the sync it was made after.
    */
-  private readonly fresh = new Map<StateView, { win: Window; zone?: Zone; self?: AnyState } | undefined>();
+  private readonly fresh = new Map<StateView, { win: Window; zone?: Zone; self?: AnyState; syncs: number } | undefined>();
   /**
    * The adds of a zone's window as joins into it are first shown it (firstAdds), made once until the
    * schema is synced again: every join into the zone until the next tick is sent the same bytes.
    */
   private readonly zoneAdds = new Map<Zone, Uint8Array>();
+  /** Syncs of the schema so far (a zone's window and its adds hold until the next). */
+  private syncs = 0;
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
   private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = {
     player: new Map(),
@@ -91,6 +93,7 @@ export class WorldViews {
 
   /** The schema was synced from the world: the adds made of zones' windows are out of date. */
   synced() {
+    this.syncs++;
     this.zoneAdds.clear();
   }
 
@@ -244,8 +247,8 @@ export class WorldViews {
     this.fresh.delete(view);
     if (!first) return undefined;
     const { win, zone, self } = first;
-    if (!zone || !self) return this.frames.addsBody(this.addsOf(win.visible));
-    // Its zone's window, made once for every join into it until the next sync, then itself.
+    // Its zone's window as it stands since the last sync (a window made before it is its own), then itself.
+    if (!zone || !self || first.syncs !== this.syncs) return this.frames.addsBody(this.addsOf(win.visible));
     let shared = this.zoneAdds.get(zone);
     if (!shared) {
       shared = this.frames.addsBody(this.addsOf(win.visible, self));
@@ -304,7 +307,9 @@ export class WorldViews {
       if (seeding) {
         own.view = view;
         seedView(view, this.state, this.held(own));
-        this.fresh.set(view, { win: own, zone: z, self: z && collectionOf(this.state, "player").get(me.id) });
+        // (A character back in the same tick it left is in its zone's window already: its window is its own.)
+        const shared = z !== undefined && !z.visible.player.has(me.id);
+        this.fresh.set(view, { win: own, ...(shared && { zone: z, self: collectionOf(this.state, "player").get(me.id) }), syncs: this.syncs });
       }
     }
   }

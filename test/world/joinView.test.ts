@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { tileDistance, zoneOf } from "../../src/game/world/interest.js";
 import type { EntityKind } from "../../src/game/world/entities.js";
 import { worldSuite } from "../helpers/worldClient.js";
-import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { leaveAndSettle, place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 /**
  * A join into a zone whose window was worked out last tick, under the cap, sees that window
@@ -107,6 +107,31 @@ describe("world room: a join's first view", function () {
         .slice(0, 3)
         .map((o) => o.id);
       assert.deepEqual([...room.sync.views.viewers.get(me.id)!.visible.player].filter((id) => id !== me.id).sort(), nearest.sort(), "the nearest three");
+    }
+  });
+
+  it("a character back in the tick it left is in its zone's window still: it and the next join into the zone both hold it", async () => {
+    const first = await suite.join();
+    const room = worldRoomOf(first);
+    const spawn = room.world.spawnTile;
+    const crowd = [first];
+    for (let i = 0; i < 2; i++) crowd.push(await suite.join());
+    crowd.forEach((p, i) => place(room, p.id, { x: spawn.x + 1 + i, z: spawn.z + i }));
+    const zone = () => room.sync.views.zones.get(zoneOf(spawn))!;
+    do await ticks(room, 1);
+    while (!zone() || !crowd.every((p) => zone().visible.player.has(p.id)));
+    room.loop.stop();
+    try {
+      const back = crowd[1];
+      await leaveAndSettle(back);
+      const again = await suite.join({}, { token: back.token, accountId: back.accountId });
+      assert.equal(again.id, back.id, "the same character");
+      assert.ok(zone().visible.player.has(again.id), "no tick since it left: its zone's window still shows it");
+      const newcomer = await suite.join();
+      await again.sees((s) => s.players.size === 3 && s.players.get(again.id), "the zone's three (itself among them)");
+      await newcomer.sees((s) => s.players.size === 4 && s.players.get(again.id) && s.players.get(newcomer.id), "the zone's three and itself");
+    } finally {
+      room.loop.begin();
     }
   });
 });
