@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { tileDistance, zoneOf } from "../../src/game/world/interest.js";
 import type { EntityKind } from "../../src/game/world/entities.js";
-import { worldSuite } from "../helpers/worldClient.js";
+import type { Tile } from "../../src/game/types.js";
+import type { Zone } from "../../rooms/viewWindows.js";
+import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { leaveAndSettle, place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 /**
@@ -15,16 +17,30 @@ describe("world room: a join's first view", function () {
   this.timeout(60_000);
   const suite = worldSuite({ env: { VIEW_PLAYER_CAP: "3" } });
 
-  it("is its zone's window and itself, found without a spatial query", async () => {
-    const first = await suite.join();
-    const room = worldRoomOf(first);
+  /**
+   * `count` players joined and put near the spawn tile (the i-th at `at(spawn, i)`), then ticks (at
+   * least one after the last join, so a zone's adds are made afresh for the next) until its zone's
+   * window is `ready`.
+   */
+  async function crowdAtSpawn(count: number, at: (spawn: Tile, i: number) => Tile, ready: (zone: Zone, crowd: WorldPlayer[]) => boolean) {
+    const crowd: WorldPlayer[] = [];
+    for (let i = 0; i < count; i++) crowd.push(await suite.join());
+    const room = worldRoomOf(crowd[0]);
     const spawn = room.world.spawnTile;
-    const crowd = [first];
-    for (let i = 0; i < 2; i++) crowd.push(await suite.join());
-    // Three, the cap, stand in the spawn tile's zone, a few tiles apart.
-    crowd.forEach((p, i) => place(room, p.id, { x: spawn.x + i, z: spawn.z + 2 * i }));
+    crowd.forEach((p, i) => place(room, p.id, at(spawn, i)));
     const zone = () => room.sync.views.zones.get(zoneOf(spawn))!;
-    while (!zone() || zone().visible.player.size !== 3) await ticks(room, 1);
+    do await ticks(room, 1);
+    while (!zone() || !ready(zone(), crowd));
+    return { crowd, room, zone };
+  }
+
+  it("is its zone's window and itself, found without a spatial query", async () => {
+    // Three, the cap, stand in the spawn tile's zone, a few tiles apart.
+    const { room, zone } = await crowdAtSpawn(
+      3,
+      (spawn, i) => ({ x: spawn.x + i, z: spawn.z + 2 * i }),
+      (z) => z.visible.player.size === 3,
+    );
 
     const queried: EntityKind[] = [];
     const near = room.world.near.bind(room.world);
@@ -58,17 +74,12 @@ describe("world room: a join's first view", function () {
   });
 
   it("joins into one zone before the next tick share the bytes of its window, cut to the cap; from the next tick each sees its nearest", async () => {
-    const first = await suite.join();
-    const room = worldRoomOf(first);
-    const spawn = room.world.spawnTile;
-    const crowd = [first];
-    for (let i = 0; i < 4; i++) crowd.push(await suite.join());
     // Five in the spawn tile's zone, over the cap of three: its window shows four (the cap and one).
-    crowd.forEach((p, i) => place(room, p.id, { x: spawn.x + 1 + i, z: spawn.z + i }));
-    const zone = () => room.sync.views.zones.get(zoneOf(spawn))!;
-    // (At least one tick after the last join: the zone's adds are made afresh for the next.)
-    do await ticks(room, 1);
-    while (!zone() || zone().visible.player.size !== 4);
+    const { room, zone } = await crowdAtSpawn(
+      5,
+      (spawn, i) => ({ x: spawn.x + 1 + i, z: spawn.z + i }),
+      (z) => z.visible.player.size === 4,
+    );
 
     const frames = (room.sync.views as unknown as { frames: { addsBody(moves: Array<{ added: object[] }>): Uint8Array } }).frames;
     const addsBody = frames.addsBody;
@@ -111,15 +122,11 @@ describe("world room: a join's first view", function () {
   });
 
   it("a character back in the tick it left is in its zone's window still: it and the next join into the zone both hold it", async () => {
-    const first = await suite.join();
-    const room = worldRoomOf(first);
-    const spawn = room.world.spawnTile;
-    const crowd = [first];
-    for (let i = 0; i < 2; i++) crowd.push(await suite.join());
-    crowd.forEach((p, i) => place(room, p.id, { x: spawn.x + 1 + i, z: spawn.z + i }));
-    const zone = () => room.sync.views.zones.get(zoneOf(spawn))!;
-    do await ticks(room, 1);
-    while (!zone() || !crowd.every((p) => zone().visible.player.has(p.id)));
+    const { crowd, room, zone } = await crowdAtSpawn(
+      3,
+      (spawn, i) => ({ x: spawn.x + 1 + i, z: spawn.z + i }),
+      (z, all) => all.every((p) => z.visible.player.has(p.id)),
+    );
     room.loop.stop();
     try {
       const back = crowd[1];
