@@ -48,13 +48,17 @@ export interface ThreadTransaction {
 export class PgliteThread {
   private readonly calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private nextId = 1;
+  /** Answers to waited calls taken off the port by another waited call, by id, until their callers look. */
+  private readonly waitedAnswers = new Map<number, ThreadReply>();
+  /** Waited calls now waited for by promise (the thread is kept referenced for them). */
+  private waitingLater = 0;
   private closedBy?: Error;
   /** Settles when the last transaction asked for has ended (the next one's turn). */
   private lastTransaction: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly worker: Worker,
-    /** Where the thread answers the calls waited for in place, and the word that one is there. */
+    /** Where the thread answers the waited calls, and a count it raises with each answer. */
     private readonly waited: { port: MessagePort; flag: Int32Array },
   ) {
     worker.unref();
@@ -146,45 +150,74 @@ export class PgliteThread {
    * The call answered in place: this thread waits (for the calls before it, then this one), but
    * not for long: a statement still running after WAIT_IN_PLACE_MS (a big save, or the thread busy
    * with a long query first) is then waited for without holding the loop.
+   *
+   * More than one waited call can be in flight (a transaction's function that does not await each
+   * statement; Prisma's adapter, which does not await its rollback): each answer is taken by its
+   * own id, the others kept for their callers, so no call ever takes another's answer.
    */
   private waitFor(c: ThreadOp): Promise<unknown> {
     const id = this.nextId++;
-    const { flag } = this.waited;
-    Atomics.store(flag, 0, 0);
     this.worker.postMessage({ ...c, id, waited: true });
-    if (Atomics.wait(flag, 0, 0, WAIT_IN_PLACE_MS) !== "timed-out") return Promise.resolve(this.takeWaited(id));
-    return this.waitLater(id);
+    const until = performance.now() + WAIT_IN_PLACE_MS;
+    for (;;) {
+      // The count read before the port is looked at: an answer posted after the look raises it.
+      const seen = Atomics.load(this.waited.flag, 0);
+      const reply = this.takeWaited(id);
+      if (reply) return Promise.resolve(settled(reply));
+      const left = until - performance.now();
+      if (left <= 0) return this.waitLater(id);
+      Atomics.wait(this.waited.flag, 0, seen, left);
+    }
   }
 
   private async waitLater(id: number): Promise<unknown> {
+    this.waitingLater++;
     this.worker.ref();
+    const until = performance.now() + WAIT_LIMIT_MS;
     try {
-      const w = Atomics.waitAsync(this.waited.flag, 0, 0, WAIT_LIMIT_MS);
-      if ((w.async ? await w.value : w.value) === "timed-out") {
-        const why = new Error(`PGlite is closed: its thread gave no answer in ${WAIT_LIMIT_MS / 1000} s`);
-        this.stop(why);
-        void this.worker.terminate();
-        throw why;
+      for (;;) {
+        const seen = Atomics.load(this.waited.flag, 0);
+        const reply = this.takeWaited(id);
+        if (reply) return settled(reply);
+        if (this.closedBy) throw this.closedBy;
+        const left = until - performance.now();
+        if (left > 0) {
+          const w = Atomics.waitAsync(this.waited.flag, 0, seen, left);
+          if (w.async) await w.value;
+        } else {
+          const why = new Error(`PGlite is closed: its thread gave no answer in ${WAIT_LIMIT_MS / 1000} s`);
+          this.stop(why);
+          void this.worker.terminate();
+          throw why;
+        }
       }
     } finally {
-      if (this.calls.size === 0) this.worker.unref();
+      this.waitingLater--;
+      this.unrefIfIdle();
     }
-    return this.takeWaited(id);
   }
 
-  /** The answer to the call waited for, now that the thread has raised the flag. */
-  private takeWaited(id: number): unknown {
-    const reply = receiveMessageOnPort(this.waited.port)?.message as ThreadReply | undefined;
-    if (!reply || reply.id !== id) throw new Error("PGlite's thread answered out of turn");
-    if (!reply.ok) throw errorFrom(reply.error);
-    return reply.result;
+  /** The answer to waited call `id` if the thread has given it (every answer on the port kept by id). */
+  private takeWaited(id: number): ThreadReply | undefined {
+    for (let m = receiveMessageOnPort(this.waited.port); m; m = receiveMessageOnPort(this.waited.port)) {
+      const reply = m.message as ThreadReply;
+      this.waitedAnswers.set(reply.id, reply);
+    }
+    const reply = this.waitedAnswers.get(id);
+    this.waitedAnswers.delete(id);
+    return reply;
+  }
+
+  /** The thread keeps the process alive only while something waits for it. */
+  private unrefIfIdle() {
+    if (this.calls.size === 0 && this.waitingLater === 0) this.worker.unref();
   }
 
   private answer(reply: ThreadReply) {
     const call = this.calls.get(reply.id);
     if (!call) return;
     this.calls.delete(reply.id);
-    if (this.calls.size === 0) this.worker.unref();
+    this.unrefIfIdle();
     if (reply.ok) call.resolve(reply.result);
     else call.reject(errorFrom(reply.error));
   }
@@ -194,8 +227,17 @@ export class PgliteThread {
     this.closedBy ??= why;
     for (const call of this.calls.values()) call.reject(why);
     this.calls.clear();
+    // Wake the calls waited for by promise: they fail with the same reason.
+    Atomics.add(this.waited.flag, 0, 1);
+    Atomics.notify(this.waited.flag, 0);
     this.worker.unref();
   }
+}
+
+/** A waited call's answer: its result, or its error thrown. */
+function settled(reply: ThreadReply): unknown {
+  if (!reply.ok) throw errorFrom(reply.error);
+  return reply.result;
 }
 
 /** How long the loop is held waiting for a transaction's statement before it is waited for by promise. */

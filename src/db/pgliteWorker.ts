@@ -121,7 +121,7 @@ function reply(call: ThreadCall, r: ThreadReply) {
     to.postMessage({ id: call.id, ok: false, error: errorOf(err) } satisfies ThreadReply);
   }
   if (!call.waited) return;
-  Atomics.store(flag, 0, 1);
+  Atomics.add(flag, 0, 1);
   Atomics.notify(flag, 0);
 }
 

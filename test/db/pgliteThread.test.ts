@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { PGlite } from "@electric-sql/pglite";
 import { isUniqueViolation } from "../../src/db/characterRepo.js";
 import type { Database } from "../../src/db/client.js";
+import { PgliteThread } from "../../src/db/pgliteThread.js";
 import { isDatabaseUnavailable } from "../../src/db/unavailable.js";
 import { openTestDb, type TestDb } from "../helpers/database.js";
 
@@ -152,6 +153,37 @@ describe("the embedded database on its own thread", function () {
       (await db.sql.query<{ n: number }>("SELECT n FROM thread_order")).map((r) => r.n),
       [1, 2, 3, 4],
     );
+  });
+
+  // A statement that outlasts the 50 ms in-place wait, so the ones sent after it wait while it is answered.
+  const SLOW = "SELECT pg_sleep(0.08)::text AS slept, 'slow' AS who";
+
+  it("statements of one transaction sent together, the first outlasting the in-place wait: each gets its own answer", async () => {
+    const [slow, quick] = await db.sql.transaction(async (tx) => Promise.all([tx.query(SLOW), tx.query("SELECT 'quick' AS who")]));
+    assert.deepEqual(slow, [{ slept: "", who: "slow" }]);
+    assert.deepEqual(quick, [{ who: "quick" }]);
+    // The transactions after it are answered as ever (no answer is left for the wrong call).
+    for (let i = 0; i < 3; i++) assert.deepEqual(await db.sql.transaction((tx) => tx.query("SELECT $1::int AS i", [i])), [{ i }]);
+  });
+
+  it("a transaction's function that returns with its rollback unanswered (as Prisma's adapter does) rolls back, and the next one commits", async () => {
+    const thread = await PgliteThread.open(undefined);
+    try {
+      await thread.exec("CREATE TABLE rb (n int)");
+      let pending: Promise<unknown>[] = [];
+      await thread.transaction(async (tx) => {
+        await tx.query("INSERT INTO rb VALUES (1)");
+        // Neither awaited: the slow statement goes past the in-place wait; the rollback is sent while it runs.
+        pending = [tx.query(SLOW), tx.rollback()];
+      });
+      await Promise.all(pending);
+      await thread.transaction(async (tx) => {
+        await tx.query("INSERT INTO rb VALUES (2)");
+      });
+      assert.deepEqual((await thread.query("SELECT n FROM rb")).rows, [{ n: 2 }]);
+    } finally {
+      await thread.close();
+    }
   });
 
   it("once closed, every call fails as the database being unavailable", async () => {
