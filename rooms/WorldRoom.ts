@@ -176,7 +176,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     this.sync = new WorldSync(this.world, this.state, handOvers, this.ctx.config.viewPlayerCap);
     this.sync.syncState();
     firstStatesFromViews(this, this.state, (client) => {
-      const adds = client.view && this.sync.views.firstAdds(client.view);
+      const adds = client.view && this.sync.views.first.firstAdds(client.view);
       return adds ? { view: client.view!, adds } : undefined;
     });
     this.players = new WorldSessions({

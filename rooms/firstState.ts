@@ -25,7 +25,7 @@ interface SerializerInternals {
  * view-filtered) is encoded once per patch, as Colyseus itself marks it stale after each patch,
  * then the view part as a patch encodes it for the client's fresh StateView: the root's field of
  * each collection, and what changed since the last patch that the view sees. Then `adds`: the
- * adds of everything the view was seeded with (WorldViews.firstAdds), each entity's bytes copied
+ * adds of everything the view was seeded with (FirstViews.firstAdds, rooms/firstViews.ts), each entity's bytes copied
  * from the last time they were made (rooms/sharedEncodes.ts). A first decode onto an empty state
  * is the same as decoding a patch. Only for a view no patch has been encoded from yet; anything
  * else takes Colyseus's way.

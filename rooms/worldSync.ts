@@ -38,7 +38,7 @@ export class WorldSync {
   syncState() {
     const w = this.world;
     this.state.tick = w.tick;
-    this.views.synced();
+    this.views.first.synced();
     for (const kind of KINDS) {
       const collection = collectionOf(this.state, kind);
       for (const id of w.removedThisTick[kind]) {

@@ -12,7 +12,7 @@ import { seedView, ViewPool } from "./seededView.js";
 import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
 import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
 import { ANYONE, DropSight } from "./dropSight.js";
-import type { CollectionMove } from "./sharedEncodes.js";
+import { FirstViews } from "./firstViews.js";
 import { advanceWindow, type EntityJson } from "./windowAdvance.js";
 import { changeEntry } from "./updateForms.js";
 
@@ -58,19 +58,8 @@ export class WorldViews {
   /** Who may see the ground items (worked out once a tick). */
   private readonly drops: DropSight;
   private readonly pool = new ViewPool();
-  /**
-   * Views made at a join that no patch has been encoded from yet, and the window each was seeded
-   * with once its viewer's first window was found (its client's first state is made from it); for
-   * a window that was its zone's and itself, the zone, the player's state, and the sync it was made after.
-   */
-  private readonly fresh = new Map<StateView, { win: Window; zone?: Zone; self?: AnyState; syncs: number } | undefined>();
-  /**
-   * The adds of a zone's window as joins into it are first shown it (firstAdds), made once until the
-   * schema is synced again: every join into the zone until the next tick is sent the same bytes.
-   */
-  private readonly zoneAdds = new Map<Zone, Uint8Array>();
-  /** Syncs of the schema so far (a zone's window and its adds hold until the next). */
-  private syncs = 0;
+  /** The views made at joins, until their first states are made (rooms/firstViews.ts). */
+  readonly first: FirstViews;
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
   private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = {
     player: new Map(),
@@ -89,12 +78,7 @@ export class WorldViews {
     private readonly playerCap = 250,
   ) {
     this.drops = new DropSight(world);
-  }
-
-  /** The schema was synced from the world: the adds made of zones' windows are out of date. */
-  synced() {
-    this.syncs++;
-    this.zoneAdds.clear();
+    this.first = new FirstViews(state, frames);
   }
 
   /** A state leaves the schema (its DELETE still goes to views that held it). */
@@ -108,7 +92,7 @@ export class WorldViews {
     this.viewers.set(playerId, v);
     if (v.own.view) {
       setView!(v.own.view);
-      this.fresh.set(v.own.view, undefined);
+      this.first.made(v.own.view);
     }
     return v;
   }
@@ -119,7 +103,7 @@ export class WorldViews {
     this.viewers.delete(playerId);
     if (v.zone) this.unshare(v, v.zone);
     if (v.own?.view) {
-      this.fresh.delete(v.own.view);
+      this.first.forget(v.own.view);
       this.pool.release(v.own.view, this.held(v.own));
     }
   }
@@ -198,7 +182,7 @@ export class WorldViews {
     // A zone's view encoded for its clients is empty already; one nobody took keeps nothing for later sharers, who hold its set.
     for (const z of this.zones.values()) z.view?.changes.clear();
     for (const kind of KINDS) this.removedStates[kind].clear();
-    this.fresh.clear();
+    this.first.patched();
   }
 
   /** Those who stepped into another zone this tick are sent the frame from their zone's set to the new one's, and share the new one's view. */
@@ -238,51 +222,12 @@ export class WorldViews {
   }
 
   /**
-   * For a view made at a join that no patch has been encoded from yet, and seeded with its
-   * viewer's first window: the adds of everything in that window, the body of its client's first
-   * state (rooms/firstState.ts). Asked once: the answer is used up.
-   */
-  firstAdds(view: StateView): Uint8Array | undefined {
-    const first = this.fresh.get(view);
-    this.fresh.delete(view);
-    if (!first) return undefined;
-    const { win, zone, self } = first;
-    // Its zone's window as it stands since the last sync (a window made before it is its own), then itself.
-    if (!zone || !self || first.syncs !== this.syncs) return this.frames.addsBody(this.addsOf(win.visible));
-    let shared = this.zoneAdds.get(zone);
-    if (!shared) {
-      shared = this.frames.addsBody(this.addsOf(win.visible, self));
-      this.zoneAdds.set(zone, shared);
-    }
-    const own = this.frames.addsBody([{ collection: collectionOf(this.state, "player"), removed: [], added: [self] }]);
-    const out = new Uint8Array(shared.length + own.length);
-    out.set(shared);
-    out.set(own, shared.length);
-    return out;
-  }
-
-  /** The moves that add every state of these sets (but `except`). */
-  private addsOf(visible: Record<EntityKind, Set<string>>, except?: AnyState): CollectionMove[] {
-    const moves: CollectionMove[] = [];
-    for (const kind of KINDS) {
-      const collection = collectionOf(this.state, kind);
-      const added: AnyState[] = [];
-      for (const id of visible[kind]) {
-        const s = collection.get(id);
-        if (s && s !== except) added.push(s);
-      }
-      moves.push({ collection, removed: [], added });
-    }
-    return moves;
-  }
-
-  /**
    * Bring one viewer up to date now (on join): its first delta is everything in range. A fresh
    * view is seeded with it (marked as holding it, nothing queued): its client's first state sends
-   * it (firstAdds), each entity's bytes copied rather than queued and encoded for this view alone.
+   * it (FirstViews.firstAdds), each entity's bytes copied rather than queued and encoded for this view alone.
    * Where its zone's window was worked out last tick, that window and itself is what it sees first,
    * found without a spatial query, and every join into the zone until the next tick is sent the
-   * same bytes of it (firstAdds): a join costs what the window holds, however many are online.
+   * same bytes of it (FirstViews): a join costs what the window holds, however many are online.
    * Under the cap it shares that window from the next tick with nothing to hand over; in a crowd
    * over the cap, its window of its own shows the nearest from the next tick, as any other
    * (PROTOCOL.md §2), starting from the radius the zone has shrunk to, and until then it sees the
@@ -295,7 +240,7 @@ export class WorldViews {
     if (!me || v.zone) return undefined;
     const own = v.own!;
     const view = own.view;
-    const seeding = view !== undefined && this.fresh.has(view) && own.visible.player.size === 0;
+    const seeding = view !== undefined && this.first.has(view) && own.visible.player.size === 0;
     if (seeding) own.view = undefined;
     const z = this.zones.get(zoneOf(me.tile));
     try {
@@ -309,7 +254,8 @@ export class WorldViews {
         seedView(view, this.state, this.held(own));
         // (A character back in the same tick it left is in its zone's window already: its window is its own.)
         const shared = z !== undefined && !z.visible.player.has(me.id);
-        this.fresh.set(view, { win: own, ...(shared && { zone: z, self: collectionOf(this.state, "player").get(me.id) }), syncs: this.syncs });
+        if (shared) this.first.seeded(view, own, z, collectionOf(this.state, "player").get(me.id));
+        else this.first.seeded(view, own);
       }
     }
   }

@@ -379,9 +379,9 @@ describe("world room: a joining client's first state", function () {
     await ticks(room, 2);
     // The first state's bytes as sent, and what the server meant the client to hold when it made them.
     const views = room.sync.views;
-    const firstAdds = views.firstAdds.bind(views);
+    const firstAdds = views.first.firstAdds.bind(views.first);
     let meant: Snapshot | undefined;
-    views.firstAdds = (view) => {
+    views.first.firstAdds = (view) => {
       const adds = firstAdds(view);
       const v = [...views.viewers.values()].find((x) => x.own?.view === view);
       if (adds && v) meant = snapshotOf(room, v.visible);
@@ -401,7 +401,7 @@ describe("world room: a joining client's first state", function () {
     };
     const b = await suite.join();
     await b.sees((s) => s.players.get(b.id), "itself");
-    assert.ok(meant && firstBytes, "its first state was made from its seeded view (WorldViews.firstAdds)");
+    assert.ok(meant && firstBytes, "its first state was made from its seeded view (FirstViews.firstAdds)");
     assert.equal(firstBytes[0], Protocol.ROOM_STATE);
     const decoder = new Decoder(new WorldState() as any);
     decoder.decode(firstBytes, { offset: 1 });
