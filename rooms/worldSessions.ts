@@ -7,6 +7,7 @@ import {
   CHARACTER_NAME,
   isUniqueViolation,
   itemsFingerprint,
+  statsFingerprint,
   questsFingerprint,
   loadCharacter,
   loadOrCreateCharacter,
@@ -205,6 +206,7 @@ export class WorldSessions {
   ) {
     const { world, sync } = this.c;
     const player = addPlayer(world, snap);
+    player.persistedStats = statsFingerprint(snap);
     player.persistedItems = itemsFingerprint(snap);
     player.persistedQuests = questsFingerprint(snap);
     const dbSessionId = await startSession(this.c.sql, snap.id, auth.sub, options.clientType ?? "colyseus", this.c.worldKey);

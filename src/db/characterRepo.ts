@@ -300,6 +300,17 @@ export function questsFingerprint(snap: Pick<CharacterSnapshot, "quests">): stri
   return JSON.stringify((snap.quests ?? []).map((q) => [q.questId, q.stage, q.count, q.completions]));
 }
 
+/**
+ * A fingerprint of what writeCharacterStats writes of a character (its place, health, prayer
+ * points and experience; levels and combat level follow from the experience): equal fingerprints
+ * need no stats row written.
+ */
+export function statsFingerprint(snap: Pick<CharacterSnapshot, "tile" | "health" | "prayerPoints" | "xp">): string {
+  let out = `${snap.tile.x},${snap.tile.z},${Math.floor(snap.health)},${snap.prayerPoints === undefined ? "" : Math.floor(snap.prayerPoints)}`;
+  for (const s of SKILLS) out += `,${Math.floor(snap.xp[s])}`;
+  return out;
+}
+
 /** A fingerprint of a character's items: equal fingerprints need no item rows rewritten. */
 export function itemsFingerprint(snap: Pick<CharacterSnapshot, "inventory" | "equipment" | "bank">): string {
   return JSON.stringify([snap.inventory, EQUIPMENT_SLOTS.map((slot) => snap.equipment[slot] ?? null), snap.bank]);

@@ -4,7 +4,7 @@ import { snapshotOf } from "../game/world/players.js";
 import { chunkData } from "../game/world/setup.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
-import { itemsFingerprint, questsFingerprint, writeCharacterItems, writeCharacterQuests, writeCharacterStats } from "./characterRepo.js";
+import { itemsFingerprint, questsFingerprint, statsFingerprint, writeCharacterItems, writeCharacterQuests, writeCharacterStats } from "./characterRepo.js";
 import { isRetryableTxError, TradeCommitError } from "./tradeRepo.js";
 import type { SqlRunner, SqlTx } from "./sql.js";
 import { addNpcKills, expireDeathLock, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
@@ -12,6 +12,8 @@ import { addNpcKills, expireDeathLock, recordDeath, resolveDeath, writeChunks, t
 /** One character's state and the ledger entries that must be written with it. */
 interface CapturedCharacter {
   snap: CharacterSnapshot;
+  /** Its stats or place differ from what its characters row holds. */
+  statsChanged: boolean;
   /** Its item rows differ from what the database holds. */
   itemsChanged: boolean;
   /** Its quest rows differ from what the database holds. */
@@ -108,10 +110,10 @@ export class WorldSaver {
         }
         if (c.kills.size) await addNpcKills(tx, c.snap.id, c.kills);
       }
-      // Every character's stats in one statement; item rows only where the items changed.
+      // The stats of every character whose stats or place changed in one statement; item rows only where the items changed.
       await writeCharacterStats(
         tx,
-        captured.map((c) => c.snap),
+        captured.filter((c) => c.statsChanged).map((c) => c.snap),
       );
       await writeCharacterItems(
         tx,
@@ -158,6 +160,7 @@ export class WorldSaver {
           continue;
         }
         p.dirty = true;
+        p.persistedStats = undefined;
         p.persistedItems = undefined;
         p.persistedQuests = undefined;
         p.pendingDeaths.unshift(...c.deaths);
@@ -213,16 +216,19 @@ const WORLD = "\u0000world";
 
 function capture(p: PlayerEntity): CapturedCharacter {
   const snap = snapshotOf(p);
+  const stats = statsFingerprint(snap);
   const items = itemsFingerprint(snap);
   const quests = questsFingerprint(snap);
   const c: CapturedCharacter = {
     snap,
+    statsChanged: stats !== p.persistedStats,
     itemsChanged: items !== p.persistedItems,
     questsChanged: quests !== p.persistedQuests,
     deaths: p.pendingDeaths,
     reclaims: p.pendingReclaims,
     kills: p.pendingKills,
   };
+  p.persistedStats = stats;
   p.persistedItems = items;
   p.persistedQuests = quests;
   p.pendingDeaths = [];

@@ -80,6 +80,39 @@ for (const kind of DATABASE_KINDS) {
       await a.leave();
     });
 
+    it("a save writes a character's stats row only when its stats or place changed; after a failed save, the next one writes them", async () => {
+      server = await startTestServer({ db: t.db });
+      const a = await joinWorld(server);
+      const room = worldRoomOf(a);
+      const p = room.world.players.get(a.id)!;
+      const row = () => t.db.prisma.character.findUniqueOrThrow({ where: { id: a.id } });
+      // (The first save may write what the world made of the row as loaded: its prayer points.)
+      await room.saver.save(room.world, [p]);
+      const loaded = await row();
+      // Items changed, stats and place as last saved: the stats row is left as it is.
+      p.inventory[27] = { itemId: "logs", quantity: 1 };
+      await room.saver.save(room.world, [p]);
+      const unchanged = await row();
+      assert.equal(unchanged.updatedAt.getTime(), loaded.updatedAt.getTime(), "the stats row was not written");
+      assert.ok((await t.db.prisma.inventoryItem.findMany({ where: { characterId: a.id } })).some((r) => r.slot === 27 && r.itemId === "logs"));
+
+      p.xp.mining = 4_470;
+      await room.saver.save(room.world, [p]);
+      const written = await row();
+      assert.deepEqual([written.miningXp, written.miningLevel], [4470, 20]);
+      assert.ok(written.updatedAt.getTime() > loaded.updatedAt.getTime());
+
+      // A save that fails (a reclaim of no death) writes nothing; the next save writes the stats it held.
+      p.xp.mining = 5_000;
+      p.pendingReclaims = ["no-such-death"];
+      await assert.rejects(room.saver.save(room.world, [p]));
+      assert.equal((await row()).miningXp, 4470);
+      p.pendingReclaims = [];
+      await room.saver.save(room.world, [p]);
+      assert.equal((await row()).miningXp, 5000);
+      await a.leave();
+    });
+
     it("world changes survive a restart: ground items, depleted nodes and open death piles", async () => {
       server = await startTestServer({ db: t.db });
       const a = await joinWorld(server);

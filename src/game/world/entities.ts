@@ -74,6 +74,8 @@ export interface PlayerEntity {
   dirty: boolean;
   /** Fingerprint of the items the database holds for this character (kept by the saver). */
   persistedItems?: string;
+  /** Fingerprint of the stats and place its characters row holds (kept by the saver). */
+  persistedStats?: string;
   /** Changed since the last player:sync. */
   privateDirty: boolean;
 }
