@@ -2,7 +2,7 @@
  * What the server's thread and the embedded database's thread (src/db/pgliteWorker.ts) say to
  * each other (src/db/pgliteThread.ts is the server's side). Every call carries an id and is
  * answered once, with that id: by message, or (waited) on the port given at start, with the
- * shared flag raised for the server's thread that waits for it.
+ * shared count raised for the server's thread that waits for it (which takes the answers by id).
  */
 export type ThreadOp =
   | {
