@@ -242,25 +242,40 @@ export function inventoryRows(packs: { characterId: string; inventory: Inventory
   );
 }
 
+/** A character's inventory as the database holds it (read under its row lock) and as it is to be. */
+export interface InventoryChange {
+  characterId: string;
+  before: Inventory;
+  after: Inventory;
+}
+
 /**
- * Replace these characters' inventory rows (the caller holds their row locks or writes a save), in
- * one statement: the slots they no longer fill are deleted, the others written over or added (the
- * two touch different rows). `also` is one more data-modifying statement run in it, its JSON
- * parameter being $3 (a trade's history row).
+ * Write these characters' inventories as changed from what the database holds (`before`, read
+ * under their row locks in this transaction), in one statement: only the slots whose stacks
+ * differ are written (a trade moves a few stacks; the rest of a pack is left as it is), the slots
+ * emptied deleted. `also` is one more data-modifying statement run in it, its JSON parameter
+ * being $3 (a trade's history rows).
  */
-export async function replaceInventories(
-  tx: SqlTx,
-  packs: { characterId: string; inventory: Inventory }[],
-  also?: { statement: string; param: string },
-): Promise<void> {
-  const rows = `jsonb_to_recordset($1::jsonb) AS r("characterId" text, "slot" int, "itemId" text, "quantity" int)`;
+export async function writeInventoryChanges(tx: SqlTx, changes: InventoryChange[], also?: { statement: string; param: string }): Promise<void> {
+  const written: { characterId: string; slot: number; itemId: string; quantity: number }[] = [];
+  const emptied: { characterId: string; slot: number }[] = [];
+  for (const { characterId, before, after } of changes) {
+    for (let slot = 0; slot < Math.max(before.length, after.length); slot++) {
+      const was = before[slot] ?? null;
+      const is = after[slot] ?? null;
+      if (is && (!was || was.itemId !== is.itemId || was.quantity !== is.quantity))
+        written.push({ characterId, slot, itemId: is.itemId, quantity: is.quantity });
+      else if (!is && was) emptied.push({ characterId, slot });
+    }
+  }
   await tx.query(
     `WITH ${also ? `extra AS (${also.statement}),` : ""}
-       gone AS (DELETE FROM "inventory" i WHERE i."characterId" ${inJsonList(2)}
-         AND NOT EXISTS (SELECT 1 FROM ${rows} WHERE r."characterId" = i."characterId" AND r."slot" = i."slot"))
-     INSERT INTO "inventory" ("characterId", "slot", "itemId", "quantity") SELECT r.* FROM ${rows}
+       gone AS (DELETE FROM "inventory" i USING jsonb_to_recordset($2::jsonb) AS d("characterId" text, "slot" int)
+         WHERE i."characterId" = d."characterId" AND i."slot" = d."slot")
+     INSERT INTO "inventory" ("characterId", "slot", "itemId", "quantity")
+     SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r("characterId" text, "slot" int, "itemId" text, "quantity" int)
      ON CONFLICT ("characterId", "slot") DO UPDATE SET "itemId" = EXCLUDED."itemId", "quantity" = EXCLUDED."quantity"`,
-    [JSON.stringify(inventoryRows(packs)), JSON.stringify(packs.map((p) => p.characterId)), ...(also ? [also.param] : [])],
+    [JSON.stringify(written), JSON.stringify(emptied), ...(also ? [also.param] : [])],
   );
 }
 

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { ItemIndex } from "../game/inventory.js";
 import { checkOffer, NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
-import { isUniqueViolation, replaceInventories } from "./characterRepo.js";
+import { isUniqueViolation, writeInventoryChanges, type InventoryChange } from "./characterRepo.js";
 import { inJsonList, insertRowsStatement, NOW_UTC, type SqlTx } from "./sql.js";
 
 type Tx = SqlTx;
@@ -73,19 +73,26 @@ interface HeldItems {
   lookup: ItemIndex;
 }
 
-/** Read (and lock) these characters' inventory rows, with the items table's tradeable flag of what they hold. */
+/**
+ * Read these characters' inventory rows, with the items table's tradeable flag of what they hold.
+ * The caller holds their characters' row locks (lockCharacters): every write to a character's items
+ * happens under that lock or in a save the world's saver orders with it, so the rows read stay as
+ * read until the transaction ends.
+ */
 async function readHeldItems(tx: Tx, ids: string[], items: ItemIndex): Promise<HeldItems> {
-  const rows = await tx.query<{ characterId: string; slot: number; itemId: string; quantity: number; tradeable: boolean }>(
-    `SELECT i."characterId", i."slot", i."itemId", i."quantity", (it."tradeable" AND it."active") AS "tradeable"
-     FROM "inventory" i JOIN "items" it ON it."id" = i."itemId" WHERE i."characterId" ${inJsonList(1)} FOR UPDATE OF i`,
+  // One row: the stacks as one JSON text (a row per stack costs the embedded database more to hand over than to find).
+  const [row] = await tx.query<{ stacks: string | null }>(
+    `SELECT jsonb_agg(jsonb_build_array(i."characterId", i."slot", i."itemId", i."quantity", it."tradeable" AND it."active"))::text AS "stacks"
+     FROM "inventory" i JOIN "items" it ON it."id" = i."itemId" WHERE i."characterId" ${inJsonList(1)}`,
     [JSON.stringify(ids)],
   );
+  const stacks = JSON.parse(row?.stacks ?? "[]") as [string, number, string, number, boolean][];
   const inventories = new Map(ids.map((id) => [id, new Array(INVENTORY_SIZE).fill(null) as Inventory]));
   const lookup = new Map(items);
-  for (const r of rows) {
-    inventories.get(r.characterId)![r.slot] = { itemId: r.itemId, quantity: Number(r.quantity) };
-    const def = items.get(r.itemId);
-    if (def) lookup.set(r.itemId, { ...def, tradeable: def.tradeable && r.tradeable === true });
+  for (const [characterId, slot, itemId, quantity, tradeable] of stacks) {
+    inventories.get(characterId)![slot] = { itemId, quantity: Number(quantity) };
+    const def = items.get(itemId);
+    if (def) lookup.set(itemId, { ...def, tradeable: def.tradeable && tradeable === true });
   }
   return { inventories, lookup };
 }
@@ -113,19 +120,19 @@ function planMove(a: MoveParty, b: MoveParty, held: HeldItems): Swap {
 
 /**
  * The one home of moving items between two characters inside a commit transaction (a trade's swap,
- * a duel's settlement): re-read both inventories (rows locked), plan the move (planMove) and write
+ * a duel's settlement): re-read both inventories (their characters locked), plan the move (planMove) and write
  * both inventories, with the history rows of `trades` in the same statement. Refusals are
  * TradeCommitError; the caller's transaction then writes nothing.
  */
 export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex, trades: TradeRecord[] = []): Promise<Swap> {
   const held = await readHeldItems(tx, [a.characterId, b.characterId], items);
   const swap = planMove(a, b, held);
-  const packs = [
-    { characterId: a.characterId, inventory: swap.initiator },
-    { characterId: b.characterId, inventory: swap.recipient },
+  const changes = [
+    { characterId: a.characterId, before: held.inventories.get(a.characterId)!, after: swap.initiator },
+    { characterId: b.characterId, before: held.inventories.get(b.characterId)!, after: swap.recipient },
   ];
-  if (trades.length) await writeTrades(tx, packs, trades);
-  else await replaceInventories(tx, packs);
+  if (trades.length) await writeTrades(tx, changes, trades);
+  else await writeInventoryChanges(tx, changes);
   return swap;
 }
 
@@ -161,9 +168,9 @@ function tradeRows(trades: TradeRecord[]): { statement: string; param: string } 
  * Write the traders' inventories and the trades' history rows, in one statement; the history row's
  * id is the trade's, so one trade can never be written twice.
  */
-async function writeTrades(tx: Tx, packs: { characterId: string; inventory: Inventory }[], trades: TradeRecord[]): Promise<void> {
+async function writeTrades(tx: Tx, changes: InventoryChange[], trades: TradeRecord[]): Promise<void> {
   try {
-    await replaceInventories(tx, packs, tradeRows(trades));
+    await writeInventoryChanges(tx, changes, tradeRows(trades));
   } catch (err) {
     if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
     throw err;
@@ -189,6 +196,8 @@ export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemI
 export async function swapManyInTransaction(tx: Tx, trades: TradeRecord[], items: ItemIndex, locked: Set<string>): Promise<(Swap | TradeCommitError)[]> {
   const ids = [...new Set(trades.flatMap((t) => [t.initiator.characterId, t.recipient.characterId]))];
   const held = await readHeldItems(tx, ids, items);
+  // What the database holds (the plan replaces each trader's inventory as its trades go through).
+  const read = new Map(held.inventories);
   const changed = new Set<string>();
   const committed: TradeRecord[] = [];
   const outcomes = trades.map((t) => {
@@ -210,7 +219,7 @@ export async function swapManyInTransaction(tx: Tx, trades: TradeRecord[], items
   if (committed.length === 0) return outcomes;
   await writeTrades(
     tx,
-    [...changed].map((characterId) => ({ characterId, inventory: held.inventories.get(characterId)! })),
+    [...changed].map((characterId) => ({ characterId, before: read.get(characterId)!, after: held.inventories.get(characterId)! })),
     committed,
   );
   return outcomes;

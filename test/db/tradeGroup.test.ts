@@ -109,6 +109,32 @@ for (const kind of DATABASE_KINDS) {
       assert.equal(await prisma().trade.count({ where: { id: "r2" } }), 0);
     });
 
+    it("writes only the stacks a group changed: a stack left as it was keeps its row; emptied slots are deleted", async () => {
+      const a = await character({ 0: ["coins", 10], 1: ["logs", 1], 5: ["sword", 1] });
+      const b = await character({ 2: ["logs", 1], 7: ["coins", 1] });
+      // A row's physical place (ctid) moves whenever the row is written.
+      const places = async (id: string) =>
+        Object.fromEntries(
+          (await t.db.sql.query<{ slot: number; at: string }>(`SELECT "slot", "ctid"::text AS "at" FROM "inventory" WHERE "characterId" = $1`, [id])).map(
+            (r) => [r.slot, r.at],
+          ),
+        );
+      const [aBefore, bBefore] = [await places(a.id), await places(b.id)];
+      const [outcome] = await commitGroup([trade("w1", a, [give(0, "coins", 4), give(5, "sword", 1)], b, [give(2, "logs", 1)])]);
+      assert.ok(!(outcome instanceof TradeCommitError));
+      assert.deepEqual(await slotsOf(a.id), { 0: ["coins", 6], 1: ["logs", 1], 2: ["logs", 1] });
+      assert.deepEqual(await slotsOf(b.id), { 0: ["sword", 1], 7: ["coins", 5] });
+      const [aAfter, bAfter] = [await places(a.id), await places(b.id)];
+      assert.equal(aAfter[1], aBefore[1], "a's first logs were not written");
+      assert.notEqual(aAfter[0], aBefore[0], "a's coins were written");
+      assert.notEqual(bAfter[7], bBefore[7], "b's coins were written");
+      assert.deepEqual(
+        [aAfter[5], bAfter[2]].map((at) => at === undefined),
+        [true, true],
+        "the slots emptied have no rows",
+      );
+    });
+
     it("stamps the history row in UTC whatever the session's time zone (as Prisma reads it back)", async () => {
       const a = await character({ 0: ["coins", 3] });
       const b = await character({});
