@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
-import { lockCharacters, lockTraders, swapInTransaction, swapManyInTransaction, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
+import { commitTrades, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue, type Swap } from "../src/game/trade.js";
 import type { PlayerEntity } from "../src/game/world/entities.js";
@@ -27,9 +27,9 @@ interface Commit {
 
 /**
  * The trade commits of a world, grouped: every trade whose both sides accepted during one turn of
- * the event loop is committed in one transaction (swapManyInTransaction), ordered by the world's
- * saver with every save of its traders. Under load many trades share a transaction's round trips;
- * a lone trade is committed as before (swapInTransaction). A group that fails as a whole (the
+ * the event loop is committed in one transaction (commitTrades), ordered by the world's saver with
+ * every save of its traders. Under load many trades share a transaction's round trips; a lone
+ * trade's refusal rolls back its transaction. A group that fails as a whole (the
  * database refused it, not a trade's own refusal) is committed again trade by trade, so one bad
  * trade never takes the others down with it.
  */
@@ -82,9 +82,9 @@ export class TradeCommits {
     const items = this.o.world.data.items;
     const started = performance.now();
     const written = this.o.saver.saveWith(this.o.world, c.players, async (tx, writeSave) => {
-      await lockTraders(tx, c.record);
-      await writeSave();
-      return swapInTransaction(tx, c.record, items);
+      const [outcome] = await commitTrades(tx, [c.record], items, writeSave.empty ? undefined : writeSave);
+      if (outcome instanceof TradeCommitError) throw outcome;
+      return outcome;
     });
     void written.then(
       (swap) => this.settle(c, swap, started),
@@ -99,14 +99,7 @@ export class TradeCommits {
     const written = this.o.saver.saveWith(
       this.o.world,
       group.flatMap((c) => c.players),
-      async (tx, writeSave) => {
-        const locked = await lockCharacters(
-          tx,
-          records.flatMap((r) => [r.initiator.characterId, r.recipient.characterId]),
-        );
-        await writeSave();
-        return swapManyInTransaction(tx, records, items, locked);
-      },
+      (tx, writeSave) => commitTrades(tx, records, items, writeSave.empty ? undefined : writeSave),
     );
     void written.then(
       (outcomes) => group.forEach((c, i) => this.settle(c, outcomes[i], started)),

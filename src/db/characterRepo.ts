@@ -12,7 +12,7 @@ import {
   type SkillXp,
   type Tile,
 } from "../game/types.js";
-import { inJsonList, insertRows, insertRowsStatement, NOW_UTC, type Columns, type SqlRunner, type SqlTx } from "./sql.js";
+import { inJsonList, insertRows, insertRowsStatement, NOW_UTC, type Columns, type SqlRunner, type SqlTx, type Statement } from "./sql.js";
 import { combatLevel, defaultSkillXp, levelForXp, maxHealth, skillLevels, xpForLevel } from "../game/skills.js";
 
 /** The column pair of each skill in the characters table. */
@@ -250,13 +250,13 @@ export interface InventoryChange {
 }
 
 /**
- * Write these characters' inventories as changed from what the database holds (`before`, read
- * under their row locks in this transaction), in one statement: only the slots whose stacks
- * differ are written (a trade moves a few stacks; the rest of a pack is left as it is), the slots
- * emptied deleted. `also` is one more data-modifying statement run in it, its JSON parameter
- * being $3 (a trade's history rows).
+ * The statement that writes these characters' inventories as changed from what the database holds
+ * (`before`, read under their row locks in this transaction): only the slots whose stacks differ
+ * are written (a trade moves a few stacks; the rest of a pack is left as it is), the slots emptied
+ * deleted. `also` is one more data-modifying statement run in it, its JSON parameter being $3 (a
+ * trade's history rows).
  */
-export async function writeInventoryChanges(tx: SqlTx, changes: InventoryChange[], also?: { statement: string; param: string }): Promise<void> {
+export function inventoryChangesStatement(changes: InventoryChange[], also?: { statement: string; param: string }): Statement {
   const written: { characterId: string; slot: number; itemId: string; quantity: number }[] = [];
   const emptied: { characterId: string; slot: number }[] = [];
   for (const { characterId, before, after } of changes) {
@@ -268,15 +268,21 @@ export async function writeInventoryChanges(tx: SqlTx, changes: InventoryChange[
       else if (!is && was) emptied.push({ characterId, slot });
     }
   }
-  await tx.query(
-    `WITH ${also ? `extra AS (${also.statement}),` : ""}
+  return {
+    sql: `WITH ${also ? `extra AS (${also.statement}),` : ""}
        gone AS (DELETE FROM "inventory" i USING jsonb_to_recordset($2::jsonb) AS d("characterId" text, "slot" int)
          WHERE i."characterId" = d."characterId" AND i."slot" = d."slot")
      INSERT INTO "inventory" ("characterId", "slot", "itemId", "quantity")
      SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r("characterId" text, "slot" int, "itemId" text, "quantity" int)
      ON CONFLICT ("characterId", "slot") DO UPDATE SET "itemId" = EXCLUDED."itemId", "quantity" = EXCLUDED."quantity"`,
-    [JSON.stringify(written), JSON.stringify(emptied), ...(also ? [also.param] : [])],
-  );
+    params: [JSON.stringify(written), JSON.stringify(emptied), ...(also ? [also.param] : [])],
+  };
+}
+
+/** Write these characters' inventories as changed (inventoryChangesStatement), in one statement. */
+export async function writeInventoryChanges(tx: SqlTx, changes: InventoryChange[]): Promise<void> {
+  const { sql, params } = inventoryChangesStatement(changes);
+  await tx.query(sql, params);
 }
 
 /** Replace the inventory, equipment and bank rows of these characters with their snapshots. */

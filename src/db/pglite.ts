@@ -15,6 +15,8 @@ export async function openPglite(dir: string | undefined): Promise<OpenedDriver>
       await db.exec(text);
     },
     query: async <T>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as T[],
+    // One call to the thread; the transaction commits when its function returns (`last` changes nothing here).
+    batch: (statements) => (statements.length ? db.batch(statements) : Promise.resolve([])),
   });
   const sql: SqlRunner = { ...channel(pg), transaction: (fn) => pg.transaction((tx) => fn(channel(tx))) };
   // Prisma's adapter calls query, exec and transaction as PGlite has them; the thread answers all three.

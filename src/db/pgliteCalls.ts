@@ -1,3 +1,5 @@
+import type { Statement } from "./sql.js";
+
 /**
  * What the server's thread and the embedded database's thread (src/db/pgliteWorker.ts) say to
  * each other (src/db/pgliteThread.ts is the server's side). Every call carries an id and is
@@ -16,6 +18,8 @@ export type ThreadOp =
       raw?: number[];
     }
   | { op: "exec"; sql: string; tx?: number }
+  /** Statements run in turn (inside this open transaction, else on their own): the rows of each. */
+  | { op: "batch"; statements: Statement[]; tx?: number }
   /** Open a transaction (once the database is free): answered with its number. */
   | { op: "begin" }
   /** Roll the open transaction back now (it stays open until ended; it commits nothing). */

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { messages } from "@electric-sql/pglite";
 import type { ThreadError, ThreadOp, ThreadReply } from "./pgliteCalls.js";
+import type { Statement } from "./sql.js";
 
 /** What a query answers: PGlite's Results, as far as the server and Prisma's adapter read them. */
 export interface ThreadResults {
@@ -22,6 +23,7 @@ export interface ThreadQueryOptions {
 export interface ThreadTransaction {
   query(sql: string, params?: unknown[], options?: ThreadQueryOptions): Promise<ThreadResults>;
   exec(sql: string): Promise<ThreadResults[]>;
+  batch(statements: Statement[]): Promise<unknown[][]>;
   /** Roll back now; the transaction then commits nothing when its function returns. */
   rollback(): Promise<void>;
 }
@@ -89,6 +91,11 @@ export class PgliteThread {
     return this.send({ op: "exec", sql, tx }, tx !== undefined) as Promise<ThreadResults[]>;
   }
 
+  /** Statements run in turn by the thread, one call for all of them: the rows of each. */
+  batch(statements: Statement[], tx?: number): Promise<unknown[][]> {
+    return this.send({ op: "batch", statements, tx }, tx !== undefined) as Promise<unknown[][]>;
+  }
+
   /** Run fn inside one transaction: committed when it returns, rolled back when it throws. */
   async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
     const before = this.lastTransaction;
@@ -101,6 +108,7 @@ export class PgliteThread {
       const tx: ThreadTransaction = {
         query: (sql, params, options) => this.query(sql, params, options, n),
         exec: (sql) => this.exec(sql, n),
+        batch: (statements) => this.batch(statements, n),
         rollback: async () => {
           await this.send({ op: "rollback", tx: n }, true);
         },

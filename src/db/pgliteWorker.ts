@@ -96,6 +96,11 @@ async function run(call: ThreadCall): Promise<unknown> {
     }
     case "exec":
       return (await runnerOf(call.tx).exec(call.sql)).map(resultOf);
+    case "batch": {
+      const rows: unknown[][] = [];
+      for (const s of call.statements) rows.push((await runnerOf(call.tx).query(s.sql, s.params ?? [])).rows);
+      return rows;
+    }
     case "begin":
       return begin();
     case "rollback": {

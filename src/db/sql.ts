@@ -7,8 +7,21 @@ export interface SqlRunner {
   exec(sql: string): Promise<void>;
   /** Run one statement with positional parameters ($1, $2, ...). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Run statements in order, in one round trip to the database where the driver can, as separate
+   * statements run (each sees what the ones before it wrote and committed, as separate statements
+   * do under READ COMMITTED); the rows of each. The first that fails stops the rest. `last`: inside
+   * a transaction, these are its last statements, and the driver may commit with them.
+   */
+  batch(statements: Statement[], options?: { last?: boolean }): Promise<unknown[][]>;
   /** Run fn inside one transaction on one connection; rolled back if it throws. */
   transaction<T>(fn: (tx: Omit<SqlRunner, "transaction">) => Promise<T>): Promise<T>;
+}
+
+/** One statement of a batch: its text, with its parameters as $1, $2, ... and nowhere else. */
+export interface Statement {
+  sql: string;
+  params?: unknown[];
 }
 
 /** What each driver module hands back: Prisma's adapter, the raw channel and a closer. */

@@ -2,8 +2,8 @@ import type { PrismaClient } from "@prisma/client";
 import type { ItemIndex } from "../game/inventory.js";
 import { checkOffer, NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
-import { isUniqueViolation, writeInventoryChanges, type InventoryChange } from "./characterRepo.js";
-import { inJsonList, insertRowsStatement, NOW_UTC, type SqlTx } from "./sql.js";
+import { inventoryChangesStatement, isUniqueViolation, writeInventoryChanges } from "./characterRepo.js";
+import { inJsonList, insertRowsStatement, NOW_UTC, type SqlTx, type Statement } from "./sql.js";
 
 type Tx = SqlTx;
 
@@ -33,28 +33,28 @@ export class TradeCommitError extends Error {
   }
 }
 
+/** The statement that locks characters' rows, in id order (lockCharacters); its rows are the ids that exist. */
+function lockStatement(ids: string[]): Statement {
+  return {
+    sql: `SELECT "id" FROM "characters" WHERE "id" ${inJsonList(1)} ORDER BY "id" FOR UPDATE`,
+    params: [JSON.stringify([...new Set(ids)].sort())],
+  };
+}
+
 /**
  * Lock characters' rows, in id order, so two commits sharing a character never deadlock (a second
  * lock of the same rows in one transaction is free). The ids that still exist.
  * Every write to a character's items happens under this lock or in a save of the same process.
  */
-export async function lockCharacters(tx: Tx, ids: string[]): Promise<Set<string>> {
-  const rows = await tx.query<{ id: string }>(`SELECT "id" FROM "characters" WHERE "id" ${inJsonList(1)} ORDER BY "id" FOR UPDATE`, [
-    JSON.stringify([...new Set(ids)].sort()),
-  ]);
+async function lockCharacters(tx: Tx, ids: string[]): Promise<Set<string>> {
+  const { sql, params } = lockStatement(ids);
+  const rows = await tx.query<{ id: string }>(sql, params);
   return new Set(rows.map((r) => r.id));
 }
 
 /** Lock two characters' rows (lockCharacters); false when either no longer exists. */
 export async function lockCharacterRows(tx: Tx, a: string, b: string): Promise<boolean> {
   return (await lockCharacters(tx, [a, b])).size === 2;
-}
-
-/** Lock both traders' character rows (lockCharacterRows). */
-export async function lockTraders(tx: Tx, trade: TradeRecord): Promise<void> {
-  if (!(await lockCharacterRows(tx, trade.initiator.characterId, trade.recipient.characterId))) {
-    throw new TradeCommitError("error", "A trader's character no longer exists");
-  }
 }
 
 /** One side of an item move between two characters: who, named in refusals, and what they give. */
@@ -74,18 +74,21 @@ interface HeldItems {
 }
 
 /**
- * Read these characters' inventory rows, with the items table's tradeable flag of what they hold.
- * The caller holds their characters' row locks (lockCharacters): every write to a character's items
- * happens under that lock or in a save the world's saver orders with it, so the rows read stay as
- * read until the transaction ends.
+ * The statement that reads these characters' inventory rows, with the items table's tradeable flag
+ * of what they hold: one row, the stacks as one JSON text (a row per stack costs the embedded
+ * database more to hand over than to find).
  */
-async function readHeldItems(tx: Tx, ids: string[], items: ItemIndex): Promise<HeldItems> {
-  // One row: the stacks as one JSON text (a row per stack costs the embedded database more to hand over than to find).
-  const [row] = await tx.query<{ stacks: string | null }>(
-    `SELECT jsonb_agg(jsonb_build_array(i."characterId", i."slot", i."itemId", i."quantity", it."tradeable" AND it."active"))::text AS "stacks"
+function heldStatement(ids: string[]): Statement {
+  return {
+    sql: `SELECT jsonb_agg(jsonb_build_array(i."characterId", i."slot", i."itemId", i."quantity", it."tradeable" AND it."active"))::text AS "stacks"
      FROM "inventory" i JOIN "items" it ON it."id" = i."itemId" WHERE i."characterId" ${inJsonList(1)}`,
-    [JSON.stringify(ids)],
-  );
+    params: [JSON.stringify(ids)],
+  };
+}
+
+/** What heldStatement's rows say. */
+function heldItems(rows: unknown[], ids: string[], items: ItemIndex): HeldItems {
+  const [row] = rows as { stacks: string | null }[];
   const stacks = JSON.parse(row?.stacks ?? "[]") as [string, number, string, number, boolean][];
   const inventories = new Map(ids.map((id) => [id, new Array(INVENTORY_SIZE).fill(null) as Inventory]));
   const lookup = new Map(items);
@@ -95,6 +98,32 @@ async function readHeldItems(tx: Tx, ids: string[], items: ItemIndex): Promise<H
     if (def) lookup.set(itemId, { ...def, tradeable: def.tradeable && tradeable === true });
   }
   return { inventories, lookup };
+}
+
+/**
+ * Read these characters' inventories (heldStatement). The caller holds their characters' row
+ * locks (lockCharacters): every write to a character's items happens under that lock or in a save
+ * the world's saver orders with it, so the rows read stay as read until the transaction ends.
+ */
+async function readHeldItems(tx: Tx, ids: string[], items: ItemIndex): Promise<HeldItems> {
+  const { sql, params } = heldStatement(ids);
+  return heldItems(await tx.query(sql, params), ids, items);
+}
+
+/**
+ * Lock these characters (lockCharacters), run `between` (a save's writes, which the read must
+ * see) when there is one, and read what they hold (readHeldItems). Without `between`, the lock and
+ * the read go in one batch, one round trip: the read is a statement of its own after the lock, so
+ * it sees what the lock's last holder committed.
+ */
+async function lockAndRead(tx: Tx, ids: string[], items: ItemIndex, between?: () => Promise<void>): Promise<{ locked: Set<string>; held: HeldItems }> {
+  if (between) {
+    const locked = await lockCharacters(tx, ids);
+    await between();
+    return { locked, held: await readHeldItems(tx, ids, items) };
+  }
+  const [lockRows, heldRows] = await tx.batch([lockStatement(ids), heldStatement(ids)]);
+  return { locked: new Set((lockRows as { id: string }[]).map((r) => r.id)), held: heldItems(heldRows, ids, items) };
 }
 
 /**
@@ -119,20 +148,18 @@ function planMove(a: MoveParty, b: MoveParty, held: HeldItems): Swap {
 }
 
 /**
- * The one home of moving items between two characters inside a commit transaction (a trade's swap,
- * a duel's settlement): re-read both inventories (their characters locked), plan the move (planMove) and write
- * both inventories, with the history rows of `trades` in the same statement. Refusals are
- * TradeCommitError; the caller's transaction then writes nothing.
+ * The one home of moving items between two characters inside a commit transaction (a duel's
+ * settlement; a trade's is commitTrades): re-read both inventories (their characters locked),
+ * plan the move (planMove) and write both inventories. Refusals are TradeCommitError; the caller's
+ * transaction then writes nothing.
  */
-export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex, trades: TradeRecord[] = []): Promise<Swap> {
+export async function moveItemsInTransaction(tx: Tx, a: MoveParty, b: MoveParty, items: ItemIndex): Promise<Swap> {
   const held = await readHeldItems(tx, [a.characterId, b.characterId], items);
   const swap = planMove(a, b, held);
-  const changes = [
+  await writeInventoryChanges(tx, [
     { characterId: a.characterId, before: held.inventories.get(a.characterId)!, after: swap.initiator },
     { characterId: b.characterId, before: held.inventories.get(b.characterId)!, after: swap.recipient },
-  ];
-  if (trades.length) await writeTrades(tx, changes, trades);
-  else await writeInventoryChanges(tx, changes);
+  ]);
   return swap;
 }
 
@@ -165,37 +192,18 @@ function tradeRows(trades: TradeRecord[]): { statement: string; param: string } 
 }
 
 /**
- * Write the traders' inventories and the trades' history rows, in one statement; the history row's
- * id is the trade's, so one trade can never be written twice.
- */
-async function writeTrades(tx: Tx, changes: InventoryChange[], trades: TradeRecord[]): Promise<void> {
-  try {
-    await writeInventoryChanges(tx, changes, tradeRows(trades));
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
-    throw err;
-  }
-}
-
-/**
- * The swap inside the commit transaction: move both offers (moveItemsInTransaction) and write the
- * history row.
- */
-export async function swapInTransaction(tx: Tx, trade: TradeRecord, items: ItemIndex): Promise<Swap> {
-  return moveItemsInTransaction(tx, trade.initiator, trade.recipient, items, [trade]);
-}
-
-/**
- * Many trades committed in one transaction (a group commit), each with the guarantees of one:
- * every trader's inventory read once under lock, each trade re-validated and swapped in turn
+ * Trades committed in one transaction (one, or a group: every trade accepted in one turn of the
+ * loop), each with the guarantees of its own: every trader's character locked (in id order) and
+ * inventory read once under that lock (lockAndRead; `save`, the writes of the save this commit
+ * shares its transaction with, between the two), each trade re-validated and swapped in turn
  * (planMove, in the order given), then every changed inventory and every history row written in
- * one statement. A refused trade (or one whose trader no longer exists: not in `locked`)
- * writes nothing of its own and its outcome is its TradeCommitError; the others commit. The
- * caller locks the traders (lockCharacters) before writing anything else in the transaction.
+ * one statement, the transaction's last (the history row's id is the trade's, so one trade can
+ * never be written twice). A refused trade (or one whose trader no longer exists) writes nothing
+ * of its own and its outcome is its TradeCommitError; the others commit.
  */
-export async function swapManyInTransaction(tx: Tx, trades: TradeRecord[], items: ItemIndex, locked: Set<string>): Promise<(Swap | TradeCommitError)[]> {
+export async function commitTrades(tx: Tx, trades: TradeRecord[], items: ItemIndex, save?: () => Promise<void>): Promise<(Swap | TradeCommitError)[]> {
   const ids = [...new Set(trades.flatMap((t) => [t.initiator.characterId, t.recipient.characterId]))];
-  const held = await readHeldItems(tx, ids, items);
+  const { locked, held } = await lockAndRead(tx, ids, items, save);
   // What the database holds (the plan replaces each trader's inventory as its trades go through).
   const read = new Map(held.inventories);
   const changed = new Set<string>();
@@ -217,11 +225,13 @@ export async function swapManyInTransaction(tx: Tx, trades: TradeRecord[], items
     }
   });
   if (committed.length === 0) return outcomes;
-  await writeTrades(
-    tx,
-    [...changed].map((characterId) => ({ characterId, before: read.get(characterId)!, after: held.inventories.get(characterId)! })),
-    committed,
-  );
+  const changes = [...changed].map((characterId) => ({ characterId, before: read.get(characterId)!, after: held.inventories.get(characterId)! }));
+  try {
+    await tx.batch([inventoryChangesStatement(changes, tradeRows(committed))], { last: true });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
+    throw err;
+  }
   return outcomes;
 }
 

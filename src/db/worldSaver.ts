@@ -25,6 +25,13 @@ interface CapturedCharacter {
 
 export class ReclaimConflictError extends Error {}
 
+/** A save's writes, as `saveWith` hands them to the work that shares its transaction. */
+export interface SaveWrites {
+  (): Promise<void>;
+  /** Nothing to write: every captured character is as the database holds it, and no chunk changed. */
+  readonly empty: boolean;
+}
+
 /**
  * Writes the world to the database. A save is captured synchronously (a consistent picture of
  * the characters asked for, the characters whose items went to or came from the ground, and the
@@ -68,18 +75,14 @@ export class WorldSaver {
   /**
    * A save with more work in the same transaction: `work(tx, writeSave)` runs inside it and calls
    * `writeSave()` where the captured characters and chunks are to be written; the save resolves
-   * with what `work` returns. A serialization failure or deadlock runs the transaction again.
+   * with what `work` returns (`writeSave.empty`: the save has nothing to write, so `work` may
+   * spare the call). A serialization failure or deadlock runs the transaction again.
    * A character whose trade is being committed is captured only when asked for by name (by that
    * commit): the commit changes its rows, so an older picture must not be written after it.
    * `shared` names what else `work` writes that other saves write too (a store's shelves, as
    * `store:<id>`): saves naming the same wait for each other, as saves of the same character do.
    */
-  saveWith<T = void>(
-    world: World,
-    players: PlayerEntity[],
-    work?: (tx: SqlTx, writeSave: () => Promise<void>) => Promise<T>,
-    shared: string[] = [],
-  ): Promise<T> {
+  saveWith<T = void>(world: World, players: PlayerEntity[], work?: (tx: SqlTx, writeSave: SaveWrites) => Promise<T>, shared: string[] = []): Promise<T> {
     const wanted = new Map(players.map((p) => [p.id, p]));
     for (const id of [...world.groundLinked]) {
       const p = world.players.get(id);
@@ -125,6 +128,9 @@ export class WorldSaver {
       );
       await writeChunks(tx, this.worldName, chunks);
     };
+    const empty =
+      chunks.length === 0 &&
+      captured.every((c) => !c.statsChanged && !c.itemsChanged && !c.questsChanged && c.deaths.length === 0 && c.reclaims.length === 0 && c.kills.size === 0);
     const write = async (): Promise<T> => {
       const result = await retryTransaction(() =>
         this.sql.transaction(async (tx) => {
@@ -133,10 +139,11 @@ export class WorldSaver {
             return undefined as T;
           }
           let written = false;
-          const out = await work(tx, async () => {
+          const writes = async () => {
             if (!written) await writeSave(tx);
             written = true;
-          });
+          };
+          const out = await work(tx, Object.assign(writes, { empty }));
           if (!written) await writeSave(tx);
           return out;
         }),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lockCharacters, swapManyInTransaction, TradeCommitError, type TradeRecord } from "../../src/db/tradeRepo.js";
+import { commitTrades, TradeCommitError, type TradeRecord } from "../../src/db/tradeRepo.js";
 import type { OfferItem, Swap } from "../../src/game/trade.js";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { inventoryDb, ITEMS, stack as give } from "../helpers/inventoryDb.js";
@@ -17,14 +17,7 @@ for (const kind of DATABASE_KINDS) {
     });
 
     /** Commit these trades as one group, as the trade desk does. */
-    const commitGroup = (trades: TradeRecord[]) =>
-      t.db.sql.transaction(async (tx) => {
-        const locked = await lockCharacters(
-          tx,
-          trades.flatMap((r) => [r.initiator.characterId, r.recipient.characterId]),
-        );
-        return swapManyInTransaction(tx, trades, ITEMS, locked);
-      });
+    const commitGroup = (trades: TradeRecord[]) => t.db.sql.transaction((tx) => commitTrades(tx, trades, ITEMS));
 
     it("commits the good trades of a group and refuses the others, each by its own reason, writing nothing of theirs", async () => {
       const a = await character({ 0: ["coins", 50] });
@@ -135,6 +128,58 @@ for (const kind of DATABASE_KINDS) {
       );
     });
 
+    it("a commit that waited for its traders' lock reads what the lock's holder committed, not what was there before", async () => {
+      const a = await character({ 0: ["coins", 5] });
+      const b = await character({});
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((r) => (locked = r));
+      // Another writer holds a's lock and spends 4 of its coins meanwhile.
+      const holder = t.db.sql.transaction(async (tx) => {
+        await tx.query(`SELECT "id" FROM "characters" WHERE "id" = $1 FOR UPDATE`, [a.id]);
+        await tx.query(`UPDATE "inventory" SET "quantity" = 1 WHERE "characterId" = $1 AND "slot" = 0`, [a.id]);
+        locked();
+        await released;
+      });
+      await lockTaken;
+      const commit = commitGroup([trade("w1", a, [give(0, "coins", 3)], b, [])]);
+      if (kind === "postgres") {
+        // The commit's lock and read went in one batch: wait until it is queued on the lock.
+        for (;;) {
+          const [row] = await t.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE "wait_event_type" = 'Lock'`);
+          if (row.n > 0) break;
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+      release();
+      await holder;
+      const [outcome] = await commit;
+      assert.ok(outcome instanceof TradeCommitError && outcome.reason === "offer_changed", `refused for the coins it no longer holds, not ${String(outcome)}`);
+      assert.deepEqual(await slotsOf(a.id), { 0: ["coins", 1] });
+      assert.deepEqual(await slotsOf(b.id), {});
+    });
+
+    it("a save sharing the commit's transaction is written after the locks and before the read, which sees it", async () => {
+      const a = await character({ 0: ["coins", 2] });
+      const b = await character({});
+      const order: string[] = [];
+      const [outcome] = await t.db.sql.transaction((tx) =>
+        commitTrades(tx, [trade("s1", a, [give(0, "coins", 6)], b, [])], ITEMS, async () => {
+          // The save's picture of a: 8 coins, gathered since the last save (the database still says 2).
+          const [waiting] = await tx.query<{ locked: boolean }>(
+            `SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'characters' AND l.mode = 'RowShareLock' AND l.pid = pg_backend_pid()) AS "locked"`,
+          );
+          order.push(waiting.locked ? "save after the lock" : "save before the lock");
+          await tx.query(`UPDATE "inventory" SET "quantity" = 8 WHERE "characterId" = $1 AND "slot" = 0`, [a.id]);
+        }),
+      );
+      assert.deepEqual(order, ["save after the lock"]);
+      assert.ok(!(outcome instanceof TradeCommitError), `the trade commits against the saved 8 coins, not ${String(outcome)}`);
+      assert.deepEqual(await slotsOf(a.id), { 0: ["coins", 2] });
+      assert.deepEqual(await slotsOf(b.id), { 0: ["coins", 6] });
+    });
+
     it("stamps the history row in UTC whatever the session's time zone (as Prisma reads it back)", async () => {
       const a = await character({ 0: ["coins", 3] });
       const b = await character({});
@@ -142,8 +187,7 @@ for (const kind of DATABASE_KINDS) {
       await t.db.sql.transaction(async (tx) => {
         // Five or six hours from UTC: a timestamp written in the session's zone would be that far off.
         await tx.query(`SET LOCAL TIME ZONE 'America/New_York'`);
-        const locked = await lockCharacters(tx, [a.id, b.id]);
-        await swapManyInTransaction(tx, [trade("tz1", a, [give(0, "coins", 1)], b, [])], ITEMS, locked);
+        await commitTrades(tx, [trade("tz1", a, [give(0, "coins", 1)], b, [])], ITEMS);
       });
       const row = await prisma().trade.findUniqueOrThrow({ where: { id: "tz1" } });
       const skew = Math.abs(row.completedAt.getTime() - before);
