@@ -1,5 +1,5 @@
 import { Protocol } from "@colyseus/core";
-import { $changes, $getByIndex, $refId, encode, encodeMapEntry, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
+import { $changes, $getByIndex, $refId, $values, encode, encodeMapEntry, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
 
 /**
  * Encode once, send many: each entity's bytes are made once per patch and copied into every
@@ -43,6 +43,7 @@ interface Descriptor {
   hasAnyUnreliable: boolean;
   hasAnyStream: boolean;
   types: unknown[];
+  names: string[];
   metadata: unknown;
 }
 
@@ -96,7 +97,16 @@ interface Whole {
   /** Made at this index in its collection, with this ref id. */
   index: number;
   refId: number;
+  /** Where each field's value starts in `whole`, by field index (-1: not in it). */
+  at: number[];
+  /** The values it was made with of the fields whose bytes vary in length (strings), by field index. */
+  texts: unknown[];
+  /** The entity changed since it was made: its values are to be checked (and rewritten) before it is used. */
+  stale: boolean;
 }
+
+/** Field types whose value always takes the same bytes: a change of one is written over the old value in place. */
+const FIXED_WIDTH = new Set(["int8", "uint8", "int16", "uint16", "int32", "uint32", "float32", "float64", "boolean"]);
 
 const flatness = new WeakMap<Descriptor, boolean>();
 
@@ -122,6 +132,8 @@ function isFlat(tree: Tree): boolean {
 export interface SharedEncodeCounts {
   encoded: number;
   copied: number;
+  /** Kept adds brought up to date in place (only fixed-width fields changed). */
+  rewritten: number;
 }
 
 /** What a client holding a set of one collection's entities is to stop and start holding. */
@@ -158,7 +170,7 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   const colyseusEncode = encoder.encode.bind(encoder);
   const colyseusEncodeView = encoder.encodeView.bind(encoder);
   const colyseusApplyPatches = s.applyPatches.bind(s);
-  const counts: SharedEncodeCounts = { encoded: 0, copied: 0 };
+  const counts: SharedEncodeCounts = { encoded: 0, copied: 0, rewritten: 0 };
 
   /** Set while a patch is being made: its number (0 outside one, when nothing is cached). */
   let patch = 0;
@@ -343,30 +355,82 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     return out;
   };
 
+  /** Where writeLive put each field's value (absolute in the arena, by field index), for the add being made. */
+  let liveAt: number[] = [];
   const writeLive = (tree: Tree) => (index: number) => {
+    liveAt[index] = at.offset + 1; // after the byte of the field's index and operation
     encodeSchemaOperation(encoder as any, arena, tree as any, index, OPERATION.ADD, at, false, true, undefined);
   };
 
   /**
+   * Bring a stale add up to date in place when only fixed-width fields changed (a player stepping:
+   * its tile, world position, moving flag): each such field's value written over the old one.
+   * False when a field whose bytes vary in length changed, or one came or went: it is made again.
+   */
+  const rewrite = (tree: Tree, kept: Whole): boolean => {
+    const desc = tree.encDescriptor as Descriptor & { encoders: (((bytes: Uint8Array, value: unknown, it: { offset: number }) => void) | undefined)[] };
+    const ref = tree.ref;
+    const values = ref[$values];
+    for (let i = 0; i < desc.types.length; i++) {
+      // As Colyseus reads a field to encode it.
+      const value = values[i] ?? ref[desc.names[i]];
+      const offset = kept.at[i] ?? -1;
+      if (offset < 0) {
+        if (value !== undefined) return false;
+        continue;
+      }
+      const write = desc.encoders[i];
+      if (value === undefined || write === undefined) return false;
+      if (!FIXED_WIDTH.has(desc.types[i] as string)) {
+        if (value !== kept.texts[i]) return false;
+        continue;
+      }
+      rewriteAt.offset = offset;
+      write(kept.whole, value, rewriteAt);
+    }
+    return true;
+  };
+  const rewriteAt = { offset: 0 };
+
+  /**
    * A flat entity's add as `view.add` queues it: its entry's add in its collection (key and
-   * reference), and every field it has; made again only once it changed (or moved in its
-   * collection) since it was last made. Copied out of the arena, which each patch reuses.
+   * reference), and every field it has; kept, and made again only once it changed in a field whose
+   * bytes vary in length (or moved in its collection) since it was last made: a change of fixed-width
+   * fields alone is written over the kept bytes. Copied out of the arena, which each patch reuses.
    */
   const addOf = (tree: Tree, collection: Tree, index: number): Whole => {
     const c = wholes.get(tree);
     const refId = tree.ref[$refId] as number;
-    if (c && c.index === index && c.refId === refId) {
+    if (c && c.index === index && c.refId === refId && (!c.stale || rewrite(tree, c))) {
+      if (c.stale) counts.rewritten++;
+      c.stale = false;
       counts.copied++;
       return c;
     }
+    const entry = inArena(undefined, (out) => encodeMapEntry(encoder as any, out, collection as any, index, OPERATION.ADD, at, false, true)).slice();
+    const bytes = inArena(tree, () => {
+      liveAt = [];
+      tree.forEachLive(writeLive(tree));
+    });
+    const start = at.offset - bytes.length;
+    const types = tree.encDescriptor.types;
     const made: Whole = {
-      entry: inArena(undefined, (out) => encodeMapEntry(encoder as any, out, collection as any, index, OPERATION.ADD, at, false, true)).slice(),
-      whole: inArena(tree, () => tree.forEachLive(writeLive(tree))).slice(),
+      entry,
+      whole: bytes.slice(),
       index,
       refId,
+      at: types.map((_, i) => (liveAt[i] === undefined ? -1 : liveAt[i] - start)),
+      texts: types.map((t, i) => (FIXED_WIDTH.has(t as string) ? undefined : tree.ref[$getByIndex](i))),
+      stale: false,
     };
     wholes.set(tree, made);
     return made;
+  };
+
+  /** An entity with changes not yet patched: its kept add is checked (rewritten, or made again) before it is next used. */
+  const changed = (tree: Tree) => {
+    const kept = wholes.get(tree);
+    if (kept) kept.stale = true;
   };
 
   const indexIn = (e: object, collection: object): number => {
@@ -384,37 +448,48 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     frame = grown;
   };
 
-  /** The fields of the entities a frame adds, written once every entry that introduces one is in. */
-  const addedWholes: Uint8Array[] = [];
+  /** The adds of the entities a frame adds, in order: their entries go in their collections' parts, then all their fields. */
+  const adds: Whole[] = [];
+  /** Most bytes a number (a ref id, an index) takes, and so a switch to a structure or an entry's delete. */
+  const NUMBER_ROOM = 10;
   /** The removes and adds of `moves` written into `frame` from `it.offset`. */
   const writeMoves = (moves: CollectionMove[]) => {
-    addedWholes.length = 0;
+    // Every add found (kept or made) first, so the frame's room is made once.
+    adds.length = 0;
+    let need = 0;
+    for (const m of moves) {
+      need += NUMBER_ROOM * (1 + m.removed.length);
+      const collection = (m.collection as any)[$changes] as Tree;
+      for (const e of m.added) {
+        const add = addOf((e as any)[$changes] as Tree, collection, indexIn(e, m.collection));
+        adds.push(add);
+        need += add.entry.length + add.whole.length;
+      }
+    }
+    room(need);
+    const out = frame;
+    let k = 0;
     for (const m of moves) {
       if (m.removed.length === 0 && m.added.length === 0) continue;
       const collection = (m.collection as any)[$changes] as Tree;
-      room(0);
-      frame[it.offset++] = SWITCH_TO_STRUCTURE;
-      encode.number(frame, collection.ref[$refId], it);
-      for (const e of m.removed) {
-        room(0);
-        encodeMapEntry(encoder as any, frame, collection as any, indexIn(e, m.collection), OPERATION.DELETE, it, false, true);
-      }
-      for (const e of m.added) {
-        const tree = (e as any)[$changes] as Tree;
-        const add = addOf(tree, collection, indexIn(e, m.collection));
-        const entry = add.entry;
-        room(entry.length);
+      out[it.offset++] = SWITCH_TO_STRUCTURE;
+      encode.number(out, collection.ref[$refId], it);
+      for (const e of m.removed) encodeMapEntry(encoder as any, out, collection as any, indexIn(e, m.collection), OPERATION.DELETE, it, false, true);
+      let at = it.offset;
+      for (let n = 0; n < m.added.length; n++) {
         // An entry is a few bytes: copied one by one rather than by a call to set().
-        for (let i = 0; i < entry.length; i++) frame[it.offset + i] = entry[i];
-        it.offset += entry.length;
-        addedWholes.push(add.whole);
+        const entry = adds[k++].entry;
+        for (let i = 0; i < entry.length; i++) out[at + i] = entry[i];
+        at += entry.length;
       }
+      it.offset = at;
     }
-    for (const whole of addedWholes) {
-      room(whole.length);
-      frame.set(whole, it.offset);
-      it.offset += whole.length;
+    let at = it.offset;
+    for (const add of adds) {
+      out.set(add.whole, at);
+      at += add.whole.length;
     }
+    it.offset = at;
   };
 
   const moveFrame = (moves: CollectionMove[]): Uint8Array => {
@@ -426,8 +501,8 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   };
 
   const addsBody = (moves: CollectionMove[]): Uint8Array => {
-    // Whatever changed since the last patch has its add made afresh (as the next patch starts, it is made again).
-    for (let node = root.changes.next; node; node = node.next) wholes.delete(node.changeTree);
+    // Whatever changed since the last patch has its add checked before use (as the next patch starts, it is marked again).
+    for (let node = root.changes.next; node; node = node.next) changed(node.changeTree);
     it.offset = 0;
     writeMoves(moves);
     return frame.slice(0, it.offset);
@@ -437,8 +512,8 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     patch = ++patches;
     at.offset = 0;
     cached.clear();
-    // What changes in this patch: a whole made before it is stale.
-    for (let node = root.changes.next; node; node = node.next) wholes.delete(node.changeTree);
+    // What changes in this patch: a whole made before it is checked before its next use.
+    for (let node = root.changes.next; node; node = node.next) changed(node.changeTree);
     try {
       return colyseusApplyPatches(...args);
     } finally {

@@ -179,12 +179,24 @@ function addsKept() {
   return { side, moves, added, player };
 }
 
-/** Make `bytes` and check that only one entity of `added` (its fields and its entry) was made again, the others copied. */
-function onlyOneMadeAgain(side: Side, added: object[], make: () => Uint8Array): Uint8Array {
+/**
+ * Make `bytes` and check how the entities of `added` were made: every one copied from the bytes
+ * kept of it, one of them brought up to date first by rewriting its kept bytes in place
+ * ("rewritten"), or every one but one, encoded again, fields and entry ("encoded").
+ */
+function onlyOneMadeAgain(side: Side, added: object[], make: () => Uint8Array, how: "rewritten" | "encoded"): Uint8Array {
   const counts = { ...side.encodes!.counts };
   const bytes = make();
-  assert.equal(side.encodes!.counts.encoded - counts.encoded, 2, "the changed entity's fields and entry, made again");
-  assert.equal(side.encodes!.counts.copied - counts.copied, added.length - 1, "every other entity's bytes copied");
+  const after = side.encodes!.counts;
+  if (how === "rewritten") {
+    assert.equal(after.rewritten - counts.rewritten, 1, "the changed entity's kept bytes, rewritten");
+    assert.equal(after.encoded - counts.encoded, 0, "nothing encoded again");
+    assert.equal(after.copied - counts.copied, added.length, "every entity's bytes copied");
+  } else {
+    assert.equal(after.rewritten - counts.rewritten, 0, "nothing rewritten");
+    assert.equal(after.encoded - counts.encoded, 2, "the changed entity's fields and entry, made again");
+    assert.equal(after.copied - counts.copied, added.length - 1, "every other entity's bytes copied");
+  }
   return bytes;
 }
 
@@ -240,24 +252,37 @@ describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity,
     }
   });
 
-  it("a move frame made again after a patch: an entity unchanged since is copied, one that changed is encoded afresh with its new values", () => {
+  it("a move frame made again after a patch: an entity unchanged since is copied, one whose numbers changed has its kept bytes rewritten in place", () => {
     const { side, moves, added, player } = addsKept();
-    // One entity changes in the next patch; nothing else does.
+    // One entity's tile changes in the next patch; nothing else does.
     player.x += 7;
     side.patch();
-    const frame = onlyOneMadeAgain(side, added, () => side.encodes!.moveFrame(moves));
+    const frame = onlyOneMadeAgain(side, added, () => side.encodes!.moveFrame(moves), "rewritten");
     side.decoders[0].decode(frame, { offset: 1 });
     assert.deepEqual(side.decoders[0].state.toJSON(), side.decoders[1].state.toJSON(), "client 0 now holds view 1's set, as it is now");
     assert.equal(side.decoders[0].state.players.get(player.id).x, player.x);
   });
 
-  it("a first state's adds may be made with changes not yet patched: an entity changed since its bytes were made is encoded afresh", () => {
+  it("a move frame made again after a patch: an entity whose text changed (its bytes may change length) is encoded afresh", () => {
+    const { side, moves, added, player } = addsKept();
+    player.action = player.action === "" ? "woodcutting" : "";
+    player.x += 1;
+    side.patch();
+    const frame = onlyOneMadeAgain(side, added, () => side.encodes!.moveFrame(moves), "encoded");
+    side.decoders[0].decode(frame, { offset: 1 });
+    assert.deepEqual(side.decoders[0].state.toJSON(), side.decoders[1].state.toJSON(), "client 0 now holds view 1's set, as it is now");
+    assert.deepEqual(side.decoders[0].state.players.get(player.id).toJSON(), (player as any).toJSON());
+  });
+
+  it("a first state's adds may be made with changes not yet patched: an entity changed since its bytes were made is brought up to date", () => {
     const { side, moves, added, player } = addsKept();
     // It changes, and no patch has gone out since.
     player.x += 5;
-    const body = onlyOneMadeAgain(side, added, () => side.encodes!.addsBody(moves));
+    player.health = 3;
+    const body = onlyOneMadeAgain(side, added, () => side.encodes!.addsBody(moves), "rewritten");
     side.decoders[0].decode(body);
     assert.equal(side.decoders[0].state.players.get(player.id).x, player.x, "its value now, not the one its bytes were first made with");
+    assert.equal(side.decoders[0].state.players.get(player.id).health, 3);
   });
 
   it("a move frame is refused while the state has changes not yet patched (its entities' bytes would be stale)", () => {
