@@ -3,7 +3,7 @@ import type { EntityKind } from "../src/game/world/entities.js";
 import type { WorldState } from "../schema/WorldState.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import type { HandOverFrames } from "./viewHandOvers.js";
-import type { CollectionMove } from "./sharedEncodes.js";
+import type { CollectionMove } from "./moveFrames.js";
 import type { Window, Zone } from "./viewWindows.js";
 
 /** What a join's view was seeded with: its window and, where that is its zone's and itself, the zone, its player's state and the sync it was made after. */

@@ -1,5 +1,6 @@
-import { Protocol } from "@colyseus/core";
-import { $changes, $getByIndex, $refId, $values, encode, encodeMapEntry, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
+import { $changes, $getByIndex, $refId, encode, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
+import { ENTRY_ROOM, SWITCH_TO_STRUCTURE, type Descriptor, type Ops, type SerializerInternals, type Tree } from "./schemaInternals.js";
+import { moveFrames, type CollectionMove } from "./moveFrames.js";
 
 /**
  * Encode once, send many: each entity's bytes are made once per patch and copied into every
@@ -28,56 +29,8 @@ import { $changes, $getByIndex, $refId, $values, encode, encodeMapEntry, encodeS
  * structure-switch byte); the version is pinned in package.json.
  */
 
-/** The byte that starts a structure's operations (@colyseus/schema's SWITCH_TO_STRUCTURE). */
-const SWITCH_TO_STRUCTURE = 255;
-/** Room a cached entry may need in the arena (entities are far smaller; checked after each encode). */
-const ENTRY_ROOM = 64 * 1024;
+/** The arena's size (a new one is made when it is full). */
 const ARENA_SIZE = 1024 * 1024;
-
-type Ops = Map<unknown, number>;
-
-interface Descriptor {
-  isSchema: boolean;
-  filter: unknown;
-  filterBitmask: number;
-  hasAnyUnreliable: boolean;
-  hasAnyStream: boolean;
-  types: unknown[];
-  names: string[];
-  metadata: unknown;
-}
-
-interface Tree {
-  ref: any;
-  refTarget: any;
-  isFiltered: boolean;
-  encDescriptor: Descriptor;
-  /** Visibility bits, one per StateView id (32 to a word). */
-  visibleViews?: number[];
-  parent: any;
-  indexInParent(parent: unknown): number | undefined;
-  forEachLive(cb: (index: number) => void): void;
-  has(): boolean;
-  forEachWithCtx<C>(ctx: C, cb: (ctx: C, index: number, op: number) => void): void;
-}
-
-interface Node {
-  changeTree: Tree;
-  next?: Node;
-}
-
-interface EncoderInternals {
-  sharedBuffer: Uint8Array;
-  root: { changes: { next?: Node }; changeTrees: Record<number, Tree>; pendingFilterRefresh: unknown[] };
-  encode(it: { offset: number }, view?: StateView, buffer?: Uint8Array, initialOffset?: number): Uint8Array;
-  encodeView(view: StateView, sharedOffset: number, it: { offset: number }, bytes?: Uint8Array): Uint8Array;
-  ensureCapacity(buffer: Uint8Array, offset: number): Uint8Array;
-}
-
-interface SerializerInternals {
-  encoder: EncoderInternals;
-  applyPatches(...args: unknown[]): boolean;
-}
 
 /** A flat entity's bytes made this patch: its every field as a view's add queues them. */
 interface Cached {
@@ -85,28 +38,6 @@ interface Cached {
   /** The add's operations, field index and op in turn (an add queued otherwise is encoded afresh). */
   addedOps?: number[];
 }
-
-/**
- * A flat entity's add as a hand-over frame carries it, made between patches: its every field, and
- * its entry's add in its collection. Kept from patch to patch while the entity does not change
- * (a resource, a station, a player standing still), and its place in the collection stays.
- */
-interface Whole {
-  whole: Uint8Array;
-  entry: Uint8Array;
-  /** Made at this index in its collection, with this ref id. */
-  index: number;
-  refId: number;
-  /** Where each field's value starts in `whole`, by field index (-1: not in it). */
-  at: number[];
-  /** The values it was made with of the fields whose bytes vary in length (strings), by field index. */
-  texts: unknown[];
-  /** The entity changed since it was made: its values are to be checked (and rewritten) before it is used. */
-  stale: boolean;
-}
-
-/** Field types whose value always takes the same bytes: a change of one is written over the old value in place. */
-const FIXED_WIDTH = new Set(["int8", "uint8", "int16", "uint16", "int32", "uint32", "float32", "float64", "boolean"]);
 
 const flatness = new WeakMap<Descriptor, boolean>();
 
@@ -134,13 +65,6 @@ export interface SharedEncodeCounts {
   copied: number;
   /** Kept adds brought up to date in place (only fixed-width fields changed). */
   rewritten: number;
-}
-
-/** What a client holding a set of one collection's entities is to stop and start holding. */
-export interface CollectionMove {
-  collection: object;
-  removed: object[];
-  added: object[];
 }
 
 export interface SharedEncodes {
@@ -176,13 +100,12 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   let patch = 0;
   let patches = 0;
   /**
-   * The bytes made this patch, by structure, and each entity's whole add kept between patches (one
-   * that changes is forgotten as its patch starts). Kept beside Colyseus's ChangeTrees, not on
+   * The bytes made this patch, by structure (rooms/moveFrames.ts keeps each entity's whole add
+   * between patches, beside them too). Kept beside Colyseus's ChangeTrees, not on
    * them: a property added to some of them gives their class many shapes, and every read of one
    * (here and in Colyseus's encoder) grows slow (bench:world's spread map, 2,000 players).
    */
   const cached = new Map<Tree, Cached>();
-  const wholes = new WeakMap<Tree, Whole>();
   let arena = new Uint8Array(ARENA_SIZE);
   const at = { offset: 0 };
   /** The flat entries taken out of the view being encoded, put back before its walk. */
@@ -355,170 +278,19 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
     return out;
   };
 
-  /** Where writeLive put each field's value (absolute in the arena, by field index), for the add being made. */
-  let liveAt: number[] = [];
-  const writeLive = (tree: Tree) => (index: number) => {
-    liveAt[index] = at.offset + 1; // after the byte of the field's index and operation
-    encodeSchemaOperation(encoder as any, arena, tree as any, index, OPERATION.ADD, at, false, true, undefined);
-  };
-
-  /**
-   * Bring a stale add up to date in place when only fixed-width fields changed (a player stepping:
-   * its tile, world position, moving flag): each such field's value written over the old one.
-   * False when a field whose bytes vary in length changed, or one came or went: it is made again.
-   */
-  const rewrite = (tree: Tree, kept: Whole): boolean => {
-    const desc = tree.encDescriptor as Descriptor & { encoders: (((bytes: Uint8Array, value: unknown, it: { offset: number }) => void) | undefined)[] };
-    const ref = tree.ref;
-    const values = ref[$values];
-    for (let i = 0; i < desc.types.length; i++) {
-      // As Colyseus reads a field to encode it.
-      const value = values[i] ?? ref[desc.names[i]];
-      const offset = kept.at[i] ?? -1;
-      if (offset < 0) {
-        if (value !== undefined) return false;
-        continue;
-      }
-      const write = desc.encoders[i];
-      if (value === undefined || write === undefined) return false;
-      if (!FIXED_WIDTH.has(desc.types[i] as string)) {
-        if (value !== kept.texts[i]) return false;
-        continue;
-      }
-      rewriteAt.offset = offset;
-      write(kept.whole, value, rewriteAt);
-    }
-    return true;
-  };
-  const rewriteAt = { offset: 0 };
-
-  /**
-   * A flat entity's add as `view.add` queues it: its entry's add in its collection (key and
-   * reference), and every field it has; kept, and made again only once it changed in a field whose
-   * bytes vary in length (or moved in its collection) since it was last made: a change of fixed-width
-   * fields alone is written over the kept bytes. Copied out of the arena, which each patch reuses.
-   */
-  const addOf = (tree: Tree, collection: Tree, index: number): Whole => {
-    const c = wholes.get(tree);
-    const refId = tree.ref[$refId] as number;
-    if (c && c.index === index && c.refId === refId && (!c.stale || rewrite(tree, c))) {
-      if (c.stale) counts.rewritten++;
-      c.stale = false;
-      counts.copied++;
-      return c;
-    }
-    const entry = inArena(undefined, (out) => encodeMapEntry(encoder as any, out, collection as any, index, OPERATION.ADD, at, false, true)).slice();
-    const bytes = inArena(tree, () => {
-      liveAt = [];
-      tree.forEachLive(writeLive(tree));
-    });
-    const start = at.offset - bytes.length;
-    const types = tree.encDescriptor.types;
-    const made: Whole = {
-      entry,
-      whole: bytes.slice(),
-      index,
-      refId,
-      at: types.map((_, i) => (liveAt[i] === undefined ? -1 : liveAt[i] - start)),
-      texts: types.map((t, i) => (FIXED_WIDTH.has(t as string) ? undefined : tree.ref[$getByIndex](i))),
-      stale: false,
-    };
-    wholes.set(tree, made);
-    return made;
-  };
-
-  /** An entity with changes not yet patched: its kept add is checked (rewritten, or made again) before it is next used. */
-  const changed = (tree: Tree) => {
-    const kept = wholes.get(tree);
-    if (kept) kept.stale = true;
-  };
-
-  const indexIn = (e: object, collection: object): number => {
-    const index = ((e as any)[$changes] as Tree).indexInParent(collection);
-    if (index === undefined) throw new Error("moveFrame: an entity not in its collection");
-    return index;
-  };
-
-  let frame = new Uint8Array(64 * 1024);
-  const it = { offset: 0 };
-  const room = (n: number) => {
-    if (it.offset + n + ENTRY_ROOM <= frame.length) return;
-    const grown = new Uint8Array(Math.max(frame.length * 2, it.offset + n + ENTRY_ROOM));
-    grown.set(frame.subarray(0, it.offset));
-    frame = grown;
-  };
-
-  /** The adds of the entities a frame adds, in order: their entries go in their collections' parts, then all their fields. */
-  const adds: Whole[] = [];
-  /** Most bytes a number (a ref id, an index) takes, and so a switch to a structure or an entry's delete. */
-  const NUMBER_ROOM = 10;
-  /** The removes and adds of `moves` written into `frame` from `it.offset`. */
-  const writeMoves = (moves: CollectionMove[]) => {
-    // Every add found (kept or made) first, so the frame's room is made once.
-    adds.length = 0;
-    let need = 0;
-    for (const m of moves) {
-      need += NUMBER_ROOM * (1 + m.removed.length);
-      const collection = (m.collection as any)[$changes] as Tree;
-      for (const e of m.added) {
-        const add = addOf((e as any)[$changes] as Tree, collection, indexIn(e, m.collection));
-        adds.push(add);
-        need += add.entry.length + add.whole.length;
-      }
-    }
-    room(need);
-    const out = frame;
-    let k = 0;
-    for (const m of moves) {
-      if (m.removed.length === 0 && m.added.length === 0) continue;
-      const collection = (m.collection as any)[$changes] as Tree;
-      out[it.offset++] = SWITCH_TO_STRUCTURE;
-      encode.number(out, collection.ref[$refId], it);
-      for (const e of m.removed) encodeMapEntry(encoder as any, out, collection as any, indexIn(e, m.collection), OPERATION.DELETE, it, false, true);
-      let at = it.offset;
-      for (let n = 0; n < m.added.length; n++) {
-        // An entry is a few bytes: copied one by one rather than by a call to set().
-        const entry = adds[k++].entry;
-        for (let i = 0; i < entry.length; i++) out[at + i] = entry[i];
-        at += entry.length;
-      }
-      it.offset = at;
-    }
-    let at = it.offset;
-    for (const add of adds) {
-      out.set(add.whole, at);
-      at += add.whole.length;
-    }
-    it.offset = at;
-  };
-
-  const moveFrame = (moves: CollectionMove[]): Uint8Array => {
-    if (root.changes.next !== undefined) throw new Error("moveFrame: the state has changes not yet patched");
-    it.offset = 0;
-    frame[it.offset++] = Protocol.ROOM_STATE_PATCH;
-    writeMoves(moves);
-    return frame.slice(0, it.offset);
-  };
-
-  const addsBody = (moves: CollectionMove[]): Uint8Array => {
-    // Whatever changed since the last patch has its add checked before use (as the next patch starts, it is marked again).
-    for (let node = root.changes.next; node; node = node.next) changed(node.changeTree);
-    it.offset = 0;
-    writeMoves(moves);
-    return frame.slice(0, it.offset);
-  };
+  const frames = moveFrames(encoder, counts, at, inArena);
 
   s.applyPatches = (...args: unknown[]) => {
     patch = ++patches;
     at.offset = 0;
     cached.clear();
     // What changes in this patch: a whole made before it is checked before its next use.
-    for (let node = root.changes.next; node; node = node.next) changed(node.changeTree);
+    for (let node = root.changes.next; node; node = node.next) frames.changed(node.changeTree);
     try {
       return colyseusApplyPatches(...args);
     } finally {
       patch = 0;
     }
   };
-  return { counts, moveFrame, addsBody };
+  return { counts, moveFrame: frames.moveFrame, addsBody: frames.addsBody };
 }

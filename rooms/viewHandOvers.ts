@@ -1,5 +1,5 @@
 import type { WorldState } from "../schema/WorldState.js";
-import type { CollectionMove } from "./sharedEncodes.js";
+import type { CollectionMove } from "./moveFrames.js";
 import { KINDS, collectionOf } from "./stateCollections.js";
 import type { Window } from "./viewWindows.js";
 

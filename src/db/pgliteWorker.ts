@@ -97,9 +97,13 @@ async function run(call: ThreadCall): Promise<unknown> {
     case "exec":
       return (await runnerOf(call.tx).exec(call.sql)).map(resultOf);
     case "batch": {
-      const rows: unknown[][] = [];
-      for (const s of call.statements) rows.push((await runnerOf(call.tx).query(s.sql, s.params ?? [])).rows);
-      return rows;
+      const runAll = async (runner: PGlite | Transaction) => {
+        const rows: unknown[][] = [];
+        for (const s of call.statements) rows.push((await runner.query(s.sql, s.params ?? [])).rows);
+        return rows;
+      };
+      // On its own, a batch is a transaction of its own (as a simple query of several statements is on PostgreSQL).
+      return call.tx === undefined ? db.transaction(runAll) : runAll(openTx(call.tx).tx);
     }
     case "begin":
       return begin();

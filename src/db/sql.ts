@@ -10,8 +10,9 @@ export interface SqlRunner {
   /**
    * Run statements in order, in one round trip to the database where the driver can, as separate
    * statements run (each sees what the ones before it wrote and committed, as separate statements
-   * do under READ COMMITTED); the rows of each. The first that fails stops the rest. `last`: inside
-   * a transaction, these are its last statements, and the driver may commit with them.
+   * do under READ COMMITTED); the rows of each. The first that fails stops the rest. Outside a
+   * transaction, a batch is one of its own: all of it is written or none. `last`: inside a
+   * transaction, these are its last statements, and the driver may commit with them.
    */
   batch(statements: Statement[], options?: { last?: boolean }): Promise<unknown[][]>;
   /** Run fn inside one transaction on one connection; rolled back if it throws. */

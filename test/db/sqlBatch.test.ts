@@ -53,7 +53,10 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(await t.db.sql.batch([]), []);
     });
 
-    it("stops at the first statement that fails, and a transaction it fails in writes nothing", async () => {
+    it("stops at the first statement that fails, and writes nothing: on its own or in a transaction", async () => {
+      // On its own, a batch is a transaction of its own.
+      await assert.rejects(t.db.sql.batch([insert("a"), insert("b"), insert("a")]), /duplicate key|unique/i);
+      assert.deepEqual(await keys(), []);
       await assert.rejects(
         t.db.sql.transaction(async (tx) => {
           await tx.batch([insert("a"), insert("a"), insert("c")]);
