@@ -1,3 +1,4 @@
+import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { StateView } from "@colyseus/schema";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 
@@ -26,6 +27,8 @@ export interface TickRecord {
   /** Clients handed from one zone's view to another's this tick, and the hand-over frames made for them. */
   handedOver: number;
   handOverFrames: number;
+  /** Garbage collection pauses within the tick (ms, summed): filled in by `between`. */
+  gcMs?: number;
 }
 
 type Listener = (tick: number) => void;
@@ -34,10 +37,16 @@ export class RoomProbe {
   readonly records: TickRecord[] = [];
   private readonly listeners = new Set<Listener>();
   private current = { syncMs: 0, viewsMs: 0, patchMs: 0, entered: 0, left: 0 };
+  /** The process's garbage collection pauses (start, duration; ms), kept while the probe lives. */
+  private readonly gcs: Array<[number, number]> = [];
+  private readonly gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as PerformanceEntry[]) this.gcs.push([e.startTime, e.duration]);
+  });
   /** Count StateView add/remove calls only while WorldViews.updateViews runs (outermost calls only). */
   private countingViews = false;
 
   constructor(readonly room: WorldRoom) {
+    this.gcObserver.observe({ entryTypes: ["gc"] });
     const sync = room.sync;
     const syncState = sync.syncState.bind(sync);
     const views = sync.views;
@@ -123,6 +132,19 @@ export class RoomProbe {
     };
   }
 
+  /** The garbage collection pauses within a tick (ms, summed; the observer is told of them shortly after). */
+  private gcWithin(r: TickRecord): number {
+    const end = r.startedAt + r.totalMs;
+    let ms = 0;
+    for (const [at, d] of this.gcs) if (at >= r.startedAt && at < end) ms += Math.min(d, end - at);
+    return ms;
+  }
+
+  /** Stop observing garbage collection. */
+  close() {
+    this.gcObserver.disconnect();
+  }
+
   get tick(): number {
     return this.room.world.tick;
   }
@@ -155,8 +177,10 @@ export class RoomProbe {
     });
   }
 
-  /** The records of ticks after `fromTick` up to and including `toTick`. */
+  /** The records of ticks after `fromTick` up to and including `toTick`, with the garbage collection within each. */
   between(fromTick: number, toTick: number): TickRecord[] {
-    return this.records.filter((r) => r.tick > fromTick && r.tick <= toTick);
+    const out = this.records.filter((r) => r.tick > fromTick && r.tick <= toTick);
+    for (const r of out) r.gcMs = this.gcWithin(r);
+    return out;
   }
 }

@@ -51,6 +51,10 @@ export interface PhaseResult {
   stages: { sync: number; views: number; patch: number; rest: number };
   /** Medians over the window's ticks of the room's own tick phases (ms), by phase name. */
   phases: Record<string, number>;
+  /** The window's slowest tick: its duration, the garbage collection within it, and its phases (ms). */
+  slowest: { ms: number; gcMs: number; phases: Record<string, number> };
+  /** Garbage collection within the window's ticks, ms a tick on average. */
+  gcMsPerTick: number;
   /** Median per tick of clients handed from one zone's view to another's, and of the frames made for them. */
   handOvers: { clients: number; frames: number };
   /** Median per tick of entities entering / leaving some client's view. */
@@ -118,6 +122,7 @@ export function summarise(
   }
   const pc = percentiles(perClient);
   const gaps = records.slice(1).map((r, i) => r.startedAt - records[i].startedAt);
+  const slowest = records.reduce<TickRecord | undefined>((a, r) => (!a || r.totalMs > a.totalMs ? r : a), undefined);
   return {
     n,
     playersInWorld,
@@ -131,6 +136,8 @@ export function summarise(
       rest: median(records.map((r) => r.totalMs - r.syncMs - r.viewsMs - r.patchMs)),
     },
     phases: Object.fromEntries(Object.keys(records[0]?.phases ?? {}).map((k) => [k, median(records.map((r) => r.phases[k] ?? 0))])),
+    slowest: { ms: slowest?.totalMs ?? 0, gcMs: slowest?.gcMs ?? 0, phases: slowest?.phases ?? {} },
+    gcMsPerTick: mean(records.map((r) => r.gcMs ?? 0)),
     handOvers: { clients: median(records.map((r) => r.handedOver)), frames: median(records.map((r) => r.handOverFrames)) },
     viewChanges: { entered: median(records.map((r) => r.entered)), left: median(records.map((r) => r.left)) },
     maxTickGapMs: gaps.length ? Math.max(...gaps) : 0,
@@ -249,6 +256,20 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
         results.map((r) => [String(r.n), ...phaseNames.map((k) => fmt(r.phases[k] ?? 0, 2)), fmt(r.handOvers.clients, 0), fmt(r.handOvers.frames, 0)]),
       ),
     );
+    out.push("");
+    out.push("The slowest tick of each window (the p99 of a window under 100 ticks), its phases (ms), and the garbage collection within the ticks:");
+    out.push(
+      table(
+        ["N", "slowest tick ms", ...phaseNames, "GC in it ms", "GC ms/tick mean"],
+        results.map((r) => [
+          String(r.n),
+          fmt(r.slowest.ms, 1),
+          ...phaseNames.map((k) => fmt(r.slowest.phases[k] ?? 0, 2)),
+          fmt(r.slowest.gcMs, 1),
+          fmt(r.gcMsPerTick, 2),
+        ]),
+      ),
+    );
   }
   const sendCost = meta.sendCost as { usPerFrame: number } | undefined;
   if (sendCost) {
@@ -337,6 +358,8 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       },
       phasesMedianMs: Object.fromEntries(Object.entries(r.phases).map(([k, v]) => [k, round(v, 3)])),
       handOversPerTickMedian: r.handOvers,
+      slowestTick: { ms: round(r.slowest.ms, 3), gcMs: round(r.slowest.gcMs, 3), phasesMs: Object.fromEntries(Object.entries(r.slowest.phases).map(([k, v]) => [k, round(v, 3)])) },
+      gcMsPerTickMean: round(r.gcMsPerTick, 3),
       bytesPerClientPerSec: {
         median: round(r.bytes.perClientMedian, 1),
         p99: round(r.bytes.perClientP99, 1),

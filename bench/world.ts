@@ -136,10 +136,11 @@ async function runMap(map: "default" | "spread") {
   const server = await startTestServer({ env: { SAVE_INTERVAL: String(opts.saveInterval) }, gameData });
   log(`map ${map}${map === "spread" ? ` (${opts.copies} copies of the default world's areas)` : ""}`);
   let sdk: SdkPlayers | undefined;
+  let probed: RoomProbe | undefined;
   try {
     const [listing] = await matchMaker.query({ name: "world" });
     const room = matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
-    const probe = new RoomProbe(room);
+    const probe = (probed = new RoomProbe(room));
 
     // Snapshots are taken right after a tick, before any bot reacts to it (first listener).
     let population: Population;
@@ -260,6 +261,7 @@ async function runMap(map: "default" | "spread") {
       elapsedS: (performance.now() - startedAt) / 1000,
     });
   } finally {
+    probed?.close();
     await sdk?.stop().catch(() => {});
     await server.close().catch(() => {});
   }
