@@ -358,7 +358,11 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       },
       phasesMedianMs: Object.fromEntries(Object.entries(r.phases).map(([k, v]) => [k, round(v, 3)])),
       handOversPerTickMedian: r.handOvers,
-      slowestTick: { ms: round(r.slowest.ms, 3), gcMs: round(r.slowest.gcMs, 3), phasesMs: Object.fromEntries(Object.entries(r.slowest.phases).map(([k, v]) => [k, round(v, 3)])) },
+      slowestTick: {
+        ms: round(r.slowest.ms, 3),
+        gcMs: round(r.slowest.gcMs, 3),
+        phasesMs: Object.fromEntries(Object.entries(r.slowest.phases).map(([k, v]) => [k, round(v, 3)])),
+      },
       gcMsPerTickMean: round(r.gcMsPerTick, 3),
       bytesPerClientPerSec: {
         median: round(r.bytes.perClientMedian, 1),

@@ -15,8 +15,10 @@ export class Window {
   visible = sets();
   /** The sets the next update fills and swaps with `visible` (no new sets every tick). */
   spare = sets();
-  /** The tick each kind was last recomputed (its previous set is then in `spare`). */
+  /** The tick each kind was last brought up to date, and what came into it and left it then. */
   advancedTick: Partial<Record<EntityKind, number>> = {};
+  entered = sets();
+  left = sets();
   /** Where the window was centred and the world's membership of a still kind when those were last found. */
   stillAt: Partial<Record<EntityKind, { x: number; z: number; membership: number }>> = {};
   /** Where the window was centred, its radius, and the tick, when a moving kind was last found. */
@@ -47,9 +49,13 @@ export class Zone extends Window {
     super();
   }
 
-  /** What its clients were last sent: the sets before this tick's update if it ran this tick. */
+  /** What its clients were last sent: the set before this tick's update if it ran this tick (a copy). */
   sentBefore(kind: EntityKind, tick: number): Set<string> {
-    return this.advancedTick[kind] === tick ? this.spare[kind] : this.visible[kind];
+    const before = new Set(this.visible[kind]);
+    if (this.advancedTick[kind] !== tick) return before;
+    for (const id of this.entered[kind]) before.delete(id);
+    for (const id of this.left[kind]) before.add(id);
+    return before;
   }
 }
 

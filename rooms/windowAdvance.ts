@@ -22,11 +22,28 @@ const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
 const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc", "groundItem"]);
 
 /**
+ * A window centred on a tile (a zone's, or a client's own): what, of the entities in its square,
+ * belongs in its sets. `limit`: the most of a kind its set holds when it holds every entity of the
+ * square it admits (players: the cap; beyond it `fill` chooses).
+ */
+export interface Square {
+  centre: Tile;
+  admits(kind: EntityKind, id: string): boolean;
+  limit(kind: EntityKind): number;
+}
+
+/** Filled by each window's look at what crossed its square's edge (read before the next one). */
+const crossing = new Set<string>();
+
+/**
  * Move a window to the sets `fill` gives, kind by kind: entities leaving are removed from its
  * view and listed as removed, those entering are added, and the JSON lists those entering (whole)
- * and those changed this tick (their change entries). Still kinds are recomputed only when `at`
- * (the window's centre) moved or one came or went, moving kinds only when it moved or one of them
- * came into or left its square. `update`: true for a new world:update, or the one to fill.
+ * and those changed this tick (their change entries). Still kinds are recomputed only when the
+ * window's centre moved or one came or went. A moving kind whose window stayed where it was is
+ * brought up to date from the entities that came into or left its square alone, while its set
+ * holds every one the square admits (under the player cap); otherwise it is found afresh.
+ * `update`: true for a new world:update, or the one to fill. Without `square` (a window moved to
+ * sets given outright: a hand-over), every kind is found afresh next time.
  */
 export function advanceWindow(
   w: World,
@@ -35,10 +52,10 @@ export function advanceWindow(
   win: Window,
   update: boolean | WorldUpdate | undefined,
   fill: (kind: EntityKind, now: Set<string>) => void,
-  at?: Tile,
+  square?: Square,
 ): WorldUpdate | undefined {
   const out = update === true ? emptyUpdate(w.tick) : update || undefined;
-  // A window moved to sets given outright (a hand-over) finds its kinds afresh next time.
+  const at = square?.centre;
   if (!at) {
     win.stillAt = {};
     win.movingAt = {};
@@ -60,36 +77,35 @@ export function advanceWindow(
       // came into or left its square since, and (players) no crowd has the radius adapting.
       const radius = kind === "player" ? win.playerRadius : AOI_RADIUS;
       const last = win.movingAt[kind];
-      if (
-        last &&
-        last.tick === w.tick - 1 &&
-        last.x === at.x &&
-        last.z === at.z &&
-        last.radius === radius &&
-        radius === AOI_RADIUS &&
-        !w.changedNear(kind, at, radius)
-      ) {
+      if (last && last.tick === w.tick - 1 && last.x === at.x && last.z === at.z && last.radius === radius && radius === AOI_RADIUS) {
         last.tick = w.tick;
-        if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(json.change(id, collection.get(id)!));
-        continue;
+        if (stepWindow(w, json, win, kind, square!, collection, list, out)) continue;
       }
       win.movingAt[kind] = { x: at.x, z: at.z, radius, tick: w.tick };
     }
     const now = win.spare[kind];
     now.clear();
     fill(kind, now);
+    const entered = win.entered[kind];
+    const left = win.left[kind];
+    entered.clear();
+    left.clear();
     for (const id of seen) {
       if (now.has(id)) continue;
+      left.add(id);
       const s = collection.get(id);
       if (s) win.view?.remove(s);
       out?.removed.push(id);
     }
     for (const id of now) {
       const s = collection.get(id)!;
-      const entered = !seen.has(id);
-      if (entered) win.view?.add(s);
+      const isNew = !seen.has(id);
+      if (isNew) {
+        entered.add(id);
+        win.view?.add(s);
+      }
       if (list) {
-        if (entered) list.push(json.whole(id, s));
+        if (isNew) list.push(json.whole(id, s));
         else if (w.changedThisTick[kind].has(id)) list.push(json.change(id, s));
       }
     }
@@ -98,4 +114,52 @@ export function advanceWindow(
     win.advancedTick[kind] = w.tick;
   }
   return out;
+}
+
+/**
+ * A moving kind's set brought up to date in place from the entities that crossed its square's
+ * edge since the last tick: those now within it that it admits come in, the others go. False,
+ * with nothing changed, when the set holds more than it admits all of (a choice was made) or would.
+ */
+function stepWindow(
+  w: World,
+  json: EntityJson,
+  win: Window,
+  kind: EntityKind,
+  square: Square,
+  collection: Map<string, AnyState>,
+  list: object[] | undefined,
+  out: WorldUpdate | undefined,
+): boolean {
+  const seen = win.visible[kind];
+  const limit = square.limit(kind);
+  if (seen.size > limit) return false;
+  const entered = win.entered[kind];
+  const left = win.left[kind];
+  if (entered.size > 0) entered.clear();
+  if (left.size > 0) left.clear();
+  for (const id of w.crossedNear(kind, square.centre, AOI_RADIUS, crossing)) {
+    const inside = w.within(kind, id, square.centre, AOI_RADIUS) && square.admits(kind, id);
+    if (inside !== seen.has(id)) (inside ? entered : left).add(id);
+  }
+  if (seen.size + entered.size - left.size > limit) {
+    entered.clear();
+    left.clear();
+    return false;
+  }
+  for (const id of left) {
+    seen.delete(id);
+    const s = collection.get(id);
+    if (s) win.view?.remove(s);
+    out?.removed.push(id);
+  }
+  for (const id of entered) {
+    seen.add(id);
+    const s = collection.get(id)!;
+    win.view?.add(s);
+    list?.push(json.whole(id, s));
+  }
+  if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id) && !entered.has(id)) list.push(json.change(id, collection.get(id)!));
+  win.advancedTick[kind] = w.tick;
+  return true;
 }

@@ -13,7 +13,7 @@ import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
 import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
 import { ANYONE, DropSight } from "./dropSight.js";
 import { FirstViews } from "./firstViews.js";
-import { advanceWindow, type EntityJson } from "./windowAdvance.js";
+import { advanceWindow, type EntityJson, type Square } from "./windowAdvance.js";
 import { changeEntry } from "./updateForms.js";
 
 /** No players seen yet (a window whose players are chosen afresh). */
@@ -313,7 +313,7 @@ export class WorldViews {
     const z = v.zone!;
     const w = this.world;
     const own = new Window(v.setView ? this.pool.take() : undefined);
-    for (const kind of KINDS) own.visible[kind] = new Set(z.sentBefore(kind, w.tick));
+    for (const kind of KINDS) own.visible[kind] = z.sentBefore(kind, w.tick);
     own.playerRadius = z.playerRadius;
     if (own.view) {
       seedView(own.view, this.state, this.held(own));
@@ -353,8 +353,9 @@ export class WorldViews {
   private updateZone(z: Zone) {
     const w = this.world;
     z.update = z.members.some((v) => v.json) ? emptyUpdate(w.tick) : undefined;
-    // Leavers are shown wherever they stand: the players are worked out again this tick and the next.
-    if (z.leavers.length > 0) z.movingAt.player = undefined;
+    // Leavers are shown wherever they stand: where one stands beyond the window's radius, the players are worked out afresh this tick and the next.
+    const farLeaver = z.leavers.some((id) => !w.within("player", id, z.centre, z.playerRadius));
+    if (farLeaver) z.movingAt.player = undefined;
     this.advanceAll(
       z,
       z.update,
@@ -370,9 +371,9 @@ export class WorldViews {
         this.admit(kind, others, ANYONE, now);
         this.admit(kind, forced, ANYONE, now);
       },
-      z.centre,
+      this.square(z.centre, ANYONE, this.playerCap + 1),
     );
-    if (z.leavers.length > 0) z.movingAt.player = undefined;
+    if (farLeaver) z.movingAt.player = undefined;
   }
 
   /** A window of its own, centred on its player (as the classic protocol does). */
@@ -397,7 +398,7 @@ export class WorldViews {
             : w.near(kind, me.tile, AOI_RADIUS, this.scratch);
         this.admit(kind, near, me.id, now);
       },
-      me.tile,
+      this.square(me.tile, me.id, this.playerCap + 1),
     );
   }
 
@@ -422,15 +423,21 @@ export class WorldViews {
 
   /** Those of `near` that are in the schema (ground items: that `viewerId` may see). */
   private admit(kind: EntityKind, near: Iterable<string>, viewerId: string, now: Set<string>) {
-    const w = this.world;
-    const collection = collectionOf(this.state, kind);
-    for (const id of near) {
-      if (kind === "groundItem") {
-        const g = w.groundItems.get(id);
-        if (!g || !canSeeGroundItem(g, viewerId, w.tick)) continue;
-      }
-      if (collection.has(id)) now.add(id);
+    for (const id of near) if (this.admits(kind, id, viewerId)) now.add(id);
+  }
+
+  /** Is the entity in the schema (a ground item: may `viewerId` see it)? */
+  private admits(kind: EntityKind, id: string, viewerId: string): boolean {
+    if (kind === "groundItem") {
+      const g = this.world.groundItems.get(id);
+      if (!g || !canSeeGroundItem(g, viewerId, this.world.tick)) return false;
     }
+    return collectionOf(this.state, kind).has(id);
+  }
+
+  /** The square around `centre` of a window whose viewer is `viewerId`, holding at most `players` players before the cap's rules choose. */
+  private square(centre: Tile, viewerId: string, players: number): Square {
+    return { centre, admits: (kind, id) => this.admits(kind, id, viewerId), limit: (kind) => (kind === "player" ? players : Infinity) };
   }
 
   /** Move a window to the sets `fill` gives (rooms/windowAdvance.ts). */
@@ -438,8 +445,8 @@ export class WorldViews {
     win: Window,
     update: boolean | WorldUpdate | undefined,
     fill: (kind: EntityKind, now: Set<string>) => void,
-    at?: Tile,
+    square?: Square,
   ): WorldUpdate | undefined {
-    return advanceWindow(this.world, this.state, this.entityJson, win, update, fill, at);
+    return advanceWindow(this.world, this.state, this.entityJson, win, update, fill, square);
   }
 }

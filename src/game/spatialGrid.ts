@@ -29,9 +29,9 @@ export class SpatialGrid<T extends string = string> {
   private readonly entries = new Map<T, Entry>();
   /**
    * What moved since `clearMoves`, by cell: for each entity put, moved or removed, its position
-   * before and after (NaN where it had none), four numbers a move, noted in the cells of both.
+   * before and after (NaN where it had none), four numbers a move, and its id, noted in the cells of both.
    */
-  private readonly moves = new Map<number, number[]>();
+  private readonly moves = new Map<number, Moves<T>>();
 
   constructor(readonly cellSize = DEFAULT_CELL_SIZE) {
     if (!(cellSize > 0) || !Number.isFinite(cellSize)) throw new RangeError(`invalid cell size ${cellSize}`);
@@ -63,7 +63,7 @@ export class SpatialGrid<T extends string = string> {
     }
     const cell = this.cellKey(x, z);
     const entry = { x, z, cell };
-    this.noteMove(cell, NaN, NaN, x, z);
+    this.noteMove(cell, id, NaN, NaN, x, z);
     this.entries.set(id, entry);
     this.bucket(cell).set(id, entry);
   }
@@ -77,9 +77,9 @@ export class SpatialGrid<T extends string = string> {
     }
     if (x === e.x && z === e.z) return;
     const cell = this.cellKey(x, z);
-    this.noteMove(e.cell, e.x, e.z, x, z);
+    this.noteMove(e.cell, id, e.x, e.z, x, z);
     if (cell !== e.cell) {
-      this.noteMove(cell, e.x, e.z, x, z);
+      this.noteMove(cell, id, e.x, e.z, x, z);
       this.unbucket(e.cell, id);
       this.bucket(cell).set(id, e);
       e.cell = cell;
@@ -92,7 +92,7 @@ export class SpatialGrid<T extends string = string> {
   remove(id: T): boolean {
     const e = this.entries.get(id);
     if (!e) return false;
-    this.noteMove(e.cell, e.x, e.z, NaN, NaN);
+    this.noteMove(e.cell, id, e.x, e.z, NaN, NaN);
     this.unbucket(e.cell, id);
     this.entries.delete(id);
     return true;
@@ -104,7 +104,7 @@ export class SpatialGrid<T extends string = string> {
    */
   seenAnew(id: T): void {
     const e = this.entries.get(id);
-    if (e) this.noteMove(e.cell, NaN, NaN, e.x, e.z);
+    if (e) this.noteMove(e.cell, id, NaN, NaN, e.x, e.z);
   }
 
   /** Every entity within `radius` tiles (Chebyshev, inclusive) of (x, z): into `out` (cleared first) when given. */
@@ -143,18 +143,40 @@ export class SpatialGrid<T extends string = string> {
    * more than once); moves within the square or outside it do not count.
    */
   changedWithin(x: number, z: number, radius: number): boolean {
+    return this.eachMovesNear(x, z, radius, (moves, r) => crossed(moves.at, x, z, r, undefined));
+  }
+
+  /**
+   * The entities that were put in the square `radius` around (x, z), removed from it, or moved
+   * into or out of it since `clearMoves` (those `changedWithin` answers true for): into `out`
+   * (cleared first). What else `queryRadius` returns is as it was when the moves were cleared.
+   */
+  crossedWithin(x: number, z: number, radius: number, out = new Set<T>()): Set<T> {
+    out.clear();
+    this.eachMovesNear(x, z, radius, (moves, r) => crossed(moves.at, x, z, r, (i) => out.add(moves.ids[i])));
+    return out;
+  }
+
+  /** Is the entity in the grid within `radius` tiles (Chebyshev, inclusive) of (x, z)? */
+  within(id: T, x: number, z: number, radius: number): boolean {
+    const e = this.entries.get(id);
+    return e !== undefined && Math.abs(e.x - x) <= radius && Math.abs(e.z - z) <= radius;
+  }
+
+  /** `visit` each cell's moves that may cross the square `radius` around (x, z), until it answers true; true if one did. */
+  private eachMovesNear(x: number, z: number, radius: number, visit: (moves: Moves<T>, r: number) => boolean): boolean {
     if (this.moves.size === 0) return false;
     const r = Math.max(0, radius);
     const [cx0, cx1, cz0, cz1] = this.cellRange(x, z, r);
     if ((cx1 - cx0 + 1) * (cz1 - cz0 + 1) > this.moves.size) {
       // A square over more cells than saw moves: each cell's moves are checked instead.
-      for (const moves of this.moves.values()) if (crossed(moves, x, z, r)) return true;
+      for (const moves of this.moves.values()) if (visit(moves, r)) return true;
       return false;
     }
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cz = cz0; cz <= cz1; cz++) {
         const moves = this.moves.get((cx + OFFSET) * STRIDE + (cz + OFFSET));
-        if (moves && crossed(moves, x, z, r)) return true;
+        if (moves && visit(moves, r)) return true;
       }
     }
     return false;
@@ -165,10 +187,12 @@ export class SpatialGrid<T extends string = string> {
     this.moves.clear();
   }
 
-  private noteMove(cell: number, fromX: number, fromZ: number, toX: number, toZ: number): void {
+  private noteMove(cell: number, id: T, fromX: number, fromZ: number, toX: number, toZ: number): void {
     const moves = this.moves.get(cell);
-    if (moves) moves.push(fromX, fromZ, toX, toZ);
-    else this.moves.set(cell, [fromX, fromZ, toX, toZ]);
+    if (moves) {
+      moves.at.push(fromX, fromZ, toX, toZ);
+      moves.ids.push(id);
+    } else this.moves.set(cell, { at: [fromX, fromZ, toX, toZ], ids: [id] });
   }
 
   /** The cells a query square overlaps (first and last on each axis), clipped to the cells there can be. */
@@ -211,13 +235,24 @@ function clipCell(c: number): number {
   return Math.min(OFFSET - 1, Math.max(-OFFSET, c));
 }
 
-/** Did one of the moves (from x, z to x, z, four numbers each) cross the edge of the square `r` around (x, z)? */
-function crossed(moves: number[], x: number, z: number, r: number): boolean {
+/** A cell's moves: from x, z to x, z (four numbers each), and whose. */
+interface Moves<T> {
+  at: number[];
+  ids: T[];
+}
+
+/**
+ * Did one of the moves (from x, z to x, z, four numbers each) cross the edge of the square `r`
+ * around (x, z)? With `each`, every one that did is told (by its number) and the answer is false.
+ */
+function crossed(moves: number[], x: number, z: number, r: number, each: ((move: number) => void) | undefined): boolean {
   for (let i = 0; i < moves.length; i += 4) {
     // NaN (no position) is never within the square.
     const before = Math.abs(moves[i] - x) <= r && Math.abs(moves[i + 1] - z) <= r;
     const after = Math.abs(moves[i + 2] - x) <= r && Math.abs(moves[i + 3] - z) <= r;
-    if (before !== after) return true;
+    if (before === after) continue;
+    if (!each) return true;
+    each(i / 4);
   }
   return false;
 }

@@ -143,6 +143,54 @@ describe("game: spatialGrid", function () {
     assert.ok(changed > 100, `the rounds changed answers (${changed})`);
   });
 
+  it("crossedWithin: the entities that came into or left a query's square since clearMoves; within: whether one stands in a square", () => {
+    const grid = new SpatialGrid(16);
+    grid.insert("a", 10, 10);
+    grid.insert("b", 200, 200);
+    grid.clearMoves();
+    grid.move("a", 11, 10);
+    grid.move("b", 200, 260);
+    grid.move("b", 200, 230);
+    assert.deepEqual(sorted(grid.crossedWithin(43, 10, 32)), ["a"], "a came into it");
+    assert.deepEqual(sorted(grid.crossedWithin(40, 10, 32)), [], "a moved within it");
+    assert.deepEqual(sorted(grid.crossedWithin(200, 260, 2)), ["b"], "b went in and out of it in one round");
+    assert.equal(grid.within("b", 200, 260, 2), false, "b does not stand in it");
+    assert.equal(grid.within("b", 200, 231, 1), true, "b stands in that one");
+    assert.equal(grid.within("c", 0, 0, 1000), false, "c is not in the grid");
+    grid.remove("a");
+    assert.deepEqual(sorted(grid.crossedWithin(0, 0, 15)), ["a"], "a removal within the square");
+    const out = new Set(["stale"]);
+    assert.equal(grid.crossedWithin(500, 500, 5, out), out, "filled into the set given");
+    assert.deepEqual([...out], [], "cleared first");
+    // Over rounds of moves, inserts and removes: exactly those whose answer changed (each moves at most once a round).
+    const rng = seededRng(9);
+    const at = (n: number) => Math.floor(rng() * n);
+    for (let i = 0; i < 200; i++) grid.insert(`e${i}`, at(300), at(300));
+    grid.clearMoves();
+    const queries = Array.from({ length: 200 }, () => [at(300), at(300), at(40)] as const);
+    let crossed = 0;
+    for (let round = 0; round < 20; round++) {
+      const before = queries.map(([x, z, r]) => grid.queryRadius(x, z, r));
+      const ids = new Set<string>();
+      while (ids.size < 10) ids.add(`e${at(220)}`);
+      for (const id of ids) {
+        const step = at(10);
+        if (step === 0) grid.remove(id);
+        else if (grid.has(id) && step < 8) grid.move(id, Math.max(0, grid.positionOf(id)!.x + at(17) - 8), Math.max(0, grid.positionOf(id)!.z + at(17) - 8));
+        else grid.insert(id, at(300), at(300));
+      }
+      queries.forEach(([x, z, r], q) => {
+        const now = grid.queryRadius(x, z, r);
+        const meant = [...new Set([...now, ...before[q]])].filter((id) => now.has(id) !== before[q].has(id));
+        crossed += meant.length;
+        assert.deepEqual(sorted(grid.crossedWithin(x, z, r)), sorted(meant), `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
+        for (const id of meant) assert.equal(grid.within(id, x, z, r), now.has(id), `round ${round}: ${id} within (${x}, ${z}) r ${r}`);
+      });
+      grid.clearMoves();
+    }
+    assert.ok(crossed > 100, `the rounds moved entities across squares' edges (${crossed})`);
+  });
+
   it("seenAnew: an entity that did not move counts as come into every square it stands in (who may see it changed)", () => {
     const grid = new SpatialGrid(16);
     grid.insert("a", 40, 40);

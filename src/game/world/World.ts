@@ -158,6 +158,19 @@ export class World {
     return this.grids[kind].changedWithin(tile.x, tile.z, radius);
   }
 
+  /**
+   * The entities of a kind that came into or left the square `radius` around a tile since the end
+   * of the last tick (put, removed, moved across its edge, or seen anew): into `out` (cleared first).
+   */
+  crossedNear(kind: EntityKind, tile: Tile, radius: number, out?: Set<string>): Set<string> {
+    return this.grids[kind].crossedWithin(tile.x, tile.z, radius, out);
+  }
+
+  /** Is the entity of a kind in the world within `radius` of a tile? */
+  within(kind: EntityKind, id: string, tile: Tile, radius: number): boolean {
+    return this.grids[kind].within(id, tile.x, tile.z, radius);
+  }
+
   /** The ids of a kind within `radius` of a tile: into `out` (cleared first) when given. */
   near(kind: EntityKind, tile: Tile, radius: number, out?: Set<string>): Set<string> {
     return this.grids[kind].queryRadius(tile.x, tile.z, radius, out);
