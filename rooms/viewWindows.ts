@@ -8,6 +8,7 @@ import type { WorldUpdate } from "../src/protocol/index.js";
 
 export type Sets = Record<EntityKind, Set<string>>;
 export const sets = (): Sets => ({ player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() });
+const lists = (): Record<EntityKind, string[]> => ({ player: [], npc: [], resource: [], groundItem: [], station: [] });
 export const emptyUpdate = (tick: number): WorldUpdate => ({ tick, players: [], npcs: [], resources: [], groundItems: [], stations: [], removed: [] });
 
 /** A window on the world: the entities in it by kind, and the StateView (if any) its clients are encoded through. */
@@ -17,8 +18,8 @@ export class Window {
   spare = sets();
   /** The tick each kind was last brought up to date, and what came into it and left it then. */
   advancedTick: Partial<Record<EntityKind, number>> = {};
-  entered = sets();
-  left = sets();
+  entered = lists();
+  left = lists();
   /** Where the window was centred and the world's membership of a still kind when those were last found. */
   stillAt: Partial<Record<EntityKind, { x: number; z: number; membership: number }>> = {};
   /** Where the window was centred, its radius, and the tick, when a moving kind was last found. */

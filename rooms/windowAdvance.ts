@@ -88,11 +88,11 @@ export function advanceWindow(
     fill(kind, now);
     const entered = win.entered[kind];
     const left = win.left[kind];
-    entered.clear();
-    left.clear();
+    entered.length = 0;
+    left.length = 0;
     for (const id of seen) {
       if (now.has(id)) continue;
-      left.add(id);
+      left.push(id);
       const s = collection.get(id);
       if (s) win.view?.remove(s);
       out?.removed.push(id);
@@ -101,7 +101,7 @@ export function advanceWindow(
       const s = collection.get(id)!;
       const isNew = !seen.has(id);
       if (isNew) {
-        entered.add(id);
+        entered.push(id);
         win.view?.add(s);
       }
       if (list) {
@@ -136,15 +136,15 @@ function stepWindow(
   if (seen.size > limit) return false;
   const entered = win.entered[kind];
   const left = win.left[kind];
-  if (entered.size > 0) entered.clear();
-  if (left.size > 0) left.clear();
+  entered.length = 0;
+  left.length = 0;
   for (const id of w.crossedNear(kind, square.centre, AOI_RADIUS, crossing)) {
     const inside = w.within(kind, id, square.centre, AOI_RADIUS) && square.admits(kind, id);
-    if (inside !== seen.has(id)) (inside ? entered : left).add(id);
+    if (inside !== seen.has(id)) (inside ? entered : left).push(id);
   }
-  if (seen.size + entered.size - left.size > limit) {
-    entered.clear();
-    left.clear();
+  if (seen.size + entered.length - left.length > limit) {
+    entered.length = 0;
+    left.length = 0;
     return false;
   }
   for (const id of left) {
@@ -153,13 +153,14 @@ function stepWindow(
     if (s) win.view?.remove(s);
     out?.removed.push(id);
   }
+  // Those it held already and still holds are listed by their changes; those coming in, whole.
+  if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id)) list.push(json.change(id, collection.get(id)!));
   for (const id of entered) {
     seen.add(id);
     const s = collection.get(id)!;
     win.view?.add(s);
     list?.push(json.whole(id, s));
   }
-  if (list) for (const id of w.changedThisTick[kind]) if (seen.has(id) && !entered.has(id)) list.push(json.change(id, collection.get(id)!));
   win.advancedTick[kind] = w.tick;
   return true;
 }

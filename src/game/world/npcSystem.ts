@@ -13,6 +13,8 @@ import type { World } from "./World.js";
 
 /** How far an npc looks for players to fight (beyond its aggro range it ignores them anyway). */
 const NPC_SIGHT_TILES = 16;
+/** The players one npc sees, filled by each npc's look in turn. */
+const sighted = new Set<string>();
 
 /** One tick of every npc: respawn the dead, let the living decide and act. */
 export function tickNpcs(world: World) {
@@ -28,7 +30,7 @@ export function tickNpcs(world: World) {
     }
     if (!npc.attackable && def.movement.type === "stationary") continue;
     const nearby: NearbyPlayer[] = [];
-    for (const id of world.near("player", npc.position, NPC_SIGHT_TILES)) {
+    for (const id of world.near("player", npc.position, NPC_SIGHT_TILES, sighted)) {
       const p = world.players.get(id);
       // Duellists in the arena are left alone (a duel death is not a world death).
       if (p) nearby.push({ id: p.id, position: p.tile, combatLevel: p.combatLevel, dead: p.health <= 0 || world.duels.inArena(p.id) });
