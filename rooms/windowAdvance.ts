@@ -22,14 +22,15 @@ const STILL: ReadonlySet<EntityKind> = new Set(["resource", "station"]);
 const MOVING: ReadonlySet<EntityKind> = new Set(["player", "npc", "groundItem"]);
 
 /**
- * A window centred on a tile (a zone's, or a client's own): what, of the entities in its square,
- * belongs in its sets. `limit`: the most of a kind its set holds when it holds every entity of the
- * square it admits (players: the cap; beyond it `fill` chooses).
+ * A window centred on a tile (a zone's, or a client's own), whose viewer is `viewerId` (a zone's:
+ * anyone). `players`: the most players its set holds when it holds every one of its square (the
+ * cap; beyond it `fill` chooses). `admits`: does an entity of its square belong in its sets?
  */
 export interface Square {
   centre: Tile;
-  admits(kind: EntityKind, id: string): boolean;
-  limit(kind: EntityKind): number;
+  viewerId: string;
+  players: number;
+  admits(kind: EntityKind, id: string, viewerId: string): boolean;
 }
 
 /** Filled by each window's look at what crossed its square's edge (read before the next one). */
@@ -132,14 +133,14 @@ function stepWindow(
   out: WorldUpdate | undefined,
 ): boolean {
   const seen = win.visible[kind];
-  const limit = square.limit(kind);
+  const limit = kind === "player" ? square.players : Infinity;
   if (seen.size > limit) return false;
   const entered = win.entered[kind];
   const left = win.left[kind];
   entered.length = 0;
   left.length = 0;
   for (const id of w.crossedNear(kind, square.centre, AOI_RADIUS, crossing)) {
-    const inside = w.within(kind, id, square.centre, AOI_RADIUS) && square.admits(kind, id);
+    const inside = w.within(kind, id, square.centre, AOI_RADIUS) && square.admits(kind, id, square.viewerId);
     if (inside !== seen.has(id)) (inside ? entered : left).push(id);
   }
   if (seen.size + entered.length - left.length > limit) {

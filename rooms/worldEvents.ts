@@ -20,9 +20,13 @@ export interface EventContext {
   unknownEffect(npcId: string, effect: string): void;
 }
 
+/** A tile as the messages' position. */
+function position(at: { x: number; z: number }) {
+  return { x: at.x, y: 0, z: at.z };
+}
+
 /** The tick's world events as the messages the players are told (docs/PROTOCOL.md §4). */
 export function dispatchEvents(ctx: EventContext, events: WorldEvent[]) {
-  const position = (at: { x: number; z: number }) => ({ x: at.x, y: 0, z: at.z });
   for (const e of events) {
     switch (e.kind) {
       case "xp":

@@ -426,6 +426,9 @@ export class WorldViews {
     for (const id of near) if (this.admits(kind, id, viewerId)) now.add(id);
   }
 
+  /** `admits`, made once for the windows' squares (a function made per window would cost every tick). */
+  private readonly admitsOne = (kind: EntityKind, id: string, viewerId: string) => this.admits(kind, id, viewerId);
+
   /** Is the entity in the schema (a ground item: may `viewerId` see it)? */
   private admits(kind: EntityKind, id: string, viewerId: string): boolean {
     if (kind === "groundItem") {
@@ -437,7 +440,7 @@ export class WorldViews {
 
   /** The square around `centre` of a window whose viewer is `viewerId`, holding at most `players` players before the cap's rules choose. */
   private square(centre: Tile, viewerId: string, players: number): Square {
-    return { centre, admits: (kind, id) => this.admits(kind, id, viewerId), limit: (kind) => (kind === "player" ? players : Infinity) };
+    return { centre, viewerId, players, admits: this.admitsOne };
   }
 
   /** Move a window to the sets `fill` gives (rooms/windowAdvance.ts). */

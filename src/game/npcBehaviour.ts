@@ -103,12 +103,11 @@ export function decideNpcAction(npc: NpcInstance, def: NpcDef, players: readonly
   if (npc.deadUntilTick != null) return { type: "idle" };
   if (npc.returning && !same(npc.position, npc.spawn)) return returnHome(npc, env.map);
 
-  const alive = (id: string | null | undefined) => (id ? players.find((p) => p.id === id && !p.dead) : undefined);
   const leash = def.combat.leashRange;
   if (def.combat.attackable) {
-    let target = alive(npc.target);
+    let target = aliveAmong(players, npc.target);
     if (!target && def.combat.retaliates) {
-      const attacker = alive(npc.lastAttackerId);
+      const attacker = aliveAmong(players, npc.lastAttackerId);
       if (attacker && chebyshev(attacker.position, npc.spawn) <= leash) target = attacker;
     }
     if (!target && def.combat.aggressive && def.combat.aggroRange > 0) target = nearestVictim(npc, def, players);
@@ -117,6 +116,13 @@ export function decideNpcAction(npc: NpcInstance, def: NpcDef, players: readonly
 
   if (chebyshev(npc.position, npc.spawn) > Math.max(0, def.movement.wanderRadius)) return returnHome(npc, env.map);
   return wander(npc, def, env);
+}
+
+/** The player of that id among those nearby, if it is alive. */
+function aliveAmong(players: readonly NearbyPlayer[], id: string | null | undefined): NearbyPlayer | undefined {
+  if (!id) return undefined;
+  for (const p of players) if (p.id === id && !p.dead) return p;
+  return undefined;
 }
 
 function nearestVictim(npc: NpcInstance, def: NpcDef, players: readonly NearbyPlayer[]): NearbyPlayer | undefined {
