@@ -100,7 +100,7 @@ export class SpatialGrid<T extends string = string> {
 
   /**
    * Note an entity as if it had just been put where it stands (who may see it changed, though it
-   * did not move): `changedWithin` answers true for every square it stands in.
+   * did not move): `crossedWithin` lists it for every square it stands in.
    */
   seenAnew(id: T): void {
     const e = this.entries.get(id);
@@ -138,22 +138,27 @@ export class SpatialGrid<T extends string = string> {
   }
 
   /**
-   * Has what `queryRadius(x, z, radius)` returns changed since `clearMoves`? True when an entity
-   * was put in its square, removed from it, or moved into or out of it (at any step, if it moved
-   * more than once); moves within the square or outside it do not count.
-   */
-  changedWithin(x: number, z: number, radius: number): boolean {
-    return this.eachMovesNear(x, z, radius, (moves, r) => crossed(moves.at, x, z, r, undefined));
-  }
-
-  /**
    * The entities that were put in the square `radius` around (x, z), removed from it, or moved
-   * into or out of it since `clearMoves` (those `changedWithin` answers true for): into `out`
-   * (cleared first). What else `queryRadius` returns is as it was when the moves were cleared.
+   * into or out of it (at any step, if one moved more than once) since `clearMoves`: into `out`
+   * (cleared first). Moves within the square or outside it do not count. What else
+   * `queryRadius(x, z, radius)` returns is as it was when the moves were cleared.
    */
   crossedWithin(x: number, z: number, radius: number, out = new Set<T>()): Set<T> {
     out.clear();
-    this.eachMovesNear(x, z, radius, (moves, r) => crossed(moves.at, x, z, r, (i) => out.add(moves.ids[i])));
+    if (this.moves.size === 0) return out;
+    const r = Math.max(0, radius);
+    const [cx0, cx1, cz0, cz1] = this.cellRange(x, z, r);
+    if ((cx1 - cx0 + 1) * (cz1 - cz0 + 1) > this.moves.size) {
+      // A square over more cells than saw moves: each cell's moves are checked instead.
+      for (const moves of this.moves.values()) crossed(moves, x, z, r, out);
+      return out;
+    }
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cz = cz0; cz <= cz1; cz++) {
+        const moves = this.moves.get((cx + OFFSET) * STRIDE + (cz + OFFSET));
+        if (moves) crossed(moves, x, z, r, out);
+      }
+    }
     return out;
   }
 
@@ -161,25 +166,6 @@ export class SpatialGrid<T extends string = string> {
   within(id: T, x: number, z: number, radius: number): boolean {
     const e = this.entries.get(id);
     return e !== undefined && Math.abs(e.x - x) <= radius && Math.abs(e.z - z) <= radius;
-  }
-
-  /** `visit` each cell's moves that may cross the square `radius` around (x, z), until it answers true; true if one did. */
-  private eachMovesNear(x: number, z: number, radius: number, visit: (moves: Moves<T>, r: number) => boolean): boolean {
-    if (this.moves.size === 0) return false;
-    const r = Math.max(0, radius);
-    const [cx0, cx1, cz0, cz1] = this.cellRange(x, z, r);
-    if ((cx1 - cx0 + 1) * (cz1 - cz0 + 1) > this.moves.size) {
-      // A square over more cells than saw moves: each cell's moves are checked instead.
-      for (const moves of this.moves.values()) if (visit(moves, r)) return true;
-      return false;
-    }
-    for (let cx = cx0; cx <= cx1; cx++) {
-      for (let cz = cz0; cz <= cz1; cz++) {
-        const moves = this.moves.get((cx + OFFSET) * STRIDE + (cz + OFFSET));
-        if (moves && visit(moves, r)) return true;
-      }
-    }
-    return false;
   }
 
   /** Start noting moves afresh (once a tick, after every view is brought up to date). */
@@ -241,20 +227,15 @@ interface Moves<T> {
   ids: T[];
 }
 
-/**
- * Did one of the moves (from x, z to x, z, four numbers each) cross the edge of the square `r`
- * around (x, z)? With `each`, every one that did is told (by its number) and the answer is false.
- */
-function crossed(moves: number[], x: number, z: number, r: number, each: ((move: number) => void) | undefined): boolean {
-  for (let i = 0; i < moves.length; i += 4) {
+/** Those of a cell's moves that crossed the edge of the square `r` around (x, z), into `out`. */
+function crossed<T>(moves: Moves<T>, x: number, z: number, r: number, out: Set<T>): void {
+  const at = moves.at;
+  for (let i = 0; i < at.length; i += 4) {
     // NaN (no position) is never within the square.
-    const before = Math.abs(moves[i] - x) <= r && Math.abs(moves[i + 1] - z) <= r;
-    const after = Math.abs(moves[i + 2] - x) <= r && Math.abs(moves[i + 3] - z) <= r;
-    if (before === after) continue;
-    if (!each) return true;
-    each(i / 4);
+    const before = Math.abs(at[i] - x) <= r && Math.abs(at[i + 1] - z) <= r;
+    const after = Math.abs(at[i + 2] - x) <= r && Math.abs(at[i + 3] - z) <= r;
+    if (before !== after) out.add(moves.ids[i / 4]);
   }
-  return false;
 }
 
 /** What changed between two interest sets: ids that came into view and ids that went out of it. */

@@ -3,6 +3,8 @@ import { AOI_RADIUS, diffInterest, SpatialGrid } from "../../src/game/spatialGri
 import { seededRng } from "./rng.js";
 
 const sorted = (s: Iterable<string>) => [...s].sort();
+/** Has what a query of the square finds changed since clearMoves (something came into or left it)? */
+const anyCrossed = (grid: SpatialGrid, x: number, z: number, r: number) => grid.crossedWithin(x, z, r).size > 0;
 
 describe("game: spatialGrid", function () {
   it("exports a 32-tile area of interest", function () {
@@ -86,34 +88,34 @@ describe("game: spatialGrid", function () {
     }
   });
 
-  it("changedWithin: whether a query's answer changed since clearMoves (something came into or left its square)", () => {
+  it("crossedWithin: whether a query's answer changed since clearMoves (something came into or left its square)", () => {
     const grid = new SpatialGrid(16);
     grid.insert("a", 10, 10);
     grid.insert("b", 200, 200);
-    assert.equal(grid.changedWithin(10, 10, 5), true, "an insert within the square");
-    assert.equal(grid.changedWithin(40, 10, 5), false, "an insert outside it");
+    assert.equal(anyCrossed(grid, 10, 10, 5), true, "an insert within the square");
+    assert.equal(anyCrossed(grid, 40, 10, 5), false, "an insert outside it");
     grid.clearMoves();
-    assert.equal(grid.changedWithin(10, 10, 32), false, "nothing since");
+    assert.equal(anyCrossed(grid, 10, 10, 32), false, "nothing since");
     grid.move("a", 11, 10);
-    assert.equal(grid.changedWithin(40, 10, 32), false, "a move within the square");
-    assert.equal(grid.changedWithin(43, 10, 32), true, "a move into it (11 is its first column)");
-    assert.equal(grid.changedWithin(44, 10, 32), false, "a move outside it (its first column is 12)");
+    assert.equal(anyCrossed(grid, 40, 10, 32), false, "a move within the square");
+    assert.equal(anyCrossed(grid, 43, 10, 32), true, "a move into it (11 is its first column)");
+    assert.equal(anyCrossed(grid, 44, 10, 32), false, "a move outside it (its first column is 12)");
     grid.clearMoves();
     grid.move("b", 200, 230);
-    assert.equal(grid.changedWithin(200, 200, 2), true, "it left that square");
-    assert.equal(grid.changedWithin(200, 232, 2), true, "it came into that one");
-    assert.equal(grid.changedWithin(200, 215, 2), false, "it only passed over that one");
-    assert.equal(grid.changedWithin(200, 215, 20), false, "it moved within that one");
+    assert.equal(anyCrossed(grid, 200, 200, 2), true, "it left that square");
+    assert.equal(anyCrossed(grid, 200, 232, 2), true, "it came into that one");
+    assert.equal(anyCrossed(grid, 200, 215, 2), false, "it only passed over that one");
+    assert.equal(anyCrossed(grid, 200, 215, 20), false, "it moved within that one");
     grid.clearMoves();
     grid.move("b", 200, 260);
     grid.move("b", 200, 230);
-    assert.equal(grid.changedWithin(200, 260, 2), true, "in and out of a square in one round counts: each step is checked, not only where it ended");
+    assert.equal(anyCrossed(grid, 200, 260, 2), true, "in and out of a square in one round counts: each step is checked, not only where it ended");
     grid.move("b", 200, 230);
-    assert.equal(grid.changedWithin(200, 230, 100), false, "a move to where it stands is no move");
+    assert.equal(anyCrossed(grid, 200, 230, 100), false, "a move to where it stands is no move");
     grid.clearMoves();
     grid.remove("a");
-    assert.equal(grid.changedWithin(0, 0, 15), true, "a removal within the square");
-    assert.equal(grid.changedWithin(50, 50, 15), false, "a removal outside it");
+    assert.equal(anyCrossed(grid, 0, 0, 15), true, "a removal within the square");
+    assert.equal(anyCrossed(grid, 50, 50, 15), false, "a removal outside it");
     grid.clearMoves();
     // Agrees with the answers both ways, over rounds of moves, inserts and removes.
     const rng = seededRng(5);
@@ -136,7 +138,7 @@ describe("game: spatialGrid", function () {
       queries.forEach(([x, z, r], q) => {
         const differs = sorted(grid.queryRadius(x, z, r)).join() !== before[q];
         if (differs) changed++;
-        assert.equal(grid.changedWithin(x, z, r), differs, `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
+        assert.equal(anyCrossed(grid, x, z, r), differs, `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
       });
       grid.clearMoves();
     }
@@ -197,9 +199,9 @@ describe("game: spatialGrid", function () {
     grid.clearMoves();
     grid.seenAnew("a");
     grid.seenAnew("nobody");
-    assert.equal(grid.changedWithin(40, 40, 0), true, "the square of its own tile");
-    assert.equal(grid.changedWithin(10, 10, 32), true, "a square it stands at the edge of");
-    assert.equal(grid.changedWithin(10, 10, 29), false, "a square it is not in");
+    assert.equal(anyCrossed(grid, 40, 40, 0), true, "the square of its own tile");
+    assert.equal(anyCrossed(grid, 10, 10, 32), true, "a square it stands at the edge of");
+    assert.equal(anyCrossed(grid, 10, 10, 29), false, "a square it is not in");
     assert.deepEqual(grid.positionOf("a"), { x: 40, z: 40 }, "it stays where it is");
   });
 
@@ -212,6 +214,6 @@ describe("game: spatialGrid", function () {
     assert.equal(grid.has("far"), false);
     assert.deepEqual([...grid.queryRadius(0, 0, 1e12)], ["a"], "a huge radius is clipped to the cells there can be");
     assert.equal(grid.queryRadius(1e12, 1e12, 3).size, 0);
-    assert.equal(grid.changedWithin(1e12, 0, 1e12), true, "the insert of a is within that square");
+    assert.equal(anyCrossed(grid, 1e12, 0, 1e12), true, "the insert of a is within that square");
   });
 });

@@ -148,14 +148,9 @@ export class World {
     if (publicToo) this.changedThisTick.player.add(p.id);
   }
 
-  /** Who may see an entity changed though it did not move: the views around it find their sets again (`changedNear`). */
+  /** Who may see an entity changed though it did not move: the views around it look at it again (`crossedNear`). */
   seenAnew(kind: EntityKind, id: string) {
     this.grids[kind].seenAnew(id);
-  }
-
-  /** Does `near(kind, tile, radius)` give other ids than at the end of the last tick? (An entity of the kind came into or left that square since.) */
-  changedNear(kind: EntityKind, tile: Tile, radius: number): boolean {
-    return this.grids[kind].changedWithin(tile.x, tile.z, radius);
   }
 
   /**
