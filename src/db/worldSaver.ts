@@ -64,6 +64,7 @@ export class WorldSaver {
       [...world.players.values()].filter((p) => !p.inventoryFrozen && (p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size)),
       work,
       shared,
+      true,
     );
   }
 
@@ -81,19 +82,33 @@ export class WorldSaver {
    * commit): the commit changes its rows, so an older picture must not be written after it.
    * `shared` names what else `work` writes that other saves write too (a store's shelves, as
    * `store:<id>`): saves naming the same wait for each other, as saves of the same character do.
+   * The changed chunks go with a save that takes a character whose items went to or came from the
+   * ground (they must be written together), and with the periodic save (`allChunks`); the others
+   * (a trade, a death, a bank deposit of characters the ground has no part in) leave the changes
+   * no character shares (nodes felled, items despawned or dropped by npcs) to those.
    */
-  saveWith<T = void>(world: World, players: PlayerEntity[], work?: (tx: SqlTx, writeSave: SaveWrites) => Promise<T>, shared: string[] = []): Promise<T> {
+  saveWith<T = void>(
+    world: World,
+    players: PlayerEntity[],
+    work?: (tx: SqlTx, writeSave: SaveWrites) => Promise<T>,
+    shared: string[] = [],
+    allChunks = false,
+  ): Promise<T> {
     const wanted = new Map(players.map((p) => [p.id, p]));
+    let linked = false;
     for (const id of [...world.groundLinked]) {
       const p = world.players.get(id);
       if (p?.inventoryFrozen && !wanted.has(id)) continue;
       world.groundLinked.delete(id);
+      linked = true;
       if (p) wanted.set(id, p);
     }
-    const captured = [...this.orphans.filter((o) => !wanted.has(o.snap.id) && !world.players.has(o.snap.id)), ...[...wanted.values()].map((p) => capture(p))];
+    const orphans = this.orphans.filter((o) => !wanted.has(o.snap.id) && !world.players.has(o.snap.id));
+    const captured = [...orphans, ...[...wanted.values()].map((p) => capture(p))];
     this.orphans = [];
-    const chunkKeys = [...world.dirtyChunks];
-    world.dirtyChunks.clear();
+    // (A character whose failed save is written again may have shared its chunks' changes.)
+    const chunkKeys = linked || allChunks || orphans.length > 0 ? [...world.dirtyChunks] : [];
+    for (const key of chunkKeys) world.dirtyChunks.delete(key);
     const chunks: ChunkRecord[] = chunkKeys.map((key) => {
       const [cx, cz] = key.split(",").map(Number);
       return { chunkX: cx, chunkZ: cz, data: chunkData(world, key) };

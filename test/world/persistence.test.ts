@@ -113,6 +113,52 @@ for (const kind of DATABASE_KINDS) {
       await a.leave();
     });
 
+    it("a save of characters the ground has no part in leaves the chunks' changes to the periodic save; one of a character that dropped something writes them with it", async () => {
+      server = await startTestServer({ db: t.db });
+      const a = await joinWorld(server);
+      const b = await joinWorld(server);
+      const room = worldRoomOf(a);
+      const chunks = () => t.db.prisma.worldChunk.findMany({ where: { world: "1" } });
+      // A node felled: a change of the ground no character shares.
+      const tree = [...room.world.resources.values()].find((r) => r.resourceId === "tree_normal")!;
+      place(room, a.id, besideOf(room, tree.tile));
+      setRng(room, 0);
+      a.send("player:action", { action: "gather", targetId: tree.id });
+      await a.next("skill:xp", (m) => m.skill === "woodcutting");
+      setRng(room, 0.5);
+      assert.ok(room.world.dirtyChunks.size > 0, "the felled tree's chunk changed");
+      const pb = room.world.players.get(b.id)!;
+      pb.xp.mining = 4_470;
+      await room.saver.save(room.world, [pb]);
+      assert.deepEqual(await chunks(), [], "b's save wrote no chunk");
+      assert.ok(room.world.dirtyChunks.size > 0, "the chunk is still to be saved");
+      // a drops coins: its pack and the ground are written together, by a's save or anyone's.
+      const coinSlot = room.world.players.get(a.id)!.inventory.findIndex((s) => s?.itemId === "coins");
+      a.send("inventory:use", { slot: coinSlot, action: "drop", quantity: 7 });
+      await a.next("player:sync", (s) => s.inventory.find((i: { itemId: string }) => i.itemId === "coins")?.quantity === 18);
+      pb.xp.mining = 5_000;
+      await room.saver.save(room.world, [pb]);
+      const written = await chunks();
+      const ground = written.flatMap((c) => (c.data as { groundItems?: Array<{ itemId: string; quantity: number }> }).groundItems ?? []);
+      assert.ok(
+        ground.some((g) => g.itemId === "coins" && g.quantity === 7),
+        "the dropped coins were written",
+      );
+      assert.ok(
+        written.some((c) => JSON.stringify(c.data).includes(tree.id)),
+        "and the felled tree with them",
+      );
+      const coins = await t.db.prisma.inventoryItem.findMany({ where: { characterId: a.id, itemId: "coins" } });
+      assert.deepEqual(
+        coins.map((r) => r.quantity),
+        [18],
+        "with a's pack",
+      );
+      assert.equal(room.world.dirtyChunks.size, 0);
+      await a.leave();
+      await b.leave();
+    });
+
     it("world changes survive a restart: ground items, depleted nodes and open death piles", async () => {
       server = await startTestServer({ db: t.db });
       const a = await joinWorld(server);
