@@ -70,12 +70,17 @@ export class SpatialGrid<T extends string = string> {
 
   /** Update an entity's position (inserting it when absent). */
   move(id: T, x: number, z: number): void {
+    this.put(id, x, z);
+  }
+
+  /** Put an entity where it stands now, moving it or inserting it: true when it was not in the grid. */
+  put(id: T, x: number, z: number): boolean {
     const e = this.entries.get(id);
     if (!e) {
       this.insert(id, x, z);
-      return;
+      return true;
     }
-    if (x === e.x && z === e.z) return;
+    if (x === e.x && z === e.z) return false;
     const cell = this.cellKey(x, z);
     this.noteMove(e.cell, id, e.x, e.z, x, z);
     if (cell !== e.cell) {
@@ -86,6 +91,7 @@ export class SpatialGrid<T extends string = string> {
     }
     e.x = x;
     e.z = z;
+    return false;
   }
 
   /** Remove an entity; false when it was not there. */

@@ -112,12 +112,7 @@ export class World {
 
   /** Place or move an entity in the spatial index and mark it changed. */
   place(kind: EntityKind, id: string, tile: Tile) {
-    const grid = this.grids[kind];
-    if (grid.has(id)) grid.move(id, tile.x, tile.z);
-    else {
-      grid.insert(id, tile.x, tile.z);
-      this.membershipVersion[kind]++;
-    }
+    if (this.grids[kind].put(id, tile.x, tile.z)) this.membershipVersion[kind]++;
     this.changedThisTick[kind].add(id);
   }
 
