@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { createArena } from "../arena.config.js";
 import { ConfigError, loadConfig } from "./config.js";
 import type { ServerContext } from "./context.js";
@@ -8,6 +9,19 @@ import { VERSION } from "./version.js";
 
 /** How long a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 25_000;
+/** How long an exit waits for the logger to write what it holds. */
+const LOG_FLUSH_MS = 2_000;
+
+/**
+ * Exit once the logger has written every line it holds: its writes to stdout are asynchronous, and
+ * an exit while one is under way can print the lines after it first (or lose it).
+ */
+function exitAfterLogs(logger: Logger, code: number) {
+  process.exitCode = code;
+  const exit = () => process.exit(code);
+  setTimeout(exit, LOG_FLUSH_MS);
+  logger.flush(exit);
+}
 
 async function main() {
   let config;
@@ -25,8 +39,7 @@ async function main() {
   let stopServer: ((reason: string, exitCode: number) => Promise<void>) | undefined;
   installProcessHandlers(logger, () => {
     if (stopServer) return void stopServer("uncaughtException", 1);
-    logger.flush?.();
-    process.exit(1);
+    exitAfterLogs(logger, 1);
   });
   let ctx: ServerContext;
   try {
@@ -34,7 +47,7 @@ async function main() {
   } catch (err) {
     if (err instanceof ManifestError) {
       logger.fatal(err.message);
-      process.exit(1);
+      return exitAfterLogs(logger, 1);
     }
     throw err;
   }
@@ -51,7 +64,7 @@ async function main() {
     logger.info({ signal }, "shutting down");
     const deadline = setTimeout(() => {
       logger.error("shutdown took too long; exiting");
-      process.exit(1);
+      exitAfterLogs(logger, 1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     try {
@@ -59,11 +72,10 @@ async function main() {
       await arena.shutdown();
       await db.close();
       logger.info("shutdown complete");
-      logger.flush?.();
-      process.exit(exitCode);
+      exitAfterLogs(logger, exitCode);
     } catch (err) {
       logger.error({ err }, "shutdown failed");
-      process.exit(1);
+      exitAfterLogs(logger, 1);
     }
   };
   stopServer = stop;

@@ -268,7 +268,8 @@ describe("the server process", function () {
         `import { createLogger } from ${JSON.stringify(path.join(ROOT, "src/logger.ts"))};`,
         `import { installProcessHandlers } from ${JSON.stringify(path.join(ROOT, "src/processHandlers.ts"))};`,
         `const logger = createLogger({ level: "info" });`,
-        `installProcessHandlers(logger, () => { logger.info("shutting down after the exception"); process.exit(1); });`,
+        // As the server does: the exit waits for the logger's lines (its writes are asynchronous).
+        `installProcessHandlers(logger, () => { logger.info("shutting down after the exception"); logger.flush(() => process.exit(1)); });`,
         `process.on("unhandledRejection", () => setImmediate(() => { logger.info("still running"); throw new Error("boom-exception"); }));`,
         `void Promise.reject(new Error("boom-rejection"));`,
       ].join("\n"),
@@ -280,10 +281,12 @@ describe("the server process", function () {
     child.stderr!.on("data", (d) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
     assert.equal(stderr, "", "nothing printed outside the logger");
+    // In the order they were logged: a fatal line is written at once, even past a line still being written (pino's asynchronous stdout).
     const lines = stdout
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l))
+      .sort((x, y) => x.time - y.time);
     assert.deepEqual(
       lines.map((l) => [l.level, l.msg]),
       [
