@@ -6,6 +6,34 @@ const sorted = (s: Iterable<string>) => [...s].sort();
 /** Has what a query of the square finds changed since clearMoves (something came into or left it)? */
 const anyCrossed = (grid: SpatialGrid, x: number, z: number, r: number) => grid.crossedWithin(x, z, r).size > 0;
 
+type Query = readonly [x: number, z: number, r: number];
+
+/**
+ * 200 entities put in `grid`, then 20 rounds of random moves, inserts and removes of 10 of them
+ * (each moves at most once a round: a round trip would count as a change), the moves cleared after
+ * each: after a round's moves, `check` is given each of 200 random queries with its answer before them.
+ */
+function churnRounds(grid: SpatialGrid, seed: number, check: (query: Query, before: Set<string>, round: number, q: number) => void) {
+  const rng = seededRng(seed);
+  const at = (n: number) => Math.floor(rng() * n);
+  for (let i = 0; i < 200; i++) grid.insert(`e${i}`, at(300), at(300));
+  grid.clearMoves();
+  const queries: Query[] = Array.from({ length: 200 }, () => [at(300), at(300), at(40)] as const);
+  for (let round = 0; round < 20; round++) {
+    const before = queries.map(([x, z, r]) => grid.queryRadius(x, z, r));
+    const ids = new Set<string>();
+    while (ids.size < 10) ids.add(`e${at(220)}`);
+    for (const id of ids) {
+      const step = at(10);
+      if (step === 0) grid.remove(id);
+      else if (grid.has(id) && step < 8) grid.move(id, Math.max(0, grid.positionOf(id)!.x + at(17) - 8), Math.max(0, grid.positionOf(id)!.z + at(17) - 8));
+      else grid.insert(id, at(300), at(300));
+    }
+    queries.forEach((query, q) => check(query, before[q], round, q));
+    grid.clearMoves();
+  }
+}
+
 describe("game: spatialGrid", function () {
   it("exports a 32-tile area of interest", function () {
     assert.equal(AOI_RADIUS, 32);
@@ -118,30 +146,12 @@ describe("game: spatialGrid", function () {
     assert.equal(anyCrossed(grid, 50, 50, 15), false, "a removal outside it");
     grid.clearMoves();
     // Agrees with the answers both ways, over rounds of moves, inserts and removes.
-    const rng = seededRng(5);
-    const at = (n: number) => Math.floor(rng() * n);
-    for (let i = 0; i < 200; i++) grid.insert(`e${i}`, at(300), at(300));
-    grid.clearMoves();
-    const queries = Array.from({ length: 200 }, () => [at(300), at(300), at(40)] as const);
     let changed = 0;
-    for (let round = 0; round < 20; round++) {
-      const before = queries.map(([x, z, r]) => sorted(grid.queryRadius(x, z, r)).join());
-      // Each entity moves at most once a round (a round trip would count as a change).
-      const ids = new Set<string>();
-      while (ids.size < 10) ids.add(`e${at(220)}`);
-      for (const id of ids) {
-        const step = at(10);
-        if (step === 0) grid.remove(id);
-        else if (grid.has(id) && step < 8) grid.move(id, Math.max(0, grid.positionOf(id)!.x + at(17) - 8), Math.max(0, grid.positionOf(id)!.z + at(17) - 8));
-        else grid.insert(id, at(300), at(300));
-      }
-      queries.forEach(([x, z, r], q) => {
-        const differs = sorted(grid.queryRadius(x, z, r)).join() !== before[q];
-        if (differs) changed++;
-        assert.equal(anyCrossed(grid, x, z, r), differs, `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
-      });
-      grid.clearMoves();
-    }
+    churnRounds(grid, 5, ([x, z, r], before, round, q) => {
+      const differs = sorted(grid.queryRadius(x, z, r)).join() !== sorted(before).join();
+      if (differs) changed++;
+      assert.equal(anyCrossed(grid, x, z, r), differs, `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
+    });
     assert.ok(changed > 100, `the rounds changed answers (${changed})`);
   });
 
@@ -164,32 +174,15 @@ describe("game: spatialGrid", function () {
     const out = new Set(["stale"]);
     assert.equal(grid.crossedWithin(500, 500, 5, out), out, "filled into the set given");
     assert.deepEqual([...out], [], "cleared first");
-    // Over rounds of moves, inserts and removes: exactly those whose answer changed (each moves at most once a round).
-    const rng = seededRng(9);
-    const at = (n: number) => Math.floor(rng() * n);
-    for (let i = 0; i < 200; i++) grid.insert(`e${i}`, at(300), at(300));
-    grid.clearMoves();
-    const queries = Array.from({ length: 200 }, () => [at(300), at(300), at(40)] as const);
+    // Over rounds of moves, inserts and removes: exactly those whose answer changed.
     let crossed = 0;
-    for (let round = 0; round < 20; round++) {
-      const before = queries.map(([x, z, r]) => grid.queryRadius(x, z, r));
-      const ids = new Set<string>();
-      while (ids.size < 10) ids.add(`e${at(220)}`);
-      for (const id of ids) {
-        const step = at(10);
-        if (step === 0) grid.remove(id);
-        else if (grid.has(id) && step < 8) grid.move(id, Math.max(0, grid.positionOf(id)!.x + at(17) - 8), Math.max(0, grid.positionOf(id)!.z + at(17) - 8));
-        else grid.insert(id, at(300), at(300));
-      }
-      queries.forEach(([x, z, r], q) => {
-        const now = grid.queryRadius(x, z, r);
-        const meant = [...new Set([...now, ...before[q]])].filter((id) => now.has(id) !== before[q].has(id));
-        crossed += meant.length;
-        assert.deepEqual(sorted(grid.crossedWithin(x, z, r)), sorted(meant), `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
-        for (const id of meant) assert.equal(grid.within(id, x, z, r), now.has(id), `round ${round}: ${id} within (${x}, ${z}) r ${r}`);
-      });
-      grid.clearMoves();
-    }
+    churnRounds(grid, 9, ([x, z, r], before, round, q) => {
+      const now = grid.queryRadius(x, z, r);
+      const meant = [...new Set([...now, ...before])].filter((id) => now.has(id) !== before.has(id));
+      crossed += meant.length;
+      assert.deepEqual(sorted(grid.crossedWithin(x, z, r)), sorted(meant), `round ${round}, query ${q} (${x}, ${z}) r ${r}`);
+      for (const id of meant) assert.equal(grid.within(id, x, z, r), now.has(id), `round ${round}: ${id} within (${x}, ${z}) r ${r}`);
+    });
     assert.ok(crossed > 100, `the rounds moved entities across squares' edges (${crossed})`);
   });
 

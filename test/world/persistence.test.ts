@@ -6,8 +6,27 @@ import { openDatabase } from "../../src/db/client.js";
 import { silentLogger } from "../../src/logger.js";
 import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken, joinWorld } from "../helpers/worldClient.js";
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import { guestToken, joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
 import { besideOf, leaveAndSettle, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+
+/** `a` fells a tree beside it (the world's rolls made to succeed): a change of the ground no character shares. */
+async function fellTree(room: WorldRoom, a: WorldPlayer) {
+  const tree = [...room.world.resources.values()].find((r) => r.resourceId === "tree_normal")!;
+  place(room, a.id, besideOf(room, tree.tile));
+  setRng(room, 0);
+  a.send("player:action", { action: "gather", targetId: tree.id });
+  await a.next("skill:xp", (m) => m.skill === "woodcutting");
+  setRng(room, 0.5);
+  return tree;
+}
+
+/** `a` drops 7 of its starting 25 coins where it stands. */
+async function dropSevenCoins(room: WorldRoom, a: WorldPlayer) {
+  const coinSlot = room.world.players.get(a.id)!.inventory.findIndex((s) => s?.itemId === "coins");
+  a.send("inventory:use", { slot: coinSlot, action: "drop", quantity: 7 });
+  await a.next("player:sync", (s) => s.inventory.find((i: { itemId: string }) => i.itemId === "coins")?.quantity === 18);
+}
 
 for (const kind of DATABASE_KINDS) {
   describe(`world persistence on ${kind}`, function () {
@@ -120,12 +139,7 @@ for (const kind of DATABASE_KINDS) {
       const room = worldRoomOf(a);
       const chunks = () => t.db.prisma.worldChunk.findMany({ where: { world: "1" } });
       // A node felled: a change of the ground no character shares.
-      const tree = [...room.world.resources.values()].find((r) => r.resourceId === "tree_normal")!;
-      place(room, a.id, besideOf(room, tree.tile));
-      setRng(room, 0);
-      a.send("player:action", { action: "gather", targetId: tree.id });
-      await a.next("skill:xp", (m) => m.skill === "woodcutting");
-      setRng(room, 0.5);
+      const tree = await fellTree(room, a);
       assert.ok(room.world.dirtyChunks.size > 0, "the felled tree's chunk changed");
       const pb = room.world.players.get(b.id)!;
       pb.xp.mining = 4_470;
@@ -133,9 +147,7 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(await chunks(), [], "b's save wrote no chunk");
       assert.ok(room.world.dirtyChunks.size > 0, "the chunk is still to be saved");
       // a drops coins: its pack and the ground are written together, by a's save or anyone's.
-      const coinSlot = room.world.players.get(a.id)!.inventory.findIndex((s) => s?.itemId === "coins");
-      a.send("inventory:use", { slot: coinSlot, action: "drop", quantity: 7 });
-      await a.next("player:sync", (s) => s.inventory.find((i: { itemId: string }) => i.itemId === "coins")?.quantity === 18);
+      await dropSevenCoins(room, a);
       pb.xp.mining = 5_000;
       await room.saver.save(room.world, [pb]);
       const written = await chunks();
@@ -163,15 +175,8 @@ for (const kind of DATABASE_KINDS) {
       server = await startTestServer({ db: t.db });
       const a = await joinWorld(server);
       const room = worldRoomOf(a);
-      const tree = [...room.world.resources.values()].find((r) => r.resourceId === "tree_normal")!;
-      place(room, a.id, besideOf(room, tree.tile));
-      setRng(room, 0);
-      a.send("player:action", { action: "gather", targetId: tree.id });
-      await a.next("skill:xp", (m) => m.skill === "woodcutting");
-      setRng(room, 0.5);
-      const coinSlot = room.world.players.get(a.id)!.inventory.findIndex((s) => s?.itemId === "coins");
-      a.send("inventory:use", { slot: coinSlot, action: "drop", quantity: 7 });
-      await a.next("player:sync", (s) => s.inventory.find((i: { itemId: string }) => i.itemId === "coins")?.quantity === 18);
+      const tree = await fellTree(room, a);
+      await dropSevenCoins(room, a);
       const dropped = [...room.world.groundItems.values()].find((g) => g.itemId === "coins")!;
       assert.ok(room.world.resources.get(tree.id)!.depleted);
       await a.leave();
