@@ -4,45 +4,64 @@ import { openSinkSockets } from "./sinkSockets.js";
 
 /**
  * The socket's own cost, as the baseline of bench:ws: what the server process spends to write the
- * frames /ws wrote, with nothing but the `ws` package.
+ * frames /ws wrote (and, for the exchange baseline, to read the frames /ws read), with nothing but
+ * the `ws` package and JSON.
  *
  * `FrameTap` records, while the /ws phase's window runs, every text frame this process writes to
- * a `ws` socket (in that phase only /ws clients are connected): how many, their bytes, and a
- * sample of them. `rawFanout` then opens as many plain loopback sockets (the reading side in a
- * child process, bench/wsSink.ts, as the load clients are) and for the same number of ticks writes
- * each socket the same number of frames per tick, re-serialising sampled messages with
- * JSON.stringify as /ws does; it returns the server's CPU time per frame.
+ * a `ws` socket and every frame such a socket reads (in that phase only /ws clients are
+ * connected): how many, their bytes, and a sample of each. `rawFanout` then opens as many plain
+ * loopback sockets (the other side in a child process, bench/wsSink.ts, as the load clients are)
+ * and for the same number of ticks writes each socket the same number of frames per tick,
+ * re-serialising sampled messages with JSON.stringify as /ws does; given `inbound`, the child also
+ * sends the sampled incoming frames at /ws's rate, and the server parses each (JSON.parse). It
+ * returns the server's CPU time per frame written.
  */
 export class FrameTap {
   frames = 0;
   bytes = 0;
-  readonly sample: unknown[] = [];
-  private original?: typeof WebSocket.prototype.send;
+  /** The sampled frames as written (parsed only when the baseline runs: the tap costs /ws's window little). */
+  readonly sample: string[] = [];
+  /** Frames read from the clients, and a sample of them. */
+  inFrames = 0;
+  readonly inSample: string[] = [];
+  private original?: { send: typeof WebSocket.prototype.send; emit: typeof WebSocket.prototype.emit };
 
   constructor(private readonly sampleSize = 2000) {}
 
   start() {
-    const original = WebSocket.prototype.send;
+    const original = { send: WebSocket.prototype.send, emit: WebSocket.prototype.emit };
     this.original = original;
     const tap = this;
     WebSocket.prototype.send = function (this: WebSocket, data: any, ...rest: any[]) {
       if (typeof data === "string") {
         tap.frames++;
         tap.bytes += Buffer.byteLength(data);
-        // Reservoir sampling: every frame of the window is as likely to be kept.
-        if (tap.sample.length < tap.sampleSize) tap.sample.push(JSON.parse(data));
-        else {
-          const k = Math.floor(Math.random() * tap.frames);
-          if (k < tap.sampleSize) tap.sample[k] = JSON.parse(data);
-        }
+        keep(tap.sample, tap.frames, data, tap.sampleSize);
       }
-      return (original as any).call(this, data, ...rest);
+      return (original.send as any).call(this, data, ...rest);
     } as typeof WebSocket.prototype.send;
+    // Each frame read reaches its listeners as a "message" event (ws's receiver emits it on the socket).
+    WebSocket.prototype.emit = function (this: WebSocket, event: string | symbol, ...args: any[]) {
+      if (event === "message" && args[1] === false) {
+        tap.inFrames++;
+        keep(tap.inSample, tap.inFrames, args[0] as Buffer, tap.sampleSize);
+      }
+      return original.emit.call(this, event, ...args);
+    } as typeof WebSocket.prototype.emit;
   }
 
   stop() {
-    if (this.original) WebSocket.prototype.send = this.original;
+    if (this.original) Object.assign(WebSocket.prototype, this.original);
     this.original = undefined;
+  }
+}
+
+/** Reservoir sampling: every frame of the window is as likely to be kept (texts copied out of a read buffer only when kept). */
+function keep(sample: string[], seen: number, frame: string | Buffer, size: number) {
+  if (sample.length < size) sample.push(String(frame));
+  else {
+    const k = Math.floor(Math.random() * seen);
+    if (k < size) sample[k] = String(frame);
   }
 }
 
@@ -55,20 +74,52 @@ export interface RawFanoutResult {
   cpuUsPerFrame: number;
   /** Bytes the reading side received (a check that the frames arrived). */
   receivedBytes: number;
+  /** Frames the server read and parsed over the window (exchange baseline; 0 for the fan-out alone). */
+  inboundFrames: number;
 }
 
-/** Write `framesPerTick` of `messages` (round robin) to each of `sockets` loopback sockets, every `tickMs`, for `ticks` ticks. */
-export async function rawFanout(sockets: number, messages: unknown[], framesPerTick: number, ticks: number, tickMs: number): Promise<RawFanoutResult> {
-  if (messages.length === 0) throw new Error("no messages to send");
+/** Frames for the child to send back: the sampled texts, each socket sending `perSocketPerSec` a second. */
+export interface Inbound {
+  texts: string[];
+  perSocketPerSec: number;
+}
+
+/**
+ * Write `framesPerTick` of `texts` (the frames sampled; round robin, each parsed before the first tick
+ * and serialised again as it is sent) to each of `sockets` loopback sockets, every `tickMs`, for
+ * `ticks` ticks; with `inbound`, read and parse what the other side sends meanwhile.
+ */
+export async function rawFanout(
+  sockets: number,
+  texts: string[],
+  framesPerTick: number,
+  ticks: number,
+  tickMs: number,
+  inbound?: Inbound,
+): Promise<RawFanoutResult> {
+  if (texts.length === 0) throw new Error("no messages to send");
+  const messages: unknown[] = texts.map((text) => JSON.parse(text));
   const sink = await openSinkSockets(sockets);
   const conns = sink.conns;
+  let read = 0;
+  for (const ws of conns)
+    ws.on("message", (data: Buffer) => {
+      JSON.parse(data.toString("utf8"));
+      read++;
+    });
   try {
+    // The other side's sending runs a second before the window, so the window sees it steady.
+    if (inbound && inbound.texts.length) {
+      await sink.startSending(inbound.texts, inbound.perSocketPerSec);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
     const whole = Math.floor(framesPerTick);
     const fraction = framesPerTick - whole;
     let next = 0;
     let frames = 0;
     let bytes = 0;
     let carry = 0;
+    const read0 = read;
     const cpu0 = process.cpuUsage();
     for (let t = 0; t < ticks; t++) {
       const startedAt = performance.now();
@@ -87,8 +138,9 @@ export async function rawFanout(sockets: number, messages: unknown[], framesPerT
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, tickMs - spent)));
     }
     const cpu = process.cpuUsage(cpu0);
+    const inboundFrames = read - read0;
     const receivedBytes = await sink.receivedBytes();
-    return { sockets: conns.length, ticks, frames, bytes, cpuUsPerFrame: frames ? (cpu.user + cpu.system) / frames : 0, receivedBytes };
+    return { sockets: conns.length, ticks, frames, bytes, cpuUsPerFrame: frames ? (cpu.user + cpu.system) / frames : 0, receivedBytes, inboundFrames };
   } finally {
     await sink.close();
   }

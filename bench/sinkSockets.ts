@@ -8,12 +8,14 @@ export interface SinkSockets {
   conns: WebSocket[];
   /** What the reading side has received so far, in bytes. */
   receivedBytes(): Promise<number>;
+  /** Have every socket of the other side send `texts` (round robin) `perSocketPerSec` times a second, each at its own phase. */
+  startSending(texts: string[], perSocketPerSec: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Open `count` plain WebSocket connections over loopback, read (and only counted) in a child
- * process as a remote client's would be; resolves once all are open.
+ * process as a remote client's would be, which can also send; resolves once all are open.
  */
 export async function openSinkSockets(count: number): Promise<SinkSockets> {
   const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
@@ -40,7 +42,7 @@ export async function openSinkSockets(count: number): Promise<SinkSockets> {
         resolve(m);
       };
       child.on("message", on);
-      if (type !== "open") child.send({ type });
+      if (type !== "open" && type !== "sending") child.send({ type });
     });
   try {
     await reply("open", 30_000);
@@ -48,5 +50,13 @@ export async function openSinkSockets(count: number): Promise<SinkSockets> {
     await close();
     throw err;
   }
-  return { conns, receivedBytes: async () => (await reply("bytes", 60_000)).bytes as number, close };
+  return {
+    conns,
+    receivedBytes: async () => (await reply("bytes", 60_000)).bytes as number,
+    startSending: async (texts, perSocketPerSec) => {
+      child.send({ type: "texts", texts, perSocketPerSec });
+      await reply("sending", 30_000);
+    },
+    close,
+  };
 }

@@ -16,10 +16,11 @@
  * first (outside the windows), as players would be. Between phases every client disconnects and
  * the benchmark waits for the room to be empty and settled() (every leave saved).
  *
- * Baseline: while each N's /ws window runs, every frame the server writes is counted and sampled
- * (bench/rawFanout.ts); then, in the same run, the same number of frames per tick of those same
- * messages goes to N plain `ws` sockets with nothing but the `ws` package and JSON.stringify. The
- * server CPU per frame of /ws is printed as a ratio to the raw socket's.
+ * Baselines: while each N's /ws window runs, every frame the server writes and reads is counted and
+ * sampled (bench/rawFanout.ts); then, in the same run, the same number of frames per tick of those
+ * same messages goes to N plain `ws` sockets with nothing but the `ws` package and JSON.stringify
+ * (fan-out), and once more while those sockets send the commands /ws read, at its rate, each
+ * parsed with JSON.parse (exchange). The server CPU per frame of /ws is printed as a ratio to each.
  *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
  *        --seed 1 --time-limit 285 --spread-timeout 40 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
@@ -225,8 +226,8 @@ async function main() {
         // What this phase will take: the fixed part, plus joins and leaves scaled from the last phase of
         // the same kind (they grow with N), plus that phase's spreading (it does not).
         const prev = [...results].reverse().find((r) => r.kind === kind);
-        // (a /ws phase is followed by its raw-socket baseline, as long as its window)
-        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? opts.windowS + 2 : 0);
+        // (a /ws phase is followed by its two raw-socket baselines, each as long as its window)
+        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? 2 * (opts.windowS + 2) : 0);
         const estimateS = fixedS + (prev ? ((prev.connect.seconds + prev.leaveSeconds) * n) / prev.n + prev.spread.seconds : 20);
         if (performance.now() + estimateS * 1000 > deadline) {
           skipped.push(`N=${n} ${kind} (time limit: about ${estimateS.toFixed(0)} s needed)`);
@@ -271,10 +272,14 @@ async function main() {
           // The same frames per tick to as many plain sockets, with the world room idle (everyone left).
           const framesPerTick = tap.frames / windowTicks / Math.max(1, clientW.clients);
           const raw = await rawFanout(clientW.clients, tap.sample, framesPerTick, windowTicks, TICK_MS);
+          // Then the same again while the commands /ws read come in at its rate, each parsed.
+          const inbound = { texts: tap.inSample, perSocketPerSec: tap.inFrames / serverW.seconds / Math.max(1, clientW.clients) };
+          const exchange = tap.inFrames > 0 ? await rawFanout(clientW.clients, tap.sample, framesPerTick, windowTicks, TICK_MS, inbound) : undefined;
           const wsCpuUs = (serverW.cpuPct / 100) * serverW.seconds * 1e6;
-          baselines.push({ n, ws: { frames: tap.frames, bytes: tap.bytes, cpuUsPerFrame: wsCpuUs / tap.frames }, raw });
+          baselines.push({ n, ws: { frames: tap.frames, bytes: tap.bytes, cpuUsPerFrame: wsCpuUs / tap.frames, inFrames: tap.inFrames }, raw, exchange });
           log(
-            `N=${n} raw ws baseline: ${raw.frames} frames to ${raw.sockets} sockets, ${raw.cpuUsPerFrame.toFixed(1)} µs CPU a frame (/ws: ${(wsCpuUs / tap.frames).toFixed(1)} µs)`,
+            `N=${n} raw ws baselines: ${raw.frames} frames to ${raw.sockets} sockets, ${raw.cpuUsPerFrame.toFixed(1)} µs CPU a frame; ` +
+              `with ${exchange?.inboundFrames ?? 0} frames read, ${exchange?.cpuUsPerFrame.toFixed(1) ?? "-"} µs (/ws: ${(wsCpuUs / tap.frames).toFixed(1)} µs, ${tap.inFrames} read)`,
           );
         }
         log(

@@ -34,9 +34,12 @@ export interface PhaseResult {
 /** One N's /ws window against the raw-socket baseline of the same frames (bench/rawFanout.ts). */
 export interface BaselineResult {
   n: number;
-  /** What the server wrote to the /ws sockets over the window, and its CPU per frame (the whole process: rules, views, JSON, sends). */
-  ws: { frames: number; bytes: number; cpuUsPerFrame: number };
+  /** What the server wrote to the /ws sockets over the window (and read from them), and its CPU per frame written (the whole process: commands, rules, views, JSON, sends). */
+  ws: { frames: number; bytes: number; cpuUsPerFrame: number; inFrames: number };
+  /** The same frames written, nothing read. */
   raw: RawFanoutResult;
+  /** The same frames written while the same commands are read and parsed (none when /ws read none). */
+  exchange?: RawFanoutResult;
 }
 
 const LABEL: Record<ClientKind, string> = { ws: "/ws", sdk: "sdk" };
@@ -134,19 +137,35 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
   if (baselines.length) {
     out.push("");
     out.push(
-      "Server CPU per frame written: /ws over its window (everything the process did: rules, views, JSON, sends) against the raw `ws` baseline (the same frames per tick of the same messages, JSON.stringify + send, nothing else):",
+      "Server CPU per frame written: /ws over its window (everything the process did: commands, rules, views, JSON, sends) against the raw `ws` baselines of the same frames per tick of the same messages, JSON.stringify + send and nothing else:",
     );
+    out.push("  fan-out: frames written only; exchange: the same, while the other side sends the commands /ws read at /ws's rate, each read and JSON.parse'd.");
     out.push(
       table(
-        ["N", "/ws frames", "/ws bytes/frame", "/ws µs/frame", "raw frames", "raw µs/frame", "/ws÷raw", "raw bytes received"],
+        [
+          "N",
+          "/ws frames",
+          "/ws bytes/frame",
+          "/ws frames read",
+          "/ws µs/frame",
+          "fan-out µs/frame",
+          "/ws÷fan-out",
+          "exchange frames read",
+          "exchange µs/frame",
+          "/ws÷exchange",
+          "raw bytes received",
+        ],
         baselines.map((b) => [
           String(b.n),
           String(b.ws.frames),
           fmt(b.ws.bytes / Math.max(1, b.ws.frames), 0),
+          String(b.ws.inFrames),
           fmt(b.ws.cpuUsPerFrame, 1),
-          String(b.raw.frames),
           fmt(b.raw.cpuUsPerFrame, 1),
           fmtRatio(ratio(b.ws.cpuUsPerFrame, b.raw.cpuUsPerFrame)),
+          b.exchange ? String(b.exchange.inboundFrames) : "-",
+          b.exchange ? fmt(b.exchange.cpuUsPerFrame, 1) : "-",
+          b.exchange ? fmtRatio(ratio(b.ws.cpuUsPerFrame, b.exchange.cpuUsPerFrame)) : "-",
           String(b.raw.receivedBytes),
         ]),
       ),
@@ -277,9 +296,11 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
     })),
     rawBaseline: baselines.map((b) => ({
       n: b.n,
-      ws: { frames: b.ws.frames, bytes: b.ws.bytes, cpuUsPerFrame: round(b.ws.cpuUsPerFrame, 2) },
+      ws: { ...b.ws, cpuUsPerFrame: round(b.ws.cpuUsPerFrame, 2) },
       raw: { ...b.raw, cpuUsPerFrame: round(b.raw.cpuUsPerFrame, 2) },
       wsToRawCpuPerFrame: ratio(b.ws.cpuUsPerFrame, b.raw.cpuUsPerFrame),
+      exchange: b.exchange && { ...b.exchange, cpuUsPerFrame: round(b.exchange.cpuUsPerFrame, 2) },
+      wsToExchangeCpuPerFrame: b.exchange ? ratio(b.ws.cpuUsPerFrame, b.exchange.cpuUsPerFrame) : null,
     })),
     ratiosWsToSdk: sizes.flatMap((n) => {
       const w = find(n, "ws");

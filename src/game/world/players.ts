@@ -91,13 +91,20 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     combatStyle: p.combatStyle,
     autocast: p.autocast,
     prayer: { points: p.prayer.points, max: p.levels.prayer, active: [...p.prayer.active] },
-    skills: Object.fromEntries(Object.entries(p.levels).map(([s, level]) => [s, { level, xp: Math.floor(p.xp[s as keyof typeof p.xp]) }])),
+    skills: skillsOf(p),
     inventory: p.inventory.map((s, slot) => (s ? { slot, itemId: s.itemId, quantity: s.quantity, locked: p.lockedSlots.has(slot) } : null)).filter((s) => s !== null),
     equipment: p.equipment,
     bank: nearBank(world, p) ? p.bank : null,
     action: p.action?.type ?? null,
     quests: journalView(world.data.quests, p.quests.values()),
   };
+}
+
+/** Each skill's level and whole xp, as player:sync shows them (a loop: sent to every player whose state changed, every tick). */
+function skillsOf(p: PlayerEntity): PlayerSync["skills"] {
+  const skills: PlayerSync["skills"] = {};
+  for (const s in p.levels) skills[s] = { level: p.levels[s as keyof typeof p.levels], xp: Math.floor(p.xp[s as keyof typeof p.xp]) };
+  return skills;
 }
 
 /** The item worn in the weapon slot. */
