@@ -444,11 +444,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     }
   }
 
-  /** Every SAVE_INTERVAL the changed characters are saved; every few seconds the locks refreshed. */
+  /** Every SAVE_INTERVAL the changed characters are saved; every few seconds each lock refreshed (an eighth of them each tick). */
   private periodicSaves() {
     const w = this.world;
     if (w.tick % this.saveEveryTicks === 0) this.stores.saveDirty().catch(() => {});
-    if (w.tick % LOCK_REFRESH_TICKS === 0) this.locks.refresh(this.sessions.keys());
+    this.locks.refresh(this.sessions.keys(), w.tick, LOCK_REFRESH_TICKS);
   }
 
   /** Does the account playing `playerId` ignore `fromId`? */

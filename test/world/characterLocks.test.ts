@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { LocalPresence } from "@colyseus/core";
-import { CharacterBusyError, CharacterLocks, lockKey } from "../../rooms/characterLocks.js";
+import { CharacterBusyError, CharacterLocks, RoomCharacterLocks, lockKey } from "../../rooms/characterLocks.js";
+import { createLogger } from "../../src/logger.js";
 
 /** The character lock on Colyseus's presence (the in-process one; Redis answers the same calls). */
 describe("character locks", function () {
@@ -51,5 +52,30 @@ describe("character locks", function () {
     await a.refresh(["c1"]);
     assert.equal(await presence.exists(lockKey("c1")), true);
     assert.equal(await new CharacterLocks(presence, "b").tryAcquire("c1"), true);
+  });
+
+  it("a room refreshes its locks by turns: every lock once in each run of turns, no turn taking them all", async () => {
+    const refreshed: string[][] = [];
+    const locks = new (class extends CharacterLocks {
+      override async refresh(ids: Iterable<string>) {
+        refreshed.push([...ids]);
+      }
+    })(new LocalPresence(), "a");
+    const live = Array.from({ length: 400 }, (_, i) => `character-${i}`);
+    const joining = "character-joining";
+    const room = new RoomCharacterLocks(locks, (id) => live.includes(id), createLogger({ level: "silent" }));
+    let joined!: () => void;
+    const join = room.hold(joining, () => new Promise<void>((resolve) => (joined = resolve)));
+    for (let tick = 100; tick < 116; tick++) room.refresh(live, tick, 8);
+    joined();
+    await join;
+    const all = [...live, joining].sort();
+    // Two runs of eight turns: each id twice, once in each run.
+    for (const run of [refreshed.slice(0, 8), refreshed.slice(8, 16)]) assert.deepEqual(run.flat().sort(), all);
+    assert.ok(refreshed.every((ids) => ids.length > 0 && ids.length < all.length / 4), `turns of ${refreshed.map((ids) => ids.length)}`);
+    // One turn for all is every call.
+    refreshed.length = 0;
+    room.refresh(live, 7);
+    assert.deepEqual(refreshed.flat().sort(), [...live].sort());
   });
 });
