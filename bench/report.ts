@@ -52,7 +52,7 @@ export interface PhaseResult {
   /** Medians over the window's ticks of the room's own tick phases (ms), by phase name. */
   phases: Record<string, number>;
   /** The window's slowest tick: its duration, the garbage collection within it, and its phases (ms). */
-  slowest: { ms: number; gcMs: number; phases: Record<string, number> };
+  slowest: { ms: number; gcMs: number; phases: Record<string, number>; handedOver: number; handOverFrames: number };
   /** Garbage collection within the window's ticks, ms a tick on average. */
   gcMsPerTick: number;
   /** Median per tick of clients handed from one zone's view to another's, and of the frames made for them. */
@@ -82,7 +82,8 @@ export interface PhaseResult {
   totalFramesPerTick: number;
   visiblePlayersMedian: number;
   encoderBufferBytes: number;
-  save?: { characters: number; wallMs: number; skippedTicks: number; maxTickGapMs: number };
+  /** The periodic save run after the window, in its slices: its wall time, the most of it that runs in the tick starting a slice (captureMs), and the loop's gaps meanwhile. */
+  save?: { characters: number; wallMs: number; captureMs: number; skippedTicks: number; maxTickGapMs: number };
 }
 
 export function summarise(
@@ -136,7 +137,13 @@ export function summarise(
       rest: median(records.map((r) => r.totalMs - r.syncMs - r.viewsMs - r.patchMs)),
     },
     phases: Object.fromEntries(Object.keys(records[0]?.phases ?? {}).map((k) => [k, median(records.map((r) => r.phases[k] ?? 0))])),
-    slowest: { ms: slowest?.totalMs ?? 0, gcMs: slowest?.gcMs ?? 0, phases: slowest?.phases ?? {} },
+    slowest: {
+      ms: slowest?.totalMs ?? 0,
+      gcMs: slowest?.gcMs ?? 0,
+      phases: slowest?.phases ?? {},
+      handedOver: slowest?.handedOver ?? 0,
+      handOverFrames: slowest?.handOverFrames ?? 0,
+    },
     gcMsPerTick: mean(records.map((r) => r.gcMs ?? 0)),
     handOvers: { clients: median(records.map((r) => r.handedOver)), frames: median(records.map((r) => r.handOverFrames)) },
     viewChanges: { entered: median(records.map((r) => r.entered)), left: median(records.map((r) => r.left)) },
@@ -260,11 +267,13 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
     out.push("The slowest tick of each window (the p99 of a window under 100 ticks), its phases (ms), and the garbage collection within the ticks:");
     out.push(
       table(
-        ["N", "slowest tick ms", ...phaseNames, "GC in it ms", "GC ms/tick mean"],
+        ["N", "slowest tick ms", ...phaseNames, "handed over", "hand-over frames", "GC in it ms", "GC ms/tick mean"],
         results.map((r) => [
           String(r.n),
           fmt(r.slowest.ms, 1),
           ...phaseNames.map((k) => fmt(r.slowest.phases[k] ?? 0, 2)),
+          String(r.slowest.handedOver),
+          String(r.slowest.handOverFrames),
           fmt(r.slowest.gcMs, 1),
           fmt(r.gcMsPerTick, 2),
         ]),
@@ -287,7 +296,7 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
         saves
           .map(
             (r) =>
-              `N=${r.n}: ${r.save!.characters} chars in ${fmt(r.save!.wallMs / 1000, 2)} s, ${r.save!.skippedTicks} ticks skipped, longest tick gap ${fmt(r.save!.maxTickGapMs, 0)} ms`,
+              `N=${r.n}: ${r.save!.characters} chars in ${fmt(r.save!.wallMs / 1000, 2)} s (at most ${fmt(r.save!.captureMs, 1)} ms in a tick: the picture of one of its slices), ${r.save!.skippedTicks} ticks skipped, longest tick gap ${fmt(r.save!.maxTickGapMs, 0)} ms`,
           )
           .join("; "),
     );
@@ -361,6 +370,8 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       slowestTick: {
         ms: round(r.slowest.ms, 3),
         gcMs: round(r.slowest.gcMs, 3),
+        handedOver: r.slowest.handedOver,
+        handOverFrames: r.slowest.handOverFrames,
         phasesMs: Object.fromEntries(Object.entries(r.slowest.phases).map(([k, v]) => [k, round(v, 3)])),
       },
       gcMsPerTickMean: round(r.gcMsPerTick, 3),
@@ -393,7 +404,7 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       visiblePlayersMedian: r.visiblePlayersMedian,
       encoderSharedBufferBytes: r.encoderBufferBytes,
       encoderWarnings: r.warnings,
-      save: r.save && { ...r.save, wallMs: round(r.save.wallMs, 1), maxTickGapMs: round(r.save.maxTickGapMs, 1) },
+      save: r.save && { ...r.save, wallMs: round(r.save.wallMs, 1), captureMs: round(r.save.captureMs, 2), maxTickGapMs: round(r.save.maxTickGapMs, 1) },
       twins: r.twins.map((t) => ({ ...t, serverRawMs: round(t.serverRawMs, 3) })),
     })),
   };

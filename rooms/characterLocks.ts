@@ -1,3 +1,4 @@
+import { turnOf } from "../src/game/turns.js";
 import { ServerError, type Presence } from "@colyseus/core";
 import type { Logger } from "pino";
 
@@ -149,12 +150,4 @@ export class RoomCharacterLocks {
     for (const id of this.users.keys()) if (turnOf(id, turns) === now) ids.add(id);
     if (ids.size) this.locks.refresh(ids).catch((err) => this.logger.warn({ err }, "could not refresh character locks"));
   }
-}
-
-/** A character's refresh turn out of `turns`: a hash of its id (FNV-1a), the same on every call. */
-export function turnOf(id: string, turns: number): number {
-  if (turns <= 1) return 0;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % turns;
 }

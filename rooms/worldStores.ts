@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { SqlTx } from "../src/db/sql.js";
 import { changeStock, recordStoreDeal } from "../src/db/storeRepo.js";
-import type { WorldSaver } from "../src/db/worldSaver.js";
+import type { SaveSlice, WorldSaver } from "../src/db/worldSaver.js";
 import { buyFromStore, sellToStore, settleDeal, type StoreDeal } from "../src/game/world/stores.js";
 import type { World } from "../src/game/world/World.js";
 import { storeDeals } from "../src/metrics.js";
@@ -72,10 +72,10 @@ export class StoreDesk {
   }
 
   /**
-   * The periodic save (every changed character and chunk), with the shelves that restocked or
-   * decayed since the last one; when it fails, those changes wait for the next.
+   * The periodic save (every changed character and chunk; or one slice of it), with the shelves that restocked or decayed since the last one; when it fails, those
+   * changes wait for the next.
    */
-  saveDirty(): Promise<void> {
+  saveDirty(slice?: SaveSlice): Promise<void> {
     const { world, saver, worldName } = this.o;
     const drift = [...world.stockDrift].flatMap(([storeId, items]) => [...items].map(([itemId, delta]) => ({ storeId, itemId, delta })));
     world.stockDrift.clear();
@@ -88,7 +88,7 @@ export class StoreDesk {
           }
         }
       : undefined;
-    return saver.saveDirty(world, work, [...new Set(drift.map((d) => storeKey(d.storeId)))]).catch((err) => {
+    return saver.saveDirty(world, work, [...new Set(drift.map((d) => storeKey(d.storeId)))], slice).catch((err) => {
       for (const d of drift) {
         let items = world.stockDrift.get(d.storeId);
         if (!items) world.stockDrift.set(d.storeId, (items = new Map()));

@@ -25,6 +25,12 @@ interface CapturedCharacter {
 
 export class ReclaimConflictError extends Error {}
 
+/** One slice of a periodic save: the changed characters it takes, and whether the changed chunks go with it. */
+export interface SaveSlice {
+  takes(characterId: string): boolean;
+  chunks: boolean;
+}
+
 /** A save's writes, as `saveWith` hands them to the work that shares its transaction. */
 export interface SaveWrites {
   (): Promise<void>;
@@ -56,16 +62,17 @@ export class WorldSaver {
 
   /**
    * Every changed character and chunk (the periodic save), with `work` in the same transaction when
-   * given; characters in a trade or store commit wait for it.
+   * given; characters in a trade or store commit wait for it. `slice`: one slice of it (the room's
+   * periodic save is taken a slice a tick), the changed characters it `takes`, with the changed
+   * chunks when it says so (one slice of each round does; the others leave them to it).
    */
-  saveDirty(world: World, work?: (tx: SqlTx, writeSave: () => Promise<void>) => Promise<void>, shared: string[] = []): Promise<void> {
-    return this.saveWith(
-      world,
-      [...world.players.values()].filter((p) => !p.inventoryFrozen && (p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size)),
-      work,
-      shared,
-      true,
-    );
+  saveDirty(world: World, work?: (tx: SqlTx, writeSave: () => Promise<void>) => Promise<void>, shared: string[] = [], slice?: SaveSlice): Promise<void> {
+    const changed: PlayerEntity[] = [];
+    for (const p of world.players.values()) {
+      if (p.inventoryFrozen || !(p.dirty || p.pendingDeaths.length || p.pendingReclaims.length || p.pendingKills.size)) continue;
+      if (!slice || slice.takes(p.id)) changed.push(p);
+    }
+    return this.saveWith(world, changed, work, shared, !slice || slice.chunks);
   }
 
   /** These characters (plus what the ground ties to them) now. */

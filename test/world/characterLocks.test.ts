@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { LocalPresence } from "@colyseus/core";
 import { CharacterBusyError, CharacterLocks, RoomCharacterLocks, lockKey } from "../../rooms/characterLocks.js";
-import { createLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/logger.js";
 
 /** The character lock on Colyseus's presence (the in-process one; Redis answers the same calls). */
 describe("character locks", function () {
@@ -63,7 +63,7 @@ describe("character locks", function () {
     })(new LocalPresence(), "a");
     const live = Array.from({ length: 400 }, (_, i) => `character-${i}`);
     const joining = "character-joining";
-    const room = new RoomCharacterLocks(locks, (id) => live.includes(id), createLogger({ level: "silent" }));
+    const room = new RoomCharacterLocks(locks, (id) => live.includes(id), silentLogger);
     let joined!: () => void;
     const join = room.hold(joining, () => new Promise<void>((resolve) => (joined = resolve)));
     for (let tick = 100; tick < 116; tick++) room.refresh(live, tick, 8);

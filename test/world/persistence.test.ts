@@ -99,6 +99,39 @@ for (const kind of DATABASE_KINDS) {
       await a.leave();
     });
 
+    it("the periodic save takes the changed characters a slice a tick: each once in an interval, no tick all of them", async () => {
+      // SAVE_INTERVAL 6: ten ticks, and as many slices.
+      server = await startTestServer({ db: t.db, env: { SAVE_INTERVAL: "6" } });
+      const players: WorldPlayer[] = [];
+      for (let i = 0; i < 8; i++) players.push(await joinWorld(server));
+      const room = worldRoomOf(players[0]!);
+      const saves: Array<{ tick: number; ids: string[] }> = [];
+      const saveWith = room.saver.saveWith.bind(room.saver);
+      room.saver.saveWith = ((world, ps, ...rest) => {
+        saves.push({ tick: world.tick, ids: ps.map((p) => p.id) });
+        return saveWith(world, ps, ...rest);
+      }) as typeof room.saver.saveWith;
+      // Every character changes before each tick, for ten ticks in a row (each still changed if a tick went by unseen).
+      await ticks(room, 1);
+      const first = room.world.tick + 1;
+      while (room.world.tick < first + 9) {
+        for (const pl of players) {
+          const p = room.world.players.get(pl.id)!;
+          p.xp.mining += 10;
+          room.world.touchPlayer(p);
+        }
+        await ticks(room, 1);
+      }
+      const taken = saves.filter((s) => s.tick >= first && s.tick <= first + 9).map((s) => s.ids);
+      await room.saver.flush();
+      const ids = players.map((p) => p.id).sort();
+      assert.deepEqual(taken.flat().sort(), ids, "each character once in the ten ticks");
+      assert.ok(taken.length > 1 && taken.every((s) => s.length < ids.length), `saves of ${taken.map((s) => s.length)}`);
+      const rows = await t.db.prisma.character.findMany({ where: { id: { in: ids } } });
+      assert.ok(rows.every((r) => r.miningXp > 0), "every character's change written");
+      for (const p of players) await p.leave();
+    });
+
     it("a save writes a character's stats row only when its stats or place changed; after a failed save, the next one writes them", async () => {
       server = await startTestServer({ db: t.db });
       const a = await joinWorld(server);
