@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { matchMaker, ServerError } from "@colyseus/core";
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { clientAddressOf } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
 import { createGuest } from "../auth/guest.js";
@@ -9,6 +9,7 @@ import type { ServerContext } from "../context.js";
 import { frame, frameProblem, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
 import { WsRoomClient } from "./roomClients.js";
 import { sendFrame } from "./corkedSend.js";
+import { FrameBudget } from "./frameBudget.js";
 import { WsSeat, type ResumableRoom, type SeatHolder, type WsSeats } from "./seats.js";
 import {
   AuthenticateData,
@@ -26,9 +27,6 @@ import { textProblem } from "../http/requestTarget.js";
 import { joinWorldInMemory } from "../../rooms/worldJoin.js";
 import { chooseWorld, WorldChoiceError, worldIdOption, type WorldEntry } from "../worldSpecs.js";
 
-/** Flooding is judged per connection: one limiter for all of them, keyed by connection. */
-const limiter = new RateLimiterMemory({ points: WS_LIMITS.messagesPerSecond, duration: 1 });
-let nextConnection = 0;
 /** Room events kept while a player joins (sent right after opening the socket). */
 const MAX_PENDING = 32;
 /** Close codes by which a client leaves the world (its own close, normal or without a code); any other close is a drop. */
@@ -63,14 +61,13 @@ const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }>
  * for the grace period, and a `resume` with its token puts it on another socket.
  */
 export class WsConnection implements SeatHolder {
-  private readonly key = `ws${++nextConnection}`;
   /** The player this socket plays, once joined or resumed. */
   private seat: WsSeat | undefined;
   /** The server closed this socket (a refusal, the seat resumed elsewhere): its close is no drop. */
   private closedByServer = false;
   private joining = false;
   private authTimer: NodeJS.Timeout | undefined;
-  private drops = { second: 0, count: 0 };
+  private readonly budget = new FrameBudget();
   /** Settles when the latest join (URL token, guest or authenticate frame) has finished. */
   private joinDone: Promise<void> = Promise.resolve();
   /** Room events that arrived while the player was still joining: run once it is in. */
@@ -309,25 +306,11 @@ export class WsConnection implements SeatHolder {
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(CLOSE_CODES.REPLACED, "resumed elsewhere");
   }
 
-  /** Per-connection rate limit: over it the frame is dropped; a sustained flood closes the socket. */
-  private async admit(): Promise<boolean> {
-    try {
-      await limiter.consume(this.key);
-      return true;
-    } catch (res) {
-      if (!(res instanceof RateLimiterRes)) throw res;
-      const second = Math.floor(Date.now() / 1000);
-      if (this.drops.second !== second) this.drops = { second, count: 0 };
-      if (++this.drops.count >= WS_LIMITS.floodDropsPerSecond) {
-        this.refuse("FLOOD", "Too many messages: disconnected", CLOSE_CODES.FLOOD);
-      }
-      return false;
-    }
-  }
-
   private async onFrame(data: Buffer, isBinary: boolean) {
-    if (!(await this.admit())) {
-      if (this.socket.readyState === this.socket.OPEN && this.drops.count < WS_LIMITS.floodDropsPerSecond) {
+    // Per-connection rate limit: over it the frame is dropped; a sustained flood closes the socket.
+    if (!this.budget.take()) {
+      if (this.budget.dropped === WS_LIMITS.floodDropsPerSecond) return this.refuse("FLOOD", "Too many messages: disconnected", CLOSE_CODES.FLOOD);
+      if (this.socket.readyState === this.socket.OPEN && this.budget.dropped < WS_LIMITS.floodDropsPerSecond) {
         this.error("RATE_LIMITED", `At most ${WS_LIMITS.messagesPerSecond} messages per second`);
       }
       return;
@@ -419,7 +402,6 @@ export class WsConnection implements SeatHolder {
   private onClose(code: number) {
     this.awaitingFirstFrame = false;
     clearTimeout(this.authTimer);
-    limiter.delete(this.key).catch(() => {});
     const seat = this.seat;
     this.seat = undefined;
     if (!seat) return;
