@@ -72,11 +72,14 @@ export interface RawFanoutResult {
   bytes: number;
   /** Server CPU (user + system) per frame written, in microseconds. */
   cpuUsPerFrame: number;
-  /** Bytes the reading side received (a check that the frames arrived). */
+  /** Bytes the reading side received of the measured frames (a check that the frames arrived). */
   receivedBytes: number;
   /** Frames the server read and parsed over the window (exchange baseline; 0 for the fan-out alone). */
   inboundFrames: number;
 }
+
+/** Ticks of writing before the measured ones. */
+const WARMUP_TICKS = 3;
 
 /** Frames for the child to send back: the sampled texts, each socket sending `perSocketPerSec` a second. */
 export interface Inbound {
@@ -119,9 +122,17 @@ export async function rawFanout(
     let frames = 0;
     let bytes = 0;
     let carry = 0;
-    const read0 = read;
-    const cpu0 = process.cpuUsage();
-    for (let t = 0; t < ticks; t++) {
+    let read0 = read;
+    let cpu0 = process.cpuUsage();
+    let warmBytes = 0;
+    // The first WARMUP_TICKS are not measured (what the process had left to do when the baseline started falls in them).
+    for (let t = -WARMUP_TICKS; t < ticks; t++) {
+      if (t === 0) {
+        read0 = read;
+        cpu0 = process.cpuUsage();
+        warmBytes = bytes;
+        frames = bytes = 0;
+      }
       const startedAt = performance.now();
       carry += fraction;
       const extra = carry >= 1 ? 1 : 0;
@@ -139,7 +150,8 @@ export async function rawFanout(
     }
     const cpu = process.cpuUsage(cpu0);
     const inboundFrames = read - read0;
-    const receivedBytes = await sink.receivedBytes();
+    // (What the reading side received of the measured ticks' frames.)
+    const receivedBytes = (await sink.receivedBytes()) - warmBytes;
     return { sockets: conns.length, ticks, frames, bytes, cpuUsPerFrame: frames ? (cpu.user + cpu.system) / frames : 0, receivedBytes, inboundFrames };
   } finally {
     await sink.close();

@@ -20,11 +20,13 @@
  * sampled (bench/rawFanout.ts); then, in the same run, the same number of frames per tick of those
  * same messages goes to N plain `ws` sockets with nothing but the `ws` package and JSON.stringify
  * (fan-out), and once more while those sockets send the commands /ws read, at its rate, each
- * parsed with JSON.parse (exchange). The server CPU per frame of /ws is printed as a ratio to each.
+ * parsed with JSON.parse (exchange), each for --baseline-window seconds after three ticks unmeasured
+ * (6 s by default: the two fit the time limit with every N). The server CPU per frame of /ws is
+ * printed as a ratio to each.
  *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
  *        --seed 1 --time-limit 285 --spread-timeout 40 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
- *        --ws-updates changes|whole]
+ *        --ws-updates changes|whole --baseline-window 6]
  * The /ws clients take world:update in the changes form by default (--ws-updates whole: every entity whole).
  */
 import os from "node:os";
@@ -40,12 +42,14 @@ import { RoomProbe } from "./probe.js";
 import { median, percentiles } from "./stats.js";
 import { mapInfoOf } from "./tiles.js";
 import { printReport, type BaselineResult, type PhaseResult, type ServerWindow } from "./wsReport.js";
-import { FrameTap, rawFanout } from "./rawFanout.js";
+import { FrameTap, rawFanout, type RawFanoutResult } from "./rawFanout.js";
 import { UpdatesForm } from "../src/protocol/index.js";
 
 interface Options {
   sizes: number[];
   windowS: number;
+  /** Each raw baseline's window (the same frames per tick, for this long). */
+  baselineS: number;
   warmupS: number;
   concurrency: number;
   seed: number;
@@ -75,6 +79,7 @@ function parseOptions(): Options {
     "client-procs": "1",
     profile: undefined,
     "ws-updates": "changes",
+    "baseline-window": "6",
   });
   const wsUpdates = UpdatesForm.safeParse(a["ws-updates"]);
   if (!wsUpdates.success) throw new Error(`--ws-updates: "whole" or "changes", not ${a["ws-updates"]}`);
@@ -85,6 +90,7 @@ function parseOptions(): Options {
       .filter((n) => n > 0)
       .sort((x, y) => x - y),
     windowS: Math.max(3, Number(a.window)),
+    baselineS: Math.max(3, Number(a["baseline-window"])),
     warmupS: Math.max(1, Number(a.warmup)),
     concurrency: Math.max(1, Number(a.concurrency)),
     seed: Number(a.seed),
@@ -227,7 +233,7 @@ async function main() {
         // the same kind (they grow with N), plus that phase's spreading (it does not).
         const prev = [...results].reverse().find((r) => r.kind === kind);
         // (a /ws phase is followed by its two raw-socket baselines, each as long as its window)
-        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? 2 * (opts.windowS + 2) : 0);
+        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? 2 * (opts.baselineS + 4) : 0);
         const estimateS = fixedS + (prev ? ((prev.connect.seconds + prev.leaveSeconds) * n) / prev.n + prev.spread.seconds : 20);
         if (performance.now() + estimateS * 1000 > deadline) {
           skipped.push(`N=${n} ${kind} (time limit: about ${estimateS.toFixed(0)} s needed)`);
@@ -269,12 +275,21 @@ async function main() {
         const leaveSeconds = (performance.now() - leaveStart) / 1000;
         results.push({ n, kind, connect, spread, clients: clientW, server: serverW, leaveSeconds });
         if (tap && tap.frames > 0) {
-          // The same frames per tick to as many plain sockets, with the world room idle (everyone left).
+          // The same frames per tick to as many plain sockets, with the world room empty (everyone left).
           const framesPerTick = tap.frames / windowTicks / Math.max(1, clientW.clients);
-          const raw = await rawFanout(clientW.clients, tap.sample, framesPerTick, windowTicks, TICK_MS);
-          // Then the same again while the commands /ws read come in at its rate, each parsed.
+          const baselineTicks = Math.max(1, Math.round((opts.baselineS * 1000) / TICK_MS));
+          // The same again while the commands /ws read come in at its rate, each parsed.
           const inbound = { texts: tap.inSample, perSocketPerSec: tap.inFrames / serverW.seconds / Math.max(1, clientW.clients) };
-          const exchange = tap.inFrames > 0 ? await rawFanout(clientW.clients, tap.sample, framesPerTick, windowTicks, TICK_MS, inbound) : undefined;
+          // The room's loop is paused meanwhile: the baselines are the sockets' cost alone, not an empty world's ticks.
+          room.loop.stop();
+          let raw: RawFanoutResult;
+          let exchange: RawFanoutResult | undefined;
+          try {
+            raw = await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS);
+            exchange = tap.inFrames > 0 ? await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS, inbound) : undefined;
+          } finally {
+            room.loop.begin();
+          }
           const wsCpuUs = (serverW.cpuPct / 100) * serverW.seconds * 1e6;
           baselines.push({ n, ws: { frames: tap.frames, bytes: tap.bytes, cpuUsPerFrame: wsCpuUs / tap.frames, inFrames: tap.inFrames }, raw, exchange });
           log(
