@@ -1,6 +1,6 @@
-import { turnOf } from "../src/game/turns.js";
 import { ServerError, type Presence } from "@colyseus/core";
 import type { Logger } from "pino";
+import { turnOf } from "../src/game/turns.js";
 
 /**
  * One character, one room: a lock per character in Colyseus's presence (this process's memory,

@@ -72,8 +72,8 @@ export class StoreDesk {
   }
 
   /**
-   * The periodic save (every changed character and chunk; or one slice of it), with the shelves that restocked or decayed since the last one; when it fails, those
-   * changes wait for the next.
+   * The periodic save (every changed character and chunk, or one slice of it), with the shelves
+   * that restocked or decayed since the last one; when it fails, those changes wait for the next.
    */
   saveDirty(slice?: SaveSlice): Promise<void> {
     const { world, saver, worldName } = this.o;
