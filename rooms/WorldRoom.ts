@@ -453,15 +453,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   /**
-   * Every SAVE_INTERVAL the changed characters are saved, in slices over the interval's first
+   * Every SAVE_INTERVAL the changed characters are saved, in slices over the interval's last
    * SAVE_SLICES ticks (each character in the slice of its id's turn; the changed chunks with the
    * first, the shelves with each); every few seconds each lock refreshed (an eighth of them each tick).
    */
   private periodicSaves() {
     const w = this.world;
     const slices = Math.min(SAVE_SLICES, this.saveEveryTicks);
-    const slice = w.tick % this.saveEveryTicks;
-    if (slice < slices) this.stores.saveDirty({ takes: (id) => turnOf(id, slices) === slice, chunks: slice === 0 }).catch(() => {});
+    const slice = (w.tick % this.saveEveryTicks) - (this.saveEveryTicks - slices);
+    if (slice >= 0) this.stores.saveDirty({ takes: (id) => turnOf(id, slices) === slice, chunks: slice === 0 }).catch(() => {});
     this.locks.refresh(this.sessions.keys(), w.tick, LOCK_REFRESH_TICKS);
   }
 
