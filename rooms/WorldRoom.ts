@@ -2,7 +2,7 @@ import { CloseCode, matchMaker, Room, ServerError, type AuthContext, type Client
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
-import { WorldSaver } from "../src/db/worldSaver.js";
+import { saveSlice, WorldSaver } from "../src/db/worldSaver.js";
 import { TRADE_LIMITS, type TradeLimits } from "../src/game/trade.js";
 import { privateStateOf } from "../src/game/world/players.js";
 import { tickStores } from "../src/game/world/stores.js";
@@ -23,7 +23,6 @@ import {
 } from "../src/protocol/index.js";
 import { WorldState } from "../schema/WorldState.js";
 import { CharacterLocks, RoomCharacterLocks } from "./characterLocks.js";
-import { turnOf } from "../src/game/turns.js";
 import { TickLoop } from "./tickLoop.js";
 import { TickPhases } from "./tickPhases.js";
 import { runCommand, worldCommands, type CommandHandlers } from "./worldCommands.js";
@@ -461,7 +460,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     const w = this.world;
     const slices = Math.min(SAVE_SLICES, this.saveEveryTicks);
     const slice = (w.tick % this.saveEveryTicks) - (this.saveEveryTicks - slices);
-    if (slice >= 0) this.stores.saveDirty({ takes: (id) => turnOf(id, slices) === slice, chunks: slice === 0 }).catch(() => {});
+    if (slice >= 0) this.stores.saveDirty(saveSlice(slice, slices)).catch(() => {});
     this.locks.refresh(this.sessions.keys(), w.tick, LOCK_REFRESH_TICKS);
   }
 

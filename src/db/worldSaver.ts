@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { CharacterSnapshot, PendingDeath, PlayerEntity } from "../game/world/entities.js";
 import { snapshotOf } from "../game/world/players.js";
 import { chunkData } from "../game/world/setup.js";
+import { turnOf } from "../game/turns.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
 import { itemsFingerprint, questsFingerprint, statsFingerprint, writeCharacterItems, writeCharacterQuests, writeCharacterStats } from "./characterRepo.js";
@@ -29,6 +30,11 @@ export class ReclaimConflictError extends Error {}
 export interface SaveSlice {
   takes(characterId: string): boolean;
   chunks: boolean;
+}
+
+/** Slice `slice` of a periodic save cut into `slices`: the characters whose id's turn it is; the changed chunks with slice 0. */
+export function saveSlice(slice: number, slices: number): SaveSlice {
+  return { takes: (id) => turnOf(id, slices) === slice, chunks: slice === 0 };
 }
 
 /** A save's writes, as `saveWith` hands them to the work that shares its transaction. */
