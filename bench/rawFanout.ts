@@ -111,11 +111,8 @@ export async function rawFanout(
       read++;
     });
   try {
-    // The other side's sending runs a second before the window, so the window sees it steady.
-    if (inbound && inbound.texts.length) {
-      await sink.startSending(inbound.texts, inbound.perSocketPerSec);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+    // The other side's sending starts with the unmeasured ticks below, so the window sees it steady.
+    if (inbound && inbound.texts.length) await sink.startSending(inbound.texts, inbound.perSocketPerSec);
     const whole = Math.floor(framesPerTick);
     const fraction = framesPerTick - whole;
     let next = 0;

@@ -232,7 +232,7 @@ async function main() {
         // What this phase will take: the fixed part, plus joins and leaves scaled from the last phase of
         // the same kind (they grow with N), plus that phase's spreading (it does not).
         const prev = [...results].reverse().find((r) => r.kind === kind);
-        // (a /ws phase is followed by its two raw-socket baselines, each as long as its window)
+        // (a /ws phase is followed by its two raw-socket baselines, each --baseline-window seconds after its unmeasured ticks)
         const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? 2 * (opts.baselineS + 4) : 0);
         const estimateS = fixedS + (prev ? ((prev.connect.seconds + prev.leaveSeconds) * n) / prev.n + prev.spread.seconds : 20);
         if (performance.now() + estimateS * 1000 > deadline) {

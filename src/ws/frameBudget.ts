@@ -5,7 +5,7 @@ import { WS_LIMITS } from "./protocol.js";
  * the first frame after the last one ended), and the frames it dropped over the budget within the
  * current second, by which a flood is judged. It lives on its connection and is counted in place:
  * a limiter keyed by connection (rate-limiter-flexible's in-memory one, used before) made a promise
- * per frame and a timer per connection per second, a tenth of /ws's cost per command in bench:ws.
+ * per frame and a timer per connection per second, 5 % of /ws's busy time at N = 100 in bench:ws.
  */
 export class FrameBudget {
   private windowEnds = 0;
