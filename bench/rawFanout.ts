@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
+import { collectGarbage } from "./heap.js";
 import { openSinkSockets } from "./sinkSockets.js";
 
 /**
@@ -123,6 +124,7 @@ export async function rawFanout(
     let cpu0 = process.cpuUsage();
     let warmBytes = 0;
     // The first WARMUP_TICKS are not measured (what the process had left to do when the baseline started falls in them).
+    collectGarbage();
     for (let t = -WARMUP_TICKS; t < ticks; t++) {
       if (t === 0) {
         read0 = read;

@@ -12,21 +12,27 @@
  * --client-procs K shares them among K), real WebSockets over loopback, so their decoding happens
  * off the server's event loop. On two cores one load process leaves the server a core of its own;
  * both sides report their CPU, and the clients their event-loop delay, over each window. Client i always uses guest token i, so the two phases of an N
- * play the same characters (and N=500 reuses N=100's). New characters are spread over the world
- * first (outside the windows), as players would be. Between phases every client disconnects and
- * the benchmark waits for the room to be empty and settled() (every leave saved).
+ * play the same characters (and N=500 reuses N=100's). Every character is placed first, in one
+ * unmeasured pass: the largest N joins, its new characters run out over the world as players would
+ * be spread, and all leave. That pass also runs the server's code under the heaviest load before any
+ * window, so V8 has compiled it as in a server that has run a while (with a few seconds of 100
+ * clients instead, the first window paid several ms a second of optimising compiles on the
+ * process's other threads). Between phases every client disconnects and the benchmark waits for
+ * the room to be empty and settled() (every leave saved). Each window, and each baseline below,
+ * starts after a full garbage collection (bench/heap.ts), so none pays for what came before it.
  *
  * Baselines: while each N's /ws window runs, every frame the server writes and reads is counted and
  * sampled (bench/rawFanout.ts); then, in the same run, the same number of frames per tick of those
  * same messages goes to N plain `ws` sockets with nothing but the `ws` package and JSON.stringify
  * (fan-out), and once more while those sockets send the commands /ws read, at its rate, each
- * parsed with JSON.parse (exchange), each for --baseline-window seconds after three ticks unmeasured
- * (6 s by default: the two fit the time limit with every N). The server CPU per frame of /ws is
- * printed as a ratio to each.
+ * parsed with JSON.parse (exchange), each after three ticks unmeasured. Each baseline runs until it
+ * has written --baseline-frames frames, for at least --baseline-window and at most --window
+ * seconds: a small N writes few frames a second, and a baseline of a few hundred ms of CPU in all
+ * varied by half between runs. The server CPU per frame of /ws is printed as a ratio to each.
  *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
- *        --seed 1 --time-limit 285 --spread-timeout 40 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
- *        --ws-updates changes|whole --baseline-window 6]
+ *        --seed 1 --time-limit 285 --spread-timeout 20 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
+ *        --ws-updates changes|whole --baseline-window 6 --baseline-frames 6000]
  * The /ws clients take world:update in the changes form by default (--ws-updates whole: every entity whole).
  */
 import os from "node:os";
@@ -36,20 +42,23 @@ import { TICK_MS, type WorldRoom } from "../rooms/WorldRoom.js";
 import { startTestServer } from "../test/helpers/server.js";
 import { benchArgs } from "./args.js";
 import { CpuProfile, summariseProfile } from "./cpuProfile.js";
+import { collectGarbage } from "./heap.js";
 import type { ClientKind } from "./loadClient.js";
 import { LoadFleet } from "./loadFleet.js";
 import { RoomProbe } from "./probe.js";
 import { median, percentiles } from "./stats.js";
 import { mapInfoOf } from "./tiles.js";
-import { printReport, type BaselineResult, type PhaseResult, type ServerWindow } from "./wsReport.js";
+import { printReport, type BaselineResult, type PhaseResult, type Placement, type ServerWindow } from "./wsReport.js";
 import { FrameTap, rawFanout, type RawFanoutResult } from "./rawFanout.js";
 import { UpdatesForm } from "../src/protocol/index.js";
 
 interface Options {
   sizes: number[];
   windowS: number;
-  /** Each raw baseline's window (the same frames per tick, for this long). */
+  /** Each raw baseline's shortest window (the same frames per tick, for at least this long). */
   baselineS: number;
+  /** Each raw baseline runs until it has written this many frames (at most --window seconds). */
+  baselineFrames: number;
   warmupS: number;
   concurrency: number;
   seed: number;
@@ -73,13 +82,14 @@ function parseOptions(): Options {
     concurrency: "16",
     seed: "1",
     "time-limit": "285",
-    "spread-timeout": "40",
+    "spread-timeout": "20",
     drain: "3",
     phases: "ws,sdk",
     "client-procs": "1",
     profile: undefined,
     "ws-updates": "changes",
     "baseline-window": "6",
+    "baseline-frames": "6000",
   });
   const wsUpdates = UpdatesForm.safeParse(a["ws-updates"]);
   if (!wsUpdates.success) throw new Error(`--ws-updates: "whole" or "changes", not ${a["ws-updates"]}`);
@@ -91,6 +101,7 @@ function parseOptions(): Options {
       .sort((x, y) => x - y),
     windowS: Math.max(3, Number(a.window)),
     baselineS: Math.max(3, Number(a["baseline-window"])),
+    baselineFrames: Math.max(0, Number(a["baseline-frames"])),
     warmupS: Math.max(1, Number(a.warmup)),
     concurrency: Math.max(1, Number(a.concurrency)),
     seed: Number(a.seed),
@@ -109,6 +120,12 @@ const WATCHDOG_GRACE_S = 12;
 
 /** New characters run to a random tile at most this far from the spawn (the whole default world; moves may go 200). */
 const SPREAD_DISTANCE = 150;
+
+/** How long each raw baseline runs, for a /ws window that wrote `framesPerSec`: --baseline-frames frames, within [--baseline-window, --window] s. */
+function baselineSeconds(framesPerSec: number): number {
+  const longest = Math.max(opts.baselineS, opts.windowS);
+  return Math.min(longest, Math.max(opts.baselineS, opts.baselineFrames / Math.max(1, framesPerSec)));
+}
 
 const opts = parseOptions();
 const startedAt = performance.now();
@@ -156,6 +173,7 @@ async function main() {
   let driver: LoadFleet | undefined;
   let profile: ReturnType<typeof summariseProfile> | undefined;
   let profileWindow = "";
+  let placement: Placement | undefined;
   try {
     const [listing] = await matchMaker.query({ name: "world" });
     const room = matchMaker.getLocalRoomById(listing.roomId) as unknown as WorldRoom;
@@ -197,6 +215,16 @@ async function main() {
       };
     };
 
+    /** Run a raw baseline with the room's loop paused: the sockets' cost alone, not an empty world's ticks. */
+    const whileLoopPaused = async <T>(run: () => Promise<T>): Promise<T> => {
+      room.loop.stop();
+      try {
+        return await run();
+      } finally {
+        room.loop.begin();
+      }
+    };
+
     /** Wait until every client has left the room and every leave is saved. */
     const waitEmpty = async (timeoutMs: number) => {
       const t0 = performance.now();
@@ -224,31 +252,49 @@ async function main() {
         warnings: warnings.size ? Object.fromEntries(warnings) : undefined,
         profile: profile && { file: opts.profile, ...profile },
         profileWindow,
+        placement,
         elapsedS: (performance.now() - startedAt) / 1000,
       });
+
+    // Every character the run plays is placed in one unmeasured pass (see the top of the file).
+    const largest = opts.sizes[opts.sizes.length - 1];
+    if (largest && opts.phases.length) {
+      const t0 = performance.now();
+      const joined = await driver.connect(opts.phases[0], largest, opts.concurrency, SPREAD_DISTANCE, 240_000);
+      await driver.walk();
+      const ran = await driver.spread(opts.spreadTimeoutS * 1000, SPREAD_DISTANCE);
+      await driver.disconnect();
+      await waitEmpty(60_000);
+      const seconds = (performance.now() - t0) / 1000;
+      placement = { characters: joined.connected, joinSeconds: joined.seconds, ranOut: ran.started, stragglers: ran.stragglers, seconds };
+      log(
+        `placed ${joined.connected} characters in ${seconds.toFixed(1)} s: joined in ${joined.seconds.toFixed(1)} s, ${ran.started} ran out over the world in ${ran.seconds.toFixed(1)} s (${ran.stragglers} still running), all left`,
+      );
+    }
 
     for (const n of opts.sizes) {
       for (const kind of opts.phases) {
         // What this phase will take: the fixed part, plus joins and leaves scaled from the last phase of
-        // the same kind (they grow with N), plus that phase's spreading (it does not).
+        // the same kind (they grow with N).
         const prev = [...results].reverse().find((r) => r.kind === kind);
-        // (a /ws phase is followed by its two raw-socket baselines, each --baseline-window seconds after its unmeasured ticks)
-        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? 2 * (opts.baselineS + 4) : 0);
-        const estimateS = fixedS + (prev ? ((prev.connect.seconds + prev.leaveSeconds) * n) / prev.n + prev.spread.seconds : 20);
+        // (a /ws phase is followed by its two raw-socket baselines, each after its unmeasured ticks;
+        // their length follows the frames a second, which grow with N like the last /ws window's)
+        const prevBaseline = baselines[baselines.length - 1];
+        const framesPerSec = prevBaseline ? (prevBaseline.ws.frames / prevBaseline.ws.seconds / prevBaseline.n) * n : 0;
+        const fixedS = opts.warmupS + opts.windowS + opts.drainS + 2 + (kind === "ws" ? 2 * (baselineSeconds(framesPerSec) + 4) : 0);
+        const estimateS = fixedS + (prev ? ((prev.connect.seconds + prev.leaveSeconds) * n) / prev.n : 20);
         if (performance.now() + estimateS * 1000 > deadline) {
           skipped.push(`N=${n} ${kind} (time limit: about ${estimateS.toFixed(0)} s needed)`);
           log(`skipping N=${n} ${kind}: not enough time left (about ${estimateS.toFixed(0)} s needed)`);
           continue;
         }
-        const connect = await driver.connect(kind, n, opts.concurrency, SPREAD_DISTANCE, 240_000);
+        // (every character was placed before: none is new, none spreads out)
+        const connect = await driver.connect(kind, n, opts.concurrency, 0, 240_000);
         log(
           `N=${n} ${kind}: ${connect.connected} joined in ${connect.seconds.toFixed(1)} s (${connect.failed} failed; tokens ${connect.tokensSeconds.toFixed(1)} s); ${room.world.players.size} in world`,
         );
-        // Those already in place walk at once (the spreading ones join in when they arrive).
         await driver.walk();
-        const spread = await driver.spread(opts.spreadTimeoutS * 1000, SPREAD_DISTANCE);
-        if (spread.started)
-          log(`N=${n} ${kind}: ${spread.started} new characters spread out in ${spread.seconds.toFixed(1)} s (${spread.stragglers} still walking)`);
+        collectGarbage();
         await sleep(opts.warmupS * 1000);
         const profiling = opts.profile && kind === "ws" && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
         await profiling?.start();
@@ -273,25 +319,24 @@ async function main() {
         await driver.disconnect();
         await waitEmpty(60_000);
         const leaveSeconds = (performance.now() - leaveStart) / 1000;
-        results.push({ n, kind, connect, spread, clients: clientW, server: serverW, leaveSeconds });
+        results.push({ n, kind, connect, clients: clientW, server: serverW, leaveSeconds });
         if (tap && tap.frames > 0) {
           // The same frames per tick to as many plain sockets, with the world room empty (everyone left).
           const framesPerTick = tap.frames / windowTicks / Math.max(1, clientW.clients);
-          const baselineTicks = Math.max(1, Math.round((opts.baselineS * 1000) / TICK_MS));
+          const baselineTicks = Math.max(1, Math.round((baselineSeconds(tap.frames / serverW.seconds) * 1000) / TICK_MS));
           // The same again while the commands /ws read come in at its rate, each parsed.
           const inbound = { texts: tap.inSample, perSocketPerSec: tap.inFrames / serverW.seconds / Math.max(1, clientW.clients) };
-          // The room's loop is paused meanwhile: the baselines are the sockets' cost alone, not an empty world's ticks.
-          room.loop.stop();
-          let raw: RawFanoutResult;
-          let exchange: RawFanoutResult | undefined;
-          try {
-            raw = await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS);
-            exchange = tap.inFrames > 0 ? await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS, inbound) : undefined;
-          } finally {
-            room.loop.begin();
-          }
+          const [raw, exchange] = await whileLoopPaused(async (): Promise<[RawFanoutResult, RawFanoutResult | undefined]> => [
+            await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS),
+            tap.inFrames > 0 ? await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS, inbound) : undefined,
+          ]);
           const wsCpuUs = (serverW.cpuPct / 100) * serverW.seconds * 1e6;
-          baselines.push({ n, ws: { frames: tap.frames, bytes: tap.bytes, cpuUsPerFrame: wsCpuUs / tap.frames, inFrames: tap.inFrames }, raw, exchange });
+          baselines.push({
+            n,
+            ws: { frames: tap.frames, bytes: tap.bytes, cpuUsPerFrame: wsCpuUs / tap.frames, inFrames: tap.inFrames, seconds: serverW.seconds },
+            raw,
+            exchange,
+          });
           log(
             `N=${n} raw ws baselines: ${raw.frames} frames to ${raw.sockets} sockets, ${raw.cpuUsPerFrame.toFixed(1)} µs CPU a frame; ` +
               `with ${exchange?.inboundFrames ?? 0} frames read, ${exchange?.cpuUsPerFrame.toFixed(1) ?? "-"} µs (/ws: ${(wsCpuUs / tap.frames).toFixed(1)} µs, ${tap.inFrames} read)`,

@@ -1,5 +1,5 @@
 import type { ClientKind } from "./loadClient.js";
-import type { ConnectResult, SpreadResult } from "./loadDriver.js";
+import type { ConnectResult } from "./loadDriver.js";
 import type { ClientWindow } from "./loadFleet.js";
 import { fmt, fmtRatio, kb, ratio, round, table } from "./stats.js";
 import type { RawFanoutResult } from "./rawFanout.js";
@@ -24,7 +24,6 @@ export interface PhaseResult {
   n: number;
   kind: ClientKind;
   connect: ConnectResult;
-  spread: SpreadResult;
   clients: ClientWindow;
   server: ServerWindow;
   /** Disconnect, then until the room is empty and settled() (every leave saved). */
@@ -35,7 +34,7 @@ export interface PhaseResult {
 export interface BaselineResult {
   n: number;
   /** What the server wrote to the /ws sockets over the window (and read from them), and its CPU per frame written (the whole process: commands, rules, views, JSON, sends). */
-  ws: { frames: number; bytes: number; cpuUsPerFrame: number; inFrames: number };
+  ws: { frames: number; bytes: number; cpuUsPerFrame: number; inFrames: number; seconds: number };
   /** The same frames written, nothing read. */
   raw: RawFanoutResult;
   /** The same frames written while the same commands are read and parsed (none when /ws read none). */
@@ -43,6 +42,21 @@ export interface BaselineResult {
 }
 
 const LABEL: Record<ClientKind, string> = { ws: "/ws", sdk: "sdk" };
+
+/** The unmeasured pass that placed every character before the first window (bench/ws.ts). */
+export interface Placement {
+  characters: number;
+  joinSeconds: number;
+  ranOut: number;
+  stragglers: number;
+  seconds: number;
+}
+
+function placementLine(p: Placement | undefined): string {
+  if (!p) return "none";
+  const late = p.stragglers ? `, ${p.stragglers} not yet on their tile when the wait ended` : "";
+  return `the largest N joined once, its ${p.ranOut} new characters ran to random tiles of the world${late}, and all left (${fmt(p.seconds, 1)} s, unmeasured)`;
+}
 
 /** recv KB/s per client: all payload bytes received, divided by the clients. */
 const kbPerClient = (r: PhaseResult) => kb(r.clients.bytesPerSec / Math.max(1, r.clients.clients));
@@ -58,7 +72,7 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
     `server: this process (pid ${meta.serverPid}); clients: ${pids.length === 1 ? "one child process" : `${pids.length} child processes`} (pid ${pids.join(", ")}), real WebSockets over 127.0.0.1, no compression`,
   );
   out.push(
-    `each client moves once a second to a walkable tile 1-2 tiles away (moves spread over the second; a client whose last move has not shown yet skips that second: "held"); characters spread over the world first (spawn ${JSON.stringify(meta.spawn)})`,
+    `each client moves once a second to a walkable tile 1-2 tiles away (moves spread over the second; a client whose last move has not shown yet skips that second: "held"); characters placed first (spawn ${JSON.stringify(meta.spawn)}): ${placementLine(meta.placement as Placement | undefined)}`,
   );
   out.push(
     `window ${meta.windowS} s after ${meta.warmupS} s of walking; both phases of an N play the same N characters (guest token i = client i); periodic save kept out of the windows (SAVE_INTERVAL=${meta.saveIntervalS}s)`,
@@ -148,6 +162,7 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
           "/ws bytes/frame",
           "/ws frames read",
           "/ws µs/frame",
+          "baseline ticks",
           "fan-out µs/frame",
           "/ws÷fan-out",
           "exchange frames read",
@@ -161,6 +176,7 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
           fmt(b.ws.bytes / Math.max(1, b.ws.frames), 0),
           String(b.ws.inFrames),
           fmt(b.ws.cpuUsPerFrame, 1),
+          String(b.raw.ticks),
           fmt(b.raw.cpuUsPerFrame, 1),
           fmtRatio(ratio(b.ws.cpuUsPerFrame, b.raw.cpuUsPerFrame)),
           b.exchange ? String(b.exchange.inboundFrames) : "-",
@@ -195,7 +211,6 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
         "timed out",
         "unconfirmed",
         "join s",
-        "spread s",
         "leave+save s",
       ],
       results.map((r) => [
@@ -223,15 +238,12 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
         String(r.clients.timedOut),
         String(r.clients.unconfirmed),
         fmt(r.connect.seconds, 1),
-        `${fmt(r.spread.seconds, 1)} (${r.spread.started})`,
         fmt(r.leaveSeconds, 1),
       ]),
     ),
   );
   const failures = results.filter((r) => r.connect.failed > 0);
   for (const r of failures) out.push(`N=${r.n} ${LABEL[r.kind]}: ${r.connect.failed} clients failed to join (first: ${r.connect.firstFailure})`);
-  for (const r of results.filter((x) => x.spread.stragglers > 0))
-    out.push(`N=${r.n} ${LABEL[r.kind]}: ${r.spread.stragglers} players had not reached their spread tile when the wait ended`);
   const profile = meta.profile as (ProfileSummary & { file: string }) | undefined;
   if (profile) {
     out.push("");
@@ -291,7 +303,6 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
       },
       joinSeconds: round(r.connect.seconds, 2),
       joinFailures: r.connect.failed,
-      spread: { ...r.spread, seconds: round(r.spread.seconds, 1) },
       leaveSeconds: round(r.leaveSeconds, 2),
     })),
     rawBaseline: baselines.map((b) => ({
