@@ -29,6 +29,10 @@
  * has written --baseline-frames frames, for at least --baseline-window and at most --window
  * seconds: a small N writes few frames a second, and a baseline of a few hundred ms of CPU in all
  * varied by half between runs. The server CPU per frame of /ws is printed as a ratio to each.
+ * Read N=100's with care: its fan-out, the first baseline after the /ws phase, came out above its
+ * exchange in every run (a run of the fan-out twice in a row gave 52-57 µs the second time against
+ * 87-97 µs the first; V8 shrinking the heap the 1,000-client placement left is part of it), so the
+ * /ws÷fan-out ratio there is flattered and /ws÷exchange is the one to trust.
  *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
  *        --seed 1 --time-limit 285 --spread-timeout 20 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
