@@ -29,10 +29,12 @@
  * has written --baseline-frames frames, for at least --baseline-window and at most --window
  * seconds: a small N writes few frames a second, and a baseline of a few hundred ms of CPU in all
  * varied by half between runs. The server CPU per frame of /ws is printed as a ratio to each.
- * Read N=100's with care: its fan-out, the first baseline after the /ws phase, came out above its
- * exchange in every run (a run of the fan-out twice in a row gave 52-57 µs the second time against
- * 87-97 µs the first; V8 shrinking the heap the 1,000-client placement left is part of it), so the
- * /ws÷fan-out ratio there is flattered and /ws÷exchange is the one to trust.
+ * The exchange runs first, then the fan-out: the first baseline after a /ws phase pays for what the
+ * process does once it goes quiet. When the fan-out ran first, at N=100 it came out above the
+ * exchange (which does strictly more) in every run: run twice in a row, it gave 87-97 µs a frame
+ * the first time and 52-57 µs the second (V8's memory reducer shrinking the heap the placement
+ * left is part of it). So at small N the exchange's figure may be high and /ws÷exchange low;
+ * /ws÷fan-out is the one to read.
  *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
  *        --seed 1 --time-limit 285 --spread-timeout 20 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
@@ -330,9 +332,11 @@ async function main() {
           const baselineTicks = Math.max(1, Math.round((baselineSeconds(tap.frames / serverW.seconds) * 1000) / TICK_MS));
           // The same again while the commands /ws read come in at its rate, each parsed.
           const inbound = { texts: tap.inSample, perSocketPerSec: tap.inFrames / serverW.seconds / Math.max(1, clientW.clients) };
-          const [raw, exchange] = await whileLoopPaused(async (): Promise<[RawFanoutResult, RawFanoutResult | undefined]> => [
-            await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS),
+          // The exchange runs first: the first baseline after a /ws phase pays for what the process
+          // does once it goes quiet (see the top of the file), and the fan-out is the issue's baseline.
+          const [exchange, raw] = await whileLoopPaused(async (): Promise<[RawFanoutResult | undefined, RawFanoutResult]> => [
             tap.inFrames > 0 ? await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS, inbound) : undefined,
+            await rawFanout(clientW.clients, tap.sample, framesPerTick, baselineTicks, TICK_MS),
           ]);
           const wsCpuUs = (serverW.cpuPct / 100) * serverW.seconds * 1e6;
           baselines.push({
