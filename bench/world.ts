@@ -207,13 +207,14 @@ async function runMap(map: "default" | "spread") {
 
     const results: PhaseResult[] = [];
     let profile: ReturnType<typeof summariseProfile> | undefined;
+    const largest = opts.sizes[opts.sizes.length - 1];
     for (const n of opts.sizes) {
       if (performance.now() > deadline) {
         log(`skipping N=${n}: time limit`);
         break;
       }
       const joinStart = performance.now();
-      const profilingJoins = opts.profileJoins && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
+      const profilingJoins = opts.profileJoins && n === largest ? new CpuProfile() : undefined;
       await profilingJoins?.start();
       await population.growTo(n - sdkCount, deadline);
       const joinS = (performance.now() - joinStart) / 1000;
@@ -225,18 +226,18 @@ async function runMap(map: "default" | "spread") {
       // Let the newcomers reach their first destination (bounded), then warm up and measure.
       const scatterLimit = probe.tick + 15;
       await probe.waitUntil((t) => population.scattering === 0 || t >= scatterLimit, 120_000, "players to spread out");
-      const profiling = opts.profile && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
+      const profiling = opts.profile && n === largest ? new CpuProfile() : undefined;
       // The window pays for its own garbage, not for the joins' (a full collection now, before the warm-up).
       collectGarbage();
       const start = await captureAt(probe.tick + opts.warmup);
       await profiling?.start();
-      const end = await captureAt(start.tick + (n === opts.sizes[opts.sizes.length - 1] ? opts.largestWindow : opts.window));
+      const end = await captureAt(start.tick + (n === largest ? opts.largestWindow : opts.window));
       if (profiling) profile = summariseProfile(await profiling.stop(opts.profile!));
       let twinChecks: TwinCheck[] = [];
       if (sdk) twinChecks = checkTwins(await sdk.report(), twins, start, end);
       const result = summarise(n, room.world.players.size, start, end, probe.between(start.tick, end.tick), twinChecks, joinS);
       // The save grows linearly with N (see the report): time it at the smallest and largest N only.
-      if (opts.measureSave && (n === opts.sizes[0] || n === opts.sizes[opts.sizes.length - 1])) result.save = await timeSave(room, probe);
+      if (opts.measureSave && (n === opts.sizes[0] || n === largest)) result.save = await timeSave(room, probe);
       results.push(result);
       log(
         `N=${n}: tick median ${result.tick.median.toFixed(1)} ms, p99 ${result.tick.p99.toFixed(1)} ms, ${(result.bytes.perClientMedian / 1000).toFixed(1)} KB/s per client`,

@@ -302,7 +302,7 @@ async function main() {
         await driver.walk();
         collectGarbage();
         await sleep(opts.warmupS * 1000);
-        const profiling = opts.profile && kind === "ws" && n === opts.sizes[opts.sizes.length - 1] ? new CpuProfile() : undefined;
+        const profiling = opts.profile && kind === "ws" && n === largest ? new CpuProfile() : undefined;
         await profiling?.start();
         // The window starts half-way between two ticks and spans a whole number of ticks, so each
         // client is sent the same number of per-tick frames in every window.
