@@ -2,13 +2,11 @@ import type { Client, Room } from "@colyseus/core";
 import { $changes, $refId, OPERATION, type StateView } from "@colyseus/schema";
 import type { WorldState } from "../schema/WorldState.js";
 import { KINDS, collectionOf } from "./stateCollections.js";
+import type { EncoderInternals } from "./schemaInternals.js";
 
 /** The parts of @colyseus/core's SchemaSerializer the first state is made from. */
-interface SerializerInternals {
-  encoder: {
-    encodeAll(it: { offset: number }, buffer: Uint8Array): Uint8Array;
-    encodeView(view: StateView, sharedOffset: number, it: { offset: number }, bytes?: Uint8Array): Uint8Array;
-  };
+interface FirstStateInternals {
+  encoder: EncoderInternals & { encodeAll(it: { offset: number }, buffer: Uint8Array): Uint8Array };
   needFullEncode: boolean;
   fullEncodeCache?: Uint8Array;
   sharedOffsetCache: { offset: number };
@@ -23,15 +21,21 @@ interface SerializerInternals {
  *
  * Here the shared part (the state's unfiltered fields: only the tick, as every collection is
  * view-filtered) is encoded once per patch, as Colyseus itself marks it stale after each patch,
- * then the view part as a patch encodes it for the client's fresh StateView: the root's field of
- * each collection, and what changed since the last patch that the view sees. Then `adds`: the
- * adds of everything the view was seeded with (FirstViews.firstAdds, rooms/firstViews.ts), each entity's bytes copied
- * from the last time they were made (rooms/sharedEncodes.ts). A first decode onto an empty state
- * is the same as decoding a patch. Only for a view no patch has been encoded from yet; anything
- * else takes Colyseus's way.
+ * then the root's field of each collection for the client's fresh StateView. Then `adds`: the
+ * adds of everything the view was seeded with (FirstViews.firstAdds, rooms/firstViews.ts), each
+ * entity's bytes copied from the last time they were made (rooms/sharedEncodes.ts), with the
+ * values it has now. A first decode onto an empty state is the same as decoding a patch. Only for
+ * a view no patch has been encoded from yet; anything else takes Colyseus's way.
+ *
+ * What changed since the last patch is not encoded for the view here, as a patch would: an entity
+ * the view holds that changed between ticks (a character taken over or back before the next tick,
+ * its state still in the schema) would have its changes before the entry that introduces it, and
+ * the client's decoder would skip them with an error. Its add has its values as they are now, and
+ * the next patch, which the client is sent once it has its first state, brings the same changes
+ * again.
  */
 export function firstStateOf(serializer: unknown, view: StateView, state: WorldState, adds: Uint8Array): Uint8Array {
-  const s = serializer as SerializerInternals;
+  const s = serializer as FirstStateInternals;
   // Every collection is introduced, also those the client sees nothing of yet (as a full state
   // would): the root's field of each goes first (the adds queued the root's entry first).
   const rootId = (state as any)[$refId] as number;
@@ -51,7 +55,16 @@ export function firstStateOf(serializer: unknown, view: StateView, state: WorldS
     s.needFullEncode = false;
   }
   const sharedOffset = s.sharedOffsetCache.offset;
-  const head = s.encoder.encodeView(view, sharedOffset, { offset: sharedOffset }, s.fullEncodeBuffer);
+  // The view's own queue alone (the root's entry): the state's change list is hidden from its view pass.
+  const encoderRoot = s.encoder.root;
+  const pending = encoderRoot.changes;
+  encoderRoot.changes = { next: undefined };
+  let head: Uint8Array;
+  try {
+    head = s.encoder.encodeView(view, sharedOffset, { offset: sharedOffset }, s.fullEncodeBuffer);
+  } finally {
+    encoderRoot.changes = pending;
+  }
   const out = new Uint8Array(head.length + adds.length);
   out.set(head);
   out.set(adds, head.length);

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { Protocol } from "@colyseus/core";
-import { Decoder } from "@colyseus/schema";
-import { WorldState } from "../../schema/WorldState.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { HandOverFrames } from "../../rooms/viewHandOvers.js";
 import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
@@ -10,6 +7,7 @@ import type { Tile } from "../../src/game/types.js";
 import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
+import { checkEveryPatch, decoded, recordViews, zonesEast } from "../helpers/viewChecks.js";
 
 /**
  * Shared views (rooms/worldViews.ts, PROTOCOL.md §2): the clients standing in one zone are encoded
@@ -17,99 +15,6 @@ import { wsConnect } from "../helpers/wsClient.js";
  * view of its own seeded with what it holds, and its decoded state stays exactly what the server
  * says it sees, patch after patch.
  */
-
-const COLLECTIONS = { player: "players", npc: "npcs", resource: "resources", groundItem: "groundItems", station: "stations" } as const;
-type Kind = keyof typeof COLLECTIONS;
-/** Per kind, each entity held and its fields. */
-type Snapshot = Record<Kind, Record<string, unknown>>;
-
-/** Entities by id with their fields, in id order (comparable as JSON). */
-function fieldsOf(ids: Iterable<string>, get: (id: string) => { toJSON(): unknown } | undefined): Record<string, unknown> {
-  return Object.fromEntries([...ids].sort().map((id) => [id, get(id)?.toJSON()]));
-}
-
-/**
- * What the server has each viewer hold by tick, recorded as the views are updated (what the
- * tick's patch brings) and again after the patch (what a hand-over frame brings, if any).
- */
-type Meant = Map<number, Map<string, Snapshot[]>>;
-function recordViews(room: WorldRoom): Meant {
-  const byTick: Meant = new Map();
-  const views = room.sync.views;
-  const record = () => {
-    let now = byTick.get(room.world.tick);
-    if (!now) byTick.set(room.world.tick, (now = new Map()));
-    for (const [id, v] of views.viewers) now.set(id, [...(now.get(id) ?? []), snapshotOf(room, v.visible)]);
-  };
-  const update = views.updateViews.bind(views);
-  views.updateViews = () => {
-    const out = update();
-    record();
-    return out;
-  };
-  const afterPatch = views.afterPatch.bind(views);
-  views.afterPatch = () => {
-    afterPatch();
-    record();
-  };
-  return byTick;
-}
-
-/** What an SDK client has decoded, by kind. */
-function decoded(p: WorldPlayer): Snapshot {
-  return decodedState(p.room.state);
-}
-
-function decodedState(s: any): Snapshot {
-  return Object.fromEntries(Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(s[c].keys(), (id) => s[c].get(id))])) as Snapshot;
-}
-
-/** The entities of a viewer's sets, with their fields as the room's state has them now. */
-function snapshotOf(room: WorldRoom, visible: Record<Kind, Set<string>>): Snapshot {
-  return Object.fromEntries(
-    Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(visible[k as Kind], (e) => (room.state[c] as unknown as Map<string, { toJSON(): unknown }>).get(e))]),
-  ) as Snapshot;
-}
-
-/**
- * Check every patch the client applies against what the server meant it to hold at that tick
- * (a tick's second patch, a hand-over frame, against what it held after the patch), until
- * `stop()`; returns the mismatches and how many patches were checked.
- */
-function checkEveryPatch(p: WorldPlayer, byTick: Meant) {
-  const mismatches: string[] = [];
-  let checked = 0;
-  const patchesOf = new Map<number, number>();
-  const onPatch = (state: any) => {
-    const nth = patchesOf.get(state.tick) ?? 0;
-    patchesOf.set(state.tick, nth + 1);
-    const meant = byTick.get(state.tick)?.get(p.id)?.[nth];
-    if (!meant) return;
-    checked++;
-    const got = decoded(p);
-    for (const k of Object.keys(COLLECTIONS) as Kind[]) {
-      if (JSON.stringify(got[k]) !== JSON.stringify(meant[k])) mismatches.push(`tick ${state.tick} ${k}: decoded ${JSON.stringify(got[k]).slice(0, 400)}, meant ${JSON.stringify(meant[k]).slice(0, 400)}`);
-    }
-  };
-  p.room.onStateChange(onPatch);
-  return {
-    mismatches,
-    checked: () => checked,
-    /** Ticks it was sent a second patch in (a hand-over frame). */
-    handOvers: () => [...patchesOf.values()].filter((n) => n > 1).length,
-    stop: () => p.room.onStateChange.remove(onPatch),
-  };
-}
-
-/** A walkable tile in a zone of its own `dx` zones east of `from`'s (same row of tiles). */
-function zonesEast(room: WorldRoom, from: Tile, dx: number): Tile {
-  const x = from.x + dx * ZONE_SIZE;
-  for (let dz = 0; dz < ZONE_SIZE; dz++) {
-    const t = { x, z: from.z + dz };
-    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
-  }
-  throw new Error(`no walkable tile ${dx} zones east of ${JSON.stringify(from)}`);
-}
 
 describe("world room: shared views per zone", function () {
   this.timeout(60_000);
@@ -365,60 +270,6 @@ describe("world room: shared views per zone", function () {
     } finally {
       ws.close();
     }
-  });
-});
-
-describe("world room: a joining client's first state", function () {
-  this.timeout(60_000);
-  const suite = worldSuite();
-
-  it("introduces every collection, and with the patches after it holds exactly what the server has it see", async () => {
-    const first = await suite.join();
-    const room = worldRoomOf(first);
-    const byTick = recordViews(room);
-    // Patches have gone out: the state has nothing pending, bar what changes as b joins.
-    await ticks(room, 2);
-    // The first state's bytes as sent, and what the server meant the client to hold when it made them.
-    const views = room.sync.views;
-    const firstAdds = views.first.firstAdds.bind(views.first);
-    let meant: Snapshot | undefined;
-    views.first.firstAdds = (view) => {
-      const adds = firstAdds(view);
-      const v = [...views.viewers.values()].find((x) => x.own?.view === view);
-      if (adds && v) meant = snapshotOf(room, v.visible);
-      return adds;
-    };
-    const internals = room as unknown as { sendFullState(client: any): void };
-    const sendFullState = internals.sendFullState.bind(room);
-    let firstBytes: Uint8Array | undefined;
-    internals.sendFullState = (client: any) => {
-      const raw = client.raw.bind(client);
-      client.raw = (bytes: Uint8Array) => {
-        firstBytes = bytes.slice();
-        client.raw = raw;
-        raw(bytes);
-      };
-      sendFullState(client);
-    };
-    const b = await suite.join();
-    await b.sees((s) => s.players.get(b.id), "itself");
-    assert.ok(meant && firstBytes, "its first state was made from its seeded view (FirstViews.firstAdds)");
-    assert.equal(firstBytes[0], Protocol.ROOM_STATE);
-    const decoder = new Decoder(new WorldState() as any);
-    decoder.decode(firstBytes, { offset: 1 });
-    assert.deepEqual(decodedState(decoder.state), meant, "the first state decodes, onto an empty state, to exactly what it was to hold");
-    assert.ok(Object.keys(meant.resource).length > 0 && Object.keys(meant.player).length === 2, "itself, the other player and resources");
-    // Made from its fresh view (rooms/firstState.ts): the collections it sees nothing of are there too.
-    for (const c of Object.values(COLLECTIONS)) assert.ok(b.room.state[c], `state.${c}`);
-    await b.sees((s) => s.players.get(b.id) && s.players.get(first.id), "itself and the other player");
-    const check = checkEveryPatch(b, byTick);
-    try {
-      await b.sees(() => check.checked() >= 3, "three patches");
-    } finally {
-      check.stop();
-    }
-    assert.deepEqual(check.mismatches, []);
-    assert.ok(room.sync.views.viewers.get(b.id)!.visible.resource.size > 0, "it sees resources near the spawn");
   });
 });
 

@@ -1,0 +1,107 @@
+import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import { ZONE_SIZE } from "../../src/game/world/interest.js";
+import type { Tile } from "../../src/game/types.js";
+import type { WorldPlayer } from "./worldClient.js";
+
+/**
+ * What SDK clients decode, checked against what the server has them see (rooms/worldViews.ts,
+ * PROTOCOL.md §2): the server's sets recorded tick by tick, each client's decoded state compared
+ * with them patch after patch.
+ */
+
+export const COLLECTIONS = { player: "players", npc: "npcs", resource: "resources", groundItem: "groundItems", station: "stations" } as const;
+export type Kind = keyof typeof COLLECTIONS;
+/** Per kind, each entity held and its fields. */
+export type Snapshot = Record<Kind, Record<string, unknown>>;
+
+/** Entities by id with their fields, in id order (comparable as JSON). */
+export function fieldsOf(ids: Iterable<string>, get: (id: string) => { toJSON(): unknown } | undefined): Record<string, unknown> {
+  return Object.fromEntries([...ids].sort().map((id) => [id, get(id)?.toJSON()]));
+}
+
+/**
+ * What the server has each viewer hold by tick, recorded as the views are updated (what the
+ * tick's patch brings) and again after the patch (what a hand-over frame brings, if any).
+ */
+export type Meant = Map<number, Map<string, Snapshot[]>>;
+export function recordViews(room: WorldRoom): Meant {
+  const byTick: Meant = new Map();
+  const views = room.sync.views;
+  const record = () => {
+    let now = byTick.get(room.world.tick);
+    if (!now) byTick.set(room.world.tick, (now = new Map()));
+    for (const [id, v] of views.viewers) now.set(id, [...(now.get(id) ?? []), snapshotOf(room, v.visible)]);
+  };
+  const update = views.updateViews.bind(views);
+  views.updateViews = () => {
+    const out = update();
+    record();
+    return out;
+  };
+  const afterPatch = views.afterPatch.bind(views);
+  views.afterPatch = () => {
+    afterPatch();
+    record();
+  };
+  return byTick;
+}
+
+/** What an SDK client has decoded, by kind. */
+export function decoded(p: WorldPlayer): Snapshot {
+  return decodedState(p.room.state);
+}
+
+export function decodedState(s: any): Snapshot {
+  return Object.fromEntries(Object.entries(COLLECTIONS).map(([k, c]) => [k, fieldsOf(s[c].keys(), (id) => s[c].get(id))])) as Snapshot;
+}
+
+/** The entities of a viewer's sets, with their fields as the room's state has them now. */
+export function snapshotOf(room: WorldRoom, visible: Record<Kind, Set<string>>): Snapshot {
+  return Object.fromEntries(
+    Object.entries(COLLECTIONS).map(([k, c]) => [
+      k,
+      fieldsOf(visible[k as Kind], (e) => (room.state[c] as unknown as Map<string, { toJSON(): unknown }>).get(e)),
+    ]),
+  ) as Snapshot;
+}
+
+/**
+ * Check every patch the client applies against what the server meant it to hold at that tick
+ * (a tick's second patch, a hand-over frame, against what it held after the patch), until
+ * `stop()`; returns the mismatches and how many patches were checked.
+ */
+export function checkEveryPatch(p: WorldPlayer, byTick: Meant) {
+  const mismatches: string[] = [];
+  let checked = 0;
+  const patchesOf = new Map<number, number>();
+  const onPatch = (state: any) => {
+    const nth = patchesOf.get(state.tick) ?? 0;
+    patchesOf.set(state.tick, nth + 1);
+    const meant = byTick.get(state.tick)?.get(p.id)?.[nth];
+    if (!meant) return;
+    checked++;
+    const got = decoded(p);
+    for (const k of Object.keys(COLLECTIONS) as Kind[]) {
+      if (JSON.stringify(got[k]) !== JSON.stringify(meant[k]))
+        mismatches.push(`tick ${state.tick} ${k}: decoded ${JSON.stringify(got[k]).slice(0, 400)}, meant ${JSON.stringify(meant[k]).slice(0, 400)}`);
+    }
+  };
+  p.room.onStateChange(onPatch);
+  return {
+    mismatches,
+    checked: () => checked,
+    /** Ticks it was sent a second patch in (a hand-over frame). */
+    handOvers: () => [...patchesOf.values()].filter((n) => n > 1).length,
+    stop: () => p.room.onStateChange.remove(onPatch),
+  };
+}
+
+/** A walkable tile in a zone of its own `dx` zones east of `from`'s (same row of tiles). */
+export function zonesEast(room: WorldRoom, from: Tile, dx: number): Tile {
+  const x = from.x + dx * ZONE_SIZE;
+  for (let dz = 0; dz < ZONE_SIZE; dz++) {
+    const t = { x, z: from.z + dz };
+    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
+  }
+  throw new Error(`no walkable tile ${dx} zones east of ${JSON.stringify(from)}`);
+}
