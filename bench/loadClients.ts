@@ -33,12 +33,16 @@ let wsUpdates: UpdatesForm = "whole";
 // Never outlive the benchmark.
 setTimeout(() => process.exit(3), 10 * 60_000).unref();
 process.on("disconnect", () => process.exit(0));
-// The SDK logs to the console in a few situations (unexpected closes): keep the report readable.
+// The SDK logs to the console in a few situations (unexpected closes, a patch its decoder cannot
+// place): counted, and reported with each disconnect, to keep the report readable.
 const quiet = new Map<string, number>();
-console.warn = console.info = (...args: unknown[]) => {
-  const key = String(args[0] ?? "").slice(0, 120);
-  quiet.set(key, (quiet.get(key) ?? 0) + 1);
-};
+console.warn =
+  console.info =
+  console.error =
+    (...args: unknown[]) => {
+      const key = String(args[0] ?? "").slice(0, 120);
+      quiet.set(key, (quiet.get(key) ?? 0) + 1);
+    };
 
 async function guestToken(): Promise<string> {
   const res = await fetch(`${url}/api/auth/guest`, { method: "POST" });
@@ -214,7 +218,9 @@ async function disconnect() {
   const all = clients;
   clients = [];
   await pool(all.length, 64, (i) => all[i].close());
-  return { seconds: (performance.now() - t0) / 1000, consoleLines: Object.fromEntries(quiet) };
+  const consoleLines = Object.fromEntries(quiet);
+  quiet.clear();
+  return { seconds: (performance.now() - t0) / 1000, consoleLines };
 }
 
 process.on("message", async (m: any) => {

@@ -163,8 +163,13 @@ export class LoadFleet {
     return mergeWindows(await Promise.all(this.drivers.map((d) => d.report(drainMs))));
   }
 
-  async disconnect() {
-    await Promise.all(this.drivers.map((d) => d.disconnect()));
+  /** Every client leaves; returns what the clients logged since the last disconnect (lines, counted). */
+  async disconnect(): Promise<Record<string, number>> {
+    const lines: Record<string, number> = {};
+    for (const { consoleLines } of await Promise.all(this.drivers.map((d) => d.disconnect()))) {
+      for (const [line, n] of Object.entries(consoleLines)) lines[line] = (lines[line] ?? 0) + n;
+    }
+    return lines;
   }
 
   async stop() {

@@ -159,6 +159,18 @@ watchdog.unref();
 
 // @colyseus/schema warns on stderr when an encode outgrows its buffer: count instead of flooding.
 const warnings = new Map<string, number>();
+/** What the load clients logged (an SDK decoder that could not place a patch, unexpected closes), by phase. */
+const clientConsole: Record<string, Record<string, number>> = {};
+/** Note what the clients logged in a phase (the placement, or N and kind). */
+function noteClientConsole(phase: string, lines: Record<string, number>) {
+  if (Object.keys(lines).length === 0) return;
+  clientConsole[phase] = lines;
+  log(
+    `${phase}: the clients logged ${Object.entries(lines)
+      .map(([line, n]) => `${n} × ${JSON.stringify(line)}`)
+      .join(", ")}`,
+  );
+}
 console.warn = (...args: unknown[]) => {
   const key = String(args[0] ?? "")
     .split("\n")[0]
@@ -256,6 +268,7 @@ async function main() {
         saveIntervalS: 3600,
         skipped: skipped.length ? skipped : undefined,
         warnings: warnings.size ? Object.fromEntries(warnings) : undefined,
+        clientConsole: Object.keys(clientConsole).length ? clientConsole : undefined,
         profile: profile && { file: opts.profile, ...profile },
         profileWindow,
         placement,
@@ -269,7 +282,7 @@ async function main() {
       const joined = await driver.connect(opts.phases[0], largest, opts.concurrency, SPREAD_DISTANCE, 240_000);
       await driver.walk();
       const ran = await driver.spread(opts.spreadTimeoutS * 1000, SPREAD_DISTANCE);
-      await driver.disconnect();
+      noteClientConsole("placement", await driver.disconnect());
       await waitEmpty(60_000);
       const seconds = (performance.now() - t0) / 1000;
       placement = { characters: joined.connected, joinSeconds: joined.seconds, ranOut: ran.started, stragglers: ran.stragglers, seconds };
@@ -322,7 +335,7 @@ async function main() {
           profileWindow = `N=${n} ${kind}`;
         }
         const leaveStart = performance.now();
-        await driver.disconnect();
+        noteClientConsole(`N=${n} ${kind}`, await driver.disconnect());
         await waitEmpty(60_000);
         const leaveSeconds = (performance.now() - leaveStart) / 1000;
         results.push({ n, kind, connect, clients: clientW, server: serverW, leaveSeconds });
