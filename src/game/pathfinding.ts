@@ -7,11 +7,13 @@
  *   are walkable, so nobody slips through the gap between two touching obstacles.
  * - The search is bounded by `maxNodes` expanded tiles; past that budget it gives up (null), so a
  *   click on an unreachable tile costs a bounded amount of work.
- * - Bookkeeping lives in Maps keyed by the tile's row-major index, so a search costs memory in
- *   proportion to the tiles it touches, not to the size of the world.
+ * - Bookkeeping lives in a table keyed by the tile's row-major index (src/game/searchTable.ts),
+ *   kept from search to search with the open list: a search allocates nothing but its path, and
+ *   costs memory in proportion to the tiles it touches, not to the size of the world.
  */
 import type { TileMap } from "./tileMap.js";
 import type { Tile } from "./types.js";
+import { SearchTable } from "./searchTable.js";
 
 export const DEFAULT_MAX_NODES = 20_000;
 
@@ -57,6 +59,12 @@ class OpenHeap {
 
   get size(): number {
     return this.nodes.length;
+  }
+
+  clear(): void {
+    this.nodes.length = 0;
+    this.f.length = 0;
+    this.g.length = 0;
   }
 
   push(node: number, f: number, g: number): void {
@@ -135,41 +143,42 @@ export function findPath(map: TileMap, from: Tile, to: Tile, options: PathOption
   const { minX, minZ } = map.bounds;
   const width = map.width;
   const start = map.index(from.x, from.z);
-  const gScore = new Map<number, number>([[start, 0]]);
-  const parent = new Map<number, number>();
-  const closed = new Set<number>();
-  const open = new OpenHeap();
+  table.begin();
+  open.clear();
+  table.reach(table.slot(start), 0, -1);
   open.push(start, estimate(from.x, from.z, to, adjacentGoal), 0);
 
   let expanded = 0;
   while (open.size > 0) {
     const current = open.pop();
-    if (closed.has(current)) continue; // a stale entry superseded by a cheaper one
+    const here = table.slot(current);
+    if (table.isSettled(here)) continue; // a stale entry superseded by a cheaper one
     const x = minX + (current % width);
     const z = minZ + Math.floor(current / width);
-    if (isGoal(x, z, to, adjacentGoal)) return rebuild(map, parent, start, current);
-    closed.add(current);
+    if (isGoal(x, z, to, adjacentGoal)) return rebuild(map, start, current);
+    table.settle(here);
     if (++expanded > maxNodes) return null;
 
-    const g = gScore.get(current)!;
+    const g = table.cost(here);
     for (let k = 0; k < 8; k++) {
       const dx = DX[k]!;
       const dz = DZ[k]!;
       if (!canStep(map, x, z, dx, dz)) continue;
-      const nx = x + dx;
-      const nz = z + dz;
       const next = current + dz * width + dx;
-      if (closed.has(next)) continue;
+      const there = table.slot(next);
+      if (table.isSettled(there)) continue;
       const ng = g + (dx !== 0 && dz !== 0 ? SQRT2 : 1);
-      const known = gScore.get(next);
-      if (known !== undefined && known <= ng) continue;
-      gScore.set(next, ng);
-      parent.set(next, current);
-      open.push(next, ng + estimate(nx, nz, to, adjacentGoal), ng);
+      if (table.cost(there) <= ng) continue;
+      table.reach(there, ng, current);
+      open.push(next, ng + estimate(x + dx, z + dz, to, adjacentGoal), ng);
     }
   }
   return null;
 }
+
+/** One search's bookkeeping and open list, kept for the next (a search runs to its end before another starts). */
+const table = new SearchTable();
+const open = new OpenHeap();
 
 /** The search's goal: `to` itself, or (adjacentGoal) any tile next to it. */
 function isGoal(x: number, z: number, to: Tile, adjacentGoal: boolean): boolean {
@@ -193,8 +202,8 @@ function hasWalkableNeighbour(map: TileMap, t: Tile): boolean {
   return false;
 }
 
-function rebuild(map: TileMap, parent: Map<number, number>, start: number, end: number): Tile[] {
+function rebuild(map: TileMap, start: number, end: number): Tile[] {
   const path: Tile[] = [];
-  for (let node = end; node !== start; node = parent.get(node)!) path.push(map.tileAt(node));
+  for (let node = end; node !== start; node = table.parent(table.slot(node))) path.push(map.tileAt(node));
   return path.reverse();
 }

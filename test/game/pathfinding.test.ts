@@ -120,6 +120,36 @@ describe("game: pathfinding", function () {
     assert.equal(detour.length, 202);
   });
 
+  it("searches one after another share nothing: a wide one, then many small ones on another map, each as cheap as the reference's", function () {
+    const wide = open(150);
+    wide.blockRect(75, 0, 75, 149);
+    // Around the wall: thousands of tiles touched, past the bookkeeping's first room.
+    assert.equal(cost({ x: 0, z: 0 }, findPath(wide, { x: 0, z: 0 }, { x: 150, z: 0 })!) > 290, true);
+    const map = open(30);
+    let seed = 5;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const tile = () => ({ x: Math.floor(rnd() * 31), z: Math.floor(rnd() * 31) });
+    for (let i = 0; i < 150; i++) {
+      const t = tile();
+      map.block(t.x, t.z);
+    }
+    let found = 0;
+    for (let q = 0; q < 40; q++) {
+      const [from, to] = [tile(), tile()];
+      if (map.isBlocked(from.x, from.z) || map.isBlocked(to.x, to.z)) continue;
+      const path = findPath(map, from, to);
+      const reference = referenceCost(map, from, to);
+      if (reference === Infinity) {
+        assert.equal(path, null);
+        continue;
+      }
+      assertLegal(map, from, path!);
+      assert.ok(Math.abs(cost(from, path!) - reference) < 1e-9, `${JSON.stringify(from)} -> ${JSON.stringify(to)}`);
+      found++;
+    }
+    assert.ok(found > 15, `paths found: ${found}`);
+  });
+
   it("with allowAdjacentGoal ends next to a blocked goal, by the cheapest tile", function () {
     const map = open();
     map.block(10, 10);
