@@ -4,8 +4,10 @@
  * allocates nothing, and the memory is in proportion to the most tiles one search has touched,
  * not to the size of the world.
  *
- * An open-addressing table with linear probing. Each entry is stamped with the number of the
- * search that wrote it, so `begin()` empties the table without touching it.
+ * An open-addressing table with linear probing, at most half full (it doubles past that). Each
+ * entry is stamped with the number of the search that wrote it, so `begin()` empties the table
+ * without touching it. The largest search findPath allows (20,000 tiles expanded, each touching up
+ * to 8) leaves it at 2^19 slots, about 11 MB.
  */
 export class SearchTable {
   private bits: number;
