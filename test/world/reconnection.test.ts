@@ -4,7 +4,8 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
 import { until } from "../helpers/tradeSuite.js";
-import { place, worldRoomOf } from "../helpers/worldRoom.js";
+import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { checkEveryPatch, recordViews, zonesEast } from "../helpers/viewChecks.js";
 
 /**
  * A dropped SDK connection (a Wi-Fi blip: the socket dies without a leave) keeps its player in the
@@ -89,6 +90,45 @@ describe("world room: reconnection after a dropped connection", function () {
     assert.equal(room.sessions.get(p.id)?.client.sessionId, back.sessionId);
     await back.leave();
     await until(() => !room.sessions.has(p.id));
+  });
+
+  it("back after a drop in which it crossed zones and had a window of its own: its state is exactly what the server has it see, patch after patch", async () => {
+    const server = serverOf();
+    const other = await player(server, false);
+    const p = await player(server, false);
+    const room = worldRoomOf(p);
+    const byTick = recordViews(room);
+    const token = p.room.reconnectionToken;
+    const session = drop(room, p);
+    await until(() => session.awaitingReconnection !== undefined);
+    // While it is gone: handed over to another zone's view (the frame goes nowhere), then a window of its own.
+    const away = zonesEast(room, room.world.spawnTile, 2);
+    place(room, p.id, away);
+    place(room, other.id, away);
+    await ticks(room, 2);
+    room.world.addGroundItem({ id: room.world.newId(), itemId: "logs", quantity: 1, tile: { ...away }, ownerId: p.id, createdTick: room.world.tick });
+    await ticks(room, 2);
+    assert.equal(room.sync.views.viewers.get(p.id)!.shared, false, "a window of its own");
+    const complaints: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => complaints.push(String(args[0]));
+    try {
+      const back: Room = await new Client(server.url).reconnect(token);
+      back.onMessage("*", () => {});
+      const again = { id: p.id, room: back } as unknown as WorldPlayer;
+      open.push({ leave: async () => void (await back.leave()) } as WorldPlayer);
+      const check = checkEveryPatch(again, byTick);
+      try {
+        await until(() => check.checked() >= 3);
+      } finally {
+        check.stop();
+      }
+      assert.deepEqual(check.mismatches, []);
+      assert.ok(back.state.players.get(other.id) && back.state.groundItems.size === 1, "the other player and its drop, where it is now");
+    } finally {
+      console.error = error;
+    }
+    assert.deepEqual(complaints, [], "its decoder met no structure it does not know");
   });
 
   it("a trade stays open through a drop and completes after the reconnection", async () => {
