@@ -9,6 +9,7 @@
  * Usage: npm run bench:pathfinding [-- --queries 400 --rounds 15 --seed 1 --copies 16]
  */
 import { findPath } from "../src/game/pathfinding.js";
+import { seededRng } from "../src/game/random.js";
 import { buildTileMap, type TileMap } from "../src/game/tileMap.js";
 import type { Tile } from "../src/game/types.js";
 import { defaultGameData } from "../test/helpers/server.js";
@@ -20,18 +21,6 @@ const a = benchArgs("npm run bench:pathfinding", { queries: "400", rounds: "15",
 const queries = Number(a.queries);
 const rounds = Number(a.rounds);
 const copies = Number(a.copies);
-
-/** A small seeded generator (the same queries every run). */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function walkable(map: TileMap, rnd: () => number): Tile {
   const { minX, minZ } = map.bounds;
@@ -86,7 +75,7 @@ const classes: Array<[string, number, number]> = [
 console.log(`findPath, ${queries} queries a class, median µs a path over ${rounds} rounds (the first 3 left out); node ${process.version}`);
 console.log("map                  walk          µs/path  tiles/path  not found");
 for (const [name, map] of maps) {
-  const rnd = seeded(Number(a.seed));
+  const rnd = seededRng(Number(a.seed));
   for (const [label, min, max] of classes) {
     const r = measure(map, walks(map, rnd, queries, min, max));
     console.log(`${name.padEnd(20)} ${label.padEnd(12)} ${r.us.toFixed(2).padStart(8)}  ${r.tiles.toFixed(1).padStart(10)}  ${String(r.none).padStart(9)}`);

@@ -55,6 +55,14 @@ export function tileAway(room: WorldRoom, tile: Tile, distance: number): Tile {
   throw new Error(`no free tile ${distance} from ${tile.x},${tile.z}`);
 }
 
+/** A walkable tile within `reach` tiles of `from` (each axis), drawn from `rnd`. */
+export function walkableNear(room: WorldRoom, from: Tile, reach: number, rnd: () => number): Tile {
+  for (;;) {
+    const t = { x: from.x + Math.round((rnd() * 2 - 1) * reach), z: from.z + Math.round((rnd() * 2 - 1) * reach) };
+    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
+  }
+}
+
 /** A walkable tile next to `tile`. */
 export function besideOf(room: WorldRoom, tile: Tile): Tile {
   return tileAway(room, tile, 1);

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import type { Tile } from "../../src/game/types.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
-import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { place, ticks, walkableNear, worldRoomOf } from "../helpers/worldRoom.js";
+import { seededRng } from "../../src/game/random.js";
 import { checkEveryPatch, recordViews } from "../helpers/viewChecks.js";
 
 /**
@@ -12,32 +11,12 @@ import { checkEveryPatch, recordViews } from "../helpers/viewChecks.js";
  * see, and its decoder never meets a structure it does not know.
  */
 
-/** A small seeded generator (the scene is the same every run). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A walkable tile within `reach` tiles of `from`. */
-function walkableNear(room: WorldRoom, from: Tile, reach: number, rnd: () => number): Tile {
-  for (;;) {
-    const t = { x: from.x + Math.round((rnd() * 2 - 1) * reach), z: from.z + Math.round((rnd() * 2 - 1) * reach) };
-    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
-  }
-}
-
 describe("world room: views under churn", function () {
   this.timeout(120_000);
   const suite = worldSuite({ env: { VIEW_PLAYER_CAP: "3" } });
 
   it("walks, teleports, private drops, leaves, returns and take-overs, some between two ticks: every client decodes what the server has it see", async () => {
-    const rnd = seeded(7);
+    const rnd = seededRng(7);
     const players: WorldPlayer[] = [];
     for (let i = 0; i < 6; i++) players.push(await suite.join());
     const room = worldRoomOf(players[0]);

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import type { Tile } from "../../src/game/types.js";
 import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
-import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { place, ticks, walkableNear, worldRoomOf } from "../helpers/worldRoom.js";
+import { seededRng } from "../../src/game/random.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 
 /**
@@ -12,25 +11,6 @@ import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
  * the model each /ws client built from its world:update frames alone holds exactly the entities
  * the server has it see: no ghost, nothing missing.
  */
-
-/** A small seeded generator (the scene is the same every run). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function walkableNear(room: WorldRoom, from: Tile, reach: number, rnd: () => number): Tile {
-  for (;;) {
-    const t = { x: from.x + Math.round((rnd() * 2 - 1) * reach), z: from.z + Math.round((rnd() * 2 - 1) * reach) };
-    if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
-  }
-}
 
 const KINDS = ["players", "npcs", "resources", "groundItems", "stations"] as const;
 
@@ -61,7 +41,7 @@ describe("world room: world:update under churn", function () {
   const suite = worldSuite({ env: { VIEW_PLAYER_CAP: "3" } });
 
   it("walks, teleports, private drops and take-overs between two ticks: each /ws client's model is what the server has it see, round after round", async () => {
-    const rnd = seeded(11);
+    const rnd = seededRng(11);
     const watchers: Watcher[] = [];
     try {
       for (let i = 0; i < 4; i++) {
