@@ -2,6 +2,7 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { ZONE_SIZE } from "../../src/game/world/interest.js";
 import type { Tile } from "../../src/game/types.js";
 import type { WorldPlayer } from "./worldClient.js";
+import type { Frame } from "./wsClient.js";
 
 /**
  * What SDK clients decode, checked against what the server has them see (rooms/worldViews.ts,
@@ -104,4 +105,43 @@ export function zonesEast(room: WorldRoom, from: Tile, dx: number): Tile {
     if (room.world.map.inBounds(t.x, t.z) && !room.world.map.isBlocked(t.x, t.z)) return t;
   }
   throw new Error(`no walkable tile ${dx} zones east of ${JSON.stringify(from)}`);
+}
+
+/** What a /ws client that applies every `world:update` among `frames` believes is in its view. */
+export function wsModelOf(frames: Frame[]): Set<string> {
+  const shown = new Set<string>();
+  for (const f of frames) {
+    if (f.type !== "world:update") continue;
+    for (const list of Object.values(COLLECTIONS)) for (const e of f.data[list]) shown.add(e.id);
+    for (const id of f.data.removed) shown.delete(id);
+  }
+  return shown;
+}
+
+/** The ids of every entity the server has this player see now (none when it has no viewer). */
+export function heldBy(room: WorldRoom, playerId: string): Set<string> {
+  const v = room.sync.views.viewers.get(playerId);
+  if (!v) return new Set();
+  return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
+}
+
+/** How a client's model differs from what it was to hold: what it keeps that it should not, and what it lacks. */
+export function ghostsAndMissing(model: Set<string>, held: Set<string>): { ghosts: string[]; missing: string[] } {
+  return { ghosts: [...model].filter((id) => !held.has(id)), missing: [...held].filter((id) => !model.has(id)) };
+}
+
+/**
+ * Record what is logged through the given console methods (a decoder logs a structure it does not
+ * know, and skips it) instead of printing it, until `stop()`.
+ */
+export function recordComplaints(...methods: Array<"error" | "warn">) {
+  const lines: string[] = [];
+  const saved = methods.map((m) => [m, console[m]] as const);
+  for (const m of methods) console[m] = (...args: unknown[]) => lines.push(String(args[0]));
+  return {
+    lines,
+    stop: () => {
+      for (const [m, f] of saved) console[m] = f;
+    },
+  };
 }

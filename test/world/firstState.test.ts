@@ -6,7 +6,7 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { zoneOf } from "../../src/game/world/interest.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { place, tileAway, ticks, worldRoomOf } from "../helpers/worldRoom.js";
-import { COLLECTIONS, checkEveryPatch, decodedState, recordViews, snapshotOf, zonesEast, type Snapshot } from "../helpers/viewChecks.js";
+import { COLLECTIONS, checkEveryPatch, decodedState, recordComplaints, recordViews, snapshotOf, zonesEast, type Snapshot } from "../helpers/viewChecks.js";
 
 /**
  * A joining SDK client's first state (rooms/firstState.ts, rooms/firstViews.ts): made from what its
@@ -37,15 +37,13 @@ function recordFirstStates(room: WorldRoom) {
 function decodeFirst(bytes: Uint8Array): { state: Snapshot; complaints: string[] } {
   assert.equal(bytes[0], Protocol.ROOM_STATE);
   const decoder = new Decoder(new WorldState() as any);
-  const complaints: string[] = [];
-  const [error, warn] = [console.error, console.warn];
-  console.error = console.warn = (...args: unknown[]) => complaints.push(String(args[0]));
+  const complaints = recordComplaints("error", "warn");
   try {
     decoder.decode(bytes, { offset: 1 });
   } finally {
-    [console.error, console.warn] = [error, warn];
+    complaints.stop();
   }
-  return { state: decodedState(decoder.state), complaints };
+  return { state: decodedState(decoder.state), complaints: complaints.lines };
 }
 
 /** The client's first state decodes on its own to what was meant, and the patches after it keep it so. */
@@ -57,18 +55,16 @@ async function checkFirstState(sent: ReturnType<typeof recordFirstStates>, p: Wo
   assert.deepEqual(decoded.state, first.meant, "the first state decodes, onto an empty state, to exactly what it was to hold");
   for (const c of Object.values(COLLECTIONS)) assert.ok((p.room.state as any)[c], `state.${c}`);
   // The client's own decoder complains the same way of a patch it cannot place.
-  const complaints: string[] = [];
-  const error = console.error;
-  console.error = (...args: unknown[]) => complaints.push(String(args[0]));
+  const complaints = recordComplaints("error");
   const check = checkEveryPatch(p, byTick);
   try {
     await p.sees(() => check.checked() >= 3, "three patches");
   } finally {
     check.stop();
-    console.error = error;
+    complaints.stop();
   }
   assert.deepEqual(check.mismatches, []);
-  assert.deepEqual(complaints, [], "the patches after it decode without a complaint");
+  assert.deepEqual(complaints.lines, [], "the patches after it decode without a complaint");
 }
 
 describe("world room: a joining client's first state", function () {

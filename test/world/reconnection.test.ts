@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
 import { until } from "../helpers/tradeSuite.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
-import { checkEveryPatch, recordViews, zonesEast } from "../helpers/viewChecks.js";
+import { checkEveryPatch, recordComplaints, recordViews, zonesEast } from "../helpers/viewChecks.js";
 
 /**
  * A dropped SDK connection (a Wi-Fi blip: the socket dies without a leave) keeps its player in the
@@ -109,9 +109,7 @@ describe("world room: reconnection after a dropped connection", function () {
     room.world.addGroundItem({ id: room.world.newId(), itemId: "logs", quantity: 1, tile: { ...away }, ownerId: p.id, createdTick: room.world.tick });
     await ticks(room, 2);
     assert.equal(room.sync.views.viewers.get(p.id)!.shared, false, "a window of its own");
-    const complaints: string[] = [];
-    const error = console.error;
-    console.error = (...args: unknown[]) => complaints.push(String(args[0]));
+    const complaints = recordComplaints("error");
     try {
       const back: Room = await new Client(server.url).reconnect(token);
       back.onMessage("*", () => {});
@@ -126,9 +124,9 @@ describe("world room: reconnection after a dropped connection", function () {
       assert.deepEqual(check.mismatches, []);
       assert.ok(back.state.players.get(other.id) && back.state.groundItems.size === 1, "the other player and its drop, where it is now");
     } finally {
-      console.error = error;
+      complaints.stop();
     }
-    assert.deepEqual(complaints, [], "its decoder met no structure it does not know");
+    assert.deepEqual(complaints.lines, [], "its decoder met no structure it does not know");
   });
 
   it("a trade stays open through a drop and completes after the reconnection", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { place, ticks, walkableNear, worldRoomOf } from "../helpers/worldRoom.js";
 import { seededRng } from "../../src/game/random.js";
-import { checkEveryPatch, recordViews } from "../helpers/viewChecks.js";
+import { checkEveryPatch, recordComplaints, recordViews } from "../helpers/viewChecks.js";
 
 /**
  * Views under churn (rooms/worldViews.ts): SDK players walking, teleported across zones, dropping
@@ -22,9 +22,7 @@ describe("world room: views under churn", function () {
     const room = worldRoomOf(players[0]);
     const spawn = room.world.spawnTile;
     const byTick = recordViews(room);
-    const complaints: string[] = [];
-    const error = console.error;
-    console.error = (...args: unknown[]) => complaints.push(String(args[0]));
+    const complaints = recordComplaints("error");
     const checks = new Map(players.map((p) => [p, checkEveryPatch(p, byTick)]));
     const swap = async (from: WorldPlayer, join: () => Promise<WorldPlayer>) => {
       checks.get(from)?.stop();
@@ -67,14 +65,14 @@ describe("world room: views under churn", function () {
       }
       await ticks(room, 2);
     } finally {
-      console.error = error;
+      complaints.stop();
       for (const c of checks.values()) {
         c.stop();
         mismatches.push(...c.mismatches);
       }
     }
     assert.deepEqual(mismatches, []);
-    assert.deepEqual(complaints, [], "no decoder met a structure it does not know");
+    assert.deepEqual(complaints.lines, [], "no decoder met a structure it does not know");
     const checked = [...checks.values()].reduce((n, c) => n + c.checked(), 0);
     assert.ok(checked > 60, `patches checked: ${checked}`);
   });

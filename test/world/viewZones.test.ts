@@ -7,7 +7,7 @@ import type { Tile } from "../../src/game/types.js";
 import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
-import { checkEveryPatch, decoded, recordViews, zonesEast } from "../helpers/viewChecks.js";
+import { checkEveryPatch, decoded, ghostsAndMissing, heldBy, recordViews, wsModelOf, zonesEast } from "../helpers/viewChecks.js";
 
 /**
  * Shared views (rooms/worldViews.ts, PROTOCOL.md §2): the clients standing in one zone are encoded
@@ -242,12 +242,7 @@ describe("world room: shared views per zone", function () {
       const room = worldRoomOf(other);
       const spawn = room.world.spawnTile;
       place(room, other.id, zonesEast(room, spawn, 1));
-      const model = new Set<string>();
       const mismatches: string[] = [];
-      const truth = () => {
-        const v = room.sync.views.viewers.get(id)!;
-        return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
-      };
       const target = zonesEast(room, spawn, 2);
       ws.send("player:move", { x: target.x, z: target.z, run: true });
       let shared = 0;
@@ -256,13 +251,9 @@ describe("world room: shared views per zone", function () {
         assert.ok(seen < 60, "the walk ends");
         const f = await ws.next("world:update", () => true, { since: cursor });
         cursor = ws.frames.indexOf(f) + 1;
-        for (const kind of ["players", "npcs", "resources", "groundItems", "stations"]) for (const e of f.data[kind]) model.add(e.id);
-        for (const r of f.data.removed) model.delete(r);
         if (room.world.tick !== f.data.tick) continue; // the next tick already ran: its truth is not this frame's
-        const t = truth();
         if (room.sync.views.viewers.get(id)!.shared) shared++;
-        const ghosts = [...model].filter((x) => !t.has(x));
-        const missing = [...t].filter((x) => !model.has(x));
+        const { ghosts, missing } = ghostsAndMissing(wsModelOf(ws.frames.slice(0, cursor)), heldBy(room, id));
         if (ghosts.length || missing.length) mismatches.push(`tick ${f.data.tick}: ghosts ${ghosts}, missing ${missing}`);
       }
       assert.deepEqual(mismatches, []);

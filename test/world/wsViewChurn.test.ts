@@ -3,6 +3,7 @@ import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient
 import { place, ticks, walkableNear, worldRoomOf } from "../helpers/worldRoom.js";
 import { seededRng } from "../../src/game/random.js";
 import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
+import { ghostsAndMissing, heldBy, wsModelOf } from "../helpers/viewChecks.js";
 
 /**
  * world:update under churn (rooms/worldViews.ts, PROTOCOL.md §2): /ws players walking, teleported
@@ -12,28 +13,18 @@ import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
  * the server has it see: no ghost, nothing missing.
  */
 
-const KINDS = ["players", "npcs", "resources", "groundItems", "stations"] as const;
-
-/** A /ws client and the entity ids its world:update frames have given it so far. */
+/** A /ws client of a player. */
 interface Watcher {
   ws: WsPlayer;
   id: string;
-  model: Set<string>;
-  read: number;
 }
 
-/** Apply the frames come since the last call, up to the answer to a ping sent now (the socket keeps their order). */
-async function catchUp(w: Watcher) {
-  const mark = w.ws.mark();
-  w.ws.send("ping", {});
-  await w.ws.next("pong", () => true, { since: mark });
-  const upTo = w.ws.frames.findIndex((f, i) => i >= mark && f.type === "pong");
-  for (const f of w.ws.frames.slice(w.read, upTo)) {
-    if (f.type !== "world:update") continue;
-    for (const kind of KINDS) for (const e of f.data[kind]) w.model.add(e.id);
-    for (const r of f.data.removed) w.model.delete(r);
-  }
-  w.read = upTo + 1;
+/** Every frame the client was sent until now: those before the answer to a ping sent now (the socket keeps their order). */
+async function framesUntilNow(ws: WsPlayer) {
+  const mark = ws.mark();
+  ws.send("ping", {});
+  await ws.next("pong", () => true, { since: mark });
+  return ws.frames.slice(0, ws.frames.findIndex((f, i) => i >= mark && f.type === "pong"));
 }
 
 describe("world room: world:update under churn", function () {
@@ -48,7 +39,7 @@ describe("world room: world:update under churn", function () {
         const who = await guestToken(suite.server);
         const ws = await wsConnect(suite.server.port, `?token=${encodeURIComponent(who.token)}`);
         const id = (await ws.next("authenticated")).data.playerId as string;
-        watchers.push({ ws, id, model: new Set(), read: 0 });
+        watchers.push({ ws, id });
       }
       const others: WorldPlayer[] = [];
       for (let i = 0; i < 4; i++) others.push(await suite.join());
@@ -84,11 +75,7 @@ describe("world room: world:update under churn", function () {
         room.loop.stop();
         try {
           for (const w of watchers) {
-            await catchUp(w);
-            const v = room.sync.views.viewers.get(w.id)!;
-            const truth = new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
-            const ghosts = [...w.model].filter((x) => !truth.has(x));
-            const missing = [...truth].filter((x) => !w.model.has(x));
+            const { ghosts, missing } = ghostsAndMissing(wsModelOf(await framesUntilNow(w.ws)), heldBy(room, w.id));
             if (ghosts.length || missing.length) mismatches.push(`round ${round} tick ${room.world.tick} ${w.id}: ghosts ${ghosts}, missing ${missing}`);
             compared++;
           }
@@ -99,7 +86,7 @@ describe("world room: world:update under churn", function () {
       assert.deepEqual(mismatches, []);
       assert.equal(compared, 80);
       assert.ok(
-        watchers.every((w) => w.model.size > 0),
+        watchers.every((w) => wsModelOf(w.ws.frames).size > 0),
         "every client was shown something",
       );
     } finally {

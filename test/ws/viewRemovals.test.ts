@@ -4,7 +4,8 @@ import { killNpc, killPlayer } from "../../src/game/world/npcSystem.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
 import { place, setRng, ticks, theWorld } from "../helpers/worldRoom.js";
-import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
+import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
+import { ghostsAndMissing, heldBy, wsModelOf } from "../helpers/viewChecks.js";
 
 /**
  * The /ws parts of issue 10, views: every departure from a view (a player switching identity,
@@ -12,36 +13,15 @@ import { wsConnect, type Frame, type WsPlayer } from "../helpers/wsClient.js";
  * in `world:update.removed`, so a client never keeps a ghost.
  */
 
-/** What a client that applies every `world:update` it received believes is in its view. */
-function modelOf(frames: Frame[]): Set<string> {
-  const shown = new Set<string>();
-  for (const f of frames) {
-    if (f.type !== "world:update") continue;
-    for (const kind of ["players", "npcs", "resources", "groundItems", "stations"]) for (const e of f.data[kind]) shown.add(e.id);
-    for (const id of f.data.removed) shown.delete(id);
-  }
-  return shown;
-}
-
-/** What the server has this player see now. */
-function truthOf(room: WorldRoom, playerId: string): Set<string> {
-  const v = room.sync.views.viewers.get(playerId);
-  if (!v) return new Set();
-  return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
-}
-
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 
 /** Wait until the socket's model of its view is the server's (no ghost, nothing missing). */
 async function modelMatches(p: WsPlayer, room: WorldRoom, playerId: string) {
   try {
-    await p.next("world:update", () => sameSet(modelOf(p.frames), truthOf(room, playerId)), { timeoutMs: 10_000 });
+    await p.next("world:update", () => sameSet(wsModelOf(p.frames), heldBy(room, playerId)), { timeoutMs: 10_000 });
   } catch {
-    const model = modelOf(p.frames);
-    const truth = truthOf(room, playerId);
-    assert.fail(
-      `the client's view differs from the server's: ghosts ${JSON.stringify([...model].filter((id) => !truth.has(id)))}, missing ${JSON.stringify([...truth].filter((id) => !model.has(id)))}`,
-    );
+    const { ghosts, missing } = ghostsAndMissing(wsModelOf(p.frames), heldBy(room, playerId));
+    assert.fail(`the client's view differs from the server's: ghosts ${JSON.stringify(ghosts)}, missing ${JSON.stringify(missing)}`);
   }
 }
 
@@ -96,7 +76,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
     await watcher.p.next("world:update", (f) => f.data.players.some((p: { id: string }) => p.id === old));
     while (!sdk.room.state.players.has(old)) await ticks(room, 1);
     await modelMatches(b, room, old);
-    const seen = modelOf(b.frames);
+    const seen = wsModelOf(b.frames);
     assert.ok(
       [...seen].some((id) => id.startsWith("npc:brindle_pasture")),
       "the socket saw the pasture's animals",
@@ -109,11 +89,11 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
     assert.notEqual(now, old);
     // The new identity's first update lists its previous player, and all it saw at the pasture, as removed.
     const firstUpdate = await b.next("world:update", () => true, { since });
-    const inView = truthOf(room, now);
+    const inView = heldBy(room, now);
     assert.ok(firstUpdate.data.removed.includes(old), `the previous player is removed: ${JSON.stringify(firstUpdate.data.removed)}`);
     for (const id of seen) if (!inView.has(id)) assert.ok(firstUpdate.data.removed.includes(id), `${id} is removed`);
     await modelMatches(b, room, now);
-    assert.equal(modelOf(b.frames).has(old), false);
+    assert.equal(wsModelOf(b.frames).has(old), false);
     // The other viewers: the watcher's next updates list it, the SDK client's state drops it.
     await removedIn(watcher.p, old, watcherSince);
     await modelMatches(watcher.p, room, watcher.id);
@@ -156,7 +136,7 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
     await viewer.p.next("world:update", (f) => f.data.players.some((p: { id: string }) => p.id === other.id), { since });
 
     // An npc killed, a fire burnt out, a ground item taken.
-    const cow = [...room.world.npcs.values()].find((n) => n.defId === "cow" && n.deadUntilTick == null && truthOf(room, viewer.id).has(n.id));
+    const cow = [...room.world.npcs.values()].find((n) => n.defId === "cow" && n.deadUntilTick == null && heldBy(room, viewer.id).has(n.id));
     assert.ok(cow, "a cow in view");
     since = viewer.p.mark();
     killNpc(room.world, cow, room.world.players.get(viewer.id)!);
@@ -213,6 +193,6 @@ describe("/ws integrity: whatever leaves a view is listed in world:update.remove
     assert.equal((await second.next("authenticated")).data.playerId, first.id);
     assert.equal((await first.p.closed).code, 4100);
     await modelMatches(viewer.p, room, viewer.id);
-    assert.ok(modelOf(viewer.p.frames).has(first.id));
+    assert.ok(wsModelOf(viewer.p.frames).has(first.id));
   });
 });
