@@ -2,7 +2,7 @@ import type { Client, Room } from "@colyseus/core";
 import { $changes, $refId, OPERATION, type StateView } from "@colyseus/schema";
 import type { WorldState } from "../schema/WorldState.js";
 import { KINDS, collectionOf } from "./stateCollections.js";
-import type { EncoderInternals } from "./schemaInternals.js";
+import { withChangeList, type EncoderInternals } from "./schemaInternals.js";
 
 /** The parts of @colyseus/core's SchemaSerializer the first state is made from. */
 interface FirstStateInternals {
@@ -56,15 +56,7 @@ export function firstStateOf(serializer: unknown, view: StateView, state: WorldS
   }
   const sharedOffset = s.sharedOffsetCache.offset;
   // The view's own queue alone (the root's entry): the state's change list is hidden from its view pass.
-  const encoderRoot = s.encoder.root;
-  const pending = encoderRoot.changes;
-  encoderRoot.changes = { next: undefined };
-  let head: Uint8Array;
-  try {
-    head = s.encoder.encodeView(view, sharedOffset, { offset: sharedOffset }, s.fullEncodeBuffer);
-  } finally {
-    encoderRoot.changes = pending;
-  }
+  const head = withChangeList(s.encoder.root, undefined, () => s.encoder.encodeView(view, sharedOffset, { offset: sharedOffset }, s.fullEncodeBuffer));
   const out = new Uint8Array(head.length + adds.length);
   out.set(head);
   out.set(adds, head.length);

@@ -55,3 +55,17 @@ export interface SerializerInternals {
   encoder: EncoderInternals;
   applyPatches(...args: unknown[]): boolean;
 }
+
+/**
+ * Run `work` with the encoder's list of changed structures replaced by a list of `only` alone
+ * (an empty one without it), the real list put back after: Colyseus's passes walk that list.
+ */
+export function withChangeList<T>(root: EncoderInternals["root"], only: Tree | undefined, work: () => T): T {
+  const changes = root.changes;
+  root.changes = { next: only ? { changeTree: only } : undefined };
+  try {
+    return work();
+  } finally {
+    root.changes = changes;
+  }
+}

@@ -1,5 +1,5 @@
 import { $changes, $getByIndex, $refId, encode, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
-import { ENTRY_ROOM, SWITCH_TO_STRUCTURE, type Descriptor, type Ops, type SerializerInternals, type Tree } from "./schemaInternals.js";
+import { ENTRY_ROOM, SWITCH_TO_STRUCTURE, withChangeList, type Descriptor, type Ops, type SerializerInternals, type Tree } from "./schemaInternals.js";
 import { moveFrames, type CollectionMove } from "./moveFrames.js";
 
 /**
@@ -199,16 +199,11 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   };
 
   /** Colyseus's view pass over one structure alone (its change list swapped for a list of it). */
-  const colyseusPass = (tree: Tree | undefined, it: { offset: number }, view: StateView, out: Uint8Array): Uint8Array => {
-    const changes = root.changes;
-    root.changes = { next: tree ? { changeTree: tree } : undefined };
-    try {
+  const colyseusPass = (tree: Tree | undefined, it: { offset: number }, view: StateView, out: Uint8Array): Uint8Array =>
+    withChangeList(root, tree, () => {
       const r = colyseusEncode(it, view, out);
       return new Uint8Array(r.buffer, r.byteOffset, r.buffer.byteLength - r.byteOffset);
-    } finally {
-      root.changes = changes;
-    }
-  };
+    });
 
   encoder.encodeView = (view, sharedOffset, it, bytes = encoder.sharedBuffer) => {
     if (patch === 0) return colyseusEncodeView(view, sharedOffset, it, bytes);
