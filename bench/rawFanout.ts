@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { collectGarbage } from "./heap.js";
 import { openSinkSockets } from "./sinkSockets.js";
+import { readThreadCpu, threadCpuSince } from "./threadCpu.js";
 
 /**
  * The socket's own cost, as the baseline of bench:ws: what the server process spends to write the
@@ -73,6 +74,8 @@ export interface RawFanoutResult {
   bytes: number;
   /** Server CPU (user + system) per frame written, in microseconds. */
   cpuUsPerFrame: number;
+  /** The main thread's share of it (undefined where threads cannot be read apart: bench/threadCpu.ts). */
+  mainThreadUsPerFrame?: number;
   /** Bytes the reading side received of the measured frames (a check that the frames arrived). */
   receivedBytes: number;
   /** Frames the server read and parsed over the window (exchange baseline; 0 for the fan-out alone). */
@@ -122,6 +125,7 @@ export async function rawFanout(
     let carry = 0;
     let read0 = read;
     let cpu0 = process.cpuUsage();
+    let threads0 = readThreadCpu();
     let warmBytes = 0;
     // The first WARMUP_TICKS are not measured (what the process had left to do when the baseline started falls in them).
     collectGarbage();
@@ -129,6 +133,7 @@ export async function rawFanout(
       if (t === 0) {
         read0 = read;
         cpu0 = process.cpuUsage();
+        threads0 = readThreadCpu();
         warmBytes = bytes;
         frames = bytes = 0;
       }
@@ -148,10 +153,20 @@ export async function rawFanout(
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, tickMs - spent)));
     }
     const cpu = process.cpuUsage(cpu0);
+    const threads = threadCpuSince(threads0);
     const inboundFrames = read - read0;
     // (What the reading side received of the measured ticks' frames.)
     const receivedBytes = (await sink.receivedBytes()) - warmBytes;
-    return { sockets: conns.length, ticks, frames, bytes, cpuUsPerFrame: frames ? (cpu.user + cpu.system) / frames : 0, receivedBytes, inboundFrames };
+    return {
+      sockets: conns.length,
+      ticks,
+      frames,
+      bytes,
+      cpuUsPerFrame: frames ? (cpu.user + cpu.system) / frames : 0,
+      mainThreadUsPerFrame: threads && frames ? threads.mainUs / frames : undefined,
+      receivedBytes,
+      inboundFrames,
+    };
   } finally {
     await sink.close();
   }

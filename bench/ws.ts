@@ -34,7 +34,10 @@
  * exchange (which does strictly more) in every run: run twice in a row, it gave 87-97 µs a frame
  * the first time and 52-57 µs the second (V8's memory reducer shrinking the heap the placement
  * left is part of it). So at small N the exchange's figure may be high and /ws÷exchange low;
- * /ws÷fan-out is the one to read.
+ * /ws÷fan-out is the one to read. Each figure is also split by thread (bench/threadCpu.ts, Linux):
+ * the main thread, where the room and the sockets run, and the rest of the process (garbage
+ * collection and compiler helpers, the embedded database's thread saving deaths and leaves), which
+ * /ws keeps busy and a bare socket does not.
  *
  * Usage: npm run bench:ws [-- --sizes 100,500,1000 --window 20 --warmup 3 --concurrency 16
  *        --seed 1 --time-limit 285 --spread-timeout 20 --drain 3 --phases ws,sdk --client-procs 1 --profile file.cpuprofile
@@ -56,6 +59,7 @@ import { median, percentiles } from "./stats.js";
 import { mapInfoOf } from "./tiles.js";
 import { printReport, type BaselineResult, type PhaseResult, type Placement, type ServerWindow } from "./wsReport.js";
 import { FrameTap, rawFanout, type RawFanoutResult } from "./rawFanout.js";
+import { readThreadCpu, threadCpuSince, type ThreadCpu } from "./threadCpu.js";
 import { UpdatesForm } from "../src/protocol/index.js";
 
 interface Options {
@@ -182,6 +186,7 @@ interface ServerMark {
   at: number;
   tick: number;
   cpu: NodeJS.CpuUsage;
+  threads: ThreadCpu | undefined;
   elu: ReturnType<typeof performance.eventLoopUtilization>;
   skipped: number;
 }
@@ -205,12 +210,14 @@ async function main() {
       at: performance.now(),
       tick: probe.tick,
       cpu: process.cpuUsage(),
+      threads: readThreadCpu(),
       elu: performance.eventLoopUtilization(),
       skipped: room.loop.skipped,
     });
     const serverWindow = (a: ServerMark): ServerWindow => {
       const seconds = (performance.now() - a.at) / 1000;
       const cpu = process.cpuUsage(a.cpu);
+      const threads = threadCpuSince(a.threads);
       const records = probe.between(a.tick, probe.tick);
       const p = percentiles(records.map((r) => r.totalMs));
       const gaps = records.slice(1).map((r, i) => r.startedAt - records[i].startedAt);
@@ -218,6 +225,7 @@ async function main() {
         seconds,
         ticks: records.length,
         cpuPct: (100 * (cpu.user + cpu.system)) / 1000 / (seconds * 1000),
+        mainThreadCpuPct: threads ? (100 * threads.mainUs) / 1000 / (seconds * 1000) : undefined,
         elu: performance.eventLoopUtilization(a.elu).utilization,
         tick: p,
         stages: {
@@ -354,7 +362,15 @@ async function main() {
           const wsCpuUs = (serverW.cpuPct / 100) * serverW.seconds * 1e6;
           baselines.push({
             n,
-            ws: { frames: tap.frames, bytes: tap.bytes, cpuUsPerFrame: wsCpuUs / tap.frames, inFrames: tap.inFrames, seconds: serverW.seconds },
+            ws: {
+              frames: tap.frames,
+              bytes: tap.bytes,
+              cpuUsPerFrame: wsCpuUs / tap.frames,
+              mainThreadUsPerFrame:
+                serverW.mainThreadCpuPct === undefined ? undefined : ((serverW.mainThreadCpuPct / 100) * serverW.seconds * 1e6) / tap.frames,
+              inFrames: tap.inFrames,
+              seconds: serverW.seconds,
+            },
             raw,
             exchange,
           });

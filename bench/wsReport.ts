@@ -10,6 +10,8 @@ export interface ServerWindow {
   seconds: number;
   ticks: number;
   cpuPct: number;
+  /** The main thread's part of cpuPct (bench/threadCpu.ts; undefined where it cannot be read). */
+  mainThreadCpuPct?: number;
   elu: number;
   tick: { median: number; p99: number; max: number };
   /** Medians over the window's ticks (ms); rules+msgs = the rest of the tick (rules, events, world:update, player:sync). */
@@ -34,7 +36,7 @@ export interface PhaseResult {
 export interface BaselineResult {
   n: number;
   /** What the server wrote to the /ws sockets over the window (and read from them), and its CPU per frame written (the whole process: commands, rules, views, JSON, sends). */
-  ws: { frames: number; bytes: number; cpuUsPerFrame: number; inFrames: number; seconds: number };
+  ws: { frames: number; bytes: number; cpuUsPerFrame: number; mainThreadUsPerFrame?: number; inFrames: number; seconds: number };
   /** The same frames written, nothing read. */
   raw: RawFanoutResult;
   /** The same frames written while the same commands are read and parsed (none when /ws read none). */
@@ -186,6 +188,31 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
         ]),
       ),
     );
+    if (baselines.some((b) => b.ws.mainThreadUsPerFrame !== undefined)) {
+      out.push("");
+      out.push(
+        "The same split by thread: the main thread (the event loop) alone, and the process's other threads (garbage collection and compiler helpers, the embedded database's thread), µs a frame:",
+      );
+      const mainRatio = (a?: number, b?: number) => (a === undefined || b === undefined ? null : ratio(a, b));
+      const other = (r: { cpuUsPerFrame: number; mainThreadUsPerFrame?: number } | undefined) =>
+        r?.mainThreadUsPerFrame === undefined ? "-" : fmt(r.cpuUsPerFrame - r.mainThreadUsPerFrame, 1);
+      out.push(
+        table(
+          ["N", "/ws main", "/ws other", "fan-out main", "fan-out other", "/ws÷fan-out main", "exchange main", "exchange other", "/ws÷exchange main"],
+          baselines.map((b) => [
+            String(b.n),
+            b.ws.mainThreadUsPerFrame === undefined ? "-" : fmt(b.ws.mainThreadUsPerFrame, 1),
+            other(b.ws),
+            b.raw.mainThreadUsPerFrame === undefined ? "-" : fmt(b.raw.mainThreadUsPerFrame, 1),
+            other(b.raw),
+            fmtRatio(mainRatio(b.ws.mainThreadUsPerFrame, b.raw.mainThreadUsPerFrame)),
+            b.exchange?.mainThreadUsPerFrame === undefined ? "-" : fmt(b.exchange.mainThreadUsPerFrame, 1),
+            other(b.exchange),
+            b.exchange ? fmtRatio(mainRatio(b.ws.mainThreadUsPerFrame, b.exchange.mainThreadUsPerFrame)) : "-",
+          ]),
+        ),
+      );
+    }
   }
   out.push("");
   out.push("Both sides over each window (server stages: medians per tick, ms; the /ws JSON is built in updateViews and serialised and written in rules+msgs):");
@@ -310,6 +337,10 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
       ws: { ...b.ws, cpuUsPerFrame: round(b.ws.cpuUsPerFrame, 2) },
       raw: { ...b.raw, cpuUsPerFrame: round(b.raw.cpuUsPerFrame, 2) },
       wsToRawCpuPerFrame: ratio(b.ws.cpuUsPerFrame, b.raw.cpuUsPerFrame),
+      wsToRawMainThreadPerFrame:
+        b.ws.mainThreadUsPerFrame !== undefined && b.raw.mainThreadUsPerFrame !== undefined
+          ? ratio(b.ws.mainThreadUsPerFrame, b.raw.mainThreadUsPerFrame)
+          : null,
       exchange: b.exchange && { ...b.exchange, cpuUsPerFrame: round(b.exchange.cpuUsPerFrame, 2) },
       wsToExchangeCpuPerFrame: b.exchange ? ratio(b.ws.cpuUsPerFrame, b.exchange.cpuUsPerFrame) : null,
     })),
