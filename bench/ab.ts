@@ -1,0 +1,113 @@
+/**
+ * A/B of two revisions on one benchmark, taking turns in one session: A, B, A, B, ... each run a
+ * fresh process. On this kind of machine the same commit measured on two days differed by ×2 to ×6
+ * in a tick phase (bench:world's spread map, `players`), so a change is judged against its parent
+ * run beside it, not against a figure from another day.
+ *
+ * Each revision other than "." (the working tree) is checked out in a temporary git worktree that
+ * shares this checkout's node_modules; the worktrees are removed at the end. Every run's last JSON
+ * line (the report each benchmark prints) is read:
+ *   - bench:world: per N, the tick median and p99 and the median of each tick phase;
+ *   - bench:ws: per N, /ws's server CPU a frame and its ratio to the fan-out baseline.
+ * It prints every run, then per side the median over its runs, and B ÷ A.
+ *
+ * Usage: npx tsx bench/ab.ts --a HEAD~1 --b . --bench world --runs 3
+ *          --args="--maps spread --sizes 1000 --twins 0 --send-cost false --measure-save false"
+ */
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { benchArgs } from "./args.js";
+import { median, fmt, table } from "./stats.js";
+
+const a = benchArgs("npx tsx bench/ab.ts", { a: "HEAD~1", b: ".", bench: "world", runs: "3", args: "" });
+const root = path.resolve(import.meta.dirname, "..");
+const runs = Number(a.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a whole number of at least 1");
+if (!["world", "ws"].includes(a.bench)) throw new Error('--bench must be "world" or "ws"');
+
+/** The figures of one run, by name (e.g. "N=1000 tick median"). */
+type Figures = Map<string, number>;
+
+function figuresOf(bench: string, report: any): Figures {
+  const out: Figures = new Map();
+  if (bench === "world") {
+    for (const r of report.results ?? []) {
+      out.set(`N=${r.n} tick median`, r.tickMs.median);
+      out.set(`N=${r.n} tick p99`, r.tickMs.p99);
+      for (const [phase, ms] of Object.entries(r.phasesMedianMs ?? {})) if ((ms as number) >= 0.1) out.set(`N=${r.n} ${phase}`, ms as number);
+    }
+  } else {
+    for (const b of report.rawBaseline ?? []) {
+      out.set(`N=${b.n} /ws µs a frame`, b.ws.cpuUsPerFrame);
+      out.set(`N=${b.n} /ws ÷ fan-out`, b.wsToRawCpuPerFrame);
+      if (b.wsToRawMainThreadPerFrame != null) out.set(`N=${b.n} /ws ÷ fan-out, main thread`, b.wsToRawMainThreadPerFrame);
+    }
+  }
+  return out;
+}
+
+function checkout(rev: string): { dir: string; label: string; remove?: () => void } {
+  if (rev === ".") return { dir: root, label: "working tree" };
+  const sha = execFileSync("git", ["rev-parse", "--verify", `${rev}^{commit}`], { cwd: root, encoding: "utf8" }).trim();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ab-${sha.slice(0, 8)}-`));
+  execFileSync("git", ["worktree", "add", "--detach", "--force", dir, sha], { cwd: root, stdio: "ignore" });
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
+  return {
+    dir,
+    label: `${rev} (${sha.slice(0, 7)})`,
+    remove: () => execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: root, stdio: "ignore" }),
+  };
+}
+
+function runOnce(dir: string): Promise<Figures> {
+  const args = ["--import", "tsx", `bench/${a.bench}.ts`, ...a.args.split(/\s+/).filter(Boolean)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const line = stdout
+        .split("\n")
+        .reverse()
+        .find((l) => l.startsWith('{"bench"'));
+      if (code !== 0 || !line) return reject(new Error(`bench/${a.bench}.ts in ${dir} exited ${code} without its report`));
+      resolve(figuresOf(a.bench, JSON.parse(line)));
+    });
+  });
+}
+
+async function main() {
+  const sides = [checkout(a.a), checkout(a.b)];
+  const results: Figures[][] = [[], []];
+  try {
+    for (let i = 0; i < runs; i++) {
+      for (const s of [0, 1]) {
+        const figures = await runOnce(sides[s].dir);
+        results[s].push(figures);
+        console.log(`[run ${i + 1}, ${s ? "B" : "A"}] ${[...figures].map(([k, v]) => `${k} ${fmt(v, 2)}`).join("; ")}`);
+      }
+    }
+  } finally {
+    for (const s of sides) s.remove?.();
+  }
+  const names = [...new Set(results.flat().flatMap((f) => [...f.keys()]))];
+  const mid = (s: number, name: string) => median(results[s].map((f) => f.get(name)).filter((v): v is number => v !== undefined));
+  console.log(`\nA = ${sides[0].label}, B = ${sides[1].label}; bench:${a.bench} ${a.args}; ${runs} runs each, taking turns; medians over the runs:`);
+  console.log(
+    table(
+      ["figure", "A", "B", "B ÷ A"],
+      names.map((name) => {
+        const [ma, mb] = [mid(0, name), mid(1, name)];
+        return [name, fmt(ma, 2), fmt(mb, 2), ma > 0 ? `x${(mb / ma).toFixed(2)}` : "-"];
+      }),
+    ),
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
