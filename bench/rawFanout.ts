@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { collectGarbage } from "./heap.js";
 import { openSinkSockets } from "./sinkSockets.js";
-import { readThreadCpu, threadCpuSince } from "./threadCpu.js";
+import { mainThreadCpuSince, mainThreadCpuUs } from "./threadCpu.js";
 
 /**
  * The socket's own cost, as the baseline of bench:ws: what the server process spends to write the
@@ -125,7 +125,7 @@ export async function rawFanout(
     let carry = 0;
     let read0 = read;
     let cpu0 = process.cpuUsage();
-    let threads0 = readThreadCpu();
+    let main0 = mainThreadCpuUs();
     let warmBytes = 0;
     // The first WARMUP_TICKS are not measured (what the process had left to do when the baseline started falls in them).
     collectGarbage();
@@ -133,7 +133,7 @@ export async function rawFanout(
       if (t === 0) {
         read0 = read;
         cpu0 = process.cpuUsage();
-        threads0 = readThreadCpu();
+        main0 = mainThreadCpuUs();
         warmBytes = bytes;
         frames = bytes = 0;
       }
@@ -153,7 +153,7 @@ export async function rawFanout(
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, tickMs - spent)));
     }
     const cpu = process.cpuUsage(cpu0);
-    const threads = threadCpuSince(threads0);
+    const mainUs = mainThreadCpuSince(main0);
     const inboundFrames = read - read0;
     // (What the reading side received of the measured ticks' frames.)
     const receivedBytes = (await sink.receivedBytes()) - warmBytes;
@@ -163,7 +163,7 @@ export async function rawFanout(
       frames,
       bytes,
       cpuUsPerFrame: frames ? (cpu.user + cpu.system) / frames : 0,
-      mainThreadUsPerFrame: threads && frames ? threads.mainUs / frames : undefined,
+      mainThreadUsPerFrame: mainUs !== undefined && frames ? mainUs / frames : undefined,
       receivedBytes,
       inboundFrames,
     };

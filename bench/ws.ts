@@ -59,7 +59,7 @@ import { median, percentiles } from "./stats.js";
 import { mapInfoOf } from "./tiles.js";
 import { printReport, type BaselineResult, type PhaseResult, type Placement, type ServerWindow } from "./wsReport.js";
 import { FrameTap, rawFanout, type RawFanoutResult } from "./rawFanout.js";
-import { readThreadCpu, threadCpuSince, type ThreadCpu } from "./threadCpu.js";
+import { mainThreadCpuSince, mainThreadCpuUs } from "./threadCpu.js";
 import { UpdatesForm } from "../src/protocol/index.js";
 
 interface Options {
@@ -186,7 +186,7 @@ interface ServerMark {
   at: number;
   tick: number;
   cpu: NodeJS.CpuUsage;
-  threads: ThreadCpu | undefined;
+  mainThreadUs: number | undefined;
   elu: ReturnType<typeof performance.eventLoopUtilization>;
   skipped: number;
 }
@@ -210,14 +210,14 @@ async function main() {
       at: performance.now(),
       tick: probe.tick,
       cpu: process.cpuUsage(),
-      threads: readThreadCpu(),
+      mainThreadUs: mainThreadCpuUs(),
       elu: performance.eventLoopUtilization(),
       skipped: room.loop.skipped,
     });
     const serverWindow = (a: ServerMark): ServerWindow => {
       const seconds = (performance.now() - a.at) / 1000;
       const cpu = process.cpuUsage(a.cpu);
-      const threads = threadCpuSince(a.threads);
+      const mainUs = mainThreadCpuSince(a.mainThreadUs);
       const records = probe.between(a.tick, probe.tick);
       const p = percentiles(records.map((r) => r.totalMs));
       const gaps = records.slice(1).map((r, i) => r.startedAt - records[i].startedAt);
@@ -225,7 +225,7 @@ async function main() {
         seconds,
         ticks: records.length,
         cpuPct: (100 * (cpu.user + cpu.system)) / 1000 / (seconds * 1000),
-        mainThreadCpuPct: threads ? (100 * threads.mainUs) / 1000 / (seconds * 1000) : undefined,
+        mainThreadCpuPct: mainUs === undefined ? undefined : (100 * mainUs) / 1000 / (seconds * 1000),
         elu: performance.eventLoopUtilization(a.elu).utilization,
         tick: p,
         stages: {
