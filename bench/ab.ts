@@ -1,6 +1,6 @@
 /**
  * A/B of two revisions on one benchmark, taking turns in one session: A, B, A, B, ... each run a
- * fresh process. On this kind of machine the same commit measured on two days differed by ×2 to ×6
+ * fresh process. On this kind of machine the same commit measured an hour apart differed by ×2 to ×6
  * in a tick phase (bench:world's spread map, `players`), so a change is judged against its parent
  * run beside it, not against a figure from another day.
  *
