@@ -19,7 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { benchArgs } from "./args.js";
-import { median, fmt, table } from "./stats.js";
+import { fmt, fmtRatio, median, ratio, table } from "./stats.js";
 
 const a = benchArgs("npx tsx bench/ab.ts", { a: "HEAD~1", b: ".", bench: "world", runs: "3", args: "" });
 const root = path.resolve(import.meta.dirname, "..");
@@ -101,7 +101,7 @@ async function main() {
       ["figure", "A", "B", "B ÷ A"],
       names.map((name) => {
         const [ma, mb] = [mid(0, name), mid(1, name)];
-        return [name, fmt(ma, 2), fmt(mb, 2), ma > 0 ? `x${(mb / ma).toFixed(2)}` : "-"];
+        return [name, fmt(ma, 2), fmt(mb, 2), fmtRatio(ratio(mb, ma))];
       }),
     ),
   );
