@@ -183,7 +183,7 @@ async function main() {
       const end = await captureAt(start.tick + ticks);
       const s = sampling;
       sampling = undefined;
-      const result = summarise(population!.size, room.world.players.size, start, end, probe.between(start.tick, end.tick), [], 0);
+      const result = summarise(population!.size, room.world.players.size, start, end, probe.between(start.tick, end.tick), []);
       if (result.ticks !== ticks) log(`${name}: the window has ${result.ticks} ticks, not ${ticks}`);
       const cpu = process.cpuUsage(start.cpu);
       const wallMs = end.at - start.at;

@@ -40,6 +40,8 @@ export class Population {
   /** Server-side counters of the real SDK players, by SDK index. */
   readonly sdkServer = new Map<number, ServerSideCounter>();
   private readonly sdkPlayerIds = new Map<number, string>();
+  /** When each bot's join completed (performance.now()), in order. */
+  readonly joinedAt: number[] = [];
   commandsSent = 0;
   /** Wall time spent deciding and handling commands (the room handles a message synchronously). */
   commandMs = 0;
@@ -77,6 +79,7 @@ export class Population {
     if (!playerId) throw new Error("joined without a player");
     const bot: Bot = { client, playerId, rnd: seededRandom(this.options.seed * 100_003 + n), nextTick: 0, scattering: false, twinOf };
     this.bots.push(bot);
+    this.joinedAt.push(performance.now());
     if (twinOf === undefined) this.start(bot);
     return bot;
   }

@@ -33,6 +33,13 @@ export interface TickRecord {
 
 type Listener = (tick: number) => void;
 
+/** The longest time (ms) between the starts of two ticks in a row of `records`; 0 for fewer than two. */
+export function longestTickGap(records: readonly TickRecord[]): number {
+  let gap = 0;
+  for (let i = 1; i < records.length; i++) gap = Math.max(gap, records[i].startedAt - records[i - 1].startedAt);
+  return gap;
+}
+
 export class RoomProbe {
   readonly records: TickRecord[] = [];
   private readonly listeners = new Set<Listener>();

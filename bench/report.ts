@@ -1,5 +1,5 @@
 import type { ByteCounter } from "./benchClient.js";
-import type { TickRecord } from "./probe.js";
+import { longestTickGap, type TickRecord } from "./probe.js";
 import { profileLines, type ProfileSummary } from "./cpuProfile.js";
 import { fmt, fmtRatio, kb, mean, median, percentiles, ratio, round, sum, table } from "./stats.js";
 
@@ -75,7 +75,7 @@ export interface PhaseResult {
   commandsPerSec: number;
   commandMsPerSec: number;
   heapMB: number;
-  joinSeconds: number;
+  joins: JoinFigures;
   twins: TwinCheck[];
   /** Encoder overflow warnings during the window. */
   warnings: number;
@@ -86,6 +86,15 @@ export interface PhaseResult {
   save?: { characters: number; wallMs: number; captureMs: number; skippedTicks: number; maxTickGapMs: number };
 }
 
+/** The joins that brought the room to N: how long, their busiest second, and how the tick loop held up meanwhile. */
+export interface JoinFigures {
+  seconds: number;
+  /** Most joins completed within any one second. */
+  peakPerSecond: number;
+  skippedTicks: number;
+  maxTickGapMs: number;
+}
+
 export function summarise(
   n: number,
   playersInWorld: number,
@@ -93,7 +102,8 @@ export function summarise(
   end: Snapshot,
   records: TickRecord[],
   twins: TwinCheck[],
-  joinSeconds: number,
+  /** None when the caller did not time its joins (bench:agents). */
+  joins: JoinFigures = { seconds: 0, peakPerSecond: 0, skippedTicks: 0, maxTickGapMs: 0 },
 ): PhaseResult {
   const ticks = end.tick - start.tick;
   const seconds = (end.at - start.at) / 1000;
@@ -122,7 +132,6 @@ export function summarise(
     totalFrames += s.frames - a.frames;
   }
   const pc = percentiles(perClient);
-  const gaps = records.slice(1).map((r, i) => r.startedAt - records[i].startedAt);
   const slowest = records.reduce<TickRecord | undefined>((a, r) => (!a || r.totalMs > a.totalMs ? r : a), undefined);
   return {
     n,
@@ -147,7 +156,7 @@ export function summarise(
     gcMsPerTick: mean(records.map((r) => r.gcMs ?? 0)),
     handOvers: { clients: median(records.map((r) => r.handedOver)), frames: median(records.map((r) => r.handOverFrames)) },
     viewChanges: { entered: median(records.map((r) => r.entered)), left: median(records.map((r) => r.left)) },
-    maxTickGapMs: gaps.length ? Math.max(...gaps) : 0,
+    maxTickGapMs: longestTickGap(records),
     skippedTicks: end.skipped - start.skipped,
     saves: end.saves - start.saves,
     bytes: {
@@ -163,7 +172,7 @@ export function summarise(
     commandsPerSec: (end.commandsSent - start.commandsSent) / seconds,
     commandMsPerSec: (end.commandMs - start.commandMs) / seconds,
     heapMB: process.memoryUsage().heapUsed / 1e6,
-    joinSeconds,
+    joins,
     twins,
     warnings: end.warnings - start.warnings,
     totalFramesPerTick: totalFrames / ticks,
@@ -229,6 +238,9 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
         "enc buf MB",
         "heap MB",
         "join s",
+        "joins/s peak",
+        "join skipped",
+        "join max gap ms",
       ],
       results.map((r) => [
         String(r.n),
@@ -248,7 +260,10 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
         String(r.warnings),
         fmt(r.encoderBufferBytes / 1e6, 1),
         fmt(r.heapMB, 0),
-        fmt(r.joinSeconds, 1),
+        fmt(r.joins.seconds, 1),
+        String(r.joins.peakPerSecond),
+        String(r.joins.skippedTicks),
+        fmt(r.joins.maxTickGapMs, 0),
       ]),
     ),
   );
@@ -400,7 +415,8 @@ export function printReport(results: PhaseResult[], meta: Record<string, unknown
       commandsPerSec: round(r.commandsPerSec, 1),
       commandMsPerSec: round(r.commandMsPerSec, 2),
       heapMB: round(r.heapMB, 0),
-      joinSeconds: round(r.joinSeconds, 1),
+      joinSeconds: round(r.joins.seconds, 1),
+      joins: { peakPerSecond: r.joins.peakPerSecond, skippedTicks: r.joins.skippedTicks, maxTickGapMs: round(r.joins.maxTickGapMs, 1) },
       framesPerTick: round(r.totalFramesPerTick, 1),
       visiblePlayersMedian: r.visiblePlayersMedian,
       encoderSharedBufferBytes: r.encoderBufferBytes,

@@ -22,6 +22,16 @@ export function mean(values: readonly number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
 }
 
+/** The most of the ascending `times` that fall within any one span of `windowMs`. */
+export function peakWithin(times: readonly number[], windowMs: number): number {
+  let peak = 0;
+  for (let lo = 0, hi = 0; hi < times.length; hi++) {
+    while (times[hi] - times[lo] >= windowMs) lo++;
+    peak = Math.max(peak, hi - lo + 1);
+  }
+  return peak;
+}
+
 export function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }

@@ -35,10 +35,10 @@ import { benchArgs } from "./args.js";
 import { CpuProfile, profileLines, summariseProfile } from "./cpuProfile.js";
 import { collectGarbage } from "./heap.js";
 import { Population } from "./population.js";
-import { RoomProbe } from "./probe.js";
-import { printReport, summarise, type PhaseResult, type Snapshot, type TwinCheck } from "./report.js";
+import { longestTickGap, RoomProbe, type TickRecord } from "./probe.js";
+import { printReport, summarise, type JoinFigures, type PhaseResult, type Snapshot, type TwinCheck } from "./report.js";
 import { SdkPlayers } from "./sdkPlayers.js";
-import { median } from "./stats.js";
+import { median, peakWithin } from "./stats.js";
 import { measureSendCost } from "./sendCost.js";
 
 interface Options {
@@ -214,6 +214,7 @@ async function runMap(map: "default" | "spread") {
         break;
       }
       const joinStart = performance.now();
+      const [joinTick, skipped0, joined0] = [probe.tick, room.loop.skipped, population.joinedAt.length];
       const profilingJoins = opts.profileJoins && n === largest ? new CpuProfile() : undefined;
       await profilingJoins?.start();
       await population.growTo(n - sdkCount, deadline);
@@ -222,7 +223,12 @@ async function runMap(map: "default" | "spread") {
         const joins = summariseProfile(await profilingJoins.stop(opts.profileJoins!));
         console.log(profileLines(`CPU profile of the joins up to N=${n} (${opts.profileJoins}, ${joins.totalMs.toFixed(0)} ms busy):`, joins).join("\n"));
       }
-      log(`N=${n}: ${population.size + sdkCount} players in (${joinS.toFixed(1)}s of joins), spreading out`);
+      // The tick loop over the joins: from the tick before them to the first after them.
+      await probe.waitTicks(1);
+      const joins = joinFigures(joinS, population.joinedAt.slice(joined0), room.loop.skipped - skipped0, probe.between(joinTick - 1, probe.tick));
+      log(
+        `N=${n}: ${population.size + sdkCount} players in (${joinS.toFixed(1)}s of joins, at most ${joins.peakPerSecond} in a second, ${joins.skippedTicks} ticks skipped, longest tick gap ${joins.maxTickGapMs.toFixed(0)} ms), spreading out`,
+      );
       // Let the newcomers reach their first destination (bounded), then warm up and measure.
       const scatterLimit = probe.tick + 15;
       await probe.waitUntil((t) => population.scattering === 0 || t >= scatterLimit, 120_000, "players to spread out");
@@ -235,7 +241,7 @@ async function runMap(map: "default" | "spread") {
       if (profiling) profile = summariseProfile(await profiling.stop(opts.profile!));
       let twinChecks: TwinCheck[] = [];
       if (sdk) twinChecks = checkTwins(await sdk.report(), twins, start, end);
-      const result = summarise(n, room.world.players.size, start, end, probe.between(start.tick, end.tick), twinChecks, joinS);
+      const result = summarise(n, room.world.players.size, start, end, probe.between(start.tick, end.tick), twinChecks, joins);
       // The save grows linearly with N (see the report): time it at the smallest and largest N only.
       if (opts.measureSave && (n === opts.sizes[0] || n === largest)) result.save = await timeSave(room, probe);
       results.push(result);
@@ -311,6 +317,11 @@ async function runMap(map: "default" | "spread") {
   }
 }
 
+/** The joins' figures: `joinedAt`, when each completed; `records`, the ticks from the last before they began to the first after. */
+function joinFigures(seconds: number, joinedAt: number[], skippedTicks: number, records: TickRecord[]): JoinFigures {
+  return { seconds, peakPerSecond: peakWithin(joinedAt, 1000), skippedTicks, maxTickGapMs: longestTickGap(records) };
+}
+
 /**
  * The room's periodic save (WorldSaver.saveDirty: every dirty character), run now as the room runs
  * it, in SAVE_SLICES slices started one after another: its wall time, the largest part of it that
@@ -332,9 +343,8 @@ async function timeSave(room: WorldRoom, probe: RoomProbe) {
   await Promise.all(saving);
   const wallMs = performance.now() - t0;
   await probe.waitTicks(1);
-  const starts = probe.between(firstTick - 1, probe.tick).map((r) => r.startedAt);
-  const gaps = starts.slice(1).map((t, i) => t - starts[i]);
-  const save = { characters: dirty, wallMs, captureMs, skippedTicks: room.loop.skipped - skipped0, maxTickGapMs: gaps.length ? Math.max(...gaps) : 0 };
+  const maxTickGapMs = longestTickGap(probe.between(firstTick - 1, probe.tick));
+  const save = { characters: dirty, wallMs, captureMs, skippedTicks: room.loop.skipped - skipped0, maxTickGapMs };
   log(
     `save of ${dirty} characters: ${(wallMs / 1000).toFixed(2)} s (a slice's picture ${captureMs.toFixed(1)} ms at most), ${save.skippedTicks} ticks skipped`,
   );

@@ -54,7 +54,7 @@ import { CpuProfile, summariseProfile } from "./cpuProfile.js";
 import { collectGarbage } from "./heap.js";
 import type { ClientKind } from "./loadClient.js";
 import { LoadFleet } from "./loadFleet.js";
-import { RoomProbe } from "./probe.js";
+import { longestTickGap, RoomProbe } from "./probe.js";
 import { median, percentiles } from "./stats.js";
 import { mapInfoOf } from "./tiles.js";
 import { printReport, type BaselineResult, type PhaseResult, type Placement, type ServerWindow } from "./wsReport.js";
@@ -220,7 +220,6 @@ async function main() {
       const mainUs = mainThreadCpuSince(a.mainThreadUs);
       const records = probe.between(a.tick, probe.tick);
       const p = percentiles(records.map((r) => r.totalMs));
-      const gaps = records.slice(1).map((r, i) => r.startedAt - records[i].startedAt);
       return {
         seconds,
         ticks: records.length,
@@ -234,7 +233,7 @@ async function main() {
           broadcastPatch: median(records.map((r) => r.patchMs)),
           rest: median(records.map((r) => r.totalMs - r.syncMs - r.viewsMs - r.patchMs)),
         },
-        maxTickGapMs: gaps.length ? Math.max(...gaps) : 0,
+        maxTickGapMs: longestTickGap(records),
         skippedTicks: room.loop.skipped - a.skipped,
         playersInWorld: room.world.players.size,
         heapMB: process.memoryUsage().heapUsed / 1e6,
