@@ -102,7 +102,7 @@ export function summarise(
   end: Snapshot,
   records: TickRecord[],
   twins: TwinCheck[],
-  /** None when the caller did not time its joins (bench:agents). */
+  /** All zero when the caller did not time its joins (bench:agents). */
   joins: JoinFigures = { seconds: 0, peakPerSecond: 0, skippedTicks: 0, maxTickGapMs: 0 },
 ): PhaseResult {
   const ticks = end.tick - start.tick;
