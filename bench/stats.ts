@@ -36,9 +36,9 @@ export function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
 
-/** a / b, or null when there is no baseline to divide by. */
-export function ratio(a: number, b: number): number | null {
-  return b > 0 ? a / b : null;
+/** a / b, or null when there is no baseline to divide by (or either figure could not be measured). */
+export function ratio(a: number | undefined, b: number | undefined): number | null {
+  return a !== undefined && b !== undefined && b > 0 ? a / b : null;
 }
 
 export const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;

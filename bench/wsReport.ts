@@ -193,7 +193,6 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
       out.push(
         "The same split by thread: the main thread (the event loop) alone, and the process's other threads (garbage collection and compiler helpers, the embedded database's thread), µs a frame:",
       );
-      const mainRatio = (a?: number, b?: number) => (a === undefined || b === undefined ? null : ratio(a, b));
       const other = (r: { cpuUsPerFrame: number; mainThreadUsPerFrame?: number } | undefined) =>
         r?.mainThreadUsPerFrame === undefined ? "-" : fmt(r.cpuUsPerFrame - r.mainThreadUsPerFrame, 1);
       out.push(
@@ -201,14 +200,14 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
           ["N", "/ws main", "/ws other", "fan-out main", "fan-out other", "/ws÷fan-out main", "exchange main", "exchange other", "/ws÷exchange main"],
           baselines.map((b) => [
             String(b.n),
-            b.ws.mainThreadUsPerFrame === undefined ? "-" : fmt(b.ws.mainThreadUsPerFrame, 1),
+            fmt(b.ws.mainThreadUsPerFrame, 1),
             other(b.ws),
-            b.raw.mainThreadUsPerFrame === undefined ? "-" : fmt(b.raw.mainThreadUsPerFrame, 1),
+            fmt(b.raw.mainThreadUsPerFrame, 1),
             other(b.raw),
-            fmtRatio(mainRatio(b.ws.mainThreadUsPerFrame, b.raw.mainThreadUsPerFrame)),
-            b.exchange?.mainThreadUsPerFrame === undefined ? "-" : fmt(b.exchange.mainThreadUsPerFrame, 1),
+            fmtRatio(ratio(b.ws.mainThreadUsPerFrame, b.raw.mainThreadUsPerFrame)),
+            fmt(b.exchange?.mainThreadUsPerFrame, 1),
             other(b.exchange),
-            b.exchange ? fmtRatio(mainRatio(b.ws.mainThreadUsPerFrame, b.exchange.mainThreadUsPerFrame)) : "-",
+            fmtRatio(ratio(b.ws.mainThreadUsPerFrame, b.exchange?.mainThreadUsPerFrame)),
           ]),
         ),
       );
@@ -337,10 +336,7 @@ export function printReport(results: PhaseResult[], baselines: BaselineResult[],
       ws: { ...b.ws, cpuUsPerFrame: round(b.ws.cpuUsPerFrame, 2) },
       raw: { ...b.raw, cpuUsPerFrame: round(b.raw.cpuUsPerFrame, 2) },
       wsToRawCpuPerFrame: ratio(b.ws.cpuUsPerFrame, b.raw.cpuUsPerFrame),
-      wsToRawMainThreadPerFrame:
-        b.ws.mainThreadUsPerFrame !== undefined && b.raw.mainThreadUsPerFrame !== undefined
-          ? ratio(b.ws.mainThreadUsPerFrame, b.raw.mainThreadUsPerFrame)
-          : null,
+      wsToRawMainThreadPerFrame: ratio(b.ws.mainThreadUsPerFrame, b.raw.mainThreadUsPerFrame),
       exchange: b.exchange && { ...b.exchange, cpuUsPerFrame: round(b.exchange.cpuUsPerFrame, 2) },
       wsToExchangeCpuPerFrame: b.exchange ? ratio(b.ws.cpuUsPerFrame, b.exchange.cpuUsPerFrame) : null,
     })),
