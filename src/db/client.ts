@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
@@ -5,6 +6,7 @@ import type { Config } from "../config.js";
 import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
+import { discardTemplate, isNewPgliteDir, pgliteTemplate } from "./pgliteTemplate.js";
 import { openPostgres } from "./postgres.js";
 import type { OpenedDriver, SqlRunner } from "./sql.js";
 
@@ -29,10 +31,29 @@ export interface OpenDatabaseOptions {
   logger: Logger;
   /** Apply prisma/migrations at open (default true). */
   migrate?: boolean;
+  /** Where the embedded database's migrated template is kept (default: src/db/pgliteTemplate.ts's cache folder). */
+  templateDir?: string;
 }
 
 export function databaseOptionsFrom(config: Config, logger: Logger): OpenDatabaseOptions {
   return { databaseUrl: config.databaseUrl, useLocalPostgres: config.useLocalPostgres, dataDir: config.dataDir, logger };
+}
+
+/**
+ * The embedded database in `dir` (in memory when undefined). A new one that is to be migrated is
+ * made from the migrated template; one the template cannot make (a damaged file) is made anew.
+ */
+async function openEmbedded(dir: string | undefined, options: OpenDatabaseOptions): Promise<OpenedDriver> {
+  if (options.migrate === false || !isNewPgliteDir(dir)) return openPglite(dir);
+  const template = await pgliteTemplate(options.logger, options.templateDir);
+  try {
+    return await openPglite(dir, template);
+  } catch (err) {
+    options.logger.warn({ err, template }, "the embedded database's template could not be loaded: making the database anew");
+    await discardTemplate(template, options.templateDir);
+    if (dir) await rm(dir, { recursive: true, force: true });
+    return openPglite(dir);
+  }
 }
 
 /** Open the configured database, migrate it, and hand back Prisma plus the raw SQL channel. */
@@ -57,7 +78,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
   } else {
     kind = "pglite";
-    opened = await openPglite(options.dataDir ? path.join(options.dataDir, "pglite") : undefined);
+    opened = await openEmbedded(options.dataDir ? path.join(options.dataDir, "pglite") : undefined, options);
   }
 
   try {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -14,6 +15,17 @@ export interface MigrationResult {
 }
 
 export class MigrationError extends Error {}
+
+/** A short hash of every migration's name and text: what a database migrated from `dir` holds. */
+export function migrationsFingerprint(dir: string = MIGRATIONS_DIR): string {
+  const hash = createHash("sha256");
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+  for (const name of names) hash.update(`${name}\n`).update(readFileSync(path.join(dir, name, "migration.sql")));
+  return hash.digest("hex").slice(0, 16);
+}
 
 /**
  * Apply prisma/migrations/<name>/migration.sql in name order, each once, each in its own

@@ -5,11 +5,12 @@ import type { OpenedDriver, SqlRunner, SqlTx } from "./sql.js";
 
 /**
  * The embedded database: PGlite with its files under `dir` (or in memory when dir is undefined),
- * run on a thread of its own (PgliteThread) so its work does not hold up the game's loop.
+ * run on a thread of its own (PgliteThread) so its work does not hold up the game's loop. A new
+ * database starts as a copy of `template` when one is given (src/db/pgliteTemplate.ts).
  */
-export async function openPglite(dir: string | undefined): Promise<OpenedDriver> {
+export async function openPglite(dir: string | undefined, template?: string): Promise<OpenedDriver & { dump(file: string): Promise<void> }> {
   if (dir) mkdirSync(dir, { recursive: true });
-  const pg = await PgliteThread.open(dir);
+  const pg = await PgliteThread.open(dir, template);
   const channel = (db: PgliteThread | ThreadTransaction): SqlTx => ({
     exec: async (text) => {
       await db.exec(text);
@@ -20,5 +21,10 @@ export async function openPglite(dir: string | undefined): Promise<OpenedDriver>
   });
   const sql: SqlRunner = { ...channel(pg), transaction: (fn) => pg.transaction((tx) => fn(channel(tx))) };
   // Prisma's adapter calls query, exec and transaction as PGlite has them; the thread answers all three.
-  return { adapter: new PrismaPGlite(pg as unknown as ConstructorParameters<typeof PrismaPGlite>[0]), sql, close: () => pg.close() };
+  return {
+    adapter: new PrismaPGlite(pg as unknown as ConstructorParameters<typeof PrismaPGlite>[0]),
+    sql,
+    dump: (file) => pg.dump(file),
+    close: () => pg.close(),
+  };
 }

@@ -26,6 +26,8 @@ export type ThreadOp =
   | { op: "rollback"; tx: number }
   /** End the transaction: commit it (unless rolled back) or roll it back. */
   | { op: "end"; tx: number; commit: boolean }
+  /** Write the whole database (a tar of its data folder) to this file. */
+  | { op: "dump"; file: string }
   | { op: "close" };
 
 /** An operation as sent: with its id, and whether the caller waits for it in place. */

@@ -69,11 +69,14 @@ export class PgliteThread {
     worker.on("exit", (code) => this.stop(new Error(`PGlite is closed${code ? `: its thread exited with code ${code}` : ""}`)));
   }
 
-  /** Start the thread and open the database in it (files under `dir`, or in memory). */
-  static async open(dir: string | undefined): Promise<PgliteThread> {
+  /**
+   * Start the thread and open the database in it (files under `dir`, or in memory). A new database
+   * starts as a copy of `template` (a file written by `dump`) when one is given.
+   */
+  static async open(dir: string | undefined, template?: string): Promise<PgliteThread> {
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
-    const thread = new PgliteThread(startWorker({ dir, port: port2, flag }), { port: port1, flag });
+    const thread = new PgliteThread(startWorker({ dir, template, port: port2, flag }), { port: port1, flag });
     thread.worker.ref();
     await new Promise<void>((resolve, reject) => thread.calls.set(0, { resolve: () => resolve(), reject }));
     return thread;
@@ -125,6 +128,11 @@ export class PgliteThread {
     } finally {
       ended();
     }
+  }
+
+  /** Write the whole database (a tar of its data folder, what `open` takes as a template) to `file`. */
+  async dump(file: string): Promise<void> {
+    await this.send({ op: "dump", file });
   }
 
   /** Close the database (its files are left whole) and end the thread. */
@@ -257,7 +265,7 @@ const WAIT_LIMIT_MS = 120_000;
  * The worker, started from this module's own kind of file: compiled JavaScript as is; TypeScript
  * source (npm start, the tests) through tsx, which does not load itself in worker threads.
  */
-function startWorker(workerData: { dir: string | undefined; port: MessagePort; flag: Int32Array }): Worker {
+function startWorker(workerData: { dir: string | undefined; template: string | undefined; port: MessagePort; flag: Int32Array }): Worker {
   const options = { workerData, transferList: [workerData.port] };
   const fromSource = import.meta.url.endsWith(".ts");
   const entry = new URL(fromSource ? "./pgliteWorker.ts" : "./pgliteWorker.js", import.meta.url);

@@ -5,13 +5,18 @@
  * the order they arrive; PGlite's own locks then order them as they would on one thread (a query
  * outside a transaction waits for the open one to end).
  */
+import { readFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { messages, PGlite, type Results, type Transaction } from "@electric-sql/pglite";
 import { ERROR_FIELDS, type ThreadCall, type ThreadError, type ThreadReply } from "./pgliteCalls.js";
 
 const port = parentPort!;
-const { dir, port: waitedPort, flag } = workerData as { dir?: string; port: MessagePort; flag: Int32Array };
-const db = dir ? new PGlite(dir) : new PGlite();
+const { dir, template, port: waitedPort, flag } = workerData as { dir?: string; template?: string; port: MessagePort; flag: Int32Array };
+// A new database starts as a copy of the migrated template (src/db/pgliteTemplate.ts) when given
+// one: that skips initdb and the migrations, most of what a new database costs.
+const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
+const db = new PGlite({ dataDir: dir, loadDataDir });
 
 interface OpenTx {
   tx: Transaction;
@@ -114,6 +119,14 @@ async function run(call: ThreadCall): Promise<unknown> {
     }
     case "end":
       return end(call.tx, call.commit);
+    case "dump": {
+      // Written beside and renamed: a reader never sees half a file.
+      const bytes = new Uint8Array(await (await db.dumpDataDir("none")).arrayBuffer());
+      const part = `${call.file}.${process.pid}.${Date.now()}.part`;
+      await writeFile(part, bytes);
+      await rename(part, call.file);
+      return undefined;
+    }
     case "close":
       await db.close();
       return undefined;

@@ -15,10 +15,14 @@ export interface TestDb {
   cleanup(): Promise<void>;
 }
 
-/** A migrated, empty database of the given kind, for one suite. */
+/**
+ * A migrated, empty database of the given kind, for one suite: a copy of the migrated template
+ * (PGlite: src/db/pgliteTemplate.ts; PostgreSQL: createTestDatabase), or unmigrated with
+ * `{ migrate: false }`.
+ */
 export async function openTestDb(kind: TestDbKind, options: { migrate?: boolean } = {}): Promise<TestDb> {
   if (kind === "postgres") {
-    const pg = await createTestDatabase();
+    const pg = await createTestDatabase({ empty: options.migrate === false });
     const db = await openDatabase({ databaseUrl: pg.url, logger: silentLogger, migrate: options.migrate });
     return {
       db,

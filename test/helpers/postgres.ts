@@ -4,6 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startLocalPostgres, type LocalPostgres } from "../../src/db/localPostgres.js";
+import { applyMigrations, migrationsFingerprint } from "../../src/db/migrate.js";
+import { openPostgres } from "../../src/db/postgres.js";
+import { silentLogger } from "../../src/logger.js";
 
 /**
  * A real PostgreSQL for the database suites. CI starts one and sets TEST_DATABASE_URL; otherwise
@@ -49,29 +52,68 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database on the test PostgreSQL server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const { baseUrl } = await baseServer();
-  const name = `arena_test_${randomBytes(6).toString("hex")}`;
+const urlOf = (baseUrl: string, name: string) => {
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function asAdmin<T>(baseUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    return await fn(admin);
   } finally {
     await admin.end();
   }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * The migrated template database on the test server (named for the migrations, so one server can
+ * keep it across runs, as CI's does across the test commands): made once, by migrating a database
+ * under a passing name and renaming it when done, so no test database is ever cloned from half of it.
+ */
+function migratedTemplate(baseUrl: string): Promise<string> {
+  template ??= (async () => {
+    const name = `arena_template_${migrationsFingerprint()}`;
+    const found = await asAdmin(baseUrl, (c) => c.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]));
+    if (found.rowCount) return name;
+    const making = `arena_making_${randomBytes(6).toString("hex")}`;
+    await asAdmin(baseUrl, (c) => c.query(`CREATE DATABASE "${making}"`));
+    const opened = await openPostgres(urlOf(baseUrl, making));
+    try {
+      await applyMigrations(opened.sql, silentLogger);
+    } finally {
+      await opened.close();
+    }
+    await asAdmin(baseUrl, async (c) => {
       try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
+        await c.query(`ALTER DATABASE "${making}" RENAME TO "${name}"`);
+      } catch (err) {
+        // Another test process made it first (42P04: it exists): use theirs.
+        if ((err as { code?: string }).code !== "42P04") throw err;
+        await c.query(`DROP DATABASE IF EXISTS "${making}" WITH (FORCE)`);
       }
-    },
+    });
+    return name;
+  })();
+  template.catch(() => (template = undefined));
+  return template;
+}
+
+/**
+ * A fresh database on the test PostgreSQL server: a copy of the migrated template (CREATE DATABASE
+ * … TEMPLATE, no migrating again), or empty with `{ empty: true }` (for the migrations' own tests).
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
+  const { baseUrl } = await baseServer();
+  const name = `arena_test_${randomBytes(6).toString("hex")}`;
+  const from = options.empty ? undefined : await migratedTemplate(baseUrl);
+  await asAdmin(baseUrl, (c) => c.query(from ? `CREATE DATABASE "${name}" TEMPLATE "${from}"` : `CREATE DATABASE "${name}"`));
+  return {
+    url: urlOf(baseUrl, name),
+    drop: () => asAdmin(baseUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
   };
 }
