@@ -12,7 +12,7 @@ import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
-import { frameworkLogger, type Logger } from "./src/logger.js";
+import { frameworkLogger, serverLogger, type Logger } from "./src/logger.js";
 import { processInfo } from "./src/metrics.js";
 import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
@@ -27,7 +27,7 @@ import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
 import { CLOSE_CODES } from "./src/protocol/index.js";
 import type { GuestCleanup } from "./src/auth/guestCleanup.js";
-import { cleanIdleGuests, openServerContext, serverLogger } from "./src/startup.js";
+import { cleanIdleGuests, openServerContext } from "./src/startup.js";
 import { VERSION } from "./src/version.js";
 
 /**

@@ -1,10 +1,9 @@
 import type { Logger } from "pino";
-import { createArena } from "../arena.config.js";
 import { ConfigError, loadConfig } from "./config.js";
 import type { ServerContext } from "./context.js";
-import { ManifestError } from "./manifests/index.js";
+import { databaseOptionsFrom, openDatabase } from "./db/client.js";
+import { serverLogger } from "./logger.js";
 import { installProcessHandlers } from "./processHandlers.js";
-import { cleanIdleGuests, openServerContext, serverLogger } from "./startup.js";
 import { VERSION } from "./version.js";
 
 /** How long a graceful shutdown may take before the process exits anyway. */
@@ -41,9 +40,18 @@ async function main() {
     if (stopServer) return void stopServer("uncaughtException", 1);
     exitAfterLogs(logger, 1);
   });
+  // The database opens on its own thread while the rest of the server's code and the game data
+  // load here: this file imports only what that needs, and the rest once it has started.
+  const database = openDatabase(databaseOptionsFrom(config, logger));
+  database.catch(() => {}); // its failure is openServerContext's to report
+  const [{ createArena }, { cleanIdleGuests, openServerContext }, { ManifestError }] = await Promise.all([
+    import("../arena.config.js"),
+    import("./startup.js"),
+    import("./manifests/index.js"),
+  ]);
   let ctx: ServerContext;
   try {
-    ctx = await openServerContext(config, logger);
+    ctx = await openServerContext(config, logger, database);
   } catch (err) {
     if (err instanceof ManifestError) {
       logger.fatal(err.message);

@@ -1,4 +1,5 @@
 import pino, { type Logger } from "pino";
+import type { Config } from "./config.js";
 
 export type { Logger };
 
@@ -20,6 +21,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     });
   }
   return pino({ level });
+}
+
+/** The server's logger from its configuration: JSON, pretty in development. */
+export function serverLogger(config: Pick<Config, "logLevel" | "nodeEnv">): Logger {
+  return createLogger({ level: config.logLevel, pretty: config.nodeEnv === "development" });
 }
 
 /** A logger that drops everything: the default for unit tests and library callers. */

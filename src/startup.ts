@@ -2,9 +2,9 @@ import { startGuestCleanup, type GuestCleanup } from "./auth/guestCleanup.js";
 import { colyseusWorldRooms, worldFacade } from "../rooms/worldFacade.js";
 import { PRODUCTION_CDN_URL, type Config } from "./config.js";
 import type { ServerContext } from "./context.js";
-import { databaseOptionsFrom, openDatabase } from "./db/client.js";
+import { databaseOptionsFrom, openDatabase, type Database } from "./db/client.js";
 import { syncItems } from "./db/itemSync.js";
-import { createLogger, type Logger } from "./logger.js";
+import type { Logger } from "./logger.js";
 import { prepareGameData } from "./manifests/index.js";
 
 /**
@@ -12,21 +12,22 @@ import { prepareGameData } from "./manifests/index.js";
  * `npm start` (src/index.ts) and the default export of arena.config.ts (`listen()` / `boot()`).
  */
 
-/** The server's logger: JSON, pretty in development. */
-export function serverLogger(config: Config): Logger {
-  return createLogger({ level: config.logLevel, pretty: config.nodeEnv === "development" });
-}
-
 /**
  * The game data (manifests synced as configured; throws ManifestError when a required one is
  * missing everywhere), the database (migrated; PGlite under DATA_DIR unless DATABASE_URL is set)
- * with the item definitions synced into it, and the world as `ctx.world`.
+ * with the item definitions synced into it, and the world as `ctx.world`. The database opens
+ * beside the game data (its own thread, for the embedded one); `database` is one already opening
+ * (src/index.ts starts it before it loads the rest of the server).
  */
-export async function openServerContext(config: Config, logger: Logger): Promise<ServerContext> {
+export async function openServerContext(
+  config: Config,
+  logger: Logger,
+  database: Promise<Database> = openDatabase(databaseOptionsFrom(config, logger)),
+): Promise<ServerContext> {
   if (config.jwtSecretGenerated) {
     logger.warn("JWT_SECRET is not set: using a random secret, so tokens stop working when the server restarts");
   }
-  const gameData = await prepareGameData({
+  const gameData = prepareGameData({
     worldDir: config.world,
     cdnUrl: config.publicCdnUrl,
     fallbackCdnUrl: PRODUCTION_CDN_URL,
@@ -35,15 +36,21 @@ export async function openServerContext(config: Config, logger: Logger): Promise
     skip: config.skipManifests,
     logger,
   });
-  const db = await openDatabase(databaseOptionsFrom(config, logger));
+  // Both settle before anything fails: a database that opened is closed when the game data did not load.
+  const [data, opened] = await Promise.allSettled([gameData, database]);
+  if (data.status === "rejected" || opened.status === "rejected") {
+    if (opened.status === "fulfilled") await opened.value.close();
+    throw data.status === "rejected" ? data.reason : (opened as PromiseRejectedResult).reason;
+  }
+  const db = opened.value;
   try {
-    const synced = await syncItems(db.sql, gameData.items.values());
+    const synced = await syncItems(db.sql, data.value.items.values());
     logger.info(synced, "item definitions synced");
   } catch (err) {
     await db.close();
     throw err;
   }
-  return { config, logger, db, gameData, startedAt: Date.now(), world: worldFacade(colyseusWorldRooms(config.worlds, gameData)) };
+  return { config, logger, db, gameData: data.value, startedAt: Date.now(), world: worldFacade(colyseusWorldRooms(config.worlds, data.value)) };
 }
 
 /** Guests idle for GUEST_IDLE_HOURS (and not in the world) are removed, at start and every hour. */

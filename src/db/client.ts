@@ -7,7 +7,6 @@ import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
 import { discardTemplate, isNewPgliteDir, pgliteTemplate } from "./pgliteTemplate.js";
-import { openPostgres } from "./postgres.js";
 import type { OpenedDriver, SqlRunner } from "./sql.js";
 
 export type DatabaseKind = "pglite" | "postgres" | "local-postgres";
@@ -39,6 +38,12 @@ export function databaseOptionsFrom(config: Config, logger: Logger): OpenDatabas
   return { databaseUrl: config.databaseUrl, useLocalPostgres: config.useLocalPostgres, dataDir: config.dataDir, logger };
 }
 
+/** PostgreSQL by URL (its driver and Prisma's adapter are loaded only by a server that uses them). */
+async function openPostgresAt(url: string): Promise<OpenedDriver> {
+  const { openPostgres } = await import("./postgres.js");
+  return openPostgres(url);
+}
+
 /**
  * The embedded database in `dir` (in memory when undefined). A new one that is to be migrated is
  * made from the migrated template; one the template cannot make (a damaged file) is made anew.
@@ -65,13 +70,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
   if (options.databaseUrl) {
     kind = "postgres";
-    opened = await openPostgres(options.databaseUrl);
+    opened = await openPostgresAt(options.databaseUrl);
   } else if (options.useLocalPostgres) {
     kind = "local-postgres";
     const local = await startLocalPostgres({ dataDir: path.join(options.dataDir ?? ".data", "postgres"), logger });
     stopServer = local.stop;
     try {
-      opened = await openPostgres(local.url);
+      opened = await openPostgresAt(local.url);
     } catch (err) {
       await local.stop();
       throw err;

@@ -1,5 +1,4 @@
 import { Router } from "express";
-import { AccessToken } from "livekit-server-sdk";
 import { z } from "zod";
 import { requireAuth } from "../../auth/middleware.js";
 import type { ServerContext } from "../../context.js";
@@ -31,6 +30,8 @@ export function voiceRoutes(ctx: ServerContext) {
     const { characterId } = parse(Body, req.body);
     const character = await ownedCharacter(ctx.db.prisma, authOf(req), characterId);
     const room = voiceRoomOf((await ctx.world.worldOf(character.id)) ?? ctx.config.worlds[0]!.id);
+    // LiveKit's SDK is loaded by the first token asked for, not by every server's start.
+    const { AccessToken } = await import("livekit-server-sdk");
     const token = new AccessToken(apiKey, apiSecret, { identity: character.id, name: character.name, ttl: VOICE_TOKEN_TTL_S });
     token.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: false });
     res.json({ success: true, token: await token.toJwt(), url, room, identity: character.id, expiresIn: VOICE_TOKEN_TTL_S });
