@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PgliteThread, type ThreadTransaction } from "./pgliteThread.js";
 import type { OpenedDriver, SqlRunner, SqlTx } from "./sql.js";
 
@@ -9,8 +10,7 @@ import type { OpenedDriver, SqlRunner, SqlTx } from "./sql.js";
  */
 export async function openPglite(dir: string | undefined, template?: string): Promise<OpenedDriver & { dump(file: string): Promise<void> }> {
   if (dir) mkdirSync(dir, { recursive: true });
-  // Prisma's adapter loads while the thread starts the database.
-  const [pg, { PrismaPGlite }] = await Promise.all([PgliteThread.open(dir, template), import("pglite-prisma-adapter")]);
+  const pg = await PgliteThread.open(dir, template);
   const channel = (db: PgliteThread | ThreadTransaction): SqlTx => ({
     exec: async (text) => {
       await db.exec(text);

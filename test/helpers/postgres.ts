@@ -10,12 +10,14 @@ import { silentLogger } from "../../src/logger.js";
 
 /**
  * A real PostgreSQL for the database suites. CI starts one and sets TEST_DATABASE_URL; otherwise
- * one local server is started from the installed binaries for this test run and stopped at the end.
- * Each caller gets a database of its own, dropped by its cleanup.
+ * one local server is started from the installed binaries for this test run and stopped at the end
+ * (by the first suite that needs it; in a parallel run by mocha's own process before the test
+ * processes start, test/hooks.ts, which hands it to them as TEST_DATABASE_URL). Each caller gets a
+ * database of its own, dropped by its cleanup.
  */
 let server: Promise<{ baseUrl: string; stop: () => Promise<void> }> | undefined;
 
-function baseServer() {
+export function baseServer() {
   server ??= (async () => {
     const url = process.env.TEST_DATABASE_URL;
     if (url) return { baseUrl: url, stop: async () => {} };
@@ -43,6 +45,7 @@ export async function stopTestPostgres() {
   if (!server) return;
   const pending = server;
   server = undefined;
+  template = undefined;
   const s = await pending.catch(() => undefined);
   await s?.stop();
 }
