@@ -2,14 +2,14 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { findPostgresBinaries } from "../src/db/localPostgres.js";
+import { findPostgresBinaries, systemPostgresDirs } from "../src/db/postgresBinaries.js";
 import { createTestDatabase } from "../test/helpers/postgres.js";
 
 const run = promisify(execFile);
 
-/** pgbench: beside pg_ctl (Debian's server package), else on PATH. */
+/** pgbench: beside the system's pg_ctl (Debian's server package; npm's package has none), else on PATH. */
 function pgbenchPath(): string {
-  const bins = findPostgresBinaries();
+  const bins = findPostgresBinaries(systemPostgresDirs());
   const beside = bins && path.join(path.dirname(bins.pgCtl), "pgbench");
   return beside && existsSync(beside) ? beside : "pgbench";
 }

@@ -1,5 +1,5 @@
 import { openDatabase, type Database } from "../src/db/client.js";
-import { findPostgresBinaries } from "../src/db/localPostgres.js";
+import { postgresBinaries } from "../src/db/postgresBinaries.js";
 import { silentLogger } from "../src/logger.js";
 import { createTestDatabase, type TestDatabase } from "../test/helpers/postgres.js";
 
@@ -15,7 +15,7 @@ export async function openBenchDb(kind: DbKind): Promise<{ db: Database; label: 
     return { db, label: "PGlite (embedded, in memory)", cleanup: () => db.close() };
   }
   const fromEnv = Boolean(process.env.TEST_DATABASE_URL);
-  if (!fromEnv && !findPostgresBinaries()) return { skipped: "no PostgreSQL binaries (initdb, pg_ctl) found and TEST_DATABASE_URL is not set" };
+  if (!fromEnv && !postgresBinaries()) return { skipped: "no PostgreSQL binaries (initdb, pg_ctl) found and TEST_DATABASE_URL is not set" };
   let pg: TestDatabase | undefined;
   try {
     pg = await createTestDatabase();

