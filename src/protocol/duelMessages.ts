@@ -1,5 +1,5 @@
 import type { DuelCancelReason } from "./codes.js";
-import type { ItemStackView } from "./serverMessages.js";
+import type { ItemStackView } from "./shapes.js";
 import type { DuelRule } from "./vocabulary.js";
 
 /** The duels' server → client messages (docs/PROTOCOL.md §11), part of ServerMessages. */

@@ -10,4 +10,5 @@ export * from "./codes.js";
 export * from "./duelMessages.js";
 export * from "./restAnswers.js";
 export * from "./serverMessages.js";
+export * from "./shapes.js";
 export * from "./vocabulary.js";

@@ -2,37 +2,12 @@ import type { TradeCancelReason } from "./codes.js";
 import type { DuelEvents } from "./duelMessages.js";
 import type { AgentMessages } from "./agentMessages.js";
 import type { ChatChannel, CombatStyle, EquipmentSlot, ProductionKind, SkillName } from "./vocabulary.js";
+import type { InventorySlotView, ItemStackView, Position, SkillView } from "./shapes.js";
 
 /**
  * Every server → client message and its payload (docs/PROTOCOL.md §4, §8, §9; the agent messages
  * in docs/API.md). The same names and payloads over the Colyseus protocol and over /ws.
  */
-
-// ---- Shared shapes ----
-
-export interface ItemStackView {
-  itemId: string;
-  quantity: number;
-}
-
-/** An occupied inventory slot in `player:sync`. */
-export interface InventorySlotView extends ItemStackView {
-  slot: number;
-  /** Offered in a trade: no drop, use, bank or equip. */
-  locked: boolean;
-}
-
-/** A world position: the tile, `y` always 0. */
-export interface Position {
-  x: number;
-  y: number;
-  z: number;
-}
-
-export interface SkillView {
-  level: number;
-  xp: number;
-}
 
 /** What a player is busy with, in its own `player:sync`. */
 export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make" | "pray";
