@@ -12,7 +12,7 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import type { UpdatesForm } from "../src/protocol/index.js";
 import { seededRng } from "../src/game/random.js";
 import { LoadClient, Meter, SdkLoadClient, WsLoadClient, type ClientKind } from "./loadClient.js";
-import type { RawWindow } from "./loadFleet.js";
+import type { RawWindow } from "./loadWindows.js";
 import { TileGrid, type MapInfo } from "./tiles.js";
 
 /** The moves are spread over the second: each client has one of SLOTS slots, SLOT_MS apart. */

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import type { UpdatesForm } from "../src/protocol/index.js";
 import { fileURLToPath } from "node:url";
 import type { ClientKind } from "./loadClient.js";
-import type { RawWindow } from "./loadFleet.js";
+import type { RawWindow } from "./loadWindows.js";
 import type { MapInfo } from "./tiles.js";
 
 export interface ConnectResult {

@@ -1,6 +1,6 @@
 import type { ClientKind } from "./loadClient.js";
 import type { ConnectResult } from "./loadDriver.js";
-import type { ClientWindow } from "./loadFleet.js";
+import type { ClientWindow } from "./loadWindows.js";
 import { fmt, fmtRatio, kb, ratio, round, table } from "./stats.js";
 import type { RawFanoutResult } from "./rawFanout.js";
 import { profileLines, type ProfileSummary } from "./cpuProfile.js";
