@@ -4,7 +4,8 @@
  * Distances between tiles are Chebyshev (a diagonal step counts as one tile), as in RuneScape:
  * walking covers 2 tiles per 600 ms tick, running 4.
  */
-import { tileOf, type TileMap } from "./tileMap.js";
+import { tileOf } from "../manifests/shapes.js";
+import type { TileMap } from "./tileMap.js";
 import { GameError, type Tile } from "./types.js";
 
 /** The farthest tile a single move request may target (Chebyshev). */

@@ -8,6 +8,7 @@
  * with buildings, trees, rocks and stations as obstacles.
  */
 import type { GameData } from "../manifests/gameData.js";
+import { tileOf } from "../manifests/shapes.js";
 import type { Tile } from "./types.js";
 
 /** Inclusive tile bounds. */
@@ -16,16 +17,6 @@ export interface TileBounds {
   maxX: number;
   minZ: number;
   maxZ: number;
-}
-
-/** Round a coordinate to its tile: Math.round (x.5 goes up), never -0. */
-export function roundTile(v: number): number {
-  return Math.round(v) + 0;
-}
-
-/** The tile a world position stands on: coordinates are rounded to the nearest integer. */
-export function tileOf(position: { x: number; z: number }): Tile {
-  return { x: roundTile(position.x), z: roundTile(position.z) };
 }
 
 export class TileMap {

@@ -22,11 +22,8 @@ export type Equipment = Partial<Record<EquipmentSlot, ItemStack>>;
 /** Bank: one stack per item id, in insertion order. */
 export type Bank = ItemStack[];
 
-/** A tile on the ground plane (integers). */
-export interface Tile {
-  x: number;
-  z: number;
-}
+// A tile is where the game data's positions stand (src/manifests/shapes.ts); the rules use the same.
+export type { Tile } from "../manifests/shapes.js";
 
 /** A source of randomness in [0, 1): Math.random in play, seeded in tests. */
 export type Rng = () => number;

@@ -5,7 +5,8 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { ManifestError } from "./errors.js";
-import { describeIssues } from "./schemas.js";
+import { describeIssues, itemQuantitySchema } from "./schemas.js";
+import type { ItemQuantity } from "./shapes.js";
 
 export class LoadContext {
   readonly warnings: string[] = [];
@@ -62,4 +63,14 @@ export function labelOf(value: unknown, index: number, idKeys: string[] = ["id"]
 /** Records keep their source object, minus nothing: a shallow copy so later edits do not leak. */
 export function rawOf(value: unknown): Record<string, unknown> {
   return { ...(value as Record<string, unknown>) };
+}
+
+/** A list of items and quantities (a quest's or a template's); an invalid entry is skipped with a warning. */
+export function itemList(ctx: LoadContext, file: string, list: unknown[] | null | undefined, label: string): ItemQuantity[] {
+  const out: ItemQuantity[] = [];
+  (list ?? []).forEach((value, i) => {
+    const r = ctx.record(itemQuantitySchema, value, file, `${label} item ${labelOf(value, i, ["itemId"])}`);
+    if (r) out.push({ itemId: r.itemId, quantity: r.quantity ?? 1 });
+  });
+  return out;
 }

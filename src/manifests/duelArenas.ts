@@ -6,11 +6,9 @@
  * the walls and floor) is the client's business and is not read.
  */
 import { z } from "zod";
-import { tileOf } from "../game/tileMap.js";
-import type { Tile } from "../game/types.js";
 import type { LoadContext } from "./context.js";
 import { rawOf } from "./context.js";
-import type { Raw } from "./gameData.js";
+import { tileOf, type Raw, type Tile } from "./shapes.js";
 
 export interface DuelArena {
   /** `arenaId` in the data. */

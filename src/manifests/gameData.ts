@@ -9,6 +9,7 @@ import type { GatheringSkill } from "../protocol/vocabulary.js";
 import type { DialogueDef } from "./dialogue.js";
 import type { QuestDef } from "./quests.js";
 import type { DuelArena, DuelPlaces } from "./duelArenas.js";
+import type { ItemQuantity, Raw } from "./shapes.js";
 export type { QuestDef };
 
 export interface Position {
@@ -23,8 +24,6 @@ export interface Bounds {
   minZ: number;
   maxZ: number;
 }
-
-export type Raw = Record<string, unknown>;
 
 export interface ItemRequirements {
   level?: number;
@@ -272,11 +271,6 @@ export interface GatheringResource {
   yields: GatheringYield[];
   source: string;
   raw: Raw;
-}
-
-export interface ItemQuantity {
-  itemId: string;
-  quantity: number;
 }
 
 export type SkillUnlockType = "item" | "ability" | "area" | "quest" | "activity";

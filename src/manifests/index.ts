@@ -16,5 +16,6 @@ export { manifestDirOf, REQUIRED_FILES, OPTIONAL_FILES, SPLIT_ITEM_FILES, SINGLE
 export { normalizeSkillName, TICK_MS } from "./util.js";
 export { findGatheringResource } from "./gameData.js";
 export type * from "./gameData.js";
+export type * from "./shapes.js";
 export type { Recipe } from "./recipes.js";
 export type { AmmoDef, PrayerDef, SpellDef } from "./combat.js";

@@ -3,9 +3,9 @@
  * character templates, buildings, music, stations and vegetation assets.
  */
 import type { LoadContext } from "./context.js";
-import { labelOf, rawOf } from "./context.js";
-import type { BuildingDef, CharacterTemplate, ItemQuantity, MusicTrack, SkillUnlock, StationDef, ToolDef, VegetationAsset } from "./gameData.js";
-import { itemQuantitySchema } from "./schemas.js";
+import { itemList, labelOf, rawOf } from "./context.js";
+import type { BuildingDef, CharacterTemplate, MusicTrack, SkillUnlock, StationDef, ToolDef, VegetationAsset } from "./gameData.js";
+import type { ItemQuantity } from "./shapes.js";
 import {
   buildingSchema,
   buildingsFileSchema,
@@ -65,15 +65,6 @@ export function buildTools(ctx: LoadContext, file: string, json: unknown): Map<s
     });
   });
   return tools;
-}
-
-export function itemList(ctx: LoadContext, file: string, list: unknown[] | null | undefined, label: string): ItemQuantity[] {
-  const out: ItemQuantity[] = [];
-  (list ?? []).forEach((value, i) => {
-    const r = ctx.record(itemQuantitySchema, value, file, `${label} item ${labelOf(value, i, ["itemId"])}`);
-    if (r) out.push({ itemId: r.itemId, quantity: r.quantity ?? 1 });
-  });
-  return out;
 }
 
 /** starter-kit.json: the items a new character starts with. */

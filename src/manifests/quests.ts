@@ -4,9 +4,8 @@
  */
 import { z } from "zod";
 import type { LoadContext } from "./context.js";
-import { rawOf } from "./context.js";
-import type { ItemQuantity, Raw } from "./gameData.js";
-import { itemList } from "./misc.js";
+import { itemList, rawOf } from "./context.js";
+import type { ItemQuantity, Raw } from "./shapes.js";
 import { def, normalizeSkillName } from "./util.js";
 
 /**

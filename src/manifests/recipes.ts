@@ -5,7 +5,7 @@
  */
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
-import type { ItemQuantity, Raw } from "./gameData.js";
+import type { ItemQuantity, Raw } from "./shapes.js";
 import { recipeSchemas, recipesFileSchema, type RecipeInputRecord, type RecipeKind } from "./schemasMisc.js";
 import { describeIssues } from "./schemas.js";
 import { def } from "./util.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import type { Database } from "../../src/db/client.js";
 import { seededRng } from "../../src/game/random.js";
-import { tileOf } from "../../src/game/tileMap.js";
+import { tileOf } from "../../src/manifests/shapes.js";
 import { silentLogger } from "../../src/logger.js";
 import { inArena, type DuelArena } from "../../src/manifests/duelArenas.js";
 import { loadGameData } from "../../src/manifests/index.js";

@@ -3,7 +3,8 @@ import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { silentLogger } from "../../src/logger.js";
 import { canStep, findPath, octile } from "../../src/game/pathfinding.js";
 import { chebyshev } from "../../src/game/movement.js";
-import { buildTileMap, TileMap, tileOf } from "../../src/game/tileMap.js";
+import { buildTileMap, TileMap } from "../../src/game/tileMap.js";
+import { tileOf } from "../../src/manifests/shapes.js";
 import type { Tile } from "../../src/game/types.js";
 
 /** Every step is one legal 8-connected move (no blocked tile, no corner cutting). */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { silentLogger } from "../../src/logger.js";
-import { buildTileMap, footprintRect, quarterTurns, TileMap, tileOf, worldBounds } from "../../src/game/tileMap.js";
+import { buildTileMap, footprintRect, quarterTurns, TileMap, worldBounds } from "../../src/game/tileMap.js";
+import { tileOf } from "../../src/manifests/shapes.js";
 
 describe("game: tileMap", function () {
   describe("TileMap", function () {

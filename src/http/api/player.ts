@@ -4,7 +4,7 @@ import { requireAuth } from "../../auth/middleware.js";
 import type { ServerContext } from "../../context.js";
 import { CHARACTER_NAME, createCharacter, isUniqueViolation } from "../../db/characterRepo.js";
 import { startingInventory } from "../../game/inventory.js";
-import { tileOf } from "../../game/tileMap.js";
+import { tileOf } from "../../manifests/shapes.js";
 import { HttpError } from "../errors.js";
 import { authOf, CharacterQuery, currentCharacter, parse, requireCharacter } from "./access.js";
 import { playerView } from "./playerView.js";
