@@ -14,7 +14,7 @@ import { ROOT } from "../src/paths.js";
 /** The real server process, started the way `npm start` starts it. */
 async function startServerProcess(env: Record<string, string>) {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+  const child = spawn(process.execPath, ["src/launch.mjs"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", LOG_LEVEL: "info", PORT: String(port), ...env },
   });
@@ -234,7 +234,7 @@ describe("the server process", function () {
       try {
         // npm runs the server itself, not a shell or a loader in between that would not pass the signal on.
         const { stdout: command } = await promisify(execFile)("ps", ["-o", "args=", "-p", String(p.server)]);
-        assert.match(command, /^node .*src\/index\.ts/);
+        assert.match(command, /^node src\/launch\.mjs/);
         process.kill(p.server, "SIGTERM");
         // npm ends with its script's exit code: 0 is the server's own graceful exit.
         assert.deepEqual(await within(p.exited, 25_000, "exit after SIGTERM"), { code: 0, signal: null });

@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { cp, rm } from "node:fs/promises";
 import path from "node:path";
 import { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
@@ -6,7 +6,7 @@ import type { Config } from "../config.js";
 import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
-import { discardTemplate, isNewPgliteDir, pgliteTemplate } from "./pgliteTemplate.js";
+import { discardTemplate, isNewPgliteDir, pgliteTemplate, pgliteTemplateFolder } from "./pgliteTemplate.js";
 import type { OpenedDriver, SqlRunner } from "./sql.js";
 
 export type DatabaseKind = "pglite" | "postgres" | "local-postgres";
@@ -45,17 +45,20 @@ async function openPostgresAt(url: string): Promise<OpenedDriver> {
 }
 
 /**
- * The embedded database in `dir` (in memory when undefined). A new one that is to be migrated is
- * made from the migrated template; one the template cannot make (a damaged file) is made anew.
+ * The embedded database in `dir` (in memory when undefined). A new one that is to be migrated is a
+ * copy of the migrated template (src/db/pgliteTemplate.ts: a data folder copied, or a tar loaded
+ * in memory); one the template cannot make (a damaged template) is made anew.
  */
 async function openEmbedded(dir: string | undefined, options: OpenDatabaseOptions): Promise<OpenedDriver> {
   if (options.migrate === false || !isNewPgliteDir(dir)) return openPglite(dir);
-  const template = await pgliteTemplate(options.logger, options.templateDir);
+  const { logger, templateDir } = options;
   try {
-    return await openPglite(dir, template);
+    if (!dir) return await openPglite(undefined, await pgliteTemplate(logger, templateDir));
+    await cp(await pgliteTemplateFolder(logger, templateDir), dir, { recursive: true });
+    return await openPglite(dir);
   } catch (err) {
-    options.logger.warn({ err, template }, "the embedded database's template could not be loaded: making the database anew");
-    await discardTemplate(template, options.templateDir);
+    logger.warn({ err }, "the embedded database's template could not be loaded: making the database anew");
+    await discardTemplate(logger, templateDir);
     if (dir) await rm(dir, { recursive: true, force: true });
     return openPglite(dir);
   }

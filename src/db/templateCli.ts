@@ -4,11 +4,11 @@
  * opens in well under a second. Exits 0 even when it cannot: the first database makes it then.
  */
 import { createLogger } from "../logger.js";
-import { pgliteTemplate } from "./pgliteTemplate.js";
+import { pgliteTemplateFolder } from "./pgliteTemplate.js";
 
 const logger = createLogger({ level: "warn", pretty: true });
 try {
-  await pgliteTemplate(logger);
+  await pgliteTemplateFolder(logger);
 } catch (err) {
   logger.warn({ err }, "the embedded database's template was not made now; the first new database makes it");
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -35,9 +36,10 @@ describe("the embedded database's migrated template", function () {
     assert.match(made[0], new RegExp(`^pglite-[0-9.]+-${migrationsFingerprint()}\\.tar$`));
     assert.ok(logs.lines.some((l) => l.msg === "embedded database template made"));
 
-    // A data folder of its own, from the template: migrated, with no rows, and kept across a reopen.
+    // A data folder of its own, copied from the template's folder: migrated, with no rows, and kept across a reopen.
     const dataDir = path.join(dir, "data");
     const db = await openDatabase({ logger: silentLogger, templateDir, dataDir });
+    assert.ok(existsSync(path.join(templateDir, made[0].replace(/\.tar$/, ""), "PG_VERSION")), "the template's data folder");
     const applied = await db.sql.query<{ name: string }>(`SELECT "name" FROM "_arena_migrations" ORDER BY "name"`);
     assert.deepEqual(
       applied.map((r) => r.name),
@@ -82,5 +84,19 @@ describe("the embedded database's migrated template", function () {
     const next = await openDatabase({ logger: silentLogger, templateDir });
     await next.close();
     assert.deepEqual(await templatesIn(), [name]);
+  });
+
+  it("a damaged template folder is not copied into service: the data folder is made anew, with a warning", async () => {
+    const templateDir = path.join(dir, "templates");
+    const first = await openDatabase({ logger: silentLogger, templateDir, dataDir: path.join(dir, "first") });
+    await first.close();
+    const [name] = await templatesIn();
+    // The folder lost its databases' files (a copy cut short).
+    await rm(path.join(templateDir, name.replace(/\.tar$/, ""), "base"), { recursive: true });
+    const logs = captureLogs();
+    const db = await openDatabase({ logger: logs.logger, templateDir, dataDir: path.join(dir, "second") });
+    assert.deepEqual(await db.sql.query(`SELECT count(*)::int AS n FROM "_arena_migrations"`), [{ n: (await migrationNames()).length }]);
+    await db.close();
+    assert.ok(logs.lines.some((l) => l.level === LEVEL.warn && /template could not be loaded/.test(String(l.msg))));
   });
 });

@@ -21,7 +21,7 @@ export interface ServerProcess {
 const running = new Set<ChildProcess>();
 
 export function spawnServerProcess(env: Record<string, string>, port: number): ServerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+  const child = spawn(process.execPath, ["src/launch.mjs"], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
