@@ -94,10 +94,3 @@ export function prepareToFight(k: WorldKnowledge, self: SelfState): FightPlan {
   for (const prayerId of prayersToUse(k, self, boost)) orders.push({ type: "prayer:toggle", data: { prayerId, on: true } });
   return plan;
 }
-
-/** Supplies a fighter keeps when it banks: arrows, runes of any spell, food. */
-export function isFightSupply(k: WorldKnowledge, itemId: string): boolean {
-  if (k.data.ammunition.has(itemId) || k.data.items.get(itemId)?.healAmount) return true;
-  for (const spell of k.data.spells.values()) if (spell.runes.some((r) => r.runeId === itemId)) return true;
-  return false;
-}

@@ -1,7 +1,6 @@
 import { addItemAll } from "../game/inventory.js";
 import { COINS } from "../game/shop.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
-import { isFightSupply } from "./fighting.js";
 import type { WorldKnowledge } from "./knowledge.js";
 import type { SelfState } from "./view.js";
 
@@ -33,6 +32,13 @@ export const coinsOf = (self: SelfState) => self.inventory.filter((s) => s.itemI
 export function isTool(k: WorldKnowledge, itemId: string): boolean {
   const def = k.data.items.get(itemId);
   return Boolean(def && (def.toolSkill || def.type === "tool" || k.data.tools.has(itemId)));
+}
+
+/** Supplies a fighter keeps when it banks: arrows, runes of any spell, food. */
+function isFightSupply(k: WorldKnowledge, itemId: string): boolean {
+  if (k.data.ammunition.has(itemId) || k.data.items.get(itemId)?.healAmount) return true;
+  for (const spell of k.data.spells.values()) if (spell.runes.some((r) => r.runeId === itemId)) return true;
+  return false;
 }
 
 /** Items the agent keeps when it banks: its tools, its coins (to buy with), what cannot be traded (quest items), and its fighting supplies (arrows, runes, food). */
