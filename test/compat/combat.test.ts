@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { emptyInventory } from "../../src/game/inventory.js";
 import { xpForLevel } from "../../src/game/skills.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { maxHealth } from "../../src/game/skills.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import { QUEST_STAGE_TYPES } from "../../src/manifests/quests.js";
 import { captureLogs, LEVEL, type LogLine } from "../helpers/logCapture.js";

@@ -6,7 +6,7 @@ import { xpForLevel } from "../../src/game/skills.js";
 import type { SkillName } from "../../src/game/types.js";
 import type { StationEntity } from "../../src/game/world/entities.js";
 import { isTanner } from "../../src/game/world/making.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import type { Recipe } from "../../src/manifests/recipes.js";
 import { loadGameData } from "../../src/manifests/index.js";
 import { PRODUCTION_KINDS } from "../../src/protocol/vocabulary.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { joinWorld, worldSuite } from "../helpers/worldClient.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { besideOf, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 describe("world room: combat, loot and death", function () {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import type { NpcEntity } from "../../src/game/world/entities.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { xpForLevel } from "../../src/game/skills.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { countInSync, givePack, place, setRng, stationOf, tileAway, ticks, worldRoomOf } from "../helpers/worldRoom.js";

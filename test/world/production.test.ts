@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { worldSuite } from "../helpers/worldClient.js";
 import { besideOf, place, setRng, tileAway, worldRoomOf, countInSync, givePack, stationOf } from "../helpers/worldRoom.js";
 

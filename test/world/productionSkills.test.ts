@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Recipe } from "../../src/manifests/recipes.js";
 import type { QuestDef } from "../../src/manifests/index.js";
 import { xpForLevel } from "../../src/game/skills.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { besideOf, place, ticks, tileAway, worldRoomOf, countInSync, givePack, stationOf } from "../helpers/worldRoom.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { loadCharacter } from "../../src/db/characterRepo.js";
 import type { NpcEntity, PlayerEntity, ResourceEntity } from "../../src/game/world/entities.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { besideOf, leaveAndSettle, place, setRng, worldRoomOf } from "../helpers/worldRoom.js";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { xpForLevel } from "../../src/game/skills.js";
 import type { NpcEntity } from "../../src/game/world/entities.js";
-import { refreshLevels } from "../../src/game/world/players.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { givePack, setRng, tileAway } from "../helpers/worldRoom.js";
 import { syncCount, wsWorldSuite } from "../helpers/wsWorld.js";
 

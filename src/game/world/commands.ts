@@ -11,14 +11,10 @@ import { checkStyle, isStaff } from "../attacks.js";
 import { planAttack } from "./fighting.js";
 import { nearBank, weaponOf } from "./players.js";
 import type { World } from "./World.js";
+import { playerOf } from "./worldCore.js";
 
-/** The player a command is for; unknown means they already left. */
-export function playerOf(world: World, id: string): PlayerEntity {
-  const p = world.players.get(id);
-  if (!p) throw new GameError("NOT_IN_WORLD", "You are not in the world");
-  if (p.health <= 0) throw new GameError("DEAD", "You are dead");
-  return p;
-}
+// rooms/worldCommands.ts takes playerOf from here with the commands.
+export { playerOf };
 
 /** The player a command that changes items is for: refused while a trade of theirs is being committed. */
 export function itemHolderOf(world: World, id: string): PlayerEntity {

@@ -3,8 +3,7 @@ import type { DuelRules } from "../duel.js";
 import { maxHealth } from "../skills.js";
 import type { Tile } from "../types.js";
 import type { PlayerEntity } from "./entities.js";
-import { prayersOff } from "./praying.js";
-import type { World } from "./World.js";
+import { prayersOff, type WorldCore } from "./worldCore.js";
 
 /**
  * Moving duellists in and out of an arena (src/game/world/duels.ts decides when): in, each at a
@@ -13,7 +12,7 @@ import type { World } from "./World.js";
  */
 
 /** The arena's spawn points; rooted (noMovement), the two start side by side. */
-export function spawnsFor(world: World, arena: DuelArena, rules: DuelRules): [Tile, Tile] {
+export function spawnsFor(world: WorldCore, arena: DuelArena, rules: DuelRules): [Tile, Tile] {
   const [first, second] = arena.spawnPoints;
   if (!rules.noMovement) return [first, second];
   const beside = { x: first.x + Math.sign(second.x - first.x), z: first.z + Math.sign(second.z - first.z) };
@@ -21,7 +20,7 @@ export function spawnsFor(world: World, arena: DuelArena, rules: DuelRules): [Ti
 }
 
 /** Both into the arena (prayers off under noPrayer). */
-export function walkIn(world: World, players: [PlayerEntity, PlayerEntity], arena: DuelArena, rules: DuelRules) {
+export function walkIn(world: WorldCore, players: [PlayerEntity, PlayerEntity], arena: DuelArena, rules: DuelRules) {
   const spawns = spawnsFor(world, arena, rules);
   players.forEach((p, i) => {
     p.returnTile = { ...p.tile };
@@ -31,7 +30,7 @@ export function walkIn(world: World, players: [PlayerEntity, PlayerEntity], aren
 }
 
 /** Out of the arena: back where they stood, full health, prayers off, nothing to do. */
-export function walkOut(world: World, players: Array<PlayerEntity | undefined>) {
+export function walkOut(world: WorldCore, players: Array<PlayerEntity | undefined>) {
   for (const p of players) {
     if (!p) continue;
     p.health = maxHealth(p.levels.constitution);
@@ -41,7 +40,7 @@ export function walkOut(world: World, players: Array<PlayerEntity | undefined>) 
   }
 }
 
-function moveTo(world: World, p: PlayerEntity, tile: Tile) {
+function moveTo(world: WorldCore, p: PlayerEntity, tile: Tile) {
   p.tile = { ...tile };
   p.path = [];
   p.action = null;

@@ -5,10 +5,9 @@ import { withinRange } from "../movement.js";
 import { NoRoomError, offerAdd, offerRemove, planSwap } from "../trade.js";
 import { GameError, type Inventory, type Tile } from "../types.js";
 import { DuelError, type DuelEvent, type DuelScreen, type DuelSession, type DuelSide } from "./duelSession.js";
-import { playerOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
 import { walkIn, walkOut } from "./duelArena.js";
-import type { World } from "./World.js";
+import { playerOf, type WorldCore } from "./worldCore.js";
 
 /**
  * Staked duels between players of one world (`world.duels`): the challenge, the rules screen, the
@@ -23,13 +22,16 @@ import type { World } from "./World.js";
 const SETUP: readonly DuelScreen[] = ["rules", "stakes", "confirm"];
 const NEXT: Partial<Record<DuelScreen, DuelScreen>> = { rules: "stakes", stakes: "confirm" };
 
+/** The world as its duels see it: what WorldCore holds, and who is in a trade (World's trade book). */
+type DuelWorld = WorldCore & { readonly trades: { tradeOf(playerId: string): unknown } };
+
 export class DuelBook {
   readonly sessions = new Map<string, DuelSession>();
   private readonly busy = new Map<string, string>();
   private pending: DuelEvent[] = [];
 
   constructor(
-    private readonly world: World,
+    private readonly world: DuelWorld,
     private readonly newId: () => string,
     readonly limits: DuelLimits = DUEL_LIMITS,
     /** Does the player `playerId` ignore `fromId`? Their challenges are not shown to them (they time out). */

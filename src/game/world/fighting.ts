@@ -6,22 +6,23 @@
  * src/game/attacks.ts's; this file moves the world.
  */
 import type { AmmoDef, SpellDef } from "../../manifests/combat.js";
-import { isStaff, NO_GEAR, rollBlow, type AttackKind, type Fighter } from "../attacks.js";
+import { isStaff, rollBlow, type AttackKind } from "../attacks.js";
 import { combatXpForDamage } from "../combat.js";
-import { equipmentBonuses, weaponSpeedTicks } from "../equipment.js";
+import { weaponSpeedTicks } from "../equipment.js";
 import { takeUnlocked, unlockedView } from "../inventory.js";
 import { checkCast, magicXpForCast, spellMaxHit } from "../magic.js";
 import { chebyshev } from "../movement.js";
 import { findPath } from "../pathfinding.js";
-import { boostedLevel } from "../prayer.js";
 import { arrowFate, checkAmmo, isBow, rangedReach, rangedSpeedTicks, rangedXpForDamage, type RangedStyle } from "../ranged.js";
 import { HEALTH_PER_LEVEL } from "../skills.js";
 import { GameError, type SkillName, type Tile } from "../types.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
+import { npcFighter, playerFighter } from "./fighters.js";
 import { killNpc } from "./npcSystem.js";
 import { weaponOf } from "./players.js";
 import { grantXp } from "./xp.js";
-import { chunkKey, type World } from "./World.js";
+import type { World } from "./World.js";
+import { chunkKey } from "./worldCore.js";
 
 /** How a player attacks now: the kind of blow, its reach, its speed, and what it uses up. */
 export interface AttackPlan {
@@ -61,37 +62,6 @@ function ammunitionOf(world: World): ReadonlyMap<string, AmmoDef> {
     if (def.equipSlot?.toLowerCase() === "arrows") out.set(def.id, { id: def.id, rangedStrength: 0, requiredRangedLevel: 1, requiredBowTier: 1 });
   }
   return out;
-}
-
-/** A player as the formulas see them: levels boosted by the active prayers, worn bonuses, style. */
-export function playerFighter(world: World, p: PlayerEntity): Fighter {
-  const pr = world.data.prayers;
-  const on = p.prayer.active;
-  const boost = (level: number, ...bonus: string[]) => boostedLevel(level, on, pr, bonus);
-  // The data may boost ranged and magic as a whole or their accuracy, strength and defence apart.
-  return {
-    levels: {
-      attack: boost(p.levels.attack, "attackMultiplier"),
-      strength: boost(p.levels.strength, "strengthMultiplier"),
-      defense: boost(p.levels.defense, "defenseMultiplier"),
-      ranged: boost(p.levels.ranged, "rangedMultiplier", "rangedAttackMultiplier"),
-      rangedStrength: boost(p.levels.ranged, "rangedMultiplier", "rangedStrengthMultiplier"),
-      magic: boost(p.levels.magic, "magicMultiplier", "magicAttackMultiplier"),
-      magicDefense: boost(p.levels.magic, "magicMultiplier", "magicDefenseMultiplier"),
-    },
-    gear: equipmentBonuses(p.equipment, world.data.items),
-    style: p.combatStyle,
-  };
-}
-
-/** An npc as the formulas see it: its stats, its one defence bonus against every kind. */
-export function npcFighter(world: World, npc: NpcEntity): Fighter {
-  const s = world.data.npcs.get(npc.defId)!.stats;
-  return {
-    levels: { attack: s.attack, strength: s.strength, defense: s.defense, ranged: s.ranged, magic: s.magic },
-    gear: { ...NO_GEAR, defense: s.defenseBonus, defenseRanged: s.defenseBonus, defenseMagic: s.defenseBonus },
-    isNpc: true,
-  };
 }
 
 /** The tick's part of an attack: follow into reach, then strike at the plan's speed. */

@@ -6,10 +6,10 @@ import { HEALTH_PER_LEVEL, maxHealth } from "../skills.js";
 import { INVENTORY_SIZE, type ItemStack } from "../types.js";
 import { stacksOf, type NpcEntity, type PlayerEntity } from "./entities.js";
 import { clearDeathPilesOf } from "./deathPiles.js";
-import { npcFighter, playerFighter } from "./fighting.js";
-import { prayersOff } from "./praying.js";
+import { npcFighter, playerFighter } from "./fighters.js";
 import { questDeed } from "./questing.js";
 import type { World } from "./World.js";
+import { prayersOff } from "./worldCore.js";
 
 /** How far an npc looks for players to fight (beyond its aggro range it ignores them anyway). */
 const NPC_SIGHT_TILES = 16;

@@ -11,7 +11,8 @@ import { tickMaking } from "./making.js";
 import { questDeed } from "./questing.js";
 import { tickConversations, tickTalk } from "./talk.js";
 import { grantXp } from "./xp.js";
-import { chunkKey, type World } from "./World.js";
+import type { World } from "./World.js";
+import { chunkKey } from "./worldCore.js";
 
 /** One tick of every player: walk, then carry on with the current action. */
 export function tickPlayers(world: World) {

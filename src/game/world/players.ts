@@ -116,9 +116,3 @@ export function weaponOf(world: World, equipment: Equipment): ItemDef | undefine
 export function nearBank(world: World, p: PlayerEntity): boolean {
   return isNearBank(p.tile, world.bankTiles);
 }
-
-/** Recompute levels and combat level after xp changed. */
-export function refreshLevels(p: PlayerEntity) {
-  p.levels = skillLevels(p.xp);
-  p.combatLevel = combatLevel(p.levels);
-}

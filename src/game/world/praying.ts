@@ -7,11 +7,12 @@ import { equipmentBonuses } from "../equipment.js";
 import { removeFromSlot } from "../inventory.js";
 import { activatePrayer, drainTick } from "../prayer.js";
 import { GameError } from "../types.js";
-import { adjacent, playerOf, walkTowards } from "./commands.js";
+import { adjacent, walkTowards } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
 import { questDeed } from "./questing.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
+import { playerOf } from "./worldCore.js";
 
 /** Station types a player prays at (stations.json). */
 export const PRAYER_ALTAR_TYPES: readonly string[] = ["altar"];
@@ -25,14 +26,6 @@ export function togglePrayer(world: World, id: string, prayerId: string, on: boo
     if (!world.data.prayers.has(prayerId)) throw new GameError("UNKNOWN_PRAYER", `There is no prayer called ${prayerId}`);
     return;
   }
-  world.touchPlayer(p);
-}
-
-/** Every prayer off (a death, a duel's end). */
-export function prayersOff(world: World, p: PlayerEntity) {
-  if (p.prayer.active.size === 0) return;
-  p.prayer.active.clear();
-  p.prayer.drain = 0;
   world.touchPlayer(p);
 }
 

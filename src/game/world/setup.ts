@@ -1,7 +1,8 @@
 import type { ItemStack, Tile } from "../types.js";
 import type { NpcEntity, ResourceEntity, StationEntity } from "./entities.js";
 import { newStock, restoreShelf } from "../shop.js";
-import { chunkKey, type World } from "./World.js";
+import type { World } from "./World.js";
+import { chunkKey } from "./worldCore.js";
 
 const tileOf = (p: { x: number; z: number }): Tile => ({ x: Math.round(p.x), z: Math.round(p.z) });
 

@@ -2,11 +2,12 @@ import { parseEffect, type DIALOGUE_EFFECTS, type DialogueDef, type DialogueNode
 import { answer, entryNodeId } from "../dialogue.js";
 import { statusOf } from "../quests.js";
 import { GameError } from "../types.js";
-import { adjacent, playerOf, walkTowards, withinTalk } from "./commands.js";
+import { adjacent, walkTowards, withinTalk } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import { beginQuest, finishQuest, questOf, questTalk } from "./questing.js";
 import { closeStore, openStore, storeOfNpc } from "./stores.js";
 import type { World } from "./World.js";
+import { playerOf } from "./worldCore.js";
 
 /**
  * Talking to npcs: walking up to one, its dialogue tree walked node by node on the player's

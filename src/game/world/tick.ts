@@ -2,7 +2,8 @@ import { groundItemExpired } from "../drops.js";
 import { expireDeathPile } from "./deathPiles.js";
 import { DEATH_PILE_TICKS, tickNpcs } from "./npcSystem.js";
 import { tickPlayers } from "./playerSystem.js";
-import { chunkKey, type World } from "./World.js";
+import type { World } from "./World.js";
+import { chunkKey } from "./worldCore.js";
 
 /**
  * Advance the world's rules by one game tick (600 ms), in order: the clock, players (their

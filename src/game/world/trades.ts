@@ -2,9 +2,8 @@ import type { TradeCancelReason } from "../../protocol/index.js";
 import { NoRoomError, offerAdd, offerRemove, planSwap, TRADE_LIMITS, type OfferItem, type Swap, type TradeLimits } from "../trade.js";
 import { withinRange } from "../movement.js";
 import { GameError } from "../types.js";
-import { playerOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
-import type { World } from "./World.js";
+import { playerOf, type WorldCore } from "./worldCore.js";
 
 /**
  * Trade sessions between players of one world (`world.trades`): the state machine of
@@ -61,6 +60,9 @@ export class TradeError extends GameError {
   }
 }
 
+/** The world as its trades see it: what WorldCore holds, and who is in a duel (World's duel book). */
+type TradeWorld = WorldCore & { readonly duels: { duelOf(playerId: string): unknown } };
+
 export class TradeBook {
   readonly sessions = new Map<string, TradeSession>();
   /** The one trade each player is in: an open trade or its own unanswered request. */
@@ -70,7 +72,7 @@ export class TradeBook {
   private pending: TradeEvent[] = [];
 
   constructor(
-    private readonly world: World,
+    private readonly world: TradeWorld,
     private readonly newId: () => string,
     readonly limits: TradeLimits = TRADE_LIMITS,
     /** Does the player `playerId` ignore `fromId` (their trade requests are hidden from them)? */
