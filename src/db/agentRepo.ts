@@ -1,5 +1,4 @@
 import type { AgentMapping, Prisma, PrismaClient } from "@prisma/client";
-import type { Goal } from "../agents/goals.js";
 
 /** Agents: the mapping to their character and owner, their running state, and their goal history. */
 
@@ -25,6 +24,16 @@ export function activeGoal(prisma: PrismaClient, agentId: string) {
   return prisma.agentGoal.findFirst({ where: { agentId, status: "active" } });
 }
 
+/** What a goal row holds of an agent's goal (src/agents/goals.ts's Goal is one). */
+export interface GoalRecord {
+  id: string;
+  type: string;
+  target: string | null;
+  source: string;
+  amount?: number;
+  progress: object;
+}
+
 /**
  * Record the agent's current goal: the previous active one ends (completed or cancelled, with its
  * last progress when `previous` is that goal) and the new one (if any) becomes the active row, with
@@ -33,9 +42,9 @@ export function activeGoal(prisma: PrismaClient, agentId: string) {
 export async function recordGoal(
   prisma: PrismaClient,
   agentId: string,
-  goal: Goal | null,
+  goal: GoalRecord | null,
   ended: "completed" | "cancelled" = "cancelled",
-  previous: Goal | null = null,
+  previous: GoalRecord | null = null,
 ): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const current = await tx.agentGoal.findFirst({ where: { agentId, status: "active" } });
