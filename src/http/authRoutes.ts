@@ -4,7 +4,7 @@ import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
 import { createGuest } from "../auth/guest.js";
 import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../auth/idp.js";
-import { requireAuth } from "../auth/middleware.js";
+import { requireAuth } from "./requireAuth.js";
 import { sendError } from "./errors.js";
 
 export const IdpLoginBody = z.object({ idpToken: z.string().trim().min(1).max(16_384) });

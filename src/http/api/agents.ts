@@ -7,7 +7,7 @@ import { availableGoals, type GoalOption } from "../../agents/goals.js";
 import type { AgentRuntime } from "../../agents/runtime.js";
 import { quickActions } from "../../agents/quickActions.js";
 import { AgentView } from "../../agents/view.js";
-import { requireAuth } from "../../auth/middleware.js";
+import { requireAuth } from "../requireAuth.js";
 import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
 import { agentById, agentsOf } from "../../db/agentRepo.js";

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { z } from "zod";
-import { requireAuth } from "../../auth/middleware.js";
+import { requireAuth } from "../requireAuth.js";
 import type { ServerContext } from "../../context.js";
 import { questPointsOf, type QuestJournal } from "../../game/quests.js";
 import { questView } from "../../game/world/questing.js";

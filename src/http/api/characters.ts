@@ -2,7 +2,7 @@ import type { Character } from "@prisma/client";
 import { Router } from "express";
 import { z } from "zod";
 import type { TokenClaims } from "../../auth/tokens.js";
-import { requireAuth } from "../../auth/middleware.js";
+import { requireAuth } from "../requireAuth.js";
 import type { ServerContext } from "../../context.js";
 import { SKILLS, type SkillName } from "../../game/types.js";
 import type { CharacterTemplate } from "../../manifests/gameData.js";

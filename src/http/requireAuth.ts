@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { RequestHandler } from "express";
-import { sendError } from "../http/errors.js";
-import { bearerToken, TokenError, verifyToken, type TokenClaims } from "./tokens.js";
+import { sendError } from "./errors.js";
+import { bearerToken, TokenError, verifyToken, type TokenClaims } from "../auth/tokens.js";
 
 declare module "express-serve-static-core" {
   interface Request {
