@@ -1,4 +1,4 @@
-import { cp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
@@ -53,9 +53,7 @@ async function openEmbedded(dir: string | undefined, options: OpenDatabaseOption
   if (options.migrate === false || !isNewPgliteDir(dir)) return openPglite(dir);
   const { logger, templateDir } = options;
   try {
-    if (!dir) return await openPglite(undefined, await pgliteTemplate(logger, templateDir));
-    await cp(await pgliteTemplateFolder(logger, templateDir), dir, { recursive: true });
-    return await openPglite(dir);
+    return await openPglite(dir, await (dir ? pgliteTemplateFolder : pgliteTemplate)(logger, templateDir));
   } catch (err) {
     logger.warn({ err }, "the embedded database's template could not be loaded: making the database anew");
     await discardTemplate(logger, templateDir);

@@ -71,7 +71,8 @@ export class PgliteThread {
 
   /**
    * Start the thread and open the database in it (files under `dir`, or in memory). A new database
-   * starts as a copy of `template` (a file written by `dump`) when one is given.
+   * starts as a copy of `template` when one is given: a tar written by `dump` (loaded), or a data
+   * folder (copied into `dir`, on the database's thread).
    */
   static async open(dir: string | undefined, template?: string): Promise<PgliteThread> {
     const { port1, port2 } = new MessageChannel();

@@ -5,7 +5,7 @@
  * the order they arrive; PGlite's own locks then order them as they would on one thread (a query
  * outside a transaction waits for the open one to end).
  */
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, statSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { messages, PGlite, type Results, type Transaction } from "@electric-sql/pglite";
@@ -14,8 +14,11 @@ import { ERROR_FIELDS, type ThreadCall, type ThreadError, type ThreadReply } fro
 const port = parentPort!;
 const { dir, template, port: waitedPort, flag } = workerData as { dir?: string; template?: string; port: MessagePort; flag: Int32Array };
 // A new database starts as a copy of the migrated template (src/db/pgliteTemplate.ts) when given
-// one: that skips initdb and the migrations, most of what a new database costs.
-const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;
+// one, which skips initdb and the migrations: its data folder copied into `dir` (here, beside the
+// server's thread, which meanwhile loads the rest of the server), or its tar loaded (in memory).
+let loadDataDir: Blob | undefined;
+if (template && dir && statSync(template).isDirectory()) cpSync(template, dir, { recursive: true });
+else if (template) loadDataDir = new Blob([readFileSync(template)]);
 const db = new PGlite({ dataDir: dir, loadDataDir });
 
 interface OpenTx {
