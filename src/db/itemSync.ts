@@ -14,7 +14,7 @@ export interface ItemRow {
 
 /**
  * Bring the items table in line with the manifests in one statement: insert new definitions,
- * update changed ones, mark the ones no longer defined inactive (never delete: inventories,
+ * update changed ones (and only those: their `updatedAt` says when they last changed), mark the ones no longer defined inactive (never delete: inventories,
  * banks and trade history may still hold them).
  */
 export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promise<{ active: number; deactivated: number }> {
@@ -35,7 +35,10 @@ export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promi
        ON CONFLICT ("id") DO UPDATE SET
          "name" = EXCLUDED."name", "type" = EXCLUDED."type", "stackable" = EXCLUDED."stackable",
          "value" = EXCLUDED."value", "tradeable" = EXCLUDED."tradeable", "equipSlot" = EXCLUDED."equipSlot",
-         "active" = true, "updatedAt" = CURRENT_TIMESTAMP`,
+         "active" = true, "updatedAt" = CURRENT_TIMESTAMP
+       -- A definition that did not change is not written again (a restart writes nothing).
+       WHERE ("items"."name", "items"."type", "items"."stackable", "items"."value", "items"."tradeable", "items"."equipSlot", "items"."active")
+         IS DISTINCT FROM (EXCLUDED."name", EXCLUDED."type", EXCLUDED."stackable", EXCLUDED."value", EXCLUDED."tradeable", EXCLUDED."equipSlot", true)`,
       [JSON.stringify(rows)],
     );
     const gone = await tx.query<{ id: string }>(

@@ -94,6 +94,25 @@ for (const kind of DATABASE_KINDS) {
       assert.equal((await prisma.item.findUniqueOrThrow({ where: { id: "logs" } })).active, true);
     });
 
+    it("items: a sync of unchanged definitions writes nothing; a changed one is written, with its time", async () => {
+      await syncItems(t.db.sql, ITEMS);
+      const stamps = async () => new Map((await prisma.item.findMany()).map((i) => [i.id, i.updatedAt.getTime()]));
+      const before = await stamps();
+      // PostgreSQL's CURRENT_TIMESTAMP is the transaction's start: a later sync stamps a later time.
+      await t.db.sql.query("SELECT pg_sleep(0.01)");
+      await syncItems(t.db.sql, ITEMS);
+      assert.deepEqual(await stamps(), before, "nothing written");
+      await syncItems(
+        t.db.sql,
+        ITEMS.map((i) => (i.id === "coins" ? { ...i, value: 2 } : i)),
+      );
+      const after = await stamps();
+      assert.ok(after.get("coins")! > before.get("coins")!, "the changed definition");
+      assert.equal((await prisma.item.findUniqueOrThrow({ where: { id: "coins" } })).value, 2);
+      for (const id of ["bronze_sword", "logs", "bronze_arrow"]) assert.equal(after.get(id), before.get(id), id);
+      await syncItems(t.db.sql, ITEMS);
+    });
+
     it("inventory: one row per occupied slot, slots 0..27, quantity > 0, known items only", async () => {
       await prisma.inventoryItem.createMany({
         data: [
