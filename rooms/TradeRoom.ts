@@ -1,13 +1,12 @@
-import { matchMaker, Room, ServerError, type AuthContext, type IRoomCache } from "@colyseus/core";
+import { matchMaker, Room, ServerError, type AuthContext } from "@colyseus/core";
 import { TokenError, verifyToken } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import type { TradeSession, TradeSide } from "../src/game/world/trades.js";
 import { TradeItemState, TradeState, type TradeOfferState } from "../schema/TradeState.js";
 import { TRADE_ROOM_MESSAGES } from "../src/protocol/index.js";
-import { reserveSeats, withdrawUntakenSeats, type SeatReservation } from "./colyseusSeats.js";
+import { withdrawUntakenSeats } from "./colyseusSeats.js";
 import type { ProtocolClient } from "./protocolClient.js";
 import type { TradeDesk, TradeRoomHandle, TradeSeat } from "./worldTrades.js";
-import type { WorldRoom } from "./WorldRoom.js";
 
 type TradeClient = ProtocolClient<unknown, TradeSeat>;
 
@@ -31,11 +30,15 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
 
   onCreate(options: { tradeId?: unknown; worldRoomId?: unknown }) {
     this.autoDispose = false;
-    const world = typeof options?.worldRoomId === "string" ? (matchMaker.getLocalRoomById(options.worldRoomId) as unknown as WorldRoom | undefined) : undefined;
-    const trade = world?.trades && typeof options.tradeId === "string" ? world.trades.claimRoom(options.tradeId, this) : null;
+    const world =
+      typeof options?.worldRoomId === "string"
+        ? (matchMaker.getLocalRoomById(options.worldRoomId) as unknown as { trades?: TradeDesk } | undefined)
+        : undefined;
+    const desk = world?.trades;
+    const trade = desk && typeof options.tradeId === "string" ? desk.claimRoom(options.tradeId, this) : null;
     // Only the world's trade desk makes trade rooms, one per trade it is opening.
-    if (!world || !trade) throw new ServerError(404, "No such trade");
-    this.desk = world.trades;
+    if (!desk || !trade) throw new ServerError(404, "No such trade");
+    this.desk = desk;
     this.tradeId = trade.id;
     this.mirror(trade);
     for (const type of TRADE_ROOM_MESSAGES) {
@@ -74,15 +77,6 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
     withdrawUntakenSeats(this);
     this.disconnect().catch((err) => this.ctx.logger.warn({ err, tradeId: this.tradeId }, "trade room did not close cleanly"));
   }
-}
-
-/**
- * Reserve the traders' seats in a trade's room, both in one call to the room: the reservation of
- * each trader by player id, for its tradeStarted. Throws when the room refuses a seat.
- */
-export async function reserveTradeSeats(listing: IRoomCache, seats: readonly TradeSeat[]): Promise<Map<string, SeatReservation>> {
-  const reservations = await reserveSeats(listing, seats);
-  return new Map(seats.map((seat, i) => [seat.playerId, reservations[i]]));
 }
 
 function mirrorSide(state: TradeOfferState, side: TradeSide) {

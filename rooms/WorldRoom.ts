@@ -38,7 +38,7 @@ import { updateInForm } from "./updateForms.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
-import { isRoomOp, roomOps } from "./worldFacade.js";
+import { isRoomOp, roomOps } from "./roomOps.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
 import { releaseWorldClaim } from "./worldHosting.js";
 import { InMemoryRoomClient } from "./inMemoryClient.js";

@@ -1,7 +1,14 @@
 import { Protocol } from "@colyseus/core";
 import { $changes, $refId, $values, encode, encodeMapEntry, encodeSchemaOperation, OPERATION } from "@colyseus/schema";
-import type { SharedEncodeCounts } from "./sharedEncodes.js";
 import { ENTRY_ROOM, SWITCH_TO_STRUCTURE, type Descriptor, type EncoderInternals, type Tree } from "./schemaInternals.js";
+
+/** Counts of the entity bytes made and of those copied into a view or frame (read by tests and the benchmark). */
+export interface SharedEncodeCounts {
+  encoded: number;
+  copied: number;
+  /** Kept adds brought up to date in place (only fixed-width fields changed). */
+  rewritten: number;
+}
 
 /**
  * Frames that move a client from one set of entities to another (a zone's hand-over, a joining

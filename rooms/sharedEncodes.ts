@@ -1,6 +1,6 @@
 import { $changes, $getByIndex, $refId, encode, encodeSchemaOperation, OPERATION, type StateView } from "@colyseus/schema";
 import { ENTRY_ROOM, SWITCH_TO_STRUCTURE, withChangeList, type Descriptor, type Ops, type SerializerInternals, type Tree } from "./schemaInternals.js";
-import { moveFrames, type CollectionMove } from "./moveFrames.js";
+import { moveFrames, type CollectionMove, type SharedEncodeCounts } from "./moveFrames.js";
 
 /**
  * Encode once, send many: each entity's bytes are made once per patch and copied into every
@@ -57,14 +57,6 @@ function isFlat(tree: Tree): boolean {
     flatness.set(desc, flat);
   }
   return flat;
-}
-
-/** Counts of the entity bytes made and of those copied into a view or frame (read by tests and the benchmark). */
-export interface SharedEncodeCounts {
-  encoded: number;
-  copied: number;
-  /** Kept adds brought up to date in place (only fixed-width fields changed). */
-  rewritten: number;
 }
 
 export interface SharedEncodes {

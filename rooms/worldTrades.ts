@@ -1,6 +1,6 @@
 import { matchMaker, type IRoomCache } from "@colyseus/core";
+import { reserveSeats } from "./colyseusSeats.js";
 import { TradeCommits } from "./tradeCommits.js";
-import { reserveTradeSeats } from "./TradeRoom.js";
 import type { Logger } from "pino";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { tradeValues, type OfferItem } from "../src/game/trade.js";
@@ -287,4 +287,13 @@ export class TradeDesk {
     this.rooms.delete(tradeId);
     room?.close();
   }
+}
+
+/**
+ * Reserve the traders' seats in a trade's room, both in one call to the room: the reservation of
+ * each trader by player id, for its tradeStarted. Throws when the room refuses a seat.
+ */
+export async function reserveTradeSeats(listing: IRoomCache, seats: readonly TradeSeat[]): Promise<Map<string, SeatReservation>> {
+  const reservations = await reserveSeats(listing, seats);
+  return new Map(seats.map((seat, i) => [seat.playerId, reservations[i]]));
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { oneRoom, worldFacade, type FacadeRoom } from "../../rooms/worldFacade.js";
+import type { FacadeRoom } from "../../rooms/roomOps.js";
+import { oneRoom, worldFacade } from "../../rooms/worldFacade.js";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { startingInventory } from "../../src/game/inventory.js";
 import { defaultSkillXp } from "../../src/game/skills.js";

@@ -1,0 +1,90 @@
+import type { IgnoreLists } from "../src/db/socialRepo.js";
+import { snapshotOf } from "../src/game/world/players.js";
+import type { PlayerEntity } from "../src/game/world/entities.js";
+import type { World } from "../src/game/world/World.js";
+import type { Tile } from "../src/game/types.js";
+import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
+import type { AreaCounts, LiveCharacter, OnlineCharacter, PrivateOutcome, WorldSummary } from "../src/worldAccess.js";
+import type { Session } from "./worldSessions.js";
+
+/** What the facade reads of a world room: its world, its sessions, its ignore lists and which world it is. */
+export interface FacadeRoom {
+  world: World;
+  sessions: ReadonlyMap<string, Pick<Session, "accountId" | "client">>;
+  ignores?: Pick<IgnoreLists, "ignores" | "reload">;
+  spec?: { id: number };
+  kick?: (playerId: string, by: string) => void;
+}
+
+/** The area an npc or resource was placed by: its id is `npc:<area>:…` / `res:<area>:…` (src/game/world/setup.ts). */
+const areaOf = (id: string) => id.split(":")[1] ?? "";
+
+const online = (room: FacadeRoom, p: PlayerEntity): OnlineCharacter => ({
+  id: p.id,
+  name: p.name,
+  isAgent: p.isAgent,
+  combatLevel: p.combatLevel,
+  tile: { ...p.tile },
+  world: room.spec?.id ?? 1,
+});
+
+/**
+ * What one world room answers for the facade, on the process it runs on: plain JSON in and out
+ * (in a cluster these cross processes as remote room calls, WorldRoom.facade).
+ */
+export const roomOps = {
+  online: (room: FacadeRoom): OnlineCharacter[] => [...room.world.players.values()].map((p) => online(room, p)),
+  character(room: FacadeRoom, characterId: string): LiveCharacter | null {
+    const p = room.world.players.get(characterId);
+    return p ? structuredClone({ ...snapshotOf(p), combatLevel: p.combatLevel, world: room.spec?.id ?? 1 }) : null;
+  },
+  whereIs(room: FacadeRoom, characterId: string): Tile | null {
+    const p = room.world.players.get(characterId);
+    return p ? { ...p.tile } : null;
+  },
+  isOnline: (room: FacadeRoom, characterId: string): boolean => room.world.players.has(characterId),
+  hasSession: (room: FacadeRoom, characterId: string): boolean => room.sessions.has(characterId),
+  isAccountOnline: (room: FacadeRoom, accountId: string): boolean => [...room.sessions.values()].some((s) => s.accountId === accountId),
+  sendTo(room: FacadeRoom, characterId: string, type: string, data: unknown): boolean {
+    const session = room.sessions.get(characterId);
+    if (!session) return false;
+    session.client.send(type as ServerMessageType, data as never);
+    return true;
+  },
+  /** A private message to the character's session, unless its account ignores the sender. */
+  privateMessage(room: FacadeRoom, characterId: string, payload: ServerMessage<"chat:message">): PrivateOutcome {
+    const session = room.sessions.get(characterId);
+    if (!session) return "offline";
+    if (room.ignores?.ignores(session.accountId, payload.fromId)) return "ignored";
+    session.client.send("chat:message", payload);
+    return "delivered";
+  },
+  /** An admin's kick of the character's session. */
+  kick(room: FacadeRoom, characterId: string, by: string): boolean {
+    if (!room.sessions.has(characterId) || !room.kick) return false;
+    room.kick(characterId, by);
+    return true;
+  },
+  async reloadIgnores(room: FacadeRoom, accountId: string): Promise<boolean> {
+    await room.ignores?.reload(accountId);
+    return true;
+  },
+  rename(room: FacadeRoom, characterId: string, name: string): boolean {
+    const p = room.world.players.get(characterId);
+    if (!p) return false;
+    p.name = name;
+    room.world.touchPlayer(p, true);
+    return true;
+  },
+  summary(room: FacadeRoom): WorldSummary {
+    const { world } = room;
+    const areas: Record<string, AreaCounts> = {};
+    const area = (id: string) => (areas[areaOf(id)] ??= { npcs: { alive: 0, dead: 0 }, resources: { available: 0, depleted: 0 } });
+    for (const npc of world.npcs.values()) area(npc.id).npcs[npc.deadUntilTick != null ? "dead" : "alive"]++;
+    for (const r of world.resources.values()) area(r.id).resources[r.depleted ? "depleted" : "available"]++;
+    return { world: room.spec?.id ?? 1, tick: world.tick, players: roomOps.online(room), areas };
+  },
+  spawnTile: (room: FacadeRoom): Tile => ({ ...room.world.spawnTile }),
+};
+export type RoomOp = keyof typeof roomOps;
+export const isRoomOp = (op: unknown): op is RoomOp => typeof op === "string" && Object.hasOwn(roomOps, op);
