@@ -4,7 +4,6 @@ import {
   bankDeposit,
   bankWithdraw,
   movePlayer,
-  playerOf,
   setAutocast,
   setCombatStyle,
   startAttack,
@@ -13,6 +12,7 @@ import {
   stopPlayer,
 } from "../src/game/world/commands.js";
 import { useItem } from "../src/game/world/itemUse.js";
+import { playerOf } from "../src/game/world/worldCore.js";
 import { startMaking } from "../src/game/world/making.js";
 import { startPraying, togglePrayer } from "../src/game/world/praying.js";
 import { closeStore } from "../src/game/world/stores.js";

@@ -1,4 +1,4 @@
-import type { WorldKnowledge } from "./agents/knowledge.js";
+import type { WorldKnowledge } from "./game/world/knowledge.js";
 import type { Tile } from "./game/types.js";
 import type { CharacterSnapshot } from "./game/world/entities.js";
 import type { ServerMessage, ServerMessageType } from "./protocol/index.js";

@@ -1,7 +1,7 @@
 import { chebyshev } from "../game/movement.js";
 import type { GatheringResource } from "../manifests/index.js";
 import type { Goal } from "./goals.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { prepareToFight } from "./fighting.js";
 import { errand, type Mind, type Order } from "./mind.js";
 import { goTo, walkToward } from "./moves.js";

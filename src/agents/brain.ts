@@ -1,7 +1,7 @@
 import { bank, fight, gatherAt, pickUp, skipOf } from "./behaviours.js";
 import { itemsByName, npcByName, questByName, recipesByName, type Command } from "./commands.js";
 import { availableGoals, chooseGoal, PRODUCTION_VERB, type Goal, type GoalOption } from "./goals.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { goalFrom, measure, type Deal, type Mind, type Order } from "./mind.js";
 import { coinsOf } from "./pack.js";
 import { produce } from "./producing.js";

@@ -1,4 +1,4 @@
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { PRODUCTION_KINDS, type AgentCommand, type ProductionKind } from "../protocol/index.js";
 
 /** A command an owner can send in words: the wire's `AgentCommand` (an external runtime is told the same). */

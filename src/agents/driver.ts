@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import { InMemoryRoomClient } from "../../rooms/inMemoryClient.js";
 import { newMind, step, type Mind } from "./brain.js";
 import type { Goal } from "./goals.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { isProductionKind } from "./productionPlan.js";
 import { AgentView } from "./view.js";
 import { GATHERING_SKILLS, type ServerMessageArgs } from "../protocol/index.js";

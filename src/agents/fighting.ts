@@ -1,7 +1,7 @@
 import { isStaff } from "../game/attacks.js";
 import { isBow } from "../game/ranged.js";
 import type { SpellDef } from "../manifests/combat.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { Order } from "./mind.js";
 import type { SelfState } from "./view.js";
 

@@ -1,4 +1,4 @@
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { coinsOf, equippedOf, hasBankable, isTool } from "./pack.js";
 import { bestRecipe, recipeAvailability, recipesOf } from "./productionPlan.js";
 import { questAvailability } from "./questPlan.js";

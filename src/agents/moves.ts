@@ -1,6 +1,6 @@
 import { chebyshev } from "../game/movement.js";
 import type { Tile } from "../game/types.js";
-import { walkableNear, type WorldKnowledge } from "./knowledge.js";
+import { walkableNear, type WorldKnowledge } from "../game/world/knowledge.js";
 import type { Mind, Order } from "./mind.js";
 import type { AgentView } from "./view.js";
 

@@ -1,7 +1,7 @@
 import { addItemAll } from "../game/inventory.js";
 import { COINS } from "../game/shop.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { SelfState } from "./view.js";
 
 /** What the agent carries, as the game rules see it. Pure. */

@@ -3,7 +3,7 @@ import type { ProductionKind } from "../protocol/index.js";
 import { chebyshev } from "../game/movement.js";
 import { drop, fight, finish, gatherAt, skipOf } from "./behaviours.js";
 import { PRODUCTION_VERB, type Goal } from "./goals.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { errand, expect, waitingFor, type Mind, type Order } from "./mind.js";
 import { approach, walkToward } from "./moves.js";
 import { hasBankable } from "./pack.js";

@@ -4,7 +4,7 @@ import { COINS } from "../game/shop.js";
 import { GameError, type Tile } from "../game/types.js";
 import type { GatheringResource, Recipe } from "../manifests/index.js";
 import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/index.js";
-import { resourceDef, type WorldKnowledge } from "./knowledge.js";
+import { resourceDef, type WorldKnowledge } from "../game/world/knowledge.js";
 import { coinsOf, equippedOf, hasBankable, inventoryOf } from "./pack.js";
 import { gatherNeeds, offersOf, type Skip } from "./shopping.js";
 import type { AgentView } from "./view.js";

@@ -4,7 +4,7 @@ import { GameError } from "../game/types.js";
 import type { DialogueDef } from "../manifests/dialogue.js";
 import type { QuestDef } from "../manifests/index.js";
 import type { QuestView } from "../protocol/index.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { AgentView } from "./view.js";
 
 /**

@@ -3,7 +3,7 @@ import { chebyshev } from "../game/movement.js";
 import type { GatheringResource, QuestDef } from "../manifests/index.js";
 import { drop, fight, finish, gatherAt, skipOf } from "./behaviours.js";
 import type { Goal } from "./goals.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { errand, expect, waitingFor, type Mind, type Order } from "./mind.js";
 import { approach } from "./moves.js";
 import { coinsOf } from "./pack.js";

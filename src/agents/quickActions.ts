@@ -1,5 +1,5 @@
 import { availableGoals, hasBankable, type GoalOption } from "./goals.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { nearest, type AgentView } from "./view.js";
 import { chebyshev } from "../game/movement.js";
 import type { ProductionKind } from "../protocol/index.js";

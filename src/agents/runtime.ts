@@ -9,7 +9,7 @@ import { chooseWorld } from "../worldSpecs.js";
 import { goalFrom, withResume } from "./brain.js";
 import { AgentDriver } from "./driver.js";
 import { goalView, parseCommand, type Command, type Goal, type GoalType, type GoalView } from "./goals.js";
-import type { WorldKnowledge } from "./knowledge.js";
+import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { ServerMessage, ServerMessageType } from "../protocol/index.js";
 import { replyTo } from "./replies.js";
 import { AgentPlacement } from "./placement.js";

@@ -1,5 +1,5 @@
 import type { Goal } from "./goals.js";
-import type { Townsperson, WorldKnowledge } from "./knowledge.js";
+import type { Townsperson, WorldKnowledge } from "../game/world/knowledge.js";
 import { expect, waitingFor, type Mind, type Order } from "./mind.js";
 import { approach } from "./moves.js";
 import { coinsOf } from "./pack.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { newMind, step } from "../../src/agents/brain.js";
 import { prepareToFight } from "../../src/agents/fighting.js";
-import { knowledgeOf, type WorldKnowledge } from "../../src/agents/knowledge.js";
+import { knowledgeOf, type WorldKnowledge } from "../../src/game/world/knowledge.js";
 import { goalFrom } from "../../src/agents/mind.js";
 import { isKept } from "../../src/agents/pack.js";
 import { AgentView } from "../../src/agents/view.js";

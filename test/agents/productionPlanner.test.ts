@@ -3,7 +3,7 @@ import { createWorld } from "../../rooms/worldSetup.js";
 import { newMind, step } from "../../src/agents/brain.js";
 import { AgentDriver } from "../../src/agents/driver.js";
 import { availableGoals, parseCommand } from "../../src/agents/goals.js";
-import { knowledgeOf, type WorldKnowledge } from "../../src/agents/knowledge.js";
+import { knowledgeOf, type WorldKnowledge } from "../../src/game/world/knowledge.js";
 import { goalFrom } from "../../src/agents/mind.js";
 import { productionStep, type ProductionStep } from "../../src/agents/productionPlan.js";
 import { AgentView } from "../../src/agents/view.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { newMind, step } from "../../src/agents/brain.js";
 import { availableGoals } from "../../src/agents/goals.js";
-import { knowledgeOf, type WorldKnowledge } from "../../src/agents/knowledge.js";
+import { knowledgeOf, type WorldKnowledge } from "../../src/game/world/knowledge.js";
 import { questStep, responseToward } from "../../src/agents/questPlan.js";
 import { AgentView } from "../../src/agents/view.js";
 import type { QuestDef } from "../../src/manifests/index.js";

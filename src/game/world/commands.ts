@@ -13,8 +13,6 @@ import { nearBank, weaponOf } from "./players.js";
 import type { World } from "./World.js";
 import { playerOf } from "./worldCore.js";
 
-// rooms/worldCommands.ts takes playerOf from here with the commands.
-export { playerOf };
 
 /** The player a command that changes items is for: refused while a trade of theirs is being committed. */
 export function itemHolderOf(world: World, id: string): PlayerEntity {

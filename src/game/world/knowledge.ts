@@ -1,8 +1,8 @@
-import type { GameData, GatheringResource } from "../manifests/index.js";
-import { newStock, type StoreStock } from "../game/shop.js";
-import type { Tile } from "../game/types.js";
-import { isTanner } from "../game/world/making.js";
-import type { World } from "../game/world/World.js";
+import type { GameData, GatheringResource } from "../../manifests/index.js";
+import { newStock, type StoreStock } from "../shop.js";
+import type { Tile } from "../types.js";
+import { isTanner } from "./making.js";
+import type { World } from "./World.js";
 
 /**
  * The map as every client knows it from the world data: where the banks, the resource spots and
