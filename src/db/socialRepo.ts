@@ -19,15 +19,21 @@ type Db = PrismaClient | Tx;
 export const PUBLIC_CHARACTER = { id: true, name: true, combatLevel: true, isAgent: true } as const;
 export type PublicCharacter = Pick<Character, "id" | "name" | "combatLevel" | "isAgent">;
 
-/** The character with this name, ignoring case (through the lower(name) unique index). */
-/** A character's id and name by its name (case-insensitive), or null. */
+/**
+ * The one way a character is found by its name: ignoring case, as PostgreSQL's lower() folds it
+ * (through the lower(name) unique index, so at most one).
+ */
+const BY_NAME = `SELECT "id", "name" FROM "characters" WHERE lower("name") = lower($1) LIMIT 1`;
+
+/** A character's id and name by its name (any case), or null. */
 export async function characterIdByName(sql: SqlTx, name: string): Promise<{ id: string; name: string } | null> {
-  const rows = await sql.query<{ id: string; name: string }>(`SELECT "id", "name" FROM "characters" WHERE lower("name") = lower($1) LIMIT 1`, [name]);
+  const rows = await sql.query<{ id: string; name: string }>(BY_NAME, [name]);
   return rows[0] ?? null;
 }
 
+/** The character by its name (any case), or null. */
 export async function characterByName(prisma: PrismaClient, name: string): Promise<Character | null> {
-  const rows = await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "characters" WHERE lower("name") = lower($1) LIMIT 1`, name);
+  const rows = await prisma.$queryRawUnsafe<{ id: string }[]>(BY_NAME, name);
   return rows.length ? prisma.character.findUnique({ where: { id: rows[0].id } }) : null;
 }
 
