@@ -40,7 +40,7 @@ import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
 import { isRoomOp, roomOps } from "./roomOps.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
-import { releaseWorldClaim } from "./worldHosting.js";
+import { worldClaims } from "./worldHosting.js";
 import { InMemoryRoomClient } from "./inMemoryClient.js";
 
 /** What the admin monitor shows of a room (its list of clients, at least). */
@@ -363,7 +363,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     await this.saver.flush();
     // Everyone here is saved: their characters are free to go live elsewhere, and the world to run on another process.
     await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.locks.release(id)));
-    await releaseWorldClaim(this.presence, this.spec.id, matchMaker.processId).catch(() => {});
+    await worldClaims(this.presence)
+      .release(this.spec.id, matchMaker.processId)
+      .catch(() => {});
   }
 
   /**

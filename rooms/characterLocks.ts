@@ -1,14 +1,15 @@
 import { ServerError, type Presence } from "@colyseus/core";
 import type { Logger } from "pino";
 import { turnOf } from "../src/game/turns.js";
+import { PresenceClaims } from "./presenceClaims.js";
 
 /**
- * One character, one room: a lock per character in Colyseus's presence (this process's memory,
- * or Redis in a cluster, with the same code), held by the room the character is live in.
+ * One character, one room: a lock per character in Colyseus's presence, held by the room the
+ * character is live in.
  *
- * - The lock is a presence hash `character:<id>:lock` with a counter `n` and the `holder` room id.
- *   Taking it is an atomic increment: the one whose increment gives 1 holds it. It expires after
- *   `ttlS` unless its holder refreshes it, so a dead process's characters are free again.
+ * - The lock is a presence claim (rooms/presenceClaims.ts) under `character:<id>:lock`, held by
+ *   the room's id. It expires after `ttlS` unless its holder refreshes it, so a dead process's
+ *   characters are free again.
  * - A room that finds the character held elsewhere asks the holder, on the holder's own channel,
  *   to take its session over (save it, close it, release the lock), and waits for the lock.
  */
@@ -20,6 +21,8 @@ const POLL_MS = 50;
 const ASK_AGAIN_MS = 2_000;
 
 export const lockKey = (characterId: string) => `character:${characterId}:lock`;
+/** The characters' locks, by character id. */
+export const characterClaims = (presence: Presence, ttlS = LOCK_TTL_S) => new PresenceClaims(presence, lockKey, ttlS);
 export const takeoverChannel = (roomId: string) => `world:${roomId}:takeover`;
 
 export class CharacterBusyError extends Error {
@@ -29,31 +32,25 @@ export class CharacterBusyError extends Error {
 }
 
 export class CharacterLocks {
+  private readonly claims: PresenceClaims<string>;
+
   constructor(
     private readonly presence: Presence,
     /** The room holding the locks it takes. */
     readonly holder: string,
     private readonly options: { ttlS?: number; waitMs?: number } = {},
-  ) {}
-
-  private get ttl() {
-    return this.options.ttlS ?? LOCK_TTL_S;
+  ) {
+    this.claims = characterClaims(presence, options.ttlS);
   }
 
   /** Who holds the character now (undefined: nobody, or the winner has not named itself yet). */
-  async holderOf(characterId: string): Promise<string | undefined> {
-    return (await this.presence.hget(lockKey(characterId), "holder")) ?? undefined;
+  holderOf(characterId: string): Promise<string | undefined> {
+    return this.claims.holderOf(characterId);
   }
 
   /** One try: true when this room holds the character's lock now (newly or already). */
-  async tryAcquire(characterId: string): Promise<boolean> {
-    const key = lockKey(characterId);
-    // A key without a counter (a refresh that raced a release) is free.
-    if ((await this.presence.hget(key, "n")) !== null) return (await this.holderOf(characterId)) === this.holder;
-    const n = await this.presence.hincrbyex(key, "n", 1, this.ttl);
-    if (n !== 1) return false; // another room won the race
-    await this.presence.hset(key, "holder", this.holder);
-    return true;
+  tryAcquire(characterId: string): Promise<boolean> {
+    return this.claims.claim(characterId, this.holder);
   }
 
   /**
@@ -77,13 +74,13 @@ export class CharacterLocks {
   }
 
   /** Let the character go (only if this room holds it). */
-  async release(characterId: string): Promise<void> {
-    if ((await this.holderOf(characterId)) === this.holder) this.presence.del(lockKey(characterId));
+  release(characterId: string): Promise<void> {
+    return this.claims.release(characterId, this.holder);
   }
 
   /** Keep the locks of the characters live here from expiring. */
-  async refresh(characterIds: Iterable<string>): Promise<void> {
-    await Promise.all([...characterIds].map((id) => this.presence.hincrbyex(lockKey(id), "refreshed", 1, this.ttl)));
+  refresh(characterIds: Iterable<string>): Promise<void> {
+    return this.claims.refresh(characterIds);
   }
 
   /** Run `handler` when another room asks this one to let a character go. */

@@ -1,6 +1,6 @@
 import { matchMaker } from "@colyseus/core";
 import type { WorldEntry, WorldSpec } from "../src/worldSpecs.js";
-import { liveProcesses, worldHostKey, worldRoomId } from "./worldHosting.js";
+import { liveProcesses, worldClaims, worldRoomId } from "./worldHosting.js";
 
 /**
  * The configured worlds as they stand across the cluster, from the matchmaker's listings (every
@@ -11,7 +11,8 @@ import { liveProcesses, worldHostKey, worldRoomId } from "./worldHosting.js";
  */
 export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> {
   const listings = new Map((await matchMaker.query({ name: "world" })).map((l) => [l.roomId, l]));
-  const holders = await Promise.all(specs.map((s) => matchMaker.presence.hget(worldHostKey(s.id), "holder")));
+  const claims = worldClaims(matchMaker.presence);
+  const holders = await Promise.all(specs.map((s) => claims.holderOf(s.id)));
   const live = await liveProcesses(matchMaker.presence);
   if (matchMaker.processId) live.add(matchMaker.processId);
   return specs.map((spec, i) => {

@@ -4,7 +4,7 @@ import type { GameData } from "../src/manifests/index.js";
 import type { Tile } from "../src/game/types.js";
 import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
 import type { LiveCharacter, OnlineCharacter, PrivateOutcome, WorldAccess, WorldSummary } from "../src/worldAccess.js";
-import { lockKey } from "./characterLocks.js";
+import { characterClaims } from "./characterLocks.js";
 import { worldRoomId } from "./worldHosting.js";
 import type { WorldEntry, WorldSpec } from "../src/worldSpecs.js";
 import { worldDirectory } from "./worldDirectory.js";
@@ -49,7 +49,7 @@ export function colyseusWorldRooms(specs: WorldSpec[], gameData: GameData): Worl
       return (await matchMaker.query({ name: "world", roomId })).length ? roomId : undefined;
     },
     async holding(characterId) {
-      return (await matchMaker.presence.hget(lockKey(characterId), "holder")) ?? undefined;
+      return characterClaims(matchMaker.presence).holderOf(characterId);
     },
     async call(roomId, op, args) {
       const local = matchMaker.getLocalRoomById(roomId) as unknown as FacadeRoom | undefined;

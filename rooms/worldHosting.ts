@@ -1,15 +1,15 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import type { Logger } from "pino";
 import type { WorldSpec } from "../src/worldSpecs.js";
+import { PresenceClaims } from "./presenceClaims.js";
 
 /**
  * Each configured world runs exactly once in the whole cluster (one process: exactly once there).
  *
- * - A world is hosted by the process holding its claim: a presence hash `world:<id>:host` with a
- *   counter `n` and the `holder` process id, taken by an atomic increment (the one whose increment
- *   gives 1 holds it) and kept alive by its holder; it expires `ttlS` after its holder stops
- *   refreshing it, and another process then takes the world over, loading it from the database as
- *   any start does.
+ * - A world is hosted by the process holding its claim: a presence claim (rooms/presenceClaims.ts)
+ *   under `world:<id>:host` held by the process id and kept alive by its holder; it expires `ttlS`
+ *   after its holder stops refreshing it, and another process then takes the world over, loading
+ *   it from the database as any start does.
  * - A process is alive while it listens on its Colyseus process channel (`p:<processId>`; Redis
  *   drops a dead process's subscriptions at once). A claim whose holder was not alive in two
  *   rounds running is taken from it, so a SIGKILLed process's worlds run again within seconds
@@ -28,6 +28,8 @@ export const WORLD_ROUND_MS = 1000;
 const SWEEP_EVERY_ROUNDS = 3;
 
 export const worldHostKey = (worldId: number) => `world:${worldId}:host`;
+/** The worlds' claims, by world id. */
+export const worldClaims = (presence: Presence, ttlS = WORLD_CLAIM_TTL_S) => new PresenceClaims(presence, worldHostKey, ttlS);
 /** The room id of a world's room, the same on whichever process runs it. */
 export const worldRoomId = (worldId: number) => `world-${worldId}`;
 
@@ -54,7 +56,7 @@ export class WorldHosting {
   private rounds = 0;
   /** Holders found not alive in the last round, by world id. */
   private absentHolders = new Map<number, string>();
-  private readonly ttlS: number;
+  private readonly claims: PresenceClaims<number>;
 
   constructor(
     private readonly presence: Presence,
@@ -64,7 +66,7 @@ export class WorldHosting {
     private readonly logger: Logger,
     private readonly options: { ttlS?: number; sweepDeadProcesses?: boolean; alive?: () => boolean } = {},
   ) {
-    this.ttlS = options.ttlS ?? WORLD_CLAIM_TTL_S;
+    this.claims = worldClaims(presence, options.ttlS);
   }
 
   /** The first round (this process's share of the free worlds made), then a round every `everyMs`. */
@@ -75,7 +77,7 @@ export class WorldHosting {
     this.timer.unref();
   }
 
-  /** No more rounds (a shutdown): each world room frees its claim once it is saved (releaseWorldClaim). */
+  /** No more rounds (a shutdown): each world room frees its claim once it is saved (WorldRoom, through worldClaims). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
@@ -84,8 +86,8 @@ export class WorldHosting {
 
   /** Which process holds each world's claim now (undefined: none). */
   async holders(): Promise<Map<number, string | undefined>> {
-    const ids = await Promise.all(this.specs.map((s) => this.presence.hget(worldHostKey(s.id), "holder")));
-    return new Map(this.specs.map((s, i) => [s.id, ids[i] ?? undefined]));
+    const ids = await Promise.all(this.specs.map((s) => this.claims.holderOf(s.id)));
+    return new Map(this.specs.map((s, i) => [s.id, ids[i]]));
   }
 
   /** One round, never two at once. */
@@ -111,7 +113,7 @@ export class WorldHosting {
     for (const holder of holders.values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
     for (const spec of this.specs) {
       if (this.stopped || this.hosted.size >= fair) break;
-      if (holders.get(spec.id) !== undefined || !(await this.claim(spec.id))) continue;
+      if (holders.get(spec.id) !== undefined || !(await this.claims.claim(spec.id, this.self.processId))) continue;
       this.hosted.add(spec.id);
       try {
         await this.hooks.open(spec);
@@ -119,7 +121,7 @@ export class WorldHosting {
       } catch (err) {
         this.logger.error({ err, world: spec.id }, "could not open a world; its claim is freed");
         this.hosted.delete(spec.id);
-        await releaseWorldClaim(this.presence, spec.id, this.self.processId);
+        await this.claims.release(spec.id, this.self.processId);
       }
     }
     // Two worlds or more ahead of another process: hand one empty world over.
@@ -137,10 +139,10 @@ export class WorldHosting {
    */
   private async keepClaims() {
     for (const id of [...this.hosted]) {
-      let holder = (await this.presence.hget(worldHostKey(id), "holder")) ?? undefined;
-      if (holder === undefined && (await this.claim(id))) holder = this.self.processId;
+      let holder = await this.claims.holderOf(id);
+      if (holder === undefined && (await this.claims.claim(id, this.self.processId))) holder = this.self.processId;
       if (holder === this.self.processId) {
-        await this.presence.hincrbyex(worldHostKey(id), "refreshed", 1, this.ttlS);
+        await this.claims.refresh([id]);
         continue;
       }
       this.logger.error({ world: id, holder }, "this process lost its claim on a world (it stalled past the claim's expiry); closing its room here");
@@ -160,7 +162,7 @@ export class WorldHosting {
         continue;
       }
       this.logger.warn({ world: id, holder }, "the process running a world is gone; taking the world over");
-      if ((await this.presence.hget(worldHostKey(id), "holder")) === holder) await this.presence.del(worldHostKey(id));
+      await this.claims.release(id, holder);
       holders.set(id, undefined);
     }
     this.absentHolders = absent;
@@ -172,20 +174,7 @@ export class WorldHosting {
     try {
       await this.hooks.close(spec);
     } finally {
-      await releaseWorldClaim(this.presence, spec.id, this.self.processId);
+      await this.claims.release(spec.id, this.self.processId);
     }
   }
-
-  private async claim(worldId: number): Promise<boolean> {
-    const key = worldHostKey(worldId);
-    const n = await this.presence.hincrbyex(key, "n", 1, this.ttlS);
-    if (n !== 1) return false;
-    await this.presence.hset(key, "holder", this.self.processId);
-    return true;
-  }
-}
-
-/** Free a world's claim if `processId` holds it (its room is closed and saved): another process may run it now. */
-export async function releaseWorldClaim(presence: Presence, worldId: number, processId: string): Promise<void> {
-  if ((await presence.hget(worldHostKey(worldId), "holder")) === processId) await presence.del(worldHostKey(worldId));
 }
