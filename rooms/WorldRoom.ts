@@ -9,24 +9,13 @@ import { tickStores } from "../src/game/world/stores.js";
 import { tickGroundItems, tickNpcs, tickPlayers, tickResources } from "../src/game/world/tick.js";
 import type { World } from "../src/game/world/World.js";
 import { onlinePlayers, tickDuration } from "../src/metrics.js";
-import {
-  ClientMessages,
-  CLOSE_CODES,
-  DuelMessages,
-  TradeMessages,
-  type ClientMessageType,
-  type DuelMessageType,
-  type ServerMessage,
-  type ServerMessageType,
-  type TradeMessageType,
-  type WorldUpdate,
-} from "../src/protocol/index.js";
+import { CLOSE_CODES, type ServerMessage, type ServerMessageType, type WorldUpdate } from "../src/protocol/index.js";
 import { WorldState } from "../schema/WorldState.js";
 import { CharacterLocks, RoomCharacterLocks } from "./characterLocks.js";
 import { TickLoop } from "./tickLoop.js";
-import { TickPhases } from "./tickPhases.js";
-import { runCommand, worldCommands, type CommandHandlers } from "./worldCommands.js";
-import { dispatchEvents, type EventContext } from "./worldEvents.js";
+import { TickPhases, type WorldTickPhase } from "./tickPhases.js";
+import { worldCommands } from "./worldCommands.js";
+import { dispatchEvents, reportOnce, type EventContext } from "./worldEvents.js";
 import { WorldSessions, type Session, type WorldClient } from "./worldSessions.js";
 import { createWorld, restoreWorld } from "./worldSetup.js";
 import { worldKey, worldMetadata, worldSpecOf, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
@@ -42,12 +31,8 @@ import { isRoomOp, roomOps } from "./roomOps.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
 import { worldClaims } from "./worldHosting.js";
 import { InMemoryRoomClient } from "./inMemoryClient.js";
-
-/** What the admin monitor shows of a room (its list of clients, at least). */
-interface InspectData {
-  clients: Array<{ sessionId: string } & Record<string, unknown>>;
-  [key: string]: unknown;
-}
+import { routeWorldMessages } from "./worldMessages.js";
+import { withCharacters, type InspectData } from "./roomInspect.js";
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;
@@ -103,32 +88,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   /** One character, one room: the presence locks of the characters live here. */
   private locks!: RoomCharacterLocks;
   private stopListening?: () => void;
-  /** The world's message handlers, one per client message. */
-  private commands!: CommandHandlers;
   /** How the world's events reach the players. */
   private events!: EventContext;
   /** The tick's phases, timed into the tick histogram. */
-  readonly phases = new TickPhases<
-    | "players"
-    | "npcs"
-    | "resources"
-    | "groundItems"
-    | "stores"
-    | "events"
-    | "trades"
-    | "duels"
-    | "sync"
-    | "views"
-    | "send"
-    | "patch"
-    | "handOver"
-    | "save"
-    | "endTick"
-  >(tickDuration);
+  readonly phases = new TickPhases<WorldTickPhase>(tickDuration);
   /** The latest ticks' durations (for /status). */
   private readonly recentTicks = new RecentTicks();
-  /** Dialogue effects the server does not play, reported once each. */
-  private readonly unknownEffects = new Set<string>();
 
   async onCreate(options: { worldId?: number; tradeLimits?: Partial<TradeLimits> } = {}) {
     const spec = (this.spec = worldSpecOf(this.ctx.config.worlds, options.worldId));
@@ -145,34 +110,25 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     this.saver = new WorldSaver(this.ctx.db.sql, key, this.ctx.logger);
     await restoreWorld(this.world, key, this.ctx.db.prisma, this.ctx.logger);
     this.locks = new RoomCharacterLocks(new CharacterLocks(this.presence, this.roomId), (id) => this.sessions.has(id), this.ctx.logger);
-    this.trades = new TradeDesk({
+    // The trade, store and duel desks: what they commit goes through the world's saver.
+    const desk = {
       world: this.world,
       saver: this.saver,
       logger: this.ctx.logger,
+      send: <K extends ServerMessageType>(playerId: string, type: K, data: ServerMessage<K>) => this.toPlayer(playerId, type, data),
+      syncPlayer: (playerId: string) => this.syncPlayer(playerId),
+    };
+    this.trades = new TradeDesk({
+      ...desk,
       worldRoomId: this.roomId,
-      send: (playerId, type, data) => this.toPlayer(playerId, type, data),
-      syncPlayer: (playerId) => this.syncPlayer(playerId),
       // The clients living in this process (the /ws adapter's, the agents') trade through the world room.
       usesTradeRoom: (playerId) => {
         const client = this.sessions.get(playerId)?.client;
         return client !== undefined && !(client instanceof InMemoryRoomClient);
       },
     });
-    this.stores = new StoreDesk({
-      world: this.world,
-      saver: this.saver,
-      logger: this.ctx.logger,
-      worldName: key,
-      send: (playerId, type, data) => this.toPlayer(playerId, type, data),
-      syncPlayer: (playerId) => this.syncPlayer(playerId),
-    });
-    this.duels = new DuelDesk({
-      world: this.world,
-      saver: this.saver,
-      logger: this.ctx.logger,
-      send: (playerId, type, data) => this.toPlayer(playerId, type, data),
-      syncPlayer: (playerId) => this.syncPlayer(playerId),
-    });
+    this.stores = new StoreDesk({ ...desk, worldName: key });
+    this.duels = new DuelDesk(desk);
     // Each entity's bytes are encoded once a patch and copied into every view that sees it.
     const encodes = shareEntityEncodes((this as unknown as { _serializer: unknown })._serializer);
     const handOvers = {
@@ -211,7 +167,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       worldId: spec.id,
       isHere: (playerId) => this.world.players.has(playerId),
     });
-    this.commands = worldCommands({
+    const commands = worldCommands({
       world: this.world,
       logger: this.ctx.logger,
       chat: {
@@ -234,39 +190,18 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
         if (p) this.saver.save(this.world, [p]).catch(() => {});
       },
       deathExpired: (deathId) => void this.saver.expireDeath(deathId).catch(() => {}),
-      unknownEffect: (npcId, effect) => {
-        if (this.unknownEffects.has(effect)) return;
-        this.unknownEffects.add(effect);
-        this.ctx.logger.warn({ npcId, effect }, "dialogue effect not played by this server; ignored");
-      },
+      unknownEffect: reportOnce(this.ctx.logger),
     };
     this.saveEveryTicks = Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS));
-    for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
-      this.onMessage(type, (client: WorldClient, payload: unknown) => this.receive(client, type, payload));
-    }
-    for (const type of Object.keys(TradeMessages) as TradeMessageType[]) {
-      this.onMessage(type, (client: WorldClient, payload: unknown) => {
-        const session = client.userData;
-        if (!session) return client.send("tradeError", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
-        if (type === "tradeRequest" && this.across.requestElsewhere(client, payload, "tradeError", () => this.trades.receive(session.playerId, type, payload)))
-          return;
-        this.trades.receive(session.playerId, type, payload);
-      });
-    }
-    for (const type of Object.keys(DuelMessages) as DuelMessageType[]) {
-      this.onMessage(type, (client: WorldClient, payload: unknown) => {
-        const session = client.userData;
-        if (!session) return client.send("duel:error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
-        const run = () => {
-          this.duels.receive(session.playerId, type, payload);
-          dispatchEvents(this.events, this.world.events.drain());
-        };
-        if (type === "duel:challenge" && this.across.requestElsewhere(client, payload, "duel:error", run)) return;
-        run();
-      });
-    }
-    this.onMessage("*", (client: WorldClient, type: string | number) => {
-      client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
+    routeWorldMessages({
+      on: (type, handler) => this.onMessage(type, handler),
+      world: this.world,
+      logger: this.ctx.logger,
+      commands,
+      events: this.events,
+      trades: this.trades,
+      duels: this.duels,
+      across: this.across,
     });
     this.loop = new TickLoop(
       TICK_MS,
@@ -368,32 +303,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       .catch(() => {});
   }
 
-  /**
-   * The admin monitor's view of this room (/colyseus, @colyseus/monitor, which adds
-   * `getInspectData` to every room without typing it): its own, with each client's character and
-   * account beside the session id.
-   */
+  /** The admin monitor's view of this room (/colyseus): each client with its character and account. */
   async getInspectData(): Promise<InspectData> {
-    const base = await (Room.prototype as unknown as { getInspectData(this: Room): Promise<InspectData> }).getInspectData.call(this);
-    const bySession = new Map([...this.sessions.values()].map((s) => [s.client.sessionId, s]));
-    return {
-      ...base,
-      clients: base.clients.map((c) => {
-        const s = bySession.get(c.sessionId);
-        const p = s ? this.world.players.get(s.playerId) : undefined;
-        return { ...c, characterId: s?.playerId ?? null, name: p?.name ?? null, accountId: s?.accountId ?? null, isAgent: p?.isAgent ?? false };
-      }),
-    };
-  }
-
-  /** A client message, validated and run by its handler; a refusal is answered with `error`. */
-  private receive(client: WorldClient, type: ClientMessageType, payload: unknown) {
-    const session = client.userData;
-    if (!session) return client.send("error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
-    const refusal = runCommand(this.commands, this.ctx.logger, session, type, payload);
-    if (refusal) client.send("error", refusal);
-    // What the command set off (a dialogue node, a store opening, a quest's progress) is told now, not at the next tick.
-    dispatchEvents(this.events, this.world.events.drain());
+    return withCharacters(await (Room.prototype as unknown as { getInspectData(this: Room): Promise<InspectData> }).getInspectData.call(this), this);
   }
 
   /** Items that moved through the bank are written at once, not at the next periodic save. */

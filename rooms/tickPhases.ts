@@ -1,5 +1,23 @@
 import type { Histogram } from "prom-client";
 
+/** The phases of a world room's tick, in their order (rooms/WorldRoom.ts). */
+export type WorldTickPhase =
+  | "players"
+  | "npcs"
+  | "resources"
+  | "groundItems"
+  | "stores"
+  | "events"
+  | "trades"
+  | "duels"
+  | "sync"
+  | "views"
+  | "send"
+  | "patch"
+  | "handOver"
+  | "save"
+  | "endTick";
+
 /**
  * Times the named phases of a tick: each phase's duration goes to the tick histogram under its
  * `phase` label (the whole tick is observed as `phase="total"` by the tick loop), and the last

@@ -6,6 +6,7 @@ import { shelvesView, storeView } from "../src/game/world/stores.js";
 import { nodeView } from "../src/game/dialogue.js";
 import type { QuestEvent } from "../src/game/quests.js";
 import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
+import type { Logger } from "pino";
 
 /** What turning the world's events into messages needs from its room. */
 export interface EventContext {
@@ -18,6 +19,16 @@ export interface EventContext {
   deathExpired(deathId: string): void;
   /** A dialogue effect the server does not play: reported once per name. */
   unknownEffect(npcId: string, effect: string): void;
+}
+
+/** An EventContext's unknownEffect: each dialogue effect the server does not play, logged once. */
+export function reportOnce(logger: Logger): EventContext["unknownEffect"] {
+  const seen = new Set<string>();
+  return (npcId, effect) => {
+    if (seen.has(effect)) return;
+    seen.add(effect);
+    logger.warn({ npcId, effect }, "dialogue effect not played by this server; ignored");
+  };
 }
 
 /** A tile as the messages' position. */

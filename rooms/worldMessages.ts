@@ -1,0 +1,66 @@
+import type { Logger } from "pino";
+import type { World } from "../src/game/world/World.js";
+import { ClientMessages, DuelMessages, TradeMessages, type ClientMessageType, type DuelMessageType, type TradeMessageType } from "../src/protocol/index.js";
+import type { AcrossWorlds } from "./acrossWorlds.js";
+import { runCommand, type CommandHandlers } from "./worldCommands.js";
+import type { DuelDesk } from "./worldDuels.js";
+import { dispatchEvents, type EventContext } from "./worldEvents.js";
+import type { WorldClient } from "./worldSessions.js";
+import type { TradeDesk } from "./worldTrades.js";
+
+/** What a world room's messages are handed to. */
+export interface MessageRoutes {
+  /** Register a handler of a message type (the room's onMessage; "*": any other type). */
+  on(type: string, handler: (client: WorldClient, payload: unknown) => void): void;
+  world: World;
+  logger: Logger;
+  commands: CommandHandlers;
+  events: EventContext;
+  trades: TradeDesk;
+  duels: DuelDesk;
+  across: AcrossWorlds;
+}
+
+/**
+ * Every message a world room takes, to its handler: the world's commands (validated and run by
+ * rooms/worldCommands.ts, a refusal answered with `error`), the trade and duel messages to their
+ * desks (a request naming a player of another world goes there), and any other type answered with
+ * UNKNOWN_EVENT. What a message set off (a dialogue node, a store opening, a quest's progress, a
+ * duel's start) is told at once, not at the next tick.
+ */
+export function routeWorldMessages(r: MessageRoutes): void {
+  const told = () => dispatchEvents(r.events, r.world.events.drain());
+  for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
+    r.on(type, (client, payload) => {
+      const session = client.userData;
+      if (!session) return client.send("error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+      const refusal = runCommand(r.commands, r.logger, session, type, payload);
+      if (refusal) client.send("error", refusal);
+      told();
+    });
+  }
+  for (const type of Object.keys(TradeMessages) as TradeMessageType[]) {
+    r.on(type, (client, payload) => {
+      const session = client.userData;
+      if (!session) return client.send("tradeError", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+      const run = () => r.trades.receive(session.playerId, type, payload);
+      if (type === "tradeRequest" && r.across.requestElsewhere(client, payload, "tradeError", run)) return;
+      run();
+    });
+  }
+  for (const type of Object.keys(DuelMessages) as DuelMessageType[]) {
+    r.on(type, (client, payload) => {
+      const session = client.userData;
+      if (!session) return client.send("duel:error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+      const run = () => {
+        r.duels.receive(session.playerId, type, payload);
+        told();
+      };
+      if (type === "duel:challenge" && r.across.requestElsewhere(client, payload, "duel:error", run)) return;
+      run();
+    });
+  }
+  r.on("*", (client, type) => {
+    client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
+  });
+}
