@@ -27,7 +27,8 @@
  */
 import os from "node:os";
 import { matchMaker } from "@colyseus/core";
-import { SAVE_SLICES, type WorldRoom } from "../rooms/WorldRoom.js";
+import type { WorldRoom } from "../rooms/WorldRoom.js";
+import { SAVE_SLICES } from "../rooms/worldTick.js";
 import { saveSlice } from "../src/db/worldSaver.js";
 import { defaultGameData, startTestServer } from "../test/helpers/server.js";
 import { spreadGameData } from "./spreadWorld.js";

@@ -2,20 +2,18 @@ import { CloseCode, matchMaker, Room, ServerError, type AuthContext, type Client
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
-import { saveSlice, WorldSaver } from "../src/db/worldSaver.js";
+import { WorldSaver } from "../src/db/worldSaver.js";
 import { TRADE_LIMITS, type TradeLimits } from "../src/game/trade.js";
 import { privateStateOf } from "../src/game/world/players.js";
-import { tickStores } from "../src/game/world/stores.js";
-import { tickGroundItems, tickNpcs, tickPlayers, tickResources } from "../src/game/world/tick.js";
 import type { World } from "../src/game/world/World.js";
 import { onlinePlayers, tickDuration } from "../src/metrics.js";
-import { CLOSE_CODES, type ServerMessage, type ServerMessageType, type WorldUpdate } from "../src/protocol/index.js";
+import { CLOSE_CODES, type ServerMessage, type ServerMessageType } from "../src/protocol/index.js";
 import { WorldState } from "../schema/WorldState.js";
 import { CharacterLocks, RoomCharacterLocks } from "./characterLocks.js";
 import { TickLoop } from "./tickLoop.js";
 import { TickPhases, type WorldTickPhase } from "./tickPhases.js";
 import { worldCommands } from "./worldCommands.js";
-import { dispatchEvents, reportOnce, type EventContext } from "./worldEvents.js";
+import { reportOnce, type EventContext } from "./worldEvents.js";
 import { WorldSessions, type Session, type WorldClient } from "./worldSessions.js";
 import { createWorld, restoreWorld } from "./worldSetup.js";
 import { worldKey, worldMetadata, worldSpecOf, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
@@ -23,7 +21,6 @@ import { RecentTicks } from "./recentTicks.js";
 import { WorldSync } from "./worldSync.js";
 import { shareEntityEncodes } from "./sharedEncodes.js";
 import { firstStatesFromViews } from "./firstState.js";
-import { updateInForm } from "./updateForms.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";
@@ -33,19 +30,7 @@ import { worldClaims } from "./worldHosting.js";
 import { InMemoryRoomClient } from "./inMemoryClient.js";
 import { routeWorldMessages } from "./worldMessages.js";
 import { withCharacters, type InspectData } from "./roomInspect.js";
-
-/** The game tick: every rule advances once per tick. */
-export const TICK_MS = 600;
-
-/** How often the character locks are refreshed (every ~5 s; they expire after LOCK_TTL_S). */
-const LOCK_REFRESH_TICKS = 8;
-
-/**
- * The ticks the periodic save is cut over: its picture of every changed character is taken in the
- * tick that starts it (28 ms of one tick for 2,000 characters in bench:world), so it is taken a
- * slice a tick instead.
- */
-export const SAVE_SLICES = 10;
+import { runTick, TICK_MS, type TickParts } from "./worldTick.js";
 
 /**
  * One world shard. Thin: it authenticates, hands joins and leaves to its sessions
@@ -84,7 +69,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   ignores!: IgnoreLists;
   /** Joining and leaving: loading, locking, placing and saving characters. */
   private players!: WorldSessions;
-  private saveEveryTicks = 100;
   /** One character, one room: the presence locks of the characters live here. */
   private locks!: RoomCharacterLocks;
   private stopListening?: () => void;
@@ -192,7 +176,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       deathExpired: (deathId) => void this.saver.expireDeath(deathId).catch(() => {}),
       unknownEffect: reportOnce(this.ctx.logger),
     };
-    this.saveEveryTicks = Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS));
     routeWorldMessages({
       on: (type, handler) => this.onMessage(type, handler),
       world: this.world,
@@ -203,9 +186,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       duels: this.duels,
       across: this.across,
     });
+    const tick: TickParts = {
+      world: this.world,
+      phases: this.phases,
+      events: this.events,
+      trades: this.trades,
+      duels: this.duels,
+      stores: this.stores,
+      sync: this.sync,
+      sessions: this.sessions,
+      locks: this.locks,
+      saveEveryTicks: Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS)),
+      broadcastPatch: () => this.broadcastPatch(),
+      syncPlayer: (playerId) => this.syncPlayer(playerId),
+    };
     this.loop = new TickLoop(
       TICK_MS,
-      () => this.tick(),
+      () => runTick(tick),
       1000,
       (ms) => {
         tickDuration.observe({ phase: "total" }, ms / 1000);
@@ -322,60 +319,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     s.closing = true;
     s.awaitingReconnection?.reject(new Error("kicked"));
     s.client.leave(CLOSE_CODES.KICKED, "kicked");
-  }
-
-  /**
-   * One game tick, phase by phase. Client messages are applied as they arrive, between ticks
-   * (they set what a player is doing); the rules then advance everything once, the world's
-   * events become messages, and the tick's changes go out before the change tracking starts again.
-   */
-  private tick() {
-    const w = this.world;
-    const phase = this.phases;
-    let updates = new Map<string, WorldUpdate>();
-    phase.run("players", () => {
-      w.tick++;
-      tickPlayers(w);
-    });
-    phase.run("npcs", () => tickNpcs(w));
-    phase.run("resources", () => tickResources(w));
-    phase.run("groundItems", () => tickGroundItems(w));
-    phase.run("stores", () => tickStores(w));
-    phase.run("events", () => dispatchEvents(this.events, w.events.drain()));
-    phase.run("trades", () => this.trades.tick());
-    phase.run("duels", () => this.duels.tick());
-    phase.run("sync", () => this.sync.syncState());
-    phase.run("views", () => (updates = this.sync.views.updateViews()));
-    phase.run("send", () => this.sendMessages(updates));
-    phase.run("patch", () => this.broadcastPatch());
-    phase.run("handOver", () => this.sync.views.afterPatch());
-    phase.run("save", () => this.periodicSaves());
-    phase.run("endTick", () => w.endTick());
-  }
-
-  /** The tick's messages (before its schema patch): view deltas and changed private states. */
-  private sendMessages(updates: Map<string, WorldUpdate>) {
-    for (const [playerId, update] of updates) {
-      const s = this.sessions.get(playerId);
-      s?.client.send("world:update", updateInForm(update, s.updatesAsChanges));
-    }
-    for (const s of this.sessions.values()) {
-      const p = this.world.players.get(s.playerId);
-      if (p?.privateDirty) this.syncPlayer(s.playerId);
-    }
-  }
-
-  /**
-   * Every SAVE_INTERVAL the changed characters are saved, in slices over the interval's last
-   * SAVE_SLICES ticks (each character in the slice of its id's turn; the changed chunks with the
-   * first, the shelves with each); every few seconds each lock refreshed (an eighth of them each tick).
-   */
-  private periodicSaves() {
-    const w = this.world;
-    const slices = Math.min(SAVE_SLICES, this.saveEveryTicks);
-    const slice = (w.tick % this.saveEveryTicks) - (this.saveEveryTicks - slices);
-    if (slice >= 0) this.stores.saveDirty(saveSlice(slice, slices)).catch(() => {});
-    this.locks.refresh(this.sessions.keys(), w.tick, LOCK_REFRESH_TICKS);
   }
 
   /** Does the account playing `playerId` ignore `fromId`? */

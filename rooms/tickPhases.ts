@@ -1,6 +1,6 @@
 import type { Histogram } from "prom-client";
 
-/** The phases of a world room's tick, in their order (rooms/WorldRoom.ts). */
+/** The phases of a world room's tick, in their order (rooms/worldTick.ts). */
 export type WorldTickPhase =
   | "players"
   | "npcs"
