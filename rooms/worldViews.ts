@@ -1,29 +1,23 @@
 import { StateView } from "@colyseus/schema";
-import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
-import { AOI_RADIUS } from "../src/game/spatialGrid.js";
-import { boundedView, nearZone, tileDistance, zoneCentre, zoneOf } from "../src/game/world/interest.js";
-import type { EntityKind, PlayerEntity } from "../src/game/world/entities.js";
+import { nearZone, zoneCentre, zoneOf } from "../src/game/world/interest.js";
+import type { EntityKind } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
 import type { Tile } from "../src/game/types.js";
 import type { WorldState } from "../schema/WorldState.js";
 import type { WorldUpdate } from "../src/protocol/index.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
-import { Viewer, Window, Zone, emptyUpdate } from "./viewWindows.js";
+import { Viewer, Window, Zone } from "./viewWindows.js";
 import { handOverFrame, type HandOverFrames } from "./viewHandOvers.js";
-import { ANYONE, DropSight } from "./dropSight.js";
 import { FirstViews } from "./firstViews.js";
-import { advanceWindow, type EntityJson, type Square } from "./windowAdvance.js";
-import { changeEntry } from "./updateForms.js";
-
-/** No players seen yet (a window whose players are chosen afresh). */
-const NONE: ReadonlySet<string> = new Set();
+import { WindowContents } from "./windowContents.js";
 
 /**
- * Decides which entities each client sees and keeps the StateViews that filter its patches:
- * everything within AOI_RADIUS tiles of its zone's centre (ground items: those everyone may see),
- * players capped at VIEW_PLAYER_CAP others (PROTOCOL.md §2). The clients of a zone share one
- * StateView, so Colyseus encodes a zone's patch once for all of them, and one world:update.
+ * Decides which window each client sees through and keeps the StateViews that filter its patches:
+ * its zone's window, shared (what a window holds: rooms/windowContents.ts, everything within
+ * AOI_RADIUS tiles of its centre, players capped at VIEW_PLAYER_CAP others, PROTOCOL.md §2). The
+ * clients of a zone share one StateView, so Colyseus encodes a zone's patch once for all of them,
+ * and one world:update.
  *
  * A client that cannot share (it has drops only it may see yet, or its zone's crowd is over the cap
  * and it is not among those shown) gets a window of its own, centred on itself, as the classic
@@ -39,25 +33,9 @@ export class WorldViews {
   readonly zones = new Map<number, Zone>();
   /** Clients handed from one zone's view to another's so far, and the frames made for them (one per pair of zones a tick). */
   readonly handOvers = { clients: 0, frames: 0 };
-  /** Filled by each spatial query in turn (read before the next one). */
-  private readonly scratch = new Set<string>();
-  /** Each entity's whole JSON and change entry, made once per update round however many windows list it. */
-  private readonly json = new Map<string, object>();
-  private readonly changes = new Map<string, object>();
-  private readonly entityJson: EntityJson = {
-    whole: (id, s) => this.jsonOf(id, s),
-    change: (id, s) => {
-      let c = this.changes.get(id);
-      if (!c) {
-        c = changeEntry(id, s, this.jsonOf(id, s));
-        this.changes.set(id, c);
-      }
-      return c;
-    },
-  };
-  /** Who may see the ground items (worked out once a tick). */
-  private readonly drops: DropSight;
   private readonly pool = new ViewPool();
+  /** What each window holds (rooms/windowContents.ts). */
+  private readonly contents: WindowContents;
   /** The views made at joins, until their first states are made (rooms/firstViews.ts). */
   readonly first: FirstViews;
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
@@ -75,9 +53,9 @@ export class WorldViews {
     /** How hand-over frames are made and sent. */
     private readonly frames: HandOverFrames,
     /** Most other players one viewer sees (VIEW_PLAYER_CAP). */
-    private readonly playerCap = 250,
+    playerCap = 250,
   ) {
-    this.drops = new DropSight(world);
+    this.contents = new WindowContents(world, state, playerCap);
     this.first = new FirstViews(state, frames);
   }
 
@@ -138,9 +116,7 @@ export class WorldViews {
   updateViews(): Map<string, WorldUpdate> {
     const w = this.world;
     const out = new Map<string, WorldUpdate>();
-    this.json.clear();
-    this.changes.clear();
-    this.drops.update();
+    this.contents.newRound(true);
     for (const z of this.zones.values()) {
       z.members.length = 0;
       z.leavers.length = 0;
@@ -154,7 +130,7 @@ export class WorldViews {
       v.leaving = v.zone !== undefined && v.zone !== z && v.setView !== undefined && !v.json;
       if (v.leaving) v.zone!.leavers.push(v.playerId);
     }
-    for (const z of this.zones.values()) if (z.members.length > 0 || z.leavers.length > 0) this.updateZone(z);
+    for (const z of this.zones.values()) if (z.members.length > 0 || z.leavers.length > 0) this.contents.zone(z);
     for (const v of this.viewers.values()) {
       const update = this.updateViewer(v);
       if (update) out.set(v.playerId, update);
@@ -234,8 +210,7 @@ export class WorldViews {
    * zone's window, cut to the cap (bench:world's 2,000 joins all start on the spawn tile).
    */
   refreshViewer(v: Viewer): WorldUpdate | undefined {
-    this.json.clear();
-    this.changes.clear();
+    this.contents.newRound(false);
     const me = this.world.players.get(v.playerId);
     if (!me || v.zone) return undefined;
     const own = v.own!;
@@ -244,10 +219,10 @@ export class WorldViews {
     if (seeding) own.view = undefined;
     const z = this.zones.get(zoneOf(me.tile));
     try {
-      if (!z) return this.updateOwn(own, me, v.json);
+      if (!z) return this.contents.own(own, me, v.json);
       [own.playerRadius, own.calmTicks] = [z.playerRadius, z.calmTicks];
       own.unchosen = true;
-      return this.fromZone(own, z, me, v.json);
+      return this.contents.fromZone(own, z, me, v.json);
     } finally {
       if (seeding) {
         own.view = view;
@@ -258,15 +233,6 @@ export class WorldViews {
         else this.first.seeded(view, own);
       }
     }
-  }
-
-  private jsonOf(id: string, s: AnyState): object {
-    let j = this.json.get(id);
-    if (!j) {
-      j = s.toJSON();
-      this.json.set(id, j);
-    }
-    return j;
   }
 
   /** The zone a viewer belongs to this tick: the one whose window it shares while it stands in it or within ZONE_MARGIN of it, else the one it stands in. */
@@ -290,7 +256,7 @@ export class WorldViews {
     const me = w.players.get(v.playerId);
     if (!me) return undefined;
     const z = v.at!; // set for every viewer with a player at the start of updateViews
-    const canShare = z.visible.player.has(me.id) && !this.drops.privateTo(me.id).some((g) => tileDistance(g.tile, z.centre) <= AOI_RADIUS);
+    const canShare = this.contents.canShare(me, z);
     if (canShare && v.zone === z) return v.json ? z.update : undefined;
     if (canShare && v.leaving && v.zone!.visible.player.has(me.id)) {
       v.handOver = z;
@@ -299,13 +265,11 @@ export class WorldViews {
     if (v.zone) this.leaveZone(v);
     if (!canShare) {
       v.shareNext = undefined;
-      return this.updateOwn(v.own!, me, v.json);
+      return this.contents.own(v.own!, me, v.json);
     }
     // Handed over: this tick its own view goes to exactly the zone's set; from the next it shares the zone's.
     v.shareNext = z;
-    return this.advanceAll(v.own!, v.json, (kind, now) => {
-      for (const id of z.visible[kind]) now.add(id);
-    });
+    return this.contents.toZone(v.own!, z, v.json);
   }
 
   /** A sharer leaves its zone's window: a view of its own, seeded with what it holds (the zone's set as last sent). */
@@ -344,112 +308,5 @@ export class WorldViews {
       }
     }
     return out;
-  }
-
-  /**
-   * A zone's window: everything within AOI_RADIUS of its centre that anyone may see, at most cap + 1
-   * players: those standing in the zone always (each sees itself), then the others by the cap's rules.
-   */
-  private updateZone(z: Zone) {
-    const w = this.world;
-    z.update = z.members.some((v) => v.json) ? emptyUpdate(w.tick) : undefined;
-    // Leavers are shown wherever they stand: where one stands beyond the window's radius, the players are worked out afresh this tick and the next.
-    const farLeaver = z.leavers.some((id) => !w.within("player", id, z.centre, z.playerRadius));
-    if (farLeaver) z.movingAt.player = undefined;
-    this.advanceAll(
-      z,
-      z.update,
-      (kind, now) => {
-        if (kind !== "player") return this.admit(kind, w.near(kind, z.centre, AOI_RADIUS, this.scratch), ANYONE, now);
-        const near = w.near("player", z.centre, z.playerRadius, this.scratch);
-        const room = this.playerCap + 1;
-        // More standing in the zone (or leaving it) than the cap: it shows those the cap's rules choose, and the rest have windows of their own.
-        const standing = z.members.map((m) => m.playerId).concat(z.leavers);
-        const forced = standing.length <= room ? standing : [];
-        for (const id of forced) near.delete(id);
-        const others = boundedView(near, z.visible.player, (id) => w.players.get(id)?.tile, { tile: z.centre }, room - forced.length, z);
-        this.admit(kind, others, ANYONE, now);
-        this.admit(kind, forced, ANYONE, now);
-      },
-      this.square(z.centre, ANYONE, this.playerCap + 1),
-    );
-    if (farLeaver) z.movingAt.player = undefined;
-  }
-
-  /** A window of its own, centred on its player (as the classic protocol does). */
-  private updateOwn(own: Window, me: PlayerEntity, json: boolean): WorldUpdate | undefined {
-    const w = this.world;
-    const unchosen = own.unchosen;
-    own.unchosen = false;
-    return this.advanceAll(
-      own,
-      json,
-      (kind, now) => {
-        const near =
-          kind === "player"
-            ? boundedView(
-                w.near("player", me.tile, own.playerRadius, this.scratch),
-                unchosen ? NONE : own.visible.player,
-                (id) => w.players.get(id)?.tile,
-                me,
-                this.playerCap,
-                own,
-              )
-            : w.near(kind, me.tile, AOI_RADIUS, this.scratch);
-        this.admit(kind, near, me.id, now);
-      },
-      this.square(me.tile, me.id, this.playerCap + 1),
-    );
-  }
-
-  /**
-   * A window of its own moved to its zone's sets (as the zone's clients were last sent them), the
-   * players cut to the cap (the first so many of them), and its player.
-   */
-  private fromZone(own: Window, z: Zone, me: PlayerEntity, json: boolean): WorldUpdate | undefined {
-    return this.advanceAll(own, json, (kind, now) => {
-      if (kind !== "player") return this.admit(kind, z.visible[kind], me.id, now);
-      const players = collectionOf(this.state, "player");
-      let room = this.playerCap;
-      for (const id of z.visible.player) {
-        if (room === 0) break;
-        if (!players.has(id)) continue;
-        now.add(id);
-        room--;
-      }
-      this.admit(kind, [me.id], me.id, now);
-    });
-  }
-
-  /** Those of `near` that are in the schema (ground items: that `viewerId` may see). */
-  private admit(kind: EntityKind, near: Iterable<string>, viewerId: string, now: Set<string>) {
-    for (const id of near) if (this.admits(kind, id, viewerId)) now.add(id);
-  }
-
-  /** `admits`, made once for the windows' squares (a function made per window would cost every tick). */
-  private readonly admitsOne = (kind: EntityKind, id: string, viewerId: string) => this.admits(kind, id, viewerId);
-
-  /** Is the entity in the schema (a ground item: may `viewerId` see it)? */
-  private admits(kind: EntityKind, id: string, viewerId: string): boolean {
-    if (kind === "groundItem") {
-      const g = this.world.groundItems.get(id);
-      if (!g || !canSeeGroundItem(g, viewerId, this.world.tick)) return false;
-    }
-    return collectionOf(this.state, kind).has(id);
-  }
-
-  /** The square around `centre` of a window whose viewer is `viewerId`, holding at most `players` players before the cap's rules choose. */
-  private square(centre: Tile, viewerId: string, players: number): Square {
-    return { centre, viewerId, players, admits: this.admitsOne };
-  }
-
-  /** Move a window to the sets `fill` gives (rooms/windowAdvance.ts). */
-  private advanceAll(
-    win: Window,
-    update: boolean | WorldUpdate | undefined,
-    fill: (kind: EntityKind, now: Set<string>) => void,
-    square?: Square,
-  ): WorldUpdate | undefined {
-    return advanceWindow(this.world, this.state, this.entityJson, win, update, fill, square);
   }
 }
