@@ -1,52 +1,31 @@
 import type { IncomingMessage } from "node:http";
-import { matchMaker, ServerError } from "@colyseus/core";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { clientAddressOf } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
 import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
-import { frame, frameProblem, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
-import { WsRoomClient } from "./roomClients.js";
+import { frame, readFrame, readQuery, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
 import { sendFrame } from "./corkedSend.js";
 import { FrameBudget } from "./frameBudget.js";
-import { WsSeat, type ResumableRoom, type SeatHolder, type WsSeats } from "./seats.js";
+import { WsSeat, type SeatHolder, type WsSeats } from "./seats.js";
+import { enterWorld, joinRefusal } from "./worldEntry.js";
 import {
   AuthenticateData,
   CLOSE_CODES,
-  Envelope,
   ResumeData,
-  UpdatesForm,
   TRADE_ROOM_MESSAGES,
   type ErrorCode,
   type ServerCloseCode,
   type ServerMessage,
   type ServerMessageType,
+  type UpdatesForm,
 } from "../protocol/index.js";
-import { textProblem } from "../http/requestTarget.js";
-import { joinWorldInMemory } from "../../rooms/worldJoin.js";
-import { chooseWorld, WorldChoiceError, worldIdOption, type WorldEntry } from "../worldSpecs.js";
 
 /** Room events kept while a player joins (sent right after opening the socket). */
 const MAX_PENDING = 32;
 /** Close codes by which a client leaves the world (its own close, normal or without a code); any other close is a drop. */
 const LEAVE_CODES: ReadonlySet<number> = new Set([1000, 1005]);
-
-/** Join failures (the room's ServerError codes) as /ws error codes and close codes. */
-/** How a /ws join refused for its world closes the socket. */
-const WORLD_CLOSES: Record<WorldChoiceError["code"], ServerCloseCode> = {
-  INVALID_WORLD: CLOSE_CODES.INVALID_REQUEST,
-  WORLD_NOT_FOUND: CLOSE_CODES.NOT_FOUND,
-  WORLD_FULL: CLOSE_CODES.WORLD_FULL,
-  WORLD_UNAVAILABLE: CLOSE_CODES.WORLD_UNAVAILABLE,
-};
-
-const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }> = {
-  400: { code: "INVALID_PAYLOAD", close: CLOSE_CODES.INVALID_REQUEST },
-  401: { code: "UNAUTHORIZED", close: CLOSE_CODES.UNAUTHORIZED },
-  403: { code: "FORBIDDEN", close: CLOSE_CODES.FORBIDDEN },
-  404: { code: "NOT_FOUND", close: CLOSE_CODES.NOT_FOUND },
-};
 
 /**
  * One /ws socket: authentication (token in the URL, an `authenticate` frame, or a guest identity in
@@ -93,10 +72,8 @@ export class WsConnection implements SeatHolder {
     private readonly guestLimiter?: RateLimiterAbstract,
   ) {
     this.address = clientAddressOf(ctx.config)(req);
-    const url = new URL(req.url ?? "/ws", "ws://server");
-    const token = url.searchParams.get("token") ?? undefined;
-    const characterId = (this.urlCharacterId = url.searchParams.get("characterId") ?? undefined);
-    const updates = url.searchParams.get("updates");
+    const query = readQuery(new URL(req.url ?? "/ws", "ws://server"));
+    this.urlCharacterId = "problem" in query ? undefined : query.characterId;
     socket.on("message", (data, isBinary) =>
       this.onFrame(data as Buffer, isBinary).catch((err) => {
         this.ctx.logger.error({ err }, "/ws frame handling failed");
@@ -107,28 +84,13 @@ export class WsConnection implements SeatHolder {
     socket.on("pong", () => (this.alive = true));
     socket.on("error", () => {});
 
-    const badQuery = [token, characterId].map((v) => (v === undefined ? undefined : textProblem(v))).find(Boolean);
-    if (badQuery) {
-      this.refuse("INVALID_PAYLOAD", `The query ${badQuery}`, CLOSE_CODES.INVALID_REQUEST);
+    if ("problem" in query) {
+      this.refuse("INVALID_PAYLOAD", query.problem, CLOSE_CODES.INVALID_REQUEST);
       return;
     }
-    const world = url.searchParams.get("world");
-    if (world !== null) {
-      try {
-        this.worldId = worldIdOption(world);
-      } catch (err) {
-        this.refuse("INVALID_PAYLOAD", `The query's ${(err as Error).message}`, CLOSE_CODES.INVALID_REQUEST);
-        return;
-      }
-    }
-    if (updates !== null) {
-      const form = UpdatesForm.safeParse(updates);
-      if (!form.success) {
-        this.refuse("INVALID_PAYLOAD", `The query's updates must be "whole" or "changes"`, CLOSE_CODES.INVALID_REQUEST);
-        return;
-      }
-      this.updates = form.data;
-    }
+    const { token, characterId } = query;
+    this.worldId = query.worldId;
+    if (query.updates) this.updates = query.updates;
     if (token) this.joinDone = this.join(token, characterId, undefined);
     else if (!ctx.config.idpAppId) {
       // Wait for the first frame: `authenticate` makes no guest; anything else (or silence) does.
@@ -153,8 +115,13 @@ export class WsConnection implements SeatHolder {
 
   private refuse(code: ErrorCode, message: string, close: ServerCloseCode = CLOSE_CODES.UNAUTHORIZED, id?: string) {
     this.error(code, message, id);
+    this.closeByServer(close, code);
+  }
+
+  /** The server closes this socket: its close is no drop. */
+  private closeByServer(code: ServerCloseCode, reason: string) {
     this.closedByServer = true;
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(close, code);
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(code, reason);
   }
 
   /** Anonymous mode: the first frame was not `authenticate`, or none came in time: make the guest now. */
@@ -213,32 +180,23 @@ export class WsConnection implements SeatHolder {
     this.seat = undefined;
     this.joining = true;
     try {
-      const w = chooseWorld(await this.ctx.world.worlds(), this.worldId);
-      if (w.processId !== matchMaker.processId) return this.redirect(w, replyId);
-      const { client, room } = await joinWorldInMemory(
-        (sessionId) => new WsRoomClient(sessionId, this.socket, carried),
-        token,
-        w,
-        { characterId, worldUpdates: this.updates === "changes" ? "changes" : true, clientType: "ws" },
-        "ws",
-      );
+      const entry = await enterWorld(this.ctx, this.socket, { token, characterId, worldId: this.worldId, updates: this.updates, carried });
+      if ("redirect" in entry) return this.redirect(entry.redirect, replyId);
+      const { client, room } = entry;
       if (this.socket.readyState !== this.socket.OPEN) {
         client.leave(CLOSE_CODES.NORMAL);
         return;
       }
       const playerId = client.firstSync?.id ?? "";
-      const seat = new WsSeat(client, room as unknown as ResumableRoom, token, accountId, playerId, this.ctx.logger);
+      const seat = new WsSeat(client, room, token, accountId, playerId, this.ctx.logger);
       this.seats.add(seat, this);
       this.seat = seat;
       this.send("authenticated", { accountId, characterId: playerId, playerId, resumeToken: this.seats.issue(seat), resumed: false }, replyId);
       client.release();
       for (const f of this.pending.splice(0)) this.dispatch(seat, f.type, f.data, f.id);
     } catch (err) {
-      if (err instanceof WorldChoiceError)
-        return this.refuse(err.code === "INVALID_WORLD" ? "INVALID_PAYLOAD" : err.code, err.message, WORLD_CLOSES[err.code], replyId);
-      const status = err instanceof ServerError ? err.code : 0;
-      const failure = JOIN_FAILURES[status];
-      if (failure) return this.refuse(failure.code, (err as Error).message, failure.close, replyId);
+      const refusal = joinRefusal(err);
+      if (refusal) return this.refuse(refusal.code, refusal.message, refusal.close, replyId);
       this.ctx.logger.error({ err }, "/ws join failed");
       this.refuse("INTERNAL", "Could not join the world", CLOSE_CODES.INTERNAL, replyId);
     } finally {
@@ -247,17 +205,10 @@ export class WsConnection implements SeatHolder {
     }
   }
 
-  /**
-   * The world runs on another process: say where (`world:redirect`, the URL of that process's /ws
-   * with this socket's query) and close with WORLD_ELSEWHERE. The client connects there with its token.
-   */
-  private redirect(w: WorldEntry, replyId: string | undefined) {
-    const scheme = this.ctx.config.publicWsUrl.startsWith("wss:") ? "wss" : "ws";
-    const query = new URLSearchParams({ world: String(w.id), ...(this.updates === "changes" ? { updates: "changes" } : {}) });
-    const url = `${scheme}://${w.publicAddress}/ws?${query}`;
-    this.send("world:redirect", { world: w.id, url, message: `World ${w.id} runs on another server process: connect to ${url}` }, replyId);
-    this.closedByServer = true;
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(CLOSE_CODES.WORLD_ELSEWHERE, "WORLD_ELSEWHERE");
+  /** The world runs on another process: say where (`world:redirect`) and close with WORLD_ELSEWHERE. */
+  private redirect(to: ServerMessage<"world:redirect">, replyId: string | undefined) {
+    this.send("world:redirect", to, replyId);
+    this.closeByServer(CLOSE_CODES.WORLD_ELSEWHERE, "WORLD_ELSEWHERE");
   }
 
   /**
@@ -302,8 +253,7 @@ export class WsConnection implements SeatHolder {
   seatTaken() {
     this.seat = undefined;
     this.send("session:replaced", { message: "Your session was resumed on another connection" });
-    this.closedByServer = true;
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(CLOSE_CODES.REPLACED, "resumed elsewhere");
+    this.closeByServer(CLOSE_CODES.REPLACED, "resumed elsewhere");
   }
 
   private async onFrame(data: Buffer, isBinary: boolean) {
@@ -315,29 +265,12 @@ export class WsConnection implements SeatHolder {
       }
       return;
     }
-    let parsed: unknown;
-    try {
-      if (isBinary) throw new Error("binary");
-      parsed = JSON.parse(data.toString("utf8"));
-    } catch {
+    const read = readFrame(data, isBinary);
+    if ("error" in read) {
       this.startGuest();
-      return this.error("BAD_JSON", 'Frames must be JSON text: {"type": "...", "data": {...}}');
+      return this.error(read.error.code, read.error.message, read.error.id);
     }
-    const rawId = (parsed as { id?: unknown } | null)?.id;
-    const echo = typeof rawId === "string" && rawId.length <= 128 && !textProblem(rawId) ? rawId : undefined;
-    // Too deep or too wide never reaches the room (nor msgpack, which recurses).
-    const problem = frameProblem(parsed);
-    if (problem) {
-      this.startGuest();
-      return this.error("INVALID_PAYLOAD", problem, echo);
-    }
-    const envelope = Envelope.safeParse(parsed);
-    if (!envelope.success) {
-      this.startGuest();
-      const issue = envelope.error.issues[0];
-      return this.error("INVALID_PAYLOAD", `${issue.path.join(".") || "frame"}: ${issue.message}`, echo);
-    }
-    const { type, data: payload, id } = envelope.data;
+    const { type, data: payload, id } = read.envelope;
 
     if (type === "authenticate") {
       const auth = AuthenticateData.safeParse(payload);

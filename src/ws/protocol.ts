@@ -1,9 +1,10 @@
 import { textProblem } from "../http/requestTarget.js";
-import { RoomMessages, type ServerMessage, type ServerMessageType } from "../protocol/index.js";
+import { Envelope, RoomMessages, UpdatesForm, type ErrorCode, type ServerMessage, type ServerMessageType } from "../protocol/index.js";
+import { worldIdOption } from "../worldSpecs.js";
 
 /**
- * The /ws adapter's side of the plain JSON WebSocket protocol (docs/PROTOCOL.md §8): its limits and
- * its checks of a frame. The frame (`Envelope`), `authenticate` and every message are defined in
+ * The /ws adapter's side of the plain JSON WebSocket protocol (docs/PROTOCOL.md §8): its limits, its
+ * reading of a socket's query and its checks of a frame. The frame (`Envelope`), `authenticate` and every message are defined in
  * src/protocol, with the close codes (`CLOSE_CODES`).
  */
 
@@ -57,6 +58,66 @@ export function frameProblem(value: unknown, limits: { maxDepth: number; maxEntr
     for (const child of children) stack.push({ value: child, depth: depth + 1 });
   }
   return undefined;
+}
+
+/** What a /ws URL's query asks for: `?token=&characterId=&world=&updates=` (PROTOCOL.md §8). */
+export interface WsQuery {
+  token?: string;
+  characterId?: string;
+  /** The world asked for; none: the least full. */
+  worldId?: number;
+  /** The form of world:update asked for (PROTOCOL.md §4). */
+  updates?: UpdatesForm;
+}
+
+/** A socket's query, or the problem with it (the socket is refused with INVALID_PAYLOAD). */
+export function readQuery(url: URL): WsQuery | { problem: string } {
+  const token = url.searchParams.get("token") ?? undefined;
+  const characterId = url.searchParams.get("characterId") ?? undefined;
+  const bad = [token, characterId].map((v) => (v === undefined ? undefined : textProblem(v))).find(Boolean);
+  if (bad) return { problem: `The query ${bad}` };
+  const query: WsQuery = { token, characterId };
+  const world = url.searchParams.get("world");
+  if (world !== null) {
+    try {
+      query.worldId = worldIdOption(world);
+    } catch (err) {
+      return { problem: `The query's ${(err as Error).message}` };
+    }
+  }
+  const updates = url.searchParams.get("updates");
+  if (updates !== null) {
+    const form = UpdatesForm.safeParse(updates);
+    if (!form.success) return { problem: `The query's updates must be "whole" or "changes"` };
+    query.updates = form.data;
+  }
+  return query;
+}
+
+/**
+ * A client's frame as its envelope, or the error it is answered with: not JSON text, a problem of
+ * its shape (frameProblem), or not an envelope. The error echoes the frame's `id` where it had a
+ * usable one (a string of at most 128 characters that can be stored).
+ */
+export function readFrame(data: Buffer, isBinary: boolean): { envelope: Envelope } | { error: { code: ErrorCode; message: string; id?: string } } {
+  let parsed: unknown;
+  try {
+    if (isBinary) throw new Error("binary");
+    parsed = JSON.parse(data.toString("utf8"));
+  } catch {
+    return { error: { code: "BAD_JSON", message: 'Frames must be JSON text: {"type": "...", "data": {...}}' } };
+  }
+  const rawId = (parsed as { id?: unknown } | null)?.id;
+  const id = typeof rawId === "string" && rawId.length <= 128 && !textProblem(rawId) ? rawId : undefined;
+  // Too deep or too wide never reaches the room (nor msgpack, which recurses).
+  const problem = frameProblem(parsed);
+  if (problem) return { error: { code: "INVALID_PAYLOAD", message: problem, id } };
+  const envelope = Envelope.safeParse(parsed);
+  if (!envelope.success) {
+    const issue = envelope.error.issues[0];
+    return { error: { code: "INVALID_PAYLOAD", message: `${issue.path.join(".") || "frame"}: ${issue.message}`, id } };
+  }
+  return { envelope: envelope.data };
 }
 
 /** A server frame of the adapter's own: its payload checked against ServerMessages. */
