@@ -3,14 +3,13 @@ import { itemsFingerprint } from "../src/db/characterRepo.js";
 import { DuelSettleError, lockDuellists, settleDuelInTransaction, type DuelRecord } from "../src/db/duelRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue } from "../src/game/trade.js";
-import { GameError } from "../src/game/types.js";
+import { receiveAtDesk, type DeskReplies } from "./deskMessages.js";
 import type { DuelBook } from "../src/game/world/duels.js";
 import { DuelError, type DuelEvent, type DuelSession, type DuelSide } from "../src/game/world/duelSession.js";
 import { snapshotOf } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";
 import { duelsEnded } from "../src/metrics.js";
 import {
-  describeZodError,
   DuelMessages,
   type DuelMessage,
   type DuelMessageType,
@@ -50,17 +49,18 @@ export class DuelDesk {
 
   /** A duel message: validated, run, answered with duel:error when refused. */
   receive<K extends DuelMessageType>(playerId: string, type: K, payload: unknown) {
-    const parsed = DuelMessages[type].safeParse(payload ?? {});
-    const duelId = typeof (payload as { duelId?: unknown })?.duelId === "string" ? (payload as { duelId: string }).duelId : undefined;
-    if (!parsed.success) return this.error(playerId, "INVALID_PAYLOAD", `${type}: ${describeZodError(parsed.error)}`, duelId);
-    try {
-      (this.handlers[type] as (playerId: string, m: DuelMessage<K>, now: number) => void)(playerId, parsed.data as DuelMessage<K>, this.now());
-    } catch (err) {
-      if (!(err instanceof GameError)) throw err;
-      this.error(playerId, err.code, err.message, err instanceof DuelError ? (err.duelId ?? duelId) : duelId);
-    } finally {
-      this.flush();
-    }
+    const handler = this.handlers[type] as (playerId: string, m: DuelMessage<K>, now: number) => void;
+    receiveAtDesk(type, payload, DuelMessages[type], this.replies(playerId), (m) => handler(playerId, m as DuelMessage<K>, this.now()));
+  }
+
+  /** How a player's duel messages are answered: duel:error naming the duel. */
+  private replies(playerId: string): DeskReplies {
+    return {
+      idKey: "duelId",
+      idOf: (err) => (err instanceof DuelError ? err.duelId : undefined),
+      refuse: (code, message, id) => this.error(playerId, code, message, id),
+      flush: () => this.flush(),
+    };
   }
 
   private readonly handlers: { [K in DuelMessageType]: (playerId: string, m: DuelMessage<K>, now: number) => void } = {

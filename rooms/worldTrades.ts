@@ -4,12 +4,11 @@ import { TradeCommits } from "./tradeCommits.js";
 import type { Logger } from "pino";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { tradeValues, type OfferItem } from "../src/game/trade.js";
-import { GameError } from "../src/game/types.js";
+import { receiveAtDesk, type DeskReplies } from "./deskMessages.js";
 import { TradeError, type TradeBook, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
 import type { World } from "../src/game/world/World.js";
 import { tradesEnded } from "../src/metrics.js";
 import {
-  describeZodError,
   TradeMessages,
   type SeatReservation,
   type ServerMessage,
@@ -78,17 +77,18 @@ export class TradeDesk {
 
   /** A trade message from either room: validated, run, answered with tradeError when refused. */
   receive<K extends TradeMessageType>(playerId: string, type: K, payload: unknown) {
-    const parsed = TradeMessages[type].safeParse(payload ?? {});
-    const tradeId = typeof (payload as { tradeId?: unknown })?.tradeId === "string" ? (payload as { tradeId: string }).tradeId : undefined;
-    if (!parsed.success) return this.error(playerId, "INVALID_PAYLOAD", `${type}: ${describeZodError(parsed.error)}`, tradeId);
-    try {
-      (this.handlers[type] as (playerId: string, m: TradeMessage<K>, now: number) => void)(playerId, parsed.data as TradeMessage<K>, this.now());
-    } catch (err) {
-      if (!(err instanceof GameError)) throw err;
-      this.error(playerId, err.code, err.message, err instanceof TradeError ? (err.tradeId ?? tradeId) : tradeId);
-    } finally {
-      this.flush();
-    }
+    const handler = this.handlers[type] as (playerId: string, m: TradeMessage<K>, now: number) => void;
+    receiveAtDesk(type, payload, TradeMessages[type], this.replies(playerId), (m) => handler(playerId, m as TradeMessage<K>, this.now()));
+  }
+
+  /** How a player's trade messages are answered: tradeError naming the trade. */
+  private replies(playerId: string): DeskReplies {
+    return {
+      idKey: "tradeId",
+      idOf: (err) => (err instanceof TradeError ? err.tradeId : undefined),
+      refuse: (code, message, id) => this.error(playerId, code, message, id),
+      flush: () => this.flush(),
+    };
   }
 
   /** Each trade message, typed by its schema, to the book's rule. */
