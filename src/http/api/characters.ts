@@ -9,6 +9,7 @@ import type { CharacterTemplate } from "../../manifests/gameData.js";
 import { HttpError } from "../errors.js";
 import { authOf, isAdmin, ownedCharacter, parse } from "./access.js";
 import { newCharacter, PlayerName } from "./player.js";
+import { listedCharacter } from "./playerView.js";
 
 export const CreateBody = z.object({ name: PlayerName, templateId: z.string().min(1).max(128).optional() }).strict();
 export const Params = z.object({ characterId: z.string().min(1).max(128) });
@@ -31,15 +32,7 @@ export function templateOf(ctx: ServerContext, templateId: string): CharacterTem
 
 /** One of the account's characters as its list shows it. */
 export async function characterSummary(ctx: Pick<ServerContext, "world">, c: Character) {
-  const live = await ctx.world.character(c.id);
-  return {
-    id: c.id,
-    name: live?.name ?? c.name,
-    combatLevel: live?.combatLevel ?? c.combatLevel,
-    isAgent: c.isAgent,
-    online: live !== undefined,
-    createdAt: c.createdAt.toISOString(),
-  };
+  return { ...listedCharacter(c, await ctx.world.character(c.id)), createdAt: c.createdAt.toISOString() };
 }
 
 /** An agent token drives one character; it does not manage the account's characters. */

@@ -5,6 +5,14 @@ import { combatLevel, maxHealth, skillLevels } from "../../game/skills.js";
 import { EQUIPMENT_SLOTS, SKILLS } from "../../game/types.js";
 import type { CharacterSnapshot } from "../../game/world/entities.js";
 
+/**
+ * A character as a list shows it (the account's characters, friends, ignores, a lookup): its saved
+ * row, with the name and combat level of its live copy while it is online in some world.
+ */
+export function listedCharacter(c: Pick<Character, "id" | "name" | "combatLevel" | "isAgent">, live: { name: string; combatLevel: number } | undefined) {
+  return { id: c.id, name: live?.name ?? c.name, combatLevel: live?.combatLevel ?? c.combatLevel, isAgent: c.isAgent, online: live !== undefined };
+}
+
 /** A character as the REST API shows it: the live world's copy when online, else the saved one. */
 export async function playerView(ctx: Pick<ServerContext, "db" | "world">, c: Character) {
   const live = await ctx.world.character(c.id);

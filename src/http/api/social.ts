@@ -27,6 +27,7 @@ import { tradeHistory } from "../../db/tradeRepo.js";
 import { HttpError } from "../errors.js";
 import { authOf, CharacterQuery, isAdmin, ownedCharacter, parse, requireCharacter } from "./access.js";
 import { PlayerName } from "./player.js";
+import { listedCharacter } from "./playerView.js";
 
 const Id = z.string().min(1).max(128);
 /** Another player, by character id or by name (case-insensitive): exactly one of them. */
@@ -50,14 +51,7 @@ async function onlineNow(ctx: ServerContext): Promise<Online> {
 /** Another player as anyone may see them: nothing private (no position, items or account); the world they are in while online. */
 function publicView(c: PublicCharacter, online: Online) {
   const live = online.get(c.id);
-  return {
-    id: c.id,
-    name: live?.name ?? c.name,
-    combatLevel: live?.combatLevel ?? c.combatLevel,
-    isAgent: c.isAgent,
-    online: live !== undefined,
-    world: live?.world ?? null,
-  };
+  return { ...listedCharacter(c, live), world: live?.world ?? null };
 }
 
 /** A trade history row from one trader's side. */
