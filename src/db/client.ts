@@ -56,7 +56,7 @@ async function openEmbedded(dir: string | undefined, options: OpenDatabaseOption
     return await openPglite(dir, await (dir ? pgliteTemplateFolder : pgliteTemplate)(logger, templateDir));
   } catch (err) {
     logger.warn({ err }, "the embedded database's template could not be loaded: making the database anew");
-    await discardTemplate(logger, templateDir);
+    await discardTemplate(templateDir);
     if (dir) await rm(dir, { recursive: true, force: true });
     return openPglite(dir);
   }
