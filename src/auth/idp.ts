@@ -1,6 +1,6 @@
 import { createPublicKey, randomUUID, type KeyObject } from "node:crypto";
 import type { PrismaClient, User } from "@prisma/client";
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import type { JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import type { Config } from "../config.js";
 import { isUniqueViolation } from "../db/characterRepo.js";
@@ -99,7 +99,12 @@ function algorithmsFor(key: KeyObject): string[] {
 
 type KeySource = { key: KeyObject | JWTVerifyGetKey; algorithms: string[] } | { error: IdpError };
 
-function keySource(settings: IdpSettings, options: IdpVerifierOptions): KeySource {
+/** jose, loaded by the first provider token a server verifies (its ~50 modules are no part of a start). */
+type Jose = typeof import("jose");
+let jose: Promise<Jose> | undefined;
+const loadJose = () => (jose ??= import("jose"));
+
+function keySource(settings: IdpSettings, options: IdpVerifierOptions, { createRemoteJWKSet, errors }: Jose): KeySource {
   if (settings.verificationKey) {
     let key: KeyObject;
     try {
@@ -143,7 +148,7 @@ function keySource(settings: IdpSettings, options: IdpVerifierOptions): KeySourc
 }
 
 /** What a jose failure means, in words for the client (never the token or its contents). */
-function describeJoseError(err: unknown): IdpError | undefined {
+function describeJoseError(err: unknown, { errors }: Jose): IdpError | undefined {
   if (err instanceof errors.JWTExpired) return invalid("it has expired");
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.reason === "missing") return invalid(`it lacks the "${err.claim}" claim`);
@@ -214,14 +219,16 @@ const Claims = z.object({
 });
 
 export function createIdpVerifier(settings: IdpSettings, options: IdpVerifierOptions = {}): IdpVerifier {
-  const source = keySource(settings, options);
+  let sourceOf: KeySource | undefined;
   return {
     async verify(token) {
+      const jose = await loadJose();
+      const source = (sourceOf ??= keySource(settings, options, jose));
       if ("error" in source) throw source.error;
       let payload: unknown;
       try {
         // jwtVerify takes a key or a key resolver; the union is the overload TypeScript cannot pick.
-        const result = await jwtVerify(token, source.key as never, {
+        const result = await jose.jwtVerify(token, source.key as never, {
           algorithms: source.algorithms,
           issuer: settings.issuer,
           audience: settings.appId,
@@ -231,7 +238,7 @@ export function createIdpVerifier(settings: IdpSettings, options: IdpVerifierOpt
         payload = result.payload;
       } catch (err) {
         if (err instanceof IdpError) throw err;
-        const described = describeJoseError(err);
+        const described = describeJoseError(err, jose);
         if (described) throw described;
         throw err;
       }
