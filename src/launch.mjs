@@ -17,6 +17,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+/** src/paths.ts's CACHE_DIR (this file cannot import TypeScript). */
 const CACHE = path.join(ROOT, "node_modules", ".cache", "arena-world");
 /** What the bundle is made from (the server's code and its build settings). */
 const SOURCES = ["src", "rooms", "schema", "arena.config.ts", "tsconfig.json", "package.json"];

@@ -16,3 +16,5 @@ export const ROOT = findRoot(import.meta.dirname);
 export const MIGRATIONS_DIR = path.join(ROOT, "prisma", "migrations");
 export const PUBLIC_DIR = path.join(ROOT, "public");
 export const DEFAULT_WORLD_DIR = path.join(ROOT, "world");
+/** What the server makes once and keeps (the embedded database's template; src/launch.mjs's bundles, which names it too). */
+export const CACHE_DIR = path.join(ROOT, "node_modules", ".cache", "arena-world");

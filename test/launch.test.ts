@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { bundle, fingerprint } from "../src/launch.mjs";
-import { ROOT } from "../src/paths.js";
+import { CACHE_DIR } from "../src/paths.js";
 
 /** npm start's entry (src/launch.mjs): the server as a bundle of its sources, made when they change. */
 describe("npm start's launcher", function () {
@@ -12,7 +12,7 @@ describe("npm start's launcher", function () {
 
   it("bundles the server and the embedded database's thread into the cache, and reuses the bundle while the sources are unchanged", async () => {
     const dir = await bundle();
-    assert.equal(path.dirname(dir), path.join(ROOT, "node_modules", ".cache", "arena-world"));
+    assert.equal(path.dirname(dir), CACHE_DIR);
     assert.match(path.basename(dir), /^server-[0-9a-f]{16}$/);
     for (const file of ["index.js", "pgliteWorker.js"]) assert.ok(existsSync(path.join(dir, file)), file);
     const madeAt = statSync(path.join(dir, "index.js")).mtimeMs;

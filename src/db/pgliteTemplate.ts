@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
-import { ROOT } from "../paths.js";
+import { CACHE_DIR } from "../paths.js";
 import { applyMigrations, migrationsFingerprint } from "./migrate.js";
 import { openPglite } from "./pglite.js";
 
@@ -31,7 +31,7 @@ function templateName(): string {
 
 /** Where templates are kept by default: the first of these folders that can be made. */
 async function defaultCacheDir(): Promise<string> {
-  for (const dir of [path.join(ROOT, "node_modules", ".cache", "arena-world"), path.join(os.tmpdir(), "arena-world-cache")]) {
+  for (const dir of [CACHE_DIR, path.join(os.tmpdir(), "arena-world-cache")]) {
     try {
       await mkdir(dir, { recursive: true });
       return dir;
