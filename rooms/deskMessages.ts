@@ -21,7 +21,8 @@ export interface DeskReplies {
  * thrown. After a run, refused or not, the desk's messages go out.
  */
 export function receiveAtDesk(type: string, payload: unknown, schema: z.ZodType, desk: DeskReplies, run: (message: unknown) => void): void {
-  const parsed = schema.safeParse(payload ?? {});
+  // As for every room message (runCommand): absent counts as {}, null is a wrong type.
+  const parsed = schema.safeParse(payload === undefined ? {} : payload);
   const named = (payload as Record<string, unknown> | null | undefined)?.[desk.idKey];
   const id = typeof named === "string" ? named : undefined;
   if (!parsed.success) return desk.refuse("INVALID_PAYLOAD", `${type}: ${describeZodError(parsed.error)}`, id);

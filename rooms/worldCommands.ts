@@ -90,7 +90,8 @@ export function runCommand<K extends ClientMessageType>(
   type: K,
   payload: unknown,
 ): { code: string; message: string } | undefined {
-  const parsed = ClientMessages[type].safeParse(payload);
+  // An absent payload counts as {}; null or any other non-object is a wrong type (INVALID_PAYLOAD).
+  const parsed = ClientMessages[type].safeParse(payload === undefined ? {} : payload);
   if (!parsed.success) return { code: "INVALID_PAYLOAD", message: `${type}: ${describeZodError(parsed.error)}` };
   try {
     (handlers[type] as (s: ChatSession, m: ClientMessage<K>) => void)(session, parsed.data as ClientMessage<K>);

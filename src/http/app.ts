@@ -6,7 +6,7 @@ import { PUBLIC_DIR } from "../paths.js";
 import { apiDocsRoutes } from "./apiDocs.js";
 import { authRoutes } from "./authRoutes.js";
 import { envScriptRoute } from "./envScript.js";
-import { apiNotFound, errorHandler } from "./errors.js";
+import { errorHandler, notFound } from "./errors.js";
 import { healthRoutes, type HostedWorld } from "./health.js";
 import { manifestRoutes } from "./manifests.js";
 import { metricsRoutes } from "./metricsRoute.js";
@@ -56,9 +56,9 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
       customLogLevel: (_req, res, err) => (res.statusCode >= 500 ? "error" : res.statusCode >= 400 || err ? "warn" : "info"),
     }),
   );
-  // Before anything reads the path, the query or the body: bad targets, bad text, oversize bodies.
-  app.use(checkRequestTarget);
+  // Before any route: every body read to its end (oversize ones refused), then bad targets and bad text refused.
   app.use(requestBodies());
+  app.use(checkRequestTarget);
 
   app.use(
     healthRoutes({
@@ -97,10 +97,11 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(metricsRoutes(config.adminCode, adminAuth));
 
   app.use(playgroundRoutes(config.nodeEnv, logger));
-  app.use("/api", apiNotFound);
+  app.use("/api", notFound);
   // The web client at / (client/, bundled on first request).
   app.use(webClientRoutes({ logger, minify: config.nodeEnv === "production" }));
   const publicDir = options.publicDir ?? PUBLIC_DIR;
   if (existsSync(publicDir)) app.use(express.static(publicDir, { index: "index.html" }));
+  app.use(notFound);
   app.use(errorHandler(logger));
 }

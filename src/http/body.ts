@@ -32,8 +32,10 @@ function refuseAndClose(req: IncomingMessage, res: Parameters<RequestHandler>[1]
  * Request bodies: JSON (also gzip, deflate or br encoded) up to BODY_LIMIT, checked for text no
  * route can store (NUL, unpaired surrogates; `INVALID_PAYLOAD` naming the field) and nesting.
  * A body over the limit answers 413 `PAYLOAD_TOO_LARGE` after it has been read and discarded (up
- * to DISCARD_CAP); a body the server cannot decode answers 400 (see errors.ts). One home for all
- * of it: every body on the Express side goes through here.
+ * to DISCARD_CAP); a body the server cannot decode answers 400 (see errors.ts). A body of another
+ * type is read to its end and discarded. Every body is read before anything answers, so a client
+ * still sending never meets a reset connection. One home for all of it: every body on the Express
+ * side goes through here.
  */
 export function requestBodies(): RequestHandler {
   const json = express.json({ limit: BODY_LIMIT });
@@ -46,10 +48,11 @@ export function requestBodies(): RequestHandler {
       req.on("data", () => {});
       return;
     }
-    if (length === undefined && req.headers["transfer-encoding"] !== undefined) {
-      // A chunked body has no declared length: count what arrives (the parser, or Node's discarding
-      // of a body no route read, stops at the limit but would otherwise read on without end).
-      let received = 0;
+    const chunked = length === undefined && req.headers["transfer-encoding"] !== undefined;
+    let received = 0;
+    if (chunked) {
+      // A chunked body has no declared length: count what arrives (the parser stops at the limit
+      // but would otherwise read on without end).
       const count = (chunk: Buffer) => {
         received += chunk.length;
         if (received > DISCARD_CAP) {
@@ -58,6 +61,16 @@ export function requestBodies(): RequestHandler {
         }
       };
       req.on("data", count);
+    }
+    if ((chunked || (length ?? 0) > 0) && !req.is("application/json")) {
+      // No route takes another type: the body is read to its end and kept nowhere (req.body stays
+      // undefined), so that whatever answers, the client, still sending, reads that answer rather
+      // than a reset connection. Over the limit it is a 413, as a JSON body is.
+      if (!chunked) req.on("data", (chunk: Buffer) => (received += chunk.length));
+      req.on("end", () =>
+        received > BODY_LIMIT ? next(new HttpError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${BODY_LIMIT} bytes`)) : next(),
+      );
+      return;
     }
     json(req, res, (err?: unknown) => {
       if (err) return next(err);

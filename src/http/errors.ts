@@ -18,8 +18,8 @@ export function sendError(res: Response, status: number, code: string, message: 
   res.status(status).json({ success: false, error: { code, message } });
 }
 
-/** Unknown routes under /api. */
-export const apiNotFound: RequestHandler = (req, res) => {
+/** Unknown routes under /api, and every other path nothing served (the web client's files aside): the JSON error, never an HTML page. */
+export const notFound: RequestHandler = (req, res) => {
   sendError(res, 404, "NOT_FOUND", `No such endpoint: ${req.method} ${req.path}`);
 };
 

@@ -159,7 +159,8 @@ export type JoinOptions = z.infer<typeof JoinOptions>;
 export const Envelope = z
   .object({
     type: z.string().min(1).max(64),
-    data: z.unknown().optional(),
+    /** The event's payload: a JSON object (an absent `data` counts as `{}`); `null`, an array or any other type is INVALID_PAYLOAD. */
+    data: z.looseObject({}).optional(),
     id: z.string().max(128).optional(),
   })
   .strict();

@@ -5,7 +5,7 @@ import type { WebSocket } from "ws";
 import { createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
-import { frame, readFrame, readQuery, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
+import { frame, frameId, readFrame, readQuery, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
 import { sendFrame } from "./corkedSend.js";
 import { FrameBudget } from "./frameBudget.js";
 import { WsSeat, type SeatHolder, type WsSeats } from "./seats.js";
@@ -13,6 +13,7 @@ import { enterWorld, joinRefusal } from "./worldEntry.js";
 import {
   AuthenticateData,
   CLOSE_CODES,
+  describeZodError,
   ResumeData,
   TRADE_ROOM_MESSAGES,
   type ErrorCode,
@@ -261,12 +262,13 @@ export class WsConnection implements SeatHolder {
     if (!this.budget.take()) {
       if (this.budget.dropped === WS_LIMITS.floodDropsPerSecond) return this.refuse("FLOOD", "Too many messages: disconnected", CLOSE_CODES.FLOOD);
       if (this.socket.readyState === this.socket.OPEN && this.budget.dropped < WS_LIMITS.floodDropsPerSecond) {
-        this.error("RATE_LIMITED", `At most ${WS_LIMITS.messagesPerSecond} messages per second`);
+        this.error("RATE_LIMITED", `At most ${WS_LIMITS.messagesPerSecond} messages per second: this frame was dropped`, frameId(data, isBinary));
       }
       return;
     }
     const read = readFrame(data, isBinary);
     if ("error" in read) {
+      if (read.type === "authenticate") return this.refuseAuthenticate(read.error.message, read.error.id);
       this.startGuest();
       return this.error(read.error.code, read.error.message, read.error.id);
     }
@@ -274,7 +276,12 @@ export class WsConnection implements SeatHolder {
 
     if (type === "authenticate") {
       const auth = AuthenticateData.safeParse(payload);
-      if (!auth.success) return this.error("INVALID_PAYLOAD", 'authenticate: {token, characterId?, updates?: "whole" | "changes", world?: <world id>}', id);
+      if (!auth.success) {
+        return this.refuseAuthenticate(
+          `authenticate: ${describeZodError(auth.error)}: expected {token, characterId?, updates?: "whole" | "changes", world?: <world id>}`,
+          id,
+        );
+      }
       if (auth.data.updates) this.updates = auth.data.updates;
       if (auth.data.world !== undefined) this.worldId = auth.data.world;
       // Authenticate first: no guest is made for this socket.
@@ -306,6 +313,16 @@ export class WsConnection implements SeatHolder {
       return this.error("NOT_AUTHENTICATED", "Not in the world yet", id);
     }
     this.dispatch(seat, type, payload, id);
+  }
+
+  /**
+   * A malformed `authenticate`: a socket that plays nobody yet is closed (4000), as a malformed
+   * query is, so a refused authenticate never leads to a guest; one that plays a player (or is
+   * joining one) keeps it, and nothing changes.
+   */
+  private refuseAuthenticate(message: string, id: string | undefined) {
+    if (!this.seat && !this.joining) return this.refuse("INVALID_PAYLOAD", message, CLOSE_CODES.INVALID_REQUEST, id);
+    this.error("INVALID_PAYLOAD", message, id);
   }
 
   /**

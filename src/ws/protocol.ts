@@ -94,28 +94,53 @@ export function readQuery(url: URL): WsQuery | { problem: string } {
   return query;
 }
 
+const NOT_JSON = Symbol("not JSON");
+
+function parseFrame(data: Buffer, isBinary: boolean): unknown {
+  if (isBinary) return NOT_JSON;
+  try {
+    return JSON.parse(data.toString("utf8"));
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** A parsed frame's `id`, where it is one a reply may echo: a string of at most 128 characters that can be stored. */
+function usableId(parsed: unknown): string | undefined {
+  const rawId = (parsed as { id?: unknown } | null)?.id;
+  return typeof rawId === "string" && rawId.length <= 128 && !textProblem(rawId) ? rawId : undefined;
+}
+
+/** The `id` a dropped frame's refusal (RATE_LIMITED) echoes, if the frame is JSON with a usable one. */
+export function frameId(data: Buffer, isBinary: boolean): string | undefined {
+  const parsed = parseFrame(data, isBinary);
+  return parsed === NOT_JSON ? undefined : usableId(parsed);
+}
+
 /**
  * A client's frame as its envelope, or the error it is answered with: not JSON text, a problem of
  * its shape (frameProblem), or not an envelope. The error echoes the frame's `id` where it had a
  * usable one (a string of at most 128 characters that can be stored).
  */
-export function readFrame(data: Buffer, isBinary: boolean): { envelope: Envelope } | { error: { code: ErrorCode; message: string; id?: string } } {
-  let parsed: unknown;
-  try {
-    if (isBinary) throw new Error("binary");
-    parsed = JSON.parse(data.toString("utf8"));
-  } catch {
-    return { error: { code: "BAD_JSON", message: 'Frames must be JSON text: {"type": "...", "data": {...}}' } };
-  }
-  const rawId = (parsed as { id?: unknown } | null)?.id;
-  const id = typeof rawId === "string" && rawId.length <= 128 && !textProblem(rawId) ? rawId : undefined;
+export function readFrame(
+  data: Buffer,
+  isBinary: boolean,
+): { envelope: Envelope } | { error: { code: ErrorCode; message: string; id?: string }; type?: string } {
+  const parsed = parseFrame(data, isBinary);
+  if (parsed === NOT_JSON) return { error: { code: "BAD_JSON", message: 'Frames must be JSON text: {"type": "...", "data": {...}}' } };
+  const id = usableId(parsed);
+  const rawType = (parsed as { type?: unknown } | null)?.type;
+  // The event a refused frame meant, where it names one (a refused `authenticate` is answered as such).
+  const type = typeof rawType === "string" && rawType.length <= 64 && !textProblem(rawType) ? rawType : undefined;
   // Too deep or too wide never reaches the room (nor msgpack, which recurses).
   const problem = frameProblem(parsed);
-  if (problem) return { error: { code: "INVALID_PAYLOAD", message: problem, id } };
+  if (problem) return { error: { code: "INVALID_PAYLOAD", message: problem, id }, type };
   const envelope = Envelope.safeParse(parsed);
   if (!envelope.success) {
     const issue = envelope.error.issues[0];
-    return { error: { code: "INVALID_PAYLOAD", message: `${issue.path.join(".") || "frame"}: ${issue.message}`, id } };
+    // A bad `data` is named with its event, as the room names a bad payload (§3: "<type>: <field>: <reason>").
+    const event = issue.path[0] === "data" && type ? `${type}: ` : "";
+    return { error: { code: "INVALID_PAYLOAD", message: `${event}${issue.path.join(".") || "frame"}: ${issue.message}`, id }, type };
   }
   return { envelope: envelope.data };
 }

@@ -203,6 +203,67 @@ describe("bad input over HTTP", function () {
     });
     assert.equal(res.status, 413, JSON.stringify(res));
   });
+
+  it("a 1 MB body on any method and route, of any type, is read before the answer: Node's fetch sees the 413, never a reset", async () => {
+    const from = logs.lines.length;
+    const text = JSON.stringify({ pad: "x".repeat(1024 * 1024) });
+    const bytes = new TextEncoder().encode(text);
+    // A streamed body is sent chunked, with no length declared.
+    const stream = () =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < bytes.length; i += 16 * 1024) c.enqueue(bytes.subarray(i, i + 16 * 1024));
+          c.close();
+        },
+      });
+    const cases: Array<[string, string, Record<string, string>, "length" | "chunked"]> = [];
+    for (const [method, path] of [
+      ["DELETE", `/api/character/${mine}`],
+      ["DELETE", "/api/character/c_unknown"],
+      ["DELETE", `/api/player/friends/${mine}`],
+      ["PUT", "/api/player/friends/c_unknown"],
+      ["DELETE", "/api/characters/%00/skills"],
+      ["DELETE", "/nope"],
+    ]) {
+      for (const type of ["application/json", "text/plain", ""]) {
+        for (const form of ["length", "chunked"] as const) {
+          for (const auth of [true, false]) {
+            const headers: Record<string, string> = auth ? authed() : {};
+            if (type) headers["content-type"] = type;
+            cases.push([method, path, headers, form]);
+          }
+        }
+      }
+    }
+    for (const [method, path, headers, form] of cases) {
+      const what = `${method} ${path} ${JSON.stringify(headers)} ${form}`;
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers,
+        body: form === "length" ? text : stream(),
+        ...(form === "chunked" ? { duplex: "half" } : {}),
+      } as RequestInit).catch((err: Error & { cause?: { code?: string } }) => {
+        throw new Error(`${what}: ${err.cause?.code ?? err.message}`);
+      });
+      assertDocumented(res.status, await res.json(), { status: 413, code: "PAYLOAD_TOO_LARGE" }, what);
+    }
+    // Nothing ran: the character is still there.
+    assert.ok(await server.ctx.db.prisma.character.findUnique({ where: { id: mine } }), "the character was not deleted");
+    assert.deepEqual(errorLines(from), [], "nothing logged at error level");
+  });
+
+  it("a body within the limit of a type no route takes is read and ignored: the route answers as without a body", async () => {
+    for (const form of ["length", "chunked"] as const) {
+      const body = "name=Nobody";
+      const res = await fetch(`${server.url}/api/player/ignore`, {
+        method: "POST",
+        headers: authed({ "content-type": "application/x-www-form-urlencoded" }),
+        body: form === "length" ? body : new Blob([body]).stream(),
+        ...(form === "chunked" ? { duplex: "half" } : {}),
+      } as RequestInit);
+      assertDocumented(res.status, await res.json(), { status: 400, code: "INVALID_PAYLOAD" }, form);
+    }
+  });
 });
 
 describe("requestTargetProblem", () => {

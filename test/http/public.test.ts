@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import http from "node:http";
 import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
@@ -106,13 +107,34 @@ describe("public endpoints", function () {
     assert.equal(await file.text(), "served from public/");
   });
 
-  it("unknown /api routes answer 404 with the error body", async () => {
-    const res = await fetch(`${server.url}/api/no/such/thing`);
-    assert.equal(res.status, 404);
-    const body = await res.json();
-    assert.equal(body.success, false);
-    assert.equal(body.error.code, "NOT_FOUND");
-    assert.equal(typeof body.error.message, "string");
+  it("unknown paths, under /api or not, answer 404 with the JSON error body, never an HTML page", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/no/such/thing"],
+      ["GET", "/nope"],
+      ["POST", "/nope"],
+      ["DELETE", "/deep/er/nope.html"],
+      ["GET", "/manifests/%2e%2e/package.json"],
+      ["GET", "/manifests/..%2fpackage.json"],
+    ]) {
+      // node:http sends the path as written (fetch would resolve the dot segments).
+      const res = await new Promise<{ status: number; type: string; text: string }>((resolve, reject) =>
+        http
+          .request({ host: "127.0.0.1", port: server.port, path, method }, (r) => {
+            let text = "";
+            r.setEncoding("utf8");
+            r.on("data", (d) => (text += d));
+            r.on("end", () => resolve({ status: r.statusCode ?? 0, type: String(r.headers["content-type"]), text }));
+          })
+          .on("error", reject)
+          .end(),
+      );
+      assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
+      assert.match(res.type, /^application\/json/, `${method} ${path}`);
+      const body = JSON.parse(res.text);
+      assert.equal(body.success, false);
+      assert.equal(body.error.code, "NOT_FOUND");
+      assert.equal(typeof body.error.message, "string");
+    }
   });
 
   it("malformed JSON answers 400 with the error body and no stack trace", async () => {

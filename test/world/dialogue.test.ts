@@ -95,6 +95,20 @@ describe("world room: talking to npcs (dialogue)", function () {
     assert.equal(await refused(a, "dialogue:close", {}), "NOT_IN_DIALOGUE");
   });
 
+  it("a payload that is not an object is INVALID_PAYLOAD, an absent one counts as {} (SDK)", async () => {
+    const a = await suite.join();
+    for (const [type, data] of [
+      ["dialogue:close", null],
+      ["store:close", null],
+      ["dialogue:close", [1]],
+      ["store:close", "x"],
+    ] as const) {
+      assert.equal(await refused(a, type, data), "INVALID_PAYLOAD", `${type} ${JSON.stringify(data)}`);
+    }
+    assert.equal(await refused(a, "dialogue:close", undefined), "NOT_IN_DIALOGUE");
+    assert.equal(await refused(a, "store:close", undefined), "STORE_NOT_OPEN");
+  });
+
   it("player:action talk from afar walks next to the npc first, then opens the conversation", async () => {
     const a = await suite.join();
     const room = worldRoomOf(a);

@@ -129,7 +129,7 @@ describe("/ws integrity: deep and wide frames", function () {
       assert.match(err.data.message, /more than 1024 keys/);
       // Under the limit (3 envelope keys + 1,000 elements): an ordinary frame.
       since = a.mark();
-      a.send("ping", new Array(1000).fill(0), "narrow");
+      a.send("ping", { list: new Array(1000).fill(0) }, "narrow");
       assert.equal((await a.next("*", (f) => f.id === "narrow", { since })).type, "pong");
     });
   });
@@ -143,12 +143,23 @@ describe("/ws integrity: deep and wide frames", function () {
       const err = await a.next("error", (f) => f.id === "nul", { timeoutMs: 5000 });
       assert.equal(err.data.code, "INVALID_PAYLOAD");
       assert.match(err.data.message, /NUL/);
-      // Still usable: the same socket authenticates properly.
-      a.send("authenticate", { token: who.token }, "ok");
-      assert.equal((await a.next("authenticated", (f) => f.id === "ok")).data.accountId, who.accountId);
-      const since = a.mark();
-      a.sendRaw('{"type":"player:chat","data":{"message":"\\ud800"},"id":"lone"}');
-      assert.match((await a.next("error", (f) => f.id === "lone", { since })).data.message, /surrogate/);
+      // A refused authenticate on a socket that plays nobody closes it (4000): no guest.
+      assert.equal((await a.closed).code, 4000);
+      assert.deepEqual(
+        a.frames.filter((f) => f.type === "authenticated"),
+        [],
+      );
+      const c = await wsConnect(server.port);
+      open.push(c);
+      c.send("authenticate", { token: who.token }, "ok");
+      assert.equal((await c.next("authenticated", (f) => f.id === "ok")).data.accountId, who.accountId);
+      // One that plays a player keeps it.
+      c.send("authenticate", { token: who.token, characterId: "c_\u0000" }, "nul2");
+      assert.match((await c.next("error", (f) => f.id === "nul2")).data.message, /NUL/);
+      assert.equal(c.ws.readyState, c.ws.OPEN);
+      const since = c.mark();
+      c.sendRaw('{"type":"player:chat","data":{"message":"\\ud800"},"id":"lone"}');
+      assert.match((await c.next("error", (f) => f.id === "lone", { since })).data.message, /surrogate/);
 
       const b = await wsConnect(server.port, `?token=${encodeURIComponent(who.token)}&characterId=%00`);
       assert.equal((await b.next("error")).data.code, "INVALID_PAYLOAD");
@@ -244,21 +255,28 @@ describe("/ws integrity: the first frame decides", function () {
     await a.closed;
   });
 
-  it("a malformed `authenticate` first is answered and decides nothing: the next, valid one makes no guest", async () => {
+  it("a malformed `authenticate` first is refused and closes the socket (4000): no guest is made", async () => {
     const before = await guests();
     const who = await guestToken(server);
     const a = await wsConnect(server.port);
     a.send("authenticate", { token: 5 }, "bad");
     assert.equal((await a.next("error", (f) => f.id === "bad")).data.code, "INVALID_PAYLOAD");
-    a.send("authenticate", { token: who.token }, "good");
-    await a.next("world:update");
+    assert.equal((await a.closed).code, 4000);
     assert.deepEqual(
-      a.frames.filter((f) => f.type === "authenticated").map((f) => [f.id, f.data.accountId]),
+      a.frames.filter((f) => f.type === "authenticated"),
+      [],
+    );
+    // A new socket with a well-formed one logs that identity in, and still no guest.
+    const b = await wsConnect(server.port);
+    b.send("authenticate", { token: who.token }, "good");
+    await b.next("world:update");
+    assert.deepEqual(
+      b.frames.filter((f) => f.type === "authenticated").map((f) => [f.id, f.data.accountId]),
       [["good", who.accountId]],
     );
     assert.equal(await guests(), before + 1, "the HTTP guest only");
-    a.close();
-    await a.closed;
+    b.close();
+    await b.closed;
   });
 });
 

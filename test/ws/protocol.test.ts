@@ -73,6 +73,38 @@ describe("/ws: the plain JSON protocol", function () {
     assert.equal(room.sessions.has(auth.data.playerId), true);
   });
 
+  it("a malformed authenticate on a socket that plays nobody is INVALID_PAYLOAD and close 4000, never a guest", async () => {
+    const who = await guestToken(server);
+    const usersBefore = await server.ctx.db.prisma.user.count();
+    for (const world of ["abc", "2", 0, 1.5, -1, 10000, null]) {
+      const a = await connect();
+      a.sendRaw(JSON.stringify({ type: "authenticate", data: { token: who.token, world }, id: "a1" }));
+      const closed = await a.closed;
+      assert.equal(closed.code, 4000, `world ${JSON.stringify(world)}`);
+      assert.deepEqual(
+        a.frames.map((f) => [f.type, f.data.code, f.id]),
+        [["error", "INVALID_PAYLOAD", "a1"]],
+        `world ${JSON.stringify(world)}: one refusal, nothing else`,
+      );
+      assert.match(a.frames[0].data.message, /^authenticate: world: /);
+    }
+    assert.equal(await server.ctx.db.prisma.user.count(), usersBefore, "no guest account was made");
+  });
+
+  it("a malformed authenticate on a socket that plays a player changes nothing: the player stays", async () => {
+    const who = await guestToken(server);
+    const a = await connect(`?token=${who.token}`);
+    const auth = await a.next("authenticated");
+    const since = a.mark();
+    a.send("authenticate", { token: who.token, world: "abc" }, "a2");
+    const err = await a.next("error", () => true, { since });
+    assert.deepEqual([err.data.code, err.id], ["INVALID_PAYLOAD", "a2"]);
+    a.send("ping", {}, "after");
+    assert.equal((await a.next("pong", (f) => f.id === "after", { since })).id, "after");
+    assert.equal(a.ws.readyState, a.ws.OPEN);
+    assert.equal((await theWorld()).sessions.has(auth.data.playerId), true);
+  });
+
   it("refuses a bad token with UNAUTHORIZED and close 4001", async () => {
     for (const token of ["garbage", signToken({ sub: "x" }, "other-secret-".padEnd(40, "o")), signToken({ sub: "no-such-account" }, TEST_SECRET)]) {
       const a = await connect(`?token=${encodeURIComponent(token)}`);
@@ -151,6 +183,14 @@ describe("/ws: the plain JSON protocol", function () {
       [JSON.stringify({ type: "bank:withdraw", data: { itemId: "coins", quantity: -1 } }), "INVALID_PAYLOAD"],
       [JSON.stringify({ type: "inventory:use", data: { slot: 99 } }), "INVALID_PAYLOAD"],
       [JSON.stringify({ type: "authenticate", data: { token: 5 } }), "INVALID_PAYLOAD"],
+      // `data` is an object or absent: null, an array or a string is a wrong type, for every event.
+      [JSON.stringify({ type: "dialogue:close", data: null }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "store:close", data: null }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "player:move", data: [1, 2] }), "INVALID_PAYLOAD"],
+      [JSON.stringify({ type: "ping", data: "x" }), "INVALID_PAYLOAD"],
+      // Absent counts as {}.
+      [JSON.stringify({ type: "dialogue:close" }), "NOT_IN_DIALOGUE"],
+      [JSON.stringify({ type: "store:close" }), "STORE_NOT_OPEN"],
     ];
     for (const [text, code] of cases) {
       const since = a.mark();
@@ -158,6 +198,11 @@ describe("/ws: the plain JSON protocol", function () {
       const err = await a.next("error", () => true, { since });
       assert.equal(err.data.code, code, text);
     }
+    const since0 = a.mark();
+    a.sendRaw(JSON.stringify({ type: "dialogue:close", data: null, id: "d1" }));
+    const wrongType = await a.next("error", () => true, { since: since0 });
+    assert.equal(wrongType.id, "d1");
+    assert.match(wrongType.data.message, /^dialogue:close: data: .*expected object, received null/);
     const since = a.mark();
     a.send("ping", {}, "still-there");
     const pong = await a.next("pong", () => true, { since });
@@ -169,10 +214,16 @@ describe("/ws: the plain JSON protocol", function () {
     const a = await connect();
     await a.next("authenticated");
     const since = a.mark();
-    for (let i = 0; i < 70; i++) a.send("ping", {});
-    await a.next("error", (f) => f.data.code === "RATE_LIMITED", { since });
+    const ids = Array.from({ length: 70 }, (_, i) => `b${i}`);
+    for (const id of ids) a.send("ping", {}, id);
+    // Every frame is answered: a pong, or RATE_LIMITED echoing the id of the frame it dropped.
+    await a.next("*", () => a.frames.slice(since).filter((f) => f.type === "pong" || f.data?.code === "RATE_LIMITED").length === 70, { since });
     assert.equal(a.ws.readyState, a.ws.OPEN, "a burst is not a flood");
-    assert.ok(a.frames.slice(since).filter((f) => f.type === "pong").length <= 60);
+    const answers = a.frames.slice(since);
+    const pongs = answers.filter((f) => f.type === "pong");
+    const limited = answers.filter((f) => f.type === "error" && f.data.code === "RATE_LIMITED");
+    assert.ok(pongs.length <= 60 && limited.length >= 10, `${pongs.length} pongs, ${limited.length} RATE_LIMITED`);
+    assert.deepEqual([...pongs, ...limited].map((f) => f.id).sort(), [...ids].sort(), "each answer echoes its frame's id");
 
     const b = await connect();
     await b.next("authenticated");

@@ -134,11 +134,14 @@ describe("/ws world:update forms: whole and changes", function () {
   it("authenticate's updates picks the form for that identity; a bad form in the URL or in authenticate is refused", async () => {
     const room = await theWorld();
     // authenticate with updates: "changes".
+    const badFrame = await wsConnect(server.port);
+    open.push(badFrame);
+    badFrame.send("authenticate", { token: (await guestToken(server)).token, updates: "bogus" }, "bad");
+    const refused = await badFrame.next("error", (f) => f.id === "bad");
+    assert.equal(refused.data.code, "INVALID_PAYLOAD");
+    assert.equal((await badFrame.closed).code, 4000);
     const viaFrame = await wsConnect(server.port);
     open.push(viaFrame);
-    viaFrame.send("authenticate", { token: (await guestToken(server)).token, updates: "bogus" }, "bad");
-    const refused = await viaFrame.next("error", (f) => f.id === "bad");
-    assert.equal(refused.data.code, "INVALID_PAYLOAD");
     viaFrame.send("authenticate", { token: (await guestToken(server)).token, updates: "changes" }, "good");
     const id = (await viaFrame.next("authenticated", (f) => f.id === "good")).data.playerId as string;
     const walker = await player();
