@@ -12,6 +12,8 @@ import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
+import { restartsOf } from "./src/staff/restart.js";
+import { localWorlds } from "./rooms/localWorlds.js";
 import { frameworkLogger, serverLogger, type Logger } from "./src/logger.js";
 import { processInfo } from "./src/metrics.js";
 import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
@@ -212,6 +214,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         { sweepDeadProcesses: ctx.config.cluster !== undefined, alive: () => matchMaker.presence === presence },
       );
       await hosting.start();
+      // A scheduled restart reaches the worlds this process runs.
+      restartsOf(ctx).attach(localWorlds(() => hosting?.hosted ?? []));
       await agents.begin({ takeOver: options.startAgents !== false });
       if (options.startAgents !== false) await agents.startAll();
     },

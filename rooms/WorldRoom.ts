@@ -31,6 +31,10 @@ import { InMemoryRoomClient } from "./inMemoryClient.js";
 import { routeWorldMessages } from "./worldMessages.js";
 import { withCharacters, type InspectData } from "./roomInspect.js";
 import { runTick, TICK_MS, type TickParts } from "./worldTick.js";
+import { WorldStaff } from "./worldStaff.js";
+import { standingOf } from "../src/db/staffRepo.js";
+import { moderationOf } from "../src/staff/moderation.js";
+import { restartsOf } from "../src/staff/restart.js";
 
 /**
  * One world shard. Thin: it authenticates, hands joins and leaves to its sessions
@@ -61,8 +65,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   stores!: StoreDesk;
   /** Staked duels between the players of this world. */
   duels!: DuelDesk;
-  /** Private messages, kicks, trade and duel requests to players of other worlds. */
+  /** Private messages, trade and duel requests to players of other worlds. */
   private across!: AcrossWorlds;
+  /** The staff here: standings (mutes, bans, roles), broadcasts, staff commands, the chat kept for reports. */
+  staff!: WorldStaff;
   /** Online sessions by character id. */
   readonly sessions = new Map<string, Session>();
   /** The ignore lists of the accounts online here (chat and trade requests are filtered by them). */
@@ -141,6 +147,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       locks: this.locks,
       sessions: this.sessions,
       inRoom: (client) => this.clients.includes(client),
+      standing: (accountId) => standingOf(this.ctx.db.prisma, accountId),
+      admissionRefusal: () => restartsOf(this.ctx).refusal(),
     });
     // Another room (in a cluster, another process) taking one of our characters over.
     this.stopListening = await this.locks.locks.listen((characterId) => void this.players.letGo(characterId));
@@ -151,6 +159,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       worldId: spec.id,
       isHere: (playerId) => this.world.players.has(playerId),
     });
+    this.staff = new WorldStaff({ world: this.world, worldId: spec.id, sessions: this.sessions, moderation: moderationOf(this.ctx), logger: this.ctx.logger });
     const commands = worldCommands({
       world: this.world,
       logger: this.ctx.logger,
@@ -158,8 +167,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
         adminCode: this.ctx.config.adminCode,
         sessions: this.sessions,
         ignores: this.ignores,
-        kick: (pid, by) => this.kick(pid, by),
-        kickElsewhere: (session, name, by) => this.across.kick(session, name, by),
+        staff: this.staff,
         sendPrivate: (session, toName, message) =>
           this.across.privateMessage({ ...session, name: this.world.players.get(session.playerId)?.name ?? "" }, toName, message),
       },
@@ -250,6 +258,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   onLeave(client: WorldClient) {
+    const playerId = client.userData?.playerId;
+    if (playerId) this.staff.chat.forget(playerId);
     return this.players.leave(client);
   }
 
@@ -309,6 +319,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   private saveNow(playerId: string) {
     const p = this.world.players.get(playerId);
     if (p) this.saver.save(this.world, [p]).catch(() => {});
+  }
+
+  /** Save every player of this world now (a staff's save-all, a restart); how many. */
+  async saveAll(): Promise<number> {
+    const players = [...this.world.players.values()];
+    await this.saver.save(this.world, players);
+    await this.saver.flush();
+    return players.length;
+  }
+
+  /** Close every session here with `code` (a restart: everyone was saved just before; each leave saves again). */
+  closeAll(code: number, reason: string) {
+    for (const s of this.sessions.values()) {
+      s.closing = true;
+      s.awaitingReconnection?.reject(new Error(reason));
+      s.client.leave(code, reason);
+    }
   }
 
   /** Close a player's session at an admin's request (in this world, or from another through the facade). */

@@ -12,8 +12,6 @@ import { inReplyLater, replier, type ProtocolClient } from "./protocolClient.js"
  *   plays: its own world delivers it unless the recipient's account ignores the sender; the sender
  *   gets the message back as the echo (also when it was ignored, which it is not told), or `error`
  *   UNKNOWN_PLAYER (no such name) / PLAYER_OFFLINE (in no world now);
- * - an admin's /kick of a player not in this world: `notice` KICKED, or UNKNOWN_PLAYER when nobody
- *   of that name is online anywhere;
  * - a trade or duel request to a player not in this world: refused OTHER_WORLD when that player is
  *   in another world (trades and duels stay inside one world), else the world's own answer.
  * Their answers come later (a database read, a remote room call) and still echo the /ws frame's id.
@@ -36,14 +34,6 @@ export class AcrossWorlds {
     this.sendPrivate(from, reply, toName, message).catch((err) => {
       this.o.logger.warn({ err }, "a private message could not be sent");
       reply("error", { code: "INTERNAL", message: "The message could not be sent" });
-    });
-  }
-
-  kick(admin: { client: ProtocolClient }, name: string, by: string): void {
-    const reply = replier(admin.client);
-    this.kickByName(reply, name, by).catch((err) => {
-      this.o.logger.warn({ err }, "a kick could not be sent");
-      reply("error", { code: "INTERNAL", message: "The kick could not be sent" });
     });
   }
 
@@ -83,11 +73,5 @@ export class AcrossWorlds {
     const outcome = await this.o.world.deliverPrivate(target.id, payload);
     if (outcome === "offline") return reply("error", { code: "PLAYER_OFFLINE", message: `${target.name} is not online` });
     reply("chat:message", payload);
-  }
-
-  private async kickByName(reply: ProtocolClient["send"], name: string, by: string): Promise<void> {
-    const target = await characterIdByName(this.o.sql, name);
-    if (!target || !(await this.o.world.kick(target.id, by))) return reply("error", { code: "UNKNOWN_PLAYER", message: `No player called ${name} is online` });
-    reply("notice", { code: "KICKED", message: `Kicked ${target.name}` });
   }
 }

@@ -6,6 +6,8 @@ import type { Tile } from "../src/game/types.js";
 import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
 import type { AreaCounts, LiveCharacter, OnlineCharacter, PrivateOutcome, WorldSummary } from "../src/worldAccess.js";
 import type { Session } from "./worldSessions.js";
+import type { WorldStaff } from "./worldStaff.js";
+import type { StandingView } from "../src/db/staffRepo.js";
 
 /** What the facade reads of a world room: its world, its sessions, its ignore lists and which world it is. */
 export interface FacadeRoom {
@@ -14,6 +16,10 @@ export interface FacadeRoom {
   ignores?: Pick<IgnoreLists, "ignores" | "reload">;
   spec?: { id: number };
   kick?: (playerId: string, by: string) => void;
+  /** The staff side of the room: standings, broadcasts, the chat kept for reports. */
+  staff?: Pick<WorldStaff, "applyStanding" | "broadcast" | "chat">;
+  /** Save every player of the room now; how many. */
+  saveAll?: () => Promise<number>;
 }
 
 /** The area an npc or resource was placed by: its id is `npc:<area>:…` / `res:<area>:…` (src/game/world/setup.ts). */
@@ -57,8 +63,15 @@ export const roomOps = {
     if (!session) return "offline";
     if (room.ignores?.ignores(session.accountId, payload.fromId)) return "ignored";
     session.client.send("chat:message", payload);
+    room.staff?.chat.heard(characterId, { at: payload.timestamp, fromId: payload.fromId, fromName: payload.fromName, channel: "private", message: payload.message });
     return "delivered";
   },
+  /** The account's standing changed: its sessions here take it (a ban removes them). */
+  applyStanding: (room: FacadeRoom, accountId: string, standing: StandingView): boolean => room.staff?.applyStanding(accountId, standing) ?? false,
+  broadcast: (room: FacadeRoom, payload: ServerMessage<"system:broadcast">): boolean => room.staff?.broadcast(payload) ?? false,
+  saveAll: async (room: FacadeRoom): Promise<number> => (room.saveAll ? room.saveAll() : 0),
+  /** The chat lines `characterId` saw between it and `otherId` (for a report made over REST). */
+  chatBetween: (room: FacadeRoom, characterId: string, otherId: string) => room.staff?.chat.between(characterId, otherId) ?? [],
   /** An admin's kick of the character's session. */
   kick(room: FacadeRoom, characterId: string, by: string): boolean {
     if (!room.sessions.has(characterId) || !room.kick) return false;

@@ -54,6 +54,7 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
       return startPickup(w, s.playerId, m.targetId);
     },
     "player:chat": (s, m) => handleChat({ world: w, ...ctx.chat }, s, m.message, m.channel, m.to),
+    "player:report": (s, m) => ctx.chat.staff.report(s, m.name, m.reason),
     "inventory:use": (s, m) => useItem(w, s.playerId, m),
     "bank:deposit": (s, m) => {
       bankDeposit(w, s.playerId, m.slot, m.quantity);

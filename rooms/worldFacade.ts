@@ -134,6 +134,18 @@ export function worldFacade(rooms: WorldRooms): WorldAccess {
     async deliverPrivate(characterId, payload) {
       return (await onCharacter(characterId, "privateMessage", [characterId, payload])) ?? "offline";
     },
+    async applyStanding(accountId, standing) {
+      await everywhere("applyStanding", [accountId, standing]);
+    },
+    async broadcast(payload) {
+      await everywhere("broadcast", [payload]);
+    },
+    async chatBetween(characterId, otherId) {
+      return (await onCharacter(characterId, "chatBetween", [characterId, otherId])) ?? [];
+    },
+    async saveAll() {
+      return (await everywhere("saveAll", [])).reduce<number>((sum, n) => sum + (n ?? 0), 0);
+    },
     async reloadIgnores(accountId) {
       await everywhere("reloadIgnores", [accountId]);
     },

@@ -16,6 +16,9 @@ import type { IgnoreLists } from "../src/db/socialRepo.js";
 import { accountOnJoin, endSession, startSession } from "../src/db/worldRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { ADMIN_MAX_ATTEMPTS, AdminGate, AdminLockouts } from "../src/game/chat.js";
+import { bannedMessage } from "../src/game/staff.js";
+import { standingView, type Standing, type StandingView } from "../src/db/staffRepo.js";
+import { isMuted } from "./worldStaff.js";
 import { startingInventory } from "../src/game/inventory.js";
 import type { CharacterSnapshot } from "../src/game/world/entities.js";
 import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/players.js";
@@ -67,6 +70,10 @@ export interface SessionsContext {
   sessions: Map<string, Session>;
   /** Is the client still in the room (not left while its join was loading)? */
   inRoom(client: WorldClient): boolean;
+  /** The account's standing (role, ban, mute) as the database has it now. */
+  standing(accountId: string): Promise<Standing>;
+  /** Why joins are refused now (a restart's last seconds), or undefined. */
+  admissionRefusal(): string | undefined;
 }
 
 /**
@@ -106,11 +113,18 @@ export class WorldSessions {
     // leaves. The account (with its first character's id) and its ignore list are read at once, then
     // its character: a token may outlive its account, and then nothing else counts.
     const thisJoin = previousJoin.then(async () => {
-      const [account, held] = await Promise.allSettled([accountOnJoin(this.c.sql, auth.sub), this.c.ignores.hold(auth.sub)]);
+      const [account, held, standing] = await Promise.allSettled([accountOnJoin(this.c.sql, auth.sub), this.c.ignores.hold(auth.sub), this.c.standing(auth.sub)]);
       if (account.status === "rejected") throw account.reason;
       if (!account.value.exists) throw new ServerError(401, "The token's account does not exist");
       if (held.status === "rejected") throw held.reason;
-      await this.enter(client, await this.load(options, auth, characterId, account.value.firstCharacterId), options, auth);
+      if (standing.status === "rejected") throw standing.reason;
+      // A banned account is refused at every way in; so is every join in a restart's last seconds.
+      const ban = standing.value.ban;
+      if (ban) throw new ServerError(CLOSE_CODES.BANNED, bannedMessage(ban.reason, ban.endsAt));
+      const closing = this.c.admissionRefusal();
+      if (closing) throw new ServerError(CLOSE_CODES.RESTART, closing);
+      const view = standingView(standing.value);
+      await this.enter(client, await this.load(options, auth, characterId, account.value.firstCharacterId), options, auth, view);
     });
     const tail = thisJoin.catch(() => {});
     this.joining.set(auth.sub, tail);
@@ -183,6 +197,7 @@ export class WorldSessions {
     loaded: CharacterSnapshot,
     options: { worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
     auth: TokenClaims,
+    standing: StandingView,
   ) {
     let snap = loaded;
     // A character is live in one room: its lock is taken here (another room holding it saves and
@@ -194,7 +209,7 @@ export class WorldSessions {
       const previous = this.c.sessions.get(id);
       if (previous) snap = await this.takeOver(previous);
       if (!this.c.inRoom(client)) return; // left while loading
-      await this.place(client, snap, options, auth);
+      await this.place(client, snap, options, auth, standing);
     });
   }
 
@@ -203,6 +218,7 @@ export class WorldSessions {
     snap: CharacterSnapshot,
     options: { worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
     auth: TokenClaims,
+    standing: StandingView,
   ) {
     const { world, sync } = this.c;
     const player = addPlayer(world, snap);
@@ -226,6 +242,7 @@ export class WorldSessions {
       replaced: false,
       reconnectable: (options.clientType ?? "colyseus") === "colyseus",
       updatesAsChanges: options.worldUpdates === "changes",
+      standing,
     };
     client.userData = session;
     this.c.sessions.set(player.id, session);
@@ -241,6 +258,8 @@ export class WorldSessions {
     client.send("player:sync", privateStateOf(world, player));
     player.privateDirty = false;
     if (first) client.send("world:update", first);
+    // Staff and muted players learn their standing at once (everyone else's is the default: a player, not muted).
+    if (standing.role !== "player" || isMuted(standing)) client.send("account:standing", { role: standing.role, muted: isMuted(standing) ? standing.mute : null });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Tile } from "./game/types.js";
 import type { CharacterSnapshot } from "./game/world/entities.js";
 import type { ServerMessage, ServerMessageType } from "./protocol/index.js";
 import type { WorldEntry } from "./worldSpecs.js";
+import type { StandingView } from "./db/staffRepo.js";
 
 /**
  * How everything outside the Colyseus glue (HTTP routes, agents, the /ws adapter, start-up) reaches
@@ -32,6 +33,14 @@ export interface WorldAccess {
   deliverPrivate(characterId: string, payload: ServerMessage<"chat:message">): Promise<PrivateOutcome>;
   /** An admin's kick of the character's session, wherever it plays; false when it is in no world. */
   kick(characterId: string, by: string): Promise<boolean>;
+  /** The account's standing (role, mute, ban) changed: its sessions in every world take it at once; a ban removes them (close 4102). */
+  applyStanding(accountId: string, standing: StandingView): Promise<void>;
+  /** `system:broadcast` to every player of the world it names (`world`), or of every world (null). */
+  broadcast(payload: ServerMessage<"system:broadcast">): Promise<void>;
+  /** The last lines of chat the character's world saw between it and `otherId` (empty when it plays nowhere). */
+  chatBetween(characterId: string, otherId: string): Promise<Array<{ at: string; fromId: string; fromName: string; channel: string; message: string }>>;
+  /** Save every player of every world now; how many were saved. */
+  saveAll(): Promise<number>;
   /** The account's ignore list changed in the database: its online players use the new one at once. */
   reloadIgnores(accountId: string): Promise<void>;
   /** The character was renamed: a player in the world is seen under the new name at once. */

@@ -146,6 +146,11 @@ export class AdminGate {
     return this.granted;
   }
 
+  /** Take back a grant (its audit row could not be written). */
+  revoke() {
+    this.granted = false;
+  }
+
   get isLocked(): boolean {
     return this.lockouts.isLocked(this.accountId);
   }

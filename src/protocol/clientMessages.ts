@@ -80,6 +80,13 @@ export const ClientMessages = {
       stationId: id.optional(),
     })
     .strict(),
+  /** Report a player (by name, in any world or offline) to the staff; the server attaches the chat between you it saw. */
+  "player:report": z
+    .object({
+      name: z.string().min(1).max(12),
+      reason: z.string().min(1).max(500),
+    })
+    .strict(),
 } as const;
 
 export type ClientMessageType = keyof typeof ClientMessages;

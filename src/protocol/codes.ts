@@ -39,6 +39,10 @@ export const CLOSE_CODES = {
   WORLD_ELSEWHERE: 4010,
   /** /ws: the world asked for (or every world) is not running right now; try again shortly. */
   WORLD_UNAVAILABLE: 4013,
+  /** The account was banned (after `error` BANNED with the reason and the end); every way in is refused until it ends. */
+  BANNED: 4102,
+  /** The server restarts (a scheduled restart, after its countdown; every player saved first): connect again shortly. */
+  RESTART: 1012,
 } as const;
 export type CloseCodeName = keyof typeof CLOSE_CODES;
 /** A close code the server chooses (named apart from the SDK's own `CloseCode`). */
@@ -104,6 +108,20 @@ export const ERROR_CODES = {
   INVALID_TARGET: "/tp: not whole numbers",
   UNKNOWN_PLAYER: "/give, /kick: nobody of that name online; a private message: no player has that name",
   INVALID_QUANTITY: "/give, trades: a quantity out of range",
+  // Staff and moderation (README "Staff and moderation")
+  MUTED: "chat (every channel) while the account is muted: the message says until when",
+  BANNED: "a join, a login or any Bearer request of a banned account: the message gives the reason and the end (close 4102)",
+  TARGET_IS_STAFF: "/mute, /ban, /kick: the target's role is not below the actor's",
+  INVALID_DURATION: "/mute, /ban: not 30m, 12h, 7d, 2w or permanent",
+  REASON_REQUIRED: "/mute, /ban, reports: no reason given",
+  REASON_TOO_LONG: "a reason over 500 characters",
+  MISSING_NAME: "a staff command without a player's name",
+  NOT_SANCTIONED: "/unmute, /unban: the account is not muted or banned",
+  SELF_REPORT: "player:report of oneself (or one's own account)",
+  AUDIT_UNAVAILABLE: "a privileged act whose audit row could not be written: the act was refused and nothing changed",
+  RESTARTING: "a join in the last 30 s before a scheduled restart",
+  REPORT_NOT_FOUND: "claiming or closing a report that does not exist",
+  REPORT_CLOSED: "claiming or closing a report already closed",
   // Dialogue and quests
   NOT_IN_DIALOGUE: "dialogue:respond: no conversation open, or it has ended",
   INVALID_RESPONSE: "dialogue:respond: an index the node shown does not offer",
@@ -190,6 +208,13 @@ export const NOTICE_CODES = [
   "BURIED",
   "PRAYED",
   "NO_PRAYER_POINTS",
+  "MUTED",
+  "UNMUTED",
+  "ROLE_CHANGED",
+  "SANCTIONED",
+  "SANCTION_LIFTED",
+  "REPORTED",
+  "BROADCAST_SENT",
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 

@@ -236,6 +236,24 @@ export interface WorldMessages {
   /** The quest moved to another stage. */
   "quest:stage": { questId: string; stage: number; stageDescription: string | null };
   "quest:completed": { questId: string; name: string; questPoints: number; rewards: { items: ItemStackView[]; xp: { [skill: string]: number } } };
+  /**
+   * A message from the staff to one world (`world` its id) or every world (`world` null). `kind`
+   * `restart`: a step of a scheduled restart's countdown (`restartAt` ISO 8601; `secondsLeft`).
+   */
+  "system:broadcast": {
+    message: string;
+    from: string;
+    world: number | null;
+    kind: "broadcast" | "restart";
+    timestamp: string;
+    restartAt?: string;
+    secondsLeft?: number;
+  };
+  /**
+   * The account's standing, at every join and whenever it changes: its staff `role`, and a mute in
+   * force (`until` ISO 8601, null: permanent), else null.
+   */
+  "account:standing": { role: "player" | "moderator" | "admin"; muted: { until: string | null; reason: string } | null };
 }
 
 // ---- Trades (§9) ----
@@ -323,6 +341,8 @@ export const SERVER_MESSAGE_TYPES = [
   "chat:message",
   "notice",
   "error",
+  "system:broadcast",
+  "account:standing",
   "npc:killed",
   "player:death",
   "session:replaced",

@@ -65,6 +65,7 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "store:sell": { slot: INVENTORY_SIZE - 1, quantity: 10 },
   "store:close": {},
   "production:make": { kind: "smithing", recipeId: "bronze_dagger", count: "all", stationId: "station:brindlemere:brindlemere_anvil" },
+  "player:report": { name: "Mudfoot", reason: "abusive language in local chat" },
   "combat:cast": { spellId: "wind_strike", targetId: "npc_1" },
   "combat:autocast": { spellId: null },
   "prayer:toggle": { prayerId: "thick_skin", on: true },

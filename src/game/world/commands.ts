@@ -199,13 +199,20 @@ export function dropItem(world: World, id: string, slot: number, quantity?: numb
 }
 
 /** Admin: put a player on a tile at once. */
-export function teleport(world: World, id: string, target: { x: unknown; z: unknown }) {
-  const p = playerOf(world, id);
+/** Admin: where a teleport would put the player, or the refusal (nothing changes). */
+export function planTeleport(world: World, id: string, target: { x: unknown; z: unknown }): Tile {
+  playerOf(world, id);
   const x = Number(target.x);
   const z = Number(target.z);
   if (!Number.isInteger(x) || !Number.isInteger(z)) throw new GameError("INVALID_TARGET", "Give whole tile coordinates");
   if (!world.map.inBounds(x, z)) throw new GameError("OUT_OF_BOUNDS", "That is outside the world");
   if (world.map.isBlocked(x, z)) throw new GameError("BLOCKED", "That tile is blocked");
+  return { x, z };
+}
+
+export function teleport(world: World, id: string, target: { x: unknown; z: unknown }) {
+  const { x, z } = planTeleport(world, id, target);
+  const p = playerOf(world, id);
   p.tile = { x, z };
   p.path = [];
   p.action = null;
@@ -216,8 +223,14 @@ export function teleport(world: World, id: string, target: { x: unknown; z: unkn
 /** Admin: create items in a player's inventory (all or nothing). */
 export function giveItem(world: World, id: string, itemId: string, quantity: number) {
   const p = itemHolderOf(world, id);
+  p.inventory = planGive(world, id, itemId, quantity);
+  world.touchPlayer(p);
+}
+
+/** Admin: the pack a /give would leave, or the refusal (nothing changes). */
+export function planGive(world: World, id: string, itemId: string, quantity: number) {
+  const p = itemHolderOf(world, id);
   if (!world.data.items.has(itemId)) throw new GameError("UNKNOWN_ITEM", `No item called ${itemId}`);
   assertQuantity(quantity);
-  p.inventory = addItemAll(p.inventory, itemId, quantity, world.data.items).inventory;
-  world.touchPlayer(p);
+  return addItemAll(p.inventory, itemId, quantity, world.data.items).inventory;
 }
