@@ -13,6 +13,8 @@ import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
 import { restartsOf } from "./src/staff/restart.js";
+import { moderationOf } from "./src/staff/moderation.js";
+import { watchOperatorChanges } from "./src/staff/operatorChanges.js";
 import { localWorlds } from "./rooms/localWorlds.js";
 import { frameworkLogger, serverLogger, type Logger } from "./src/logger.js";
 import { processInfo } from "./src/metrics.js";
@@ -122,6 +124,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
 
   const agents = new AgentRuntime(ctx);
   let hosting: WorldHosting | undefined;
+  let operatorChanges: { stop(): void } | undefined;
 
   // Shared counters (rate limits) across server processes when Redis is configured.
   const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
@@ -214,8 +217,9 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         { sweepDeadProcesses: ctx.config.cluster !== undefined, alive: () => matchMaker.presence === presence },
       );
       await hosting.start();
-      // A scheduled restart reaches the worlds this process runs.
+      // A scheduled restart reaches the worlds this process runs; the operator's role changes reach every world.
       restartsOf(ctx).attach(localWorlds(() => hosting?.hosted ?? []));
+      operatorChanges = watchOperatorChanges(ctx.db.prisma, moderationOf(ctx), ctx.logger);
       await agents.begin({ takeOver: options.startAgents !== false });
       if (options.startAgents !== false) await agents.startAll();
     },
@@ -226,6 +230,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         if (address && typeof address === "object") (gameServer as unknown as { port: number }).port = address.port;
       });
       gameServer.onBeforeShutdown(async () => {
+        operatorChanges?.stop();
+        restartsOf(ctx).cancel();
         // No world is taken over from here on; each room frees its world's claim once saved.
         await hosting?.stop();
         await around.stopping?.();

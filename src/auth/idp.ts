@@ -4,7 +4,7 @@ import type { JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import type { Config } from "../config.js";
 import { isUniqueViolation } from "../db/characterRepo.js";
-import { DEFAULT_TOKEN_TTL_SECONDS, signToken, type Role } from "./tokens.js";
+import { DEFAULT_TOKEN_TTL_SECONDS, signToken } from "./tokens.js";
 
 /**
  * Identity-provider login: verify the provider's access token (an asymmetrically signed JWT) and
@@ -287,11 +287,6 @@ export async function upsertIdpUser(prisma: PrismaClient, identity: IdpIdentity,
   }
 }
 
-/** The role a server token for this account carries. */
-export function roleOf(user: Pick<User, "roles">): Role {
-  return user.roles.includes("admin") ? "admin" : "player";
-}
-
 export interface IdpLogin {
   token: string;
   accountId: string;
@@ -303,7 +298,8 @@ export async function loginWithIdp(prisma: PrismaClient, verifier: IdpVerifier, 
   const identity = await verifier.verify(idpToken);
   const user = await upsertIdpUser(prisma, identity);
   return {
-    token: signToken({ sub: user.id, role: roleOf(user) }, secret, IDP_TOKEN_TTL_SECONDS),
+    // Staff roles are read from the database at every request and join, never from the token.
+    token: signToken({ sub: user.id, role: "player" }, secret, IDP_TOKEN_TTL_SECONDS),
     accountId: user.id,
     expiresIn: IDP_TOKEN_TTL_SECONDS,
   };

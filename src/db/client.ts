@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
+import { holdEmbedded } from "./embeddedHolder.js";
 import { discardTemplate, isNewPgliteDir, pgliteTemplate, pgliteTemplateFolder } from "./pgliteTemplate.js";
 import type { OpenedDriver, SqlRunner } from "./sql.js";
 
@@ -30,6 +31,8 @@ export interface OpenDatabaseOptions {
   logger: Logger;
   /** Apply prisma/migrations at open (default true). */
   migrate?: boolean;
+  /** Mark the embedded database of `dataDir` as held by this process (default true; src/db/embeddedHolder.ts). */
+  holdEmbedded?: boolean;
   /** Where the embedded database's migrated template is kept (default: src/db/pgliteTemplate.ts's cache folder). */
   templateDir?: string;
 }
@@ -85,6 +88,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   } else {
     kind = "pglite";
     opened = await openEmbedded(options.dataDir ? path.join(options.dataDir, "pglite") : undefined, options);
+    // The operator's commands (npm run admin) see that this process holds the folder's embedded database.
+    if (options.dataDir && options.holdEmbedded !== false) {
+      const release = holdEmbedded(options.dataDir);
+      const close = opened.close;
+      opened = { ...opened, close: () => close().finally(release) };
+    }
   }
 
   try {

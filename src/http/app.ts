@@ -10,7 +10,9 @@ import { errorHandler, notFound } from "./errors.js";
 import { healthRoutes, type HostedWorld } from "./health.js";
 import { manifestRoutes } from "./manifests.js";
 import { metricsRoutes } from "./metricsRoute.js";
-import { monitorRoutes } from "./monitor.js";
+import { monitorRoutes, type StaffAdmins } from "./monitor.js";
+import { moderationOf } from "../staff/moderation.js";
+import { standingOf } from "../db/staffRepo.js";
 import { skillUnlockRoutes } from "./skillUnlocks.js";
 import { characterRoutes } from "./api/characters.js";
 import { characterStatsRoutes } from "./api/characterStats.js";
@@ -21,6 +23,7 @@ import { worldRoutes } from "./api/world.js";
 import { agentRoutes } from "./api/agents.js";
 import { voiceRoutes } from "./api/voice.js";
 import { catalogueRoutes } from "./api/catalogue.js";
+import { adminRoutes } from "./api/admin.js";
 import { webClientRoutes } from "./webClient.js";
 import type { AgentRuntime } from "../agents/runtime.js";
 import { addressKey, clientKey, proxyTrust, rateLimit, type Limiters } from "./rateLimit.js";
@@ -92,9 +95,21 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(socialRoutes(ctx));
   app.use(voiceRoutes(ctx));
   if (options.agents) app.use(agentRoutes(ctx, options.agents));
+  app.use(adminRoutes(ctx));
   const adminAuth = { logger, failures: options.limiters?.adminFailures };
-  app.use(monitorRoutes(config.adminCode, adminAuth));
-  app.use(metricsRoutes(config.adminCode, adminAuth));
+  const moderation = moderationOf(ctx);
+  const staffAdmins: StaffAdmins = {
+    jwtSecret: config.jwtSecret,
+    roleOf: async (accountId) => {
+      const standing = await standingOf(ctx.db.prisma, accountId);
+      return standing.exists && !standing.ban ? standing.role : undefined;
+    },
+    recordLogin: ({ accountId, address }) =>
+      moderation.record({ accountId, name: accountId ?? "ADMIN_CODE", role: "admin", via: "monitor" }, "monitor.login", "monitor.login", null, { address }),
+  };
+  app.use(monitorRoutes(config.adminCode, adminAuth, staffAdmins));
+  // (Scrapes are not logins: /metrics records no audit row.)
+  app.use(metricsRoutes(config.adminCode, adminAuth, { ...staffAdmins, recordLogin: async () => {} }));
 
   app.use(playgroundRoutes(config.nodeEnv, logger));
   app.use("/api", notFound);

@@ -6,6 +6,8 @@ import { createGuest } from "../auth/guest.js";
 import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../auth/idp.js";
 import { requireAuth } from "./requireAuth.js";
 import { sendError } from "./errors.js";
+import { standingOf } from "../db/staffRepo.js";
+import { bannedMessage } from "../game/staff.js";
 
 export const IdpLoginBody = z.object({ idpToken: z.string().trim().min(1).max(16_384) });
 
@@ -39,7 +41,10 @@ export function authRoutes(deps: { config: Config; db: Database }) {
       return sendError(res, 400, "INVALID_PAYLOAD", 'The body must be {"idpToken": "<the identity provider\'s access token>"}');
     }
     try {
-      res.json(await loginWithIdp(deps.db.prisma, idp, body.data.idpToken, deps.config.jwtSecret));
+      const login = await loginWithIdp(deps.db.prisma, idp, body.data.idpToken, deps.config.jwtSecret);
+      const { ban } = await standingOf(deps.db.prisma, login.accountId);
+      if (ban) return sendError(res, 403, "BANNED", bannedMessage(ban.reason, ban.endsAt));
+      res.json(login);
     } catch (err) {
       if (err instanceof IdpError) {
         if (err.status === 503) {
@@ -60,7 +65,14 @@ export function authRoutes(deps: { config: Config; db: Database }) {
       const user = await deps.db.prisma.user.findUnique({ where: { id: auth.sub } });
       // A valid signature for an account that no longer exists (a removed guest) is no login.
       if (!user) return sendError(res, 401, "ACCOUNT_NOT_FOUND", "The token's account does not exist");
-      res.json({ success: true, accountId: user.id, role: auth.role, guest: user.isGuest, expiresAt: new Date(auth.exp * 1000).toISOString() });
+      res.json({
+        success: true,
+        accountId: user.id,
+        role: auth.role,
+        staffRole: req.staffRole ?? "player",
+        guest: user.isGuest,
+        expiresAt: new Date(auth.exp * 1000).toISOString(),
+      });
     } catch (err) {
       next(err);
     }

@@ -1,12 +1,12 @@
 import { Router } from "express";
 import { registry } from "../metrics.js";
-import { basicAuthWithCode, type AdminAuthOptions } from "./monitor.js";
+import { adminGate, type AdminAuthOptions, type StaffAdmins } from "./monitor.js";
 
-/** GET /metrics (Prometheus text), behind HTTP basic auth with the admin code; off without one. */
-export function metricsRoutes(adminCode: string | undefined, options: AdminAuthOptions) {
+/** GET /metrics (Prometheus text), for staff admins' tokens and the admin code (as the monitor). */
+export function metricsRoutes(adminCode: string | undefined, options: AdminAuthOptions, staff?: StaffAdmins) {
   const router = Router();
-  if (!adminCode) return router;
-  router.get("/metrics", basicAuthWithCode(adminCode, options), async (_req, res, next) => {
+  if (!adminCode && !staff) return router;
+  router.get("/metrics", adminGate(adminCode, options, staff), async (_req, res, next) => {
     try {
       res.type(registry.contentType).send(await registry.metrics());
     } catch (err) {

@@ -28,6 +28,8 @@ import { HttpError } from "../errors.js";
 import { authOf, CharacterQuery, isAdmin, ownedCharacter, parse, requireCharacter } from "./access.js";
 import { PlayerName } from "./player.js";
 import { listedCharacter } from "./playerView.js";
+import { moderationOf } from "../../staff/moderation.js";
+import { staffAct } from "./admin.js";
 
 const Id = z.string().min(1).max(128);
 /** Another player, by character id or by name (case-insensitive): exactly one of them. */
@@ -81,6 +83,10 @@ const actsAs = (auth: TokenClaims, c: Pick<Character, "id" | "accountId">) =>
  * character (`?characterId=` for one of theirs; else the account's first). Friends and friend
  * requests belong to characters; the ignore list belongs to the account.
  */
+const ReportBody = z
+  .object({ name: z.string().trim().min(1).max(12), reason: z.string().trim().min(1).max(500), characterId: z.string().min(1).max(128).optional() })
+  .strict();
+
 export function socialRoutes(ctx: ServerContext) {
   const router = Router();
   const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
@@ -220,6 +226,21 @@ export function socialRoutes(ctx: ServerContext) {
     if (!(await removeIgnore(prisma, who.sub, characterId))) throw new HttpError(404, "NOT_IGNORED", "That player is not on your ignore list");
     await refreshWorld(who.sub);
     res.json({ success: true, removed: characterId });
+  });
+
+  // ---- reports to the staff ------------------------------------------------------------
+
+  router.post("/api/player/report", auth, async (req, res) => {
+    const body = parse(ReportBody, req.body);
+    const who = authOf(req);
+    const reporter = await requireCharacter(prisma, who, body.characterId);
+    const target = await characterByName(prisma, body.name);
+    // The chat between them the reporter's world saw (none when the reporter plays nowhere now).
+    const chat = target ? await ctx.world.chatBetween(reporter.id, target.id) : [];
+    const { report, message } = await staffAct(() =>
+      moderationOf(ctx).report({ accountId: who.sub, characterId: reporter.id, name: reporter.name }, body.name, body.reason, chat),
+    );
+    res.status(201).json({ success: true, reportId: report.id, chatLines: chat.length, message });
   });
 
   // ---- lookup and trade history ----------------------------------------------------------

@@ -1,0 +1,40 @@
+import type { PrismaClient } from "@prisma/client";
+import type { Logger } from "pino";
+import type { Moderation } from "./moderation.js";
+
+/** How often a running server looks for the operator's role changes (npm run admin on PostgreSQL). */
+export const OPERATOR_POLL_MS = 2000;
+
+/**
+ * The operator's command line changes roles in the database, outside any server: every running
+ * server looks at the audit log for rows the command line wrote since the last look, and the
+ * accounts they name take their new standing in every world (Moderation.publishStanding).
+ * Changes made through a server reach the worlds at once and are not looked for here.
+ */
+export function watchOperatorChanges(prisma: PrismaClient, moderation: Moderation, logger: Logger, everyMs = OPERATOR_POLL_MS): { stop(): void } {
+  let last: bigint | undefined;
+  let running = false;
+  const look = async () => {
+    if (running) return;
+    running = true;
+    try {
+      if (last === undefined) {
+        last = (await prisma.auditLog.aggregate({ _max: { id: true } }))._max.id ?? 0n;
+        return;
+      }
+      const rows = await prisma.auditLog.findMany({ where: { id: { gt: last }, via: "cli" }, orderBy: { id: "asc" }, take: 100 });
+      for (const row of rows) {
+        last = row.id;
+        if (row.targetAccountId) await moderation.publishStanding(row.targetAccountId);
+      }
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, "the operator's changes could not be read (trying again)");
+    } finally {
+      running = false;
+    }
+  };
+  void look();
+  const timer = setInterval(() => void look(), everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
