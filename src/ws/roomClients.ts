@@ -106,7 +106,8 @@ export class WsRoomClient extends InMemoryRoomClient {
     this.onGone?.();
     // On shutdown the adapter closes every socket with 1001 once the rooms have saved.
     if (code === CloseCode.SERVER_SHUTDOWN || this.detached) return;
-    if (this.open) this.socket!.close(code && code >= 4000 ? code : CLOSE_CODES.NORMAL, "left the world");
+    // The server's own codes pass on (4000 and up, and 1012 for a restart); anything else is a normal close.
+    if (this.open) this.socket!.close(code && (code >= 4000 || code === CLOSE_CODES.RESTART) ? code : CLOSE_CODES.NORMAL, "left the world");
   }
 }
 

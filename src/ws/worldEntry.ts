@@ -21,6 +21,8 @@ const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }>
   401: { code: "UNAUTHORIZED", close: CLOSE_CODES.UNAUTHORIZED },
   403: { code: "FORBIDDEN", close: CLOSE_CODES.FORBIDDEN },
   404: { code: "NOT_FOUND", close: CLOSE_CODES.NOT_FOUND },
+  [CLOSE_CODES.BANNED]: { code: "BANNED", close: CLOSE_CODES.BANNED },
+  [CLOSE_CODES.RESTART]: { code: "RESTARTING", close: CLOSE_CODES.RESTART },
 };
 
 /** What a /ws socket asks to enter the world with. */
