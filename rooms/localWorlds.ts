@@ -5,7 +5,8 @@ import { worldRoomId } from "./worldHosting.js";
 
 /** The world rooms this process runs (those of `ids`), as a scheduled restart reaches them. */
 export function localWorlds(ids: () => Iterable<number>): LocalWorlds {
-  const rooms = () => [...ids()].map((id) => matchMaker.getLocalRoomById(worldRoomId(id)) as WorldRoom | undefined).filter((r) => r?.staff !== undefined) as WorldRoom[];
+  const rooms = () =>
+    [...ids()].map((id) => matchMaker.getLocalRoomById(worldRoomId(id)) as WorldRoom | undefined).filter((r) => r?.staff !== undefined) as WorldRoom[];
   return {
     broadcast: (payload) => rooms().forEach((room) => room.staff.broadcast(payload)),
     saveAll: async () => (await Promise.all(rooms().map((room) => room.saveAll()))).reduce((sum, n) => sum + n, 0),

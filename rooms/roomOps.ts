@@ -63,7 +63,13 @@ export const roomOps = {
     if (!session) return "offline";
     if (room.ignores?.ignores(session.accountId, payload.fromId)) return "ignored";
     session.client.send("chat:message", payload);
-    room.staff?.chat.heard(characterId, { at: payload.timestamp, fromId: payload.fromId, fromName: payload.fromName, channel: "private", message: payload.message });
+    room.staff?.chat.heard(characterId, {
+      at: payload.timestamp,
+      fromId: payload.fromId,
+      fromName: payload.fromName,
+      channel: "private",
+      message: payload.message,
+    });
     return "delivered";
   },
   /** The account's standing changed: its sessions here take it (a ban removes them). */

@@ -113,7 +113,11 @@ export class WorldSessions {
     // leaves. The account (with its first character's id) and its ignore list are read at once, then
     // its character: a token may outlive its account, and then nothing else counts.
     const thisJoin = previousJoin.then(async () => {
-      const [account, held, standing] = await Promise.allSettled([accountOnJoin(this.c.sql, auth.sub), this.c.ignores.hold(auth.sub), this.c.standing(auth.sub)]);
+      const [account, held, standing] = await Promise.allSettled([
+        accountOnJoin(this.c.sql, auth.sub),
+        this.c.ignores.hold(auth.sub),
+        this.c.standing(auth.sub),
+      ]);
       if (account.status === "rejected") throw account.reason;
       if (!account.value.exists) throw new ServerError(401, "The token's account does not exist");
       if (held.status === "rejected") throw held.reason;
@@ -259,7 +263,8 @@ export class WorldSessions {
     player.privateDirty = false;
     if (first) client.send("world:update", first);
     // Staff and muted players learn their standing at once (everyone else's is the default: a player, not muted).
-    if (standing.role !== "player" || isMuted(standing)) client.send("account:standing", { role: standing.role, muted: isMuted(standing) ? standing.mute : null });
+    if (standing.role !== "player" || isMuted(standing))
+      client.send("account:standing", { role: standing.role, muted: isMuted(standing) ? standing.mute : null });
   }
 
   /**

@@ -123,7 +123,13 @@ export class WorldStaff {
     const actor = this.actorOf(session);
     this.answer(session, async () => {
       try {
-        await this.c.moderation.record(actor, "admin.code", "admin.code", { accountId: session.accountId, characterId: session.playerId, name: actor.name }, {});
+        await this.c.moderation.record(
+          actor,
+          "admin.code",
+          "admin.code",
+          { accountId: session.accountId, characterId: session.playerId, name: actor.name },
+          {},
+        );
       } catch (err) {
         session.admin.revoke();
         throw err;
@@ -186,7 +192,13 @@ export class WorldStaff {
         planGive(this.c.world, target.id, itemId, quantity);
         const who = this.c.sessions.get(target.id);
         return this.answer(session, async () => {
-          await m.record(actor, "give", "give", { accountId: who?.accountId, characterId: target.id, name: target.name }, { itemId, quantity, world: this.c.worldId });
+          await m.record(
+            actor,
+            "give",
+            "give",
+            { accountId: who?.accountId, characterId: target.id, name: target.name },
+            { itemId, quantity, world: this.c.worldId },
+          );
           giveItem(this.c.world, target.id, itemId, quantity);
           return { code: "GIVEN", message: `Gave ${quantity} ${itemId} to ${target.name}` };
         });

@@ -59,7 +59,8 @@ export function requireRole(role: StaffRole, act: StaffAct): void {
  * role first). TARGET_IS_STAFF otherwise.
  */
 export function requireOutranks(actor: StaffRole, target: StaffRole): void {
-  if (rank(target) >= rank(actor)) throw new GameError("TARGET_IS_STAFF", `That player is ${target === "admin" ? "an admin" : `a ${target}`}: only a higher role may sanction them`);
+  if (rank(target) >= rank(actor))
+    throw new GameError("TARGET_IS_STAFF", `That player is ${target === "admin" ? "an admin" : `a ${target}`}: only a higher role may sanction them`);
 }
 
 export type SanctionKind = "mute" | "ban";

@@ -17,17 +17,7 @@ import {
   type StaffRole,
 } from "../game/staff.js";
 import { GameError } from "../game/types.js";
-import {
-  addSanction,
-  appendAudit,
-  findTarget,
-  liftSanction,
-  setRole,
-  standingOf,
-  standingView,
-  type AuditEntry,
-  type StaffTarget,
-} from "../db/staffRepo.js";
+import { addSanction, appendAudit, findTarget, liftSanction, setRole, standingOf, standingView, type AuditEntry, type StaffTarget } from "../db/staffRepo.js";
 import type { WorldAccess } from "../worldAccess.js";
 
 /** Who does a privileged act: an account (null: the operator at the command line), under a name, with its role, by which way. */
@@ -73,7 +63,10 @@ export class Moderation {
   }
 
   /** Run `change` with its audit row in one transaction; a database failure is AUDIT_UNAVAILABLE. */
-  private async audited<T>(entry: Omit<AuditEntry, "processId">, change: (tx: Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0]) => Promise<T>): Promise<T> {
+  private async audited<T>(
+    entry: Omit<AuditEntry, "processId">,
+    change: (tx: Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0]) => Promise<T>,
+  ): Promise<T> {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const result = await change(tx);
@@ -93,7 +86,13 @@ export class Moderation {
     await this.audited(this.entryOf(actor, kind, target, args, reason), async () => undefined);
   }
 
-  private entryOf(actor: StaffActor, kind: string, target: Partial<StaffTarget> | null, args: Record<string, unknown>, reason?: string | null): Omit<AuditEntry, "processId"> {
+  private entryOf(
+    actor: StaffActor,
+    kind: string,
+    target: Partial<StaffTarget> | null,
+    args: Record<string, unknown>,
+    reason?: string | null,
+  ): Omit<AuditEntry, "processId"> {
     return {
       actorAccountId: actor.accountId,
       actorCharacterId: actor.characterId ?? null,
@@ -214,8 +213,18 @@ export class Moderation {
     const report = await this.prisma.playerReport.findUnique({ where: { id } });
     if (!report) throw new GameError("REPORT_NOT_FOUND", "No such report");
     if (report.status === "closed") throw new GameError("REPORT_CLOSED", "That report is closed");
-    return this.audited(this.entryOf(actor, "report.claim", { accountId: report.targetAccountId, characterId: report.targetCharacterId, name: report.targetName }, { reportId: id }), (tx) =>
-      tx.playerReport.update({ where: { id }, data: { status: "claimed", claimedByAccountId: actor.accountId, claimedByName: actor.name, claimedAt: new Date() } }),
+    return this.audited(
+      this.entryOf(
+        actor,
+        "report.claim",
+        { accountId: report.targetAccountId, characterId: report.targetCharacterId, name: report.targetName },
+        { reportId: id },
+      ),
+      (tx) =>
+        tx.playerReport.update({
+          where: { id },
+          data: { status: "claimed", claimedByAccountId: actor.accountId, claimedByName: actor.name, claimedAt: new Date() },
+        }),
     );
   }
 
@@ -227,8 +236,18 @@ export class Moderation {
     if (!report) throw new GameError("REPORT_NOT_FOUND", "No such report");
     if (report.status === "closed") throw new GameError("REPORT_CLOSED", "That report is closed");
     return this.audited(
-      this.entryOf(actor, "report.close", { accountId: report.targetAccountId, characterId: report.targetCharacterId, name: report.targetName }, { reportId: id }, resolution),
-      (tx) => tx.playerReport.update({ where: { id }, data: { status: "closed", closedByAccountId: actor.accountId, closedByName: actor.name, closedAt: new Date(), resolution } }),
+      this.entryOf(
+        actor,
+        "report.close",
+        { accountId: report.targetAccountId, characterId: report.targetCharacterId, name: report.targetName },
+        { reportId: id },
+        resolution,
+      ),
+      (tx) =>
+        tx.playerReport.update({
+          where: { id },
+          data: { status: "closed", closedByAccountId: actor.accountId, closedByName: actor.name, closedAt: new Date(), resolution },
+        }),
     );
   }
 }

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { RATE_LIMITS } from "../../src/http/rateLimit.js";
 import { captureLogs, LEVEL } from "../helpers/logCapture.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { guestToken } from "../helpers/worldClient.js";
 
-/** Basic auth with the admin code on /colyseus and /metrics: wrong codes are limited per address. */
+/** The admin pages (/colyseus, /metrics): staff admins' tokens, the admin code as fallback; wrong credentials are limited per address. */
 
 const CODE = "the-right-admin-code-17";
 const basic = (pass: string) => `Basic ${Buffer.from(`admin:${pass}`).toString("base64")}`;
@@ -44,7 +45,7 @@ describe("admin code brute force", function () {
     // Another address is not locked out.
     assert.equal((await at("/colyseus/api", CODE, "198.51.100.5")).status, 200);
 
-    const failures = logs.lines.filter((l) => l.msg === "wrong admin code");
+    const failures = logs.lines.filter((l) => l.msg === "wrong admin credentials");
     // Once locked, a code is not even looked at.
     assert.equal(failures.length, 10, "every wrong code is logged");
     for (const line of failures) {
@@ -70,5 +71,31 @@ describe("admin code brute force", function () {
       assert.equal((await fetch(`${s.url}/metrics`, { headers: { authorization: basic(pass) } })).status, 401, JSON.stringify(pass.slice(0, 30)));
     }
     assert.equal((await fetch(`${s.url}/metrics`, { headers: { authorization: basic(CODE) } })).status, 200);
+  });
+
+  it("without ADMIN_CODE the monitor admits staff admins by their token (Bearer, or as the Basic password), one audit row per login; others are refused", async () => {
+    const s = await startTestServer({ rateLimits: RATE_LIMITS });
+    server = s;
+    const admin = await guestToken(s);
+    const player = await guestToken(s);
+    await s.ctx.db.prisma.user.update({ where: { id: admin.accountId }, data: { roles: ["admin"] } });
+    const moderator = await guestToken(s);
+    await s.ctx.db.prisma.user.update({ where: { id: moderator.accountId }, data: { roles: ["moderator"] } });
+    const get = (authorization?: string) => fetch(`${s.url}/colyseus/api`, { headers: authorization ? { authorization } : {} });
+    assert.equal((await get()).status, 401);
+    assert.equal((await get(`Bearer ${admin.token}`)).status, 200);
+    assert.equal((await get(basic(admin.token))).status, 200, "a browser's prompt: the token as the password");
+    for (const who of [player, moderator]) {
+      const refused = await get(`Bearer ${who.token}`);
+      assert.deepEqual([refused.status, (await refused.json()).error.code], [403, "FORBIDDEN"]);
+    }
+    assert.equal((await get(basic("no-code-is-set"))).status, 401, "no code works when none is set");
+    const logins = await s.ctx.db.prisma.auditLog.findMany({ where: { kind: "monitor.login" } });
+    assert.deepEqual(
+      logins.map((r) => [r.actorAccountId, r.via]),
+      [[admin.accountId, "monitor"]],
+      "one row for the admin's logins within ten minutes",
+    );
+    assert.equal((await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${admin.token}` } })).status, 200);
   });
 });

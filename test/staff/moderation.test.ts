@@ -14,7 +14,11 @@ for (const kind of DATABASE_KINDS) {
     this.timeout(60_000);
     let t: TestDb;
     let m: Moderation;
-    const felt: { standings: Array<[string, StandingView]>; broadcasts: ServerMessage<"system:broadcast">[]; kicks: string[] } = { standings: [], broadcasts: [], kicks: [] };
+    const felt: { standings: Array<[string, StandingView]>; broadcasts: ServerMessage<"system:broadcast">[]; kicks: string[] } = {
+      standings: [],
+      broadcasts: [],
+      kicks: [],
+    };
     let n = 0;
     /** A new account with one character; its role as given. */
     const account = async (role = "player") => {
@@ -50,7 +54,10 @@ for (const kind of DATABASE_KINDS) {
       const standing = await standingOf(t.db.prisma, p.accountId);
       assert.equal(standing.mute?.reason, "spam");
       assert.ok(Math.abs(standing.mute!.endsAt!.getTime() - (Date.now() + 30 * 60_000)) < 5_000);
-      assert.deepEqual(felt.standings.at(-1), [p.accountId, { role: "player", ban: null, mute: { reason: "spam", until: standing.mute!.endsAt!.toISOString() } }]);
+      assert.deepEqual(felt.standings.at(-1), [
+        p.accountId,
+        { role: "player", ban: null, mute: { reason: "spam", until: standing.mute!.endsAt!.toISOString() } },
+      ]);
 
       await m.sanction(actorOf(mod, "moderator"), "mute", p.name, null, "spam again");
       const again = await standingOf(t.db.prisma, p.accountId);
@@ -82,7 +89,10 @@ for (const kind of DATABASE_KINDS) {
       const p = await account();
       const { sanction } = await m.sanction(actorOf(mod, "moderator"), "ban", p.name, 60_000, "cool off");
       // As if the minute had passed.
-      await t.db.prisma.sanction.update({ where: { id: sanction.id }, data: { createdAt: new Date(Date.now() - 120_000), endsAt: new Date(Date.now() - 60_000) } });
+      await t.db.prisma.sanction.update({
+        where: { id: sanction.id },
+        data: { createdAt: new Date(Date.now() - 120_000), endsAt: new Date(Date.now() - 60_000) },
+      });
       assert.equal((await standingOf(t.db.prisma, p.accountId)).ban, null);
       await assert.rejects(m.lift(actorOf(mod, "moderator"), "ban", p.name), code("NOT_SANCTIONED"));
     });

@@ -120,7 +120,11 @@ for (const kind of DATABASE_KINDS) {
       const back = await ws(p.token);
       await back.next("authenticated");
       assert.equal((await rest(server, "GET", "/api/auth/me", p.token)).status, 200);
-      const rows = (await server.ctx.db.prisma.auditLog.findMany({ where: { targetAccountId: p.accountId }, orderBy: { id: "asc" } })).map((r) => [r.kind, r.actorAccountId, r.reason]);
+      const rows = (await server.ctx.db.prisma.auditLog.findMany({ where: { targetAccountId: p.accountId }, orderBy: { id: "asc" } })).map((r) => [
+        r.kind,
+        r.actorAccountId,
+        r.reason,
+      ]);
       assert.deepEqual(rows, [
         ["ban", mod.accountId, "botting"],
         ["unban", mod.accountId, "appeal"],
@@ -132,7 +136,10 @@ for (const kind of DATABASE_KINDS) {
       const p = await account();
       const r = await rest(server, "POST", "/api/admin/sanctions", mod.token, { name: p.name, kind: "ban", duration: "30m", reason: "cool off" });
       assert.equal((await rest(server, "GET", "/api/auth/me", p.token)).status, 403);
-      await server.ctx.db.prisma.sanction.update({ where: { id: r.body.sanction.id }, data: { createdAt: new Date(Date.now() - 3600_000), endsAt: new Date(Date.now() - 1000) } });
+      await server.ctx.db.prisma.sanction.update({
+        where: { id: r.body.sanction.id },
+        data: { createdAt: new Date(Date.now() - 3600_000), endsAt: new Date(Date.now() - 1000) },
+      });
       assert.equal((await rest(server, "GET", "/api/auth/me", p.token)).status, 200);
       const back = await ws(p.token);
       await back.next("authenticated");
@@ -245,7 +252,8 @@ for (const kind of DATABASE_KINDS) {
         assert.equal((await rest(server, "POST", "/api/player/report", reporter.token, bad)).status, 400, JSON.stringify(bad));
       }
       assert.equal((await rest(server, "POST", "/api/player/report", reporter.token, { name: "Nobody12345", reason: "x" })).status, 404);
-      for (let i = 0; i < 3; i++) assert.equal((await rest(server, "POST", "/api/player/report", reporter.token, { name: rude.name, reason: `r${i}` })).status, 201);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await rest(server, "POST", "/api/player/report", reporter.token, { name: rude.name, reason: `r${i}` })).status, 201);
       const limited = await rest(server, "POST", "/api/player/report", reporter.token, { name: rude.name, reason: "sixth" });
       assert.deepEqual([limited.status, limited.body.error.code], [429, "RATE_LIMITED"]);
 
@@ -328,7 +336,12 @@ for (const kind of DATABASE_KINDS) {
         onTarget.body.entries.map((e: any) => [e.kind, e.reason]),
         [["mute", "caps"]],
       );
-      const future = await rest(server, "GET", `/api/admin/audit?kind=broadcast&from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, admin.token);
+      const future = await rest(
+        server,
+        "GET",
+        `/api/admin/audit?kind=broadcast&from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        admin.token,
+      );
       assert.deepEqual(future.body.entries, []);
     });
 

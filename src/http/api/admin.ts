@@ -37,11 +37,15 @@ export async function staffAct<T>(act: () => Promise<T>): Promise<T> {
 
 const name = z.string().trim().min(1).max(128);
 const reason = z.string().trim().min(1).max(500);
-const page = { limit: z.coerce.number().int().min(1).max(200).default(50), before: z.string().regex(/^\d{1,18}$/, "an audit row id").optional() };
+const page = {
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z
+    .string()
+    .regex(/^\d{1,18}$/, "an audit row id")
+    .optional(),
+};
 
-const SanctionBody = z
-  .object({ name, kind: z.enum(["mute", "ban"]), duration: z.string().min(1).max(16), reason })
-  .strict();
+const SanctionBody = z.object({ name, kind: z.enum(["mute", "ban"]), duration: z.string().min(1).max(16), reason }).strict();
 const LiftBody = z.object({ name, kind: z.enum(["mute", "ban"]), reason: reason.optional() }).strict();
 const KickBody = z.object({ name, reason: reason.optional() }).strict();
 const RoleBody = z.object({ name, role: z.enum(STAFF_ROLES), reason: reason.optional() }).strict();
@@ -171,7 +175,10 @@ export function adminRoutes(ctx: ServerContext) {
   router.get("/api/admin/reports", async (req, res) => {
     await actor(req, "reports.read");
     const q = parse(ReportQuery, req.query);
-    res.json({ success: true, reports: await prisma.playerReport.findMany({ where: q.status ? { status: q.status } : {}, orderBy: { createdAt: "desc" }, take: q.limit }) });
+    res.json({
+      success: true,
+      reports: await prisma.playerReport.findMany({ where: q.status ? { status: q.status } : {}, orderBy: { createdAt: "desc" }, take: q.limit }),
+    });
   });
 
   router.post("/api/admin/reports/:id/claim", async (req, res) => {
