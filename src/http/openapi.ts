@@ -12,7 +12,7 @@ import { CatalogueBody, WorldMapBody } from "../protocol/restAnswers.js";
 
 export type JsonSchema = { [key: string]: unknown };
 
-export type Tag = "auth" | "player" | "world" | "characters" | "templates" | "social" | "agents" | "voice" | "data" | "docs";
+export type Tag = "auth" | "player" | "world" | "characters" | "templates" | "social" | "agents" | "voice" | "data" | "admin" | "docs";
 
 /** One answer: a success body (zod, described as JSON Schema), or an error with the codes it may carry. */
 export interface Answer {
@@ -94,6 +94,7 @@ const TAGS: Record<Tag, string> = {
   social: "Friends, the ignore list, lookup, trade history",
   voice: "Voice chat tokens",
   agents: "Agents in the built-in runtime (owner or admin)",
+  admin: "The staff's API: moderators and admins (roles from the database), every act in the audit log",
   docs: "This document",
 };
 

@@ -34,10 +34,11 @@ import { IdpLoginBody } from "./authRoutes.js";
 import { CharacterQuery } from "./api/access.js";
 import { WorldQuery } from "./api/world.js";
 import { AGENT_ROUTES } from "./openapiAgentRoutes.js";
+import { ADMIN_ROUTES } from "./openapiAdminRoutes.js";
 import { CreateBody, Params as CharacterIdParams } from "./api/characters.js";
 import { Params as StatsParams } from "./api/characterStats.js";
 import { PlayerBody } from "./api/player.js";
-import { CharacterParams, LookupQuery, RequestBody, RequestParams, Target, TradesQuery } from "./api/social.js";
+import { CharacterParams, LookupQuery, ReportBody, RequestBody, RequestParams, Target, TradesQuery } from "./api/social.js";
 import { Body as TemplateBody, Params as TemplateParams } from "./api/templates.js";
 import { Body as VoiceBody } from "./api/voice.js";
 
@@ -91,7 +92,12 @@ export const ROUTES: RouteDoc[] = [
     {
       route: "GET /api/auth/me",
       summary: "The token's account",
-      responses: { 200: answer("who the token belongs to", ok({ accountId: str, role: z.enum(["player", "admin", "agent"]), guest: bool, expiresAt: when })) },
+      responses: {
+        200: answer(
+          "who the token belongs to; staffRole from the database (role: admin only for an admin of the database, agent for an agent token)",
+          ok({ accountId: str, role: z.enum(["player", "admin", "agent"]), staffRole: z.enum(["player", "moderator", "admin"]), guest: bool, expiresAt: when }),
+        ),
+      },
     },
   ]),
   ...tagged("data", [
@@ -296,6 +302,19 @@ export const ROUTES: RouteDoc[] = [
       responses: { 200: answer("ignored players", ok({ ignored: z.array(Listed) })), ...owned },
     },
     {
+      route: "POST /api/player/report",
+      summary: "Report a player to the staff (the chat between you the server saw goes with it)",
+      body: ReportBody,
+      bodyNote: "characterId: which of your characters reports (default: your first).",
+      responses: {
+        201: answer("saved for the staff; chatLines: how many lines of chat were attached", ok({ reportId: str, chatLines: int, message: str })),
+        400: err("yourself, or no reason", "SELF_REPORT", "REASON_REQUIRED", "REASON_TOO_LONG"),
+        403: forbidden,
+        404: err("no such player, or you have no character", "UNKNOWN_PLAYER", "NO_CHARACTER", "CHARACTER_NOT_FOUND"),
+        429: err("more than 5 reports in 10 minutes", "RATE_LIMITED"),
+      },
+    },
+    {
       route: "POST /api/player/ignore",
       summary: "Ignore a player (their chat and trade requests)",
       query: CharacterQuery,
@@ -345,6 +364,7 @@ export const ROUTES: RouteDoc[] = [
     },
   ]),
   ...AGENT_ROUTES,
+  ...ADMIN_ROUTES,
   ...tagged("docs", [
     { route: "GET /api/openapi.json", summary: "This OpenAPI 3.1 document", open: true, db: false, limited: false, responses: { 200: answer("the document") } },
     {

@@ -170,7 +170,7 @@ describe("REST: the OpenAPI document and /api/docs", function () {
     assert.deepEqual({ undocumented: missing, notMounted: stale }, { undocumented: [], notMounted: [] });
     // The agent routes and this document's own are among them.
     assert.ok(mounted.includes("POST /api/agents/{agentId}/goal") && mounted.includes("GET /api/docs"));
-    assert.equal(documented.length, 46);
+    assert.equal(documented.length, 63);
   });
 
   it("a body or query the document refuses is 400 INVALID_PAYLOAD from the handler; one it accepts is not", async () => {
@@ -250,6 +250,22 @@ describe("REST: the OpenAPI document and /api/docs", function () {
     const notMine = await call("GET", `/api/characters/${id}/skills`, (await guestToken(server)).token);
     assert.equal(notMine.status, 403);
     fits("get", "/api/characters/{characterId}/skills", notMine);
+    // The staff's answers: an admin of the database.
+    await server.ctx.db.prisma.user.update({ where: { id: guest.body.accountId }, data: { roles: ["admin"] } });
+    const other = await guestToken(server);
+    const target = await call("POST", "/api/character", other.token, { name: "Doc Target" });
+    fits("post", "/api/player/report", await call("POST", "/api/player/report", other.token, { name: "Doc Player", reason: "testing the document" }));
+    fits("post", "/api/player/report", await call("POST", "/api/player/report", other.token, { name: "Nobody Here", reason: "x" }));
+    const sanction = await call("POST", "/api/admin/sanctions", token, { name: "Doc Target", kind: "mute", duration: "1h", reason: "document" });
+    assert.equal(sanction.status, 201, JSON.stringify(sanction.body));
+    fits("post", "/api/admin/sanctions", sanction);
+    fits("get", "/api/admin/sanctions", await call("GET", "/api/admin/sanctions?active=true", token));
+    fits("get", "/api/admin/reports", await call("GET", "/api/admin/reports", token));
+    fits("get", "/api/admin/audit", await call("GET", "/api/admin/audit?limit=5", token));
+    fits("get", "/api/admin/players", await call("GET", "/api/admin/players", token));
+    fits("get", "/api/admin/characters/{nameOrId}", await call("GET", `/api/admin/characters/${target.body.character.id}`, token));
+    fits("get", "/api/admin/restart", await call("GET", "/api/admin/restart", token));
+    fits("get", "/api/admin/audit", await call("GET", "/api/admin/audit", other.token));
   });
 
   it("/api/docs is a self-contained HTML page of every route; both are public and not rate limited", async () => {

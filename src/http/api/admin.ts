@@ -45,16 +45,19 @@ const page = {
     .optional(),
 };
 
-const SanctionBody = z.object({ name, kind: z.enum(["mute", "ban"]), duration: z.string().min(1).max(16), reason }).strict();
-const LiftBody = z.object({ name, kind: z.enum(["mute", "ban"]), reason: reason.optional() }).strict();
-const KickBody = z.object({ name, reason: reason.optional() }).strict();
-const RoleBody = z.object({ name, role: z.enum(STAFF_ROLES), reason: reason.optional() }).strict();
-const BroadcastBody = z.object({ message: z.string().min(1).max(300), world: z.number().int().min(1).max(9999).nullable().optional() }).strict();
-const RestartBody = z.object({ inSeconds: z.number().int().min(10).max(3600), reason }).strict();
-const CloseBody = z.object({ resolution: reason }).strict();
-const ReportQuery = z.object({ status: z.enum(["open", "claimed", "closed"]).optional(), limit: page.limit }).strict();
-const SanctionQuery = z.object({ active: z.enum(["true", "false"]).optional(), name: name.optional(), limit: page.limit }).strict();
-const AuditQuery = z
+export const NameParams = z.object({ nameOrId: name }).strict();
+export const ReportParams = z.object({ reportId: z.string().min(1).max(128) }).strict();
+
+export const SanctionBody = z.object({ name, kind: z.enum(["mute", "ban"]), duration: z.string().min(1).max(16), reason }).strict();
+export const LiftBody = z.object({ name, kind: z.enum(["mute", "ban"]), reason: reason.optional() }).strict();
+export const KickBody = z.object({ name, reason: reason.optional() }).strict();
+export const RoleBody = z.object({ name, role: z.enum(STAFF_ROLES), reason: reason.optional() }).strict();
+export const BroadcastBody = z.object({ message: z.string().min(1).max(300), world: z.number().int().min(1).max(9999).nullable().optional() }).strict();
+export const RestartBody = z.object({ inSeconds: z.number().int().min(10).max(3600), reason }).strict();
+export const CloseBody = z.object({ resolution: reason }).strict();
+export const ReportQuery = z.object({ status: z.enum(["open", "claimed", "closed"]).optional(), limit: page.limit }).strict();
+export const SanctionQuery = z.object({ active: z.enum(["true", "false"]).optional(), name: name.optional(), limit: page.limit }).strict();
+export const AuditQuery = z
   .object({
     actor: name.optional(),
     target: name.optional(),
@@ -98,7 +101,8 @@ export function adminRoutes(ctx: ServerContext) {
 
   router.get("/api/admin/characters/:nameOrId", async (req, res) => {
     await actor(req, "players.read");
-    const target = await findTarget(prisma, String(req.params.nameOrId));
+    const { nameOrId } = parse(NameParams, req.params);
+    const target = await findTarget(prisma, nameOrId);
     if (!target?.characterId) throw new HttpError(404, "CHARACTER_NOT_FOUND", "No such character");
     const [saved, live, sessions, sanctions, reports, standing] = await Promise.all([
       loadCharacter(ctx.db.sql, target.characterId),
@@ -181,15 +185,17 @@ export function adminRoutes(ctx: ServerContext) {
     });
   });
 
-  router.post("/api/admin/reports/:id/claim", async (req, res) => {
+  router.post("/api/admin/reports/:reportId/claim", async (req, res) => {
+    const { reportId } = parse(ReportParams, req.params);
     const who = await actor(req, "reports.handle");
-    res.json({ success: true, report: await staffAct(() => moderation.claimReport(who, String(req.params.id))) });
+    res.json({ success: true, report: await staffAct(() => moderation.claimReport(who, reportId)) });
   });
 
-  router.post("/api/admin/reports/:id/close", async (req, res) => {
+  router.post("/api/admin/reports/:reportId/close", async (req, res) => {
+    const { reportId } = parse(ReportParams, req.params);
     const body = parse(CloseBody, req.body);
     const who = await actor(req, "reports.handle");
-    res.json({ success: true, report: await staffAct(() => moderation.closeReport(who, String(req.params.id), body.resolution)) });
+    res.json({ success: true, report: await staffAct(() => moderation.closeReport(who, reportId, body.resolution)) });
   });
 
   router.get("/api/admin/audit", async (req, res) => {

@@ -83,7 +83,7 @@ const actsAs = (auth: TokenClaims, c: Pick<Character, "id" | "accountId">) =>
  * character (`?characterId=` for one of theirs; else the account's first). Friends and friend
  * requests belong to characters; the ignore list belongs to the account.
  */
-const ReportBody = z
+export const ReportBody = z
   .object({ name: z.string().trim().min(1).max(12), reason: z.string().trim().min(1).max(500), characterId: z.string().min(1).max(128).optional() })
   .strict();
 

@@ -1,0 +1,240 @@
+import { z } from "zod";
+import { answer, bool, err, int, ok, str, tagged, when, type RouteDoc } from "./openapi.js";
+import {
+  AuditQuery,
+  BroadcastBody,
+  CloseBody,
+  KickBody,
+  LiftBody,
+  NameParams,
+  ReportParams,
+  ReportQuery,
+  RestartBody,
+  RoleBody,
+  SanctionBody,
+  SanctionQuery,
+} from "./api/admin.js";
+
+/** The staff's routes of the OpenAPI document (openapiRoutes.ts has the rest). */
+
+const Sanction = z.object({
+  id: str,
+  accountId: str,
+  kind: z.enum(["mute", "ban"]),
+  reason: str,
+  createdAt: when,
+  endsAt: when.nullable(),
+  byAccountId: str.nullable(),
+  byName: str,
+  targetName: str,
+  liftedAt: when.nullable(),
+  liftedByAccountId: str.nullable(),
+  liftedByName: str.nullable(),
+  liftReason: str.nullable(),
+});
+const ChatLine = z.object({ at: when, fromId: str, fromName: str, channel: str, message: str });
+const Report = z.object({
+  id: str,
+  reporterAccountId: str,
+  reporterCharacterId: str.nullable(),
+  reporterName: str,
+  targetAccountId: str,
+  targetCharacterId: str,
+  targetName: str,
+  reason: str,
+  chat: z.array(ChatLine),
+  status: z.enum(["open", "claimed", "closed"]),
+  createdAt: when,
+  claimedByAccountId: str.nullable(),
+  claimedByName: str.nullable(),
+  claimedAt: when.nullable(),
+  closedByAccountId: str.nullable(),
+  closedByName: str.nullable(),
+  closedAt: when.nullable(),
+  resolution: str.nullable(),
+});
+const AuditEntry = z.object({
+  id: str,
+  at: when,
+  actorAccountId: str.nullable(),
+  actorCharacterId: str.nullable(),
+  actorName: str,
+  via: z.enum(["game", "rest", "cli", "monitor", "server"]),
+  kind: str,
+  targetAccountId: str.nullable(),
+  targetCharacterId: str.nullable(),
+  targetName: str.nullable(),
+  args: z.record(str, z.unknown()),
+  reason: str.nullable(),
+  processId: str,
+});
+const Standing = z.object({
+  role: z.enum(["player", "moderator", "admin"]),
+  ban: z.object({ reason: str, until: when.nullable() }).nullable(),
+  mute: z.object({ reason: str, until: when.nullable() }).nullable(),
+});
+const Online = z.object({ id: str, name: str, isAgent: bool, combatLevel: int, tile: z.object({ x: int, z: int }), world: int, accountId: str.nullable() });
+
+const staff = { 403: err("not a staff account of the role this needs (or an agent token)", "FORBIDDEN") };
+const acting = {
+  ...staff,
+  404: err("no player of that name or id", "UNKNOWN_PLAYER"),
+  503: err("the act could not be recorded in the audit log: nothing was done", "AUDIT_UNAVAILABLE"),
+};
+const Message = ok({ message: str });
+
+export const ADMIN_ROUTES: RouteDoc[] = [
+  ...tagged("admin", [
+    {
+      route: "GET /api/admin/players",
+      summary: "Everyone online in every world, with their accounts (moderator)",
+      responses: { 200: answer("online players", ok({ players: z.array(Online) })), ...staff },
+    },
+    {
+      route: "GET /api/admin/characters/{nameOrId}",
+      summary: "A character's full picture: pack, worn, bank, position, world, sessions, sanctions, reports (moderator)",
+      params: NameParams,
+      responses: {
+        200: answer(
+          "the live copy when online, else the saved one",
+          ok({
+            character: z.object({
+              id: str,
+              name: str,
+              accountId: str,
+              role: z.enum(["player", "moderator", "admin"]),
+              online: bool,
+              world: int.nullable(),
+              position: z.object({ x: int, z: int }).nullable(),
+              health: int.nullable(),
+              xp: z.record(str, int).nullable(),
+              inventory: z.array(z.object({ itemId: str, quantity: int }).nullable()),
+              equipment: z.record(str, z.unknown()),
+              bank: z.array(z.unknown()),
+            }),
+            standing: Standing,
+            sessions: z.array(z.record(str, z.unknown())),
+            sanctions: z.array(Sanction),
+            reports: z.array(Report),
+          }),
+        ),
+        ...staff,
+        404: err("no such character", "CHARACTER_NOT_FOUND"),
+      },
+    },
+    {
+      route: "GET /api/admin/sanctions",
+      summary: "Sanctions, newest first; active=true: those in force (moderator)",
+      query: SanctionQuery,
+      responses: { 200: answer("sanctions", ok({ sanctions: z.array(Sanction) })), ...acting },
+    },
+    {
+      route: "POST /api/admin/sanctions",
+      summary: "Mute or ban a player's account (moderator; not staff of your role or above)",
+      body: SanctionBody,
+      bodyNote: "duration: 30m, 12h, 7d, 2w (at most 10 years) or permanent. A ban removes the account's players from every world at once (close 4102).",
+      responses: {
+        201: answer("saved, audited, felt at once", ok({ sanction: Sanction, message: str })),
+        400: err("bad duration or reason", "INVALID_DURATION", "REASON_REQUIRED", "REASON_TOO_LONG"),
+        ...acting,
+        403: err("not a moderator, or the target's role is not below yours", "FORBIDDEN", "TARGET_IS_STAFF"),
+      },
+    },
+    {
+      route: "POST /api/admin/sanctions/lift",
+      summary: "Lift the mute or ban in force (moderator)",
+      body: LiftBody,
+      responses: { 200: answer("lifted", ok({ sanction: Sanction, message: str })), ...acting, 409: err("nothing of that kind in force", "NOT_SANCTIONED") },
+    },
+    {
+      route: "POST /api/admin/kick",
+      summary: "Kick a player out of whatever world it plays in (moderator)",
+      body: KickBody,
+      responses: {
+        200: answer("kicked (close 4101)", Message),
+        ...acting,
+        403: err("not a moderator, or the target's role is not below yours", "FORBIDDEN", "TARGET_IS_STAFF"),
+      },
+    },
+    {
+      route: "POST /api/admin/roles",
+      summary: "Give an account a staff role, or take it away with role player (admin)",
+      body: RoleBody,
+      responses: {
+        200: answer("the role, felt at once", ok({ accountId: str, role: z.enum(["player", "moderator", "admin"]), message: str })),
+        ...acting,
+        403: err("not an admin, or lowering your own role", "FORBIDDEN", "TARGET_IS_STAFF"),
+      },
+    },
+    {
+      route: "GET /api/admin/reports",
+      summary: "Player reports, newest first (moderator)",
+      query: ReportQuery,
+      responses: { 200: answer("reports with their chat", ok({ reports: z.array(Report) })), ...staff },
+    },
+    {
+      route: "POST /api/admin/reports/{reportId}/claim",
+      summary: "Take a report (moderator)",
+      params: ReportParams,
+      responses: {
+        200: answer("claimed by you", ok({ report: Report })),
+        ...staff,
+        404: err("no such report", "REPORT_NOT_FOUND"),
+        409: err("closed already", "REPORT_CLOSED"),
+      },
+    },
+    {
+      route: "POST /api/admin/reports/{reportId}/close",
+      summary: "Close a report with what was done (moderator)",
+      params: ReportParams,
+      body: CloseBody,
+      responses: {
+        200: answer("closed", ok({ report: Report })),
+        ...staff,
+        404: err("no such report", "REPORT_NOT_FOUND"),
+        409: err("closed already", "REPORT_CLOSED"),
+      },
+    },
+    {
+      route: "GET /api/admin/audit",
+      summary: "The audit log, newest first, in pages (admin)",
+      query: AuditQuery,
+      bodyNote: "actor, target: a character's name or an account id. next: pass as before for the next page.",
+      responses: {
+        200: answer("entries, and the id to page from (null: the last page)", ok({ entries: z.array(AuditEntry), next: str.nullable() })),
+        ...staff,
+      },
+    },
+    {
+      route: "POST /api/admin/broadcast",
+      summary: "system:broadcast to every player of one world or of all (admin)",
+      body: BroadcastBody,
+      responses: { 200: answer("sent", Message), 400: err("empty or too long", "EMPTY_MESSAGE", "MESSAGE_TOO_LONG"), ...staff, 503: acting[503] },
+    },
+    {
+      route: "POST /api/admin/save",
+      summary: "Save every player of every world now (admin)",
+      responses: { 200: answer("how many were saved", ok({ saved: int })), ...staff, 503: acting[503] },
+    },
+    {
+      route: "GET /api/admin/restart",
+      summary: "The restart scheduled on this process, if any (admin)",
+      responses: { 200: answer("null when none", ok({ restart: z.object({ restartAt: when, reason: str, by: str }).nullable() })), ...staff },
+    },
+    {
+      route: "POST /api/admin/restart",
+      summary: "Restart this process in inSeconds: countdown broadcast, joins refused in the last 30 s, everyone saved, sessions closed 1012, exit 0 (admin)",
+      body: RestartBody,
+      responses: {
+        202: answer("scheduled; steps: the seconds-left of each countdown broadcast", ok({ restartAt: when, steps: z.array(int) })),
+        ...staff,
+        503: acting[503],
+      },
+    },
+    {
+      route: "DELETE /api/admin/restart",
+      summary: "Call off the scheduled restart (admin)",
+      responses: { 200: answer("called off", ok({})), ...staff, 404: err("none is scheduled", "NO_RESTART") },
+    },
+  ]),
+];
