@@ -13,7 +13,6 @@ import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
 import { restartsOf } from "./src/staff/restart.js";
-import { moderationOf } from "./src/staff/moderation.js";
 import { watchOperatorChanges } from "./src/staff/operatorChanges.js";
 import { localWorlds } from "./rooms/localWorlds.js";
 import { frameworkLogger, serverLogger, type Logger } from "./src/logger.js";
@@ -218,8 +217,9 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       );
       await hosting.start();
       // A scheduled restart reaches the worlds this process runs; the operator's role changes reach every world.
-      restartsOf(ctx).attach(localWorlds(() => hosting?.hosted ?? []));
-      operatorChanges = watchOperatorChanges(ctx.db.prisma, moderationOf(ctx), ctx.logger);
+      const here = localWorlds(() => hosting?.hosted ?? []);
+      restartsOf(ctx).attach(here);
+      operatorChanges = watchOperatorChanges(ctx.db.prisma, here, ctx.logger);
       await agents.begin({ takeOver: options.startAgents !== false });
       if (options.startAgents !== false) await agents.startAll();
     },

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
-import type { Moderation } from "./moderation.js";
+import { standingOf, standingView } from "../db/staffRepo.js";
+import type { LocalWorlds } from "./restart.js";
 
 /** How often a running server looks for the operator's role changes (npm run admin on PostgreSQL). */
 export const OPERATOR_POLL_MS = 2000;
@@ -8,10 +9,11 @@ export const OPERATOR_POLL_MS = 2000;
 /**
  * The operator's command line changes roles in the database, outside any server: every running
  * server looks at the audit log for rows the command line wrote since the last look, and the
- * accounts they name take their new standing in every world (Moderation.publishStanding).
- * Changes made through a server reach the worlds at once and are not looked for here.
+ * accounts they name take their new standing in the worlds of that process (each process its
+ * own, so a session hears of it once). Changes made through a server reach every world at once
+ * and are not looked for here.
  */
-export function watchOperatorChanges(prisma: PrismaClient, moderation: Moderation, logger: Logger, everyMs = OPERATOR_POLL_MS): { stop(): void } {
+export function watchOperatorChanges(prisma: PrismaClient, worlds: LocalWorlds, logger: Logger, everyMs = OPERATOR_POLL_MS): { stop(): void } {
   let last: bigint | undefined;
   let running = false;
   const look = async () => {
@@ -25,7 +27,7 @@ export function watchOperatorChanges(prisma: PrismaClient, moderation: Moderatio
       const rows = await prisma.auditLog.findMany({ where: { id: { gt: last }, via: "cli" }, orderBy: { id: "asc" }, take: 100 });
       for (const row of rows) {
         last = row.id;
-        if (row.targetAccountId) await moderation.publishStanding(row.targetAccountId);
+        if (row.targetAccountId) worlds.applyStanding(row.targetAccountId, standingView(await standingOf(prisma, row.targetAccountId)));
       }
     } catch (err) {
       logger.warn({ err: (err as Error).message }, "the operator's changes could not be read (trying again)");

@@ -2,14 +2,17 @@ import type { Logger } from "pino";
 import { describeSeconds, RESTART_CLOSED_S, RESTART_MAX_S, RESTART_MIN_S, restartSteps } from "../game/staff.js";
 import { GameError } from "../game/types.js";
 import type { ServerMessage } from "../protocol/index.js";
+import type { StandingView } from "../db/staffRepo.js";
 
-/** The worlds this process runs, as a restart reaches them (arena.config.ts gives them). */
+/** The worlds this process runs, as a restart and the operator's changes reach them (arena.config.ts gives them). */
 export interface LocalWorlds {
   broadcast(payload: ServerMessage<"system:broadcast">): void;
   /** Save every player now; how many. */
   saveAll(): Promise<number>;
   /** Close every session with `code` (after saving: the sessions leave without another save being lost). */
   closeAll(code: number, reason: string): Promise<void>;
+  /** The account's standing changed: its sessions in these worlds take it (a ban removes them). */
+  applyStanding(accountId: string, standing: StandingView): void;
 }
 
 /**
