@@ -1,3 +1,4 @@
+import { inForce } from "./staffRepo.js";
 import type { AgentMapping, Prisma, PrismaClient } from "@prisma/client";
 
 /** Agents: the mapping to their character and owner, their running state, and their goal history. */
@@ -10,9 +11,17 @@ export function agentsOf(prisma: PrismaClient, ownerAccountId: string): Promise<
   return prisma.agentMapping.findMany({ where: { ownerAccountId }, orderBy: { createdAt: "asc" } });
 }
 
-/** Agents the built-in runtime runs at start-up. */
-export function runnableAgents(prisma: PrismaClient): Promise<AgentMapping[]> {
-  return prisma.agentMapping.findMany({ where: { running: true, runtime: "builtin" }, orderBy: { createdAt: "asc" } });
+/** Agents the built-in runtime runs at start-up (and takes over), but for those of banned accounts. */
+export async function runnableAgents(prisma: PrismaClient): Promise<AgentMapping[]> {
+  const agents = await prisma.agentMapping.findMany({ where: { running: true, runtime: "builtin" }, orderBy: { createdAt: "asc" } });
+  if (agents.length === 0) return agents;
+  // The agents of a banned account wait for the ban's end (their joins would be refused BANNED).
+  const banned = await prisma.sanction.findMany({
+    where: { kind: "ban", accountId: { in: [...new Set(agents.map((a) => a.ownerAccountId))] }, ...inForce(new Date()) },
+    select: { accountId: true },
+  });
+  const out = new Set(banned.map((b) => b.accountId));
+  return agents.filter((a) => !out.has(a.ownerAccountId));
 }
 
 export function setAgentFlags(prisma: PrismaClient, agentId: string, data: { running?: boolean; goalsPaused?: boolean; runtime?: string }) {

@@ -38,7 +38,8 @@ export interface StandingView {
 
 export const NO_STANDING: Standing = { exists: false, role: "player", ban: null, mute: null };
 
-const inForce = (now: Date): Prisma.SanctionWhereInput => ({ liftedAt: null, OR: [{ endsAt: null }, { endsAt: { gt: now } }] });
+/** Sanctions in force at `now`: not lifted, not past their end. */
+export const inForce = (now: Date): Prisma.SanctionWhereInput => ({ liftedAt: null, OR: [{ endsAt: null }, { endsAt: { gt: now } }] });
 
 const active = (s: Sanction): ActiveSanction => ({ id: s.id, kind: s.kind as SanctionKind, reason: s.reason, endsAt: s.endsAt, createdAt: s.createdAt });
 

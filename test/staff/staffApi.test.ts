@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
 import { signToken } from "../../src/auth/tokens.js";
 import { restartsOf } from "../../src/staff/restart.js";
+import { runnableAgents } from "../../src/db/agentRepo.js";
 import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.js";
@@ -129,6 +130,26 @@ for (const kind of DATABASE_KINDS) {
         ["ban", mod.accountId, "botting"],
         ["unban", mod.accountId, "appeal"],
       ]);
+    });
+
+    it("a ban takes the account's built-in agents out of the world, and the runtime does not start them again while it lasts", async () => {
+      const mod = await account("moderator");
+      const owner = await account();
+      const agent = await rest(server, "POST", "/api/agent/register", owner.token, { name: `Ag${kind.slice(0, 2)}${++names}` });
+      assert.equal(agent.status, 201, JSON.stringify(agent.body));
+      const room = await theWorld();
+      const inWorld = () => room.world.players.has(agent.body.characterId);
+      for (let i = 0; i < 40 && !inWorld(); i++) await ticks(room, 1);
+      assert.ok(inWorld(), "the agent plays");
+      await rest(server, "POST", "/api/admin/sanctions", mod.token, { name: owner.name, kind: "ban", duration: "1h", reason: "bot farm" });
+      for (let i = 0; i < 40 && inWorld(); i++) await ticks(room, 1);
+      assert.equal(inWorld(), false, "the agent left the world");
+      assert.ok(!(await runnableAgents(server.ctx.db.prisma)).some((a) => a.agentId === agent.body.agentId), "not started again while banned");
+      await rest(server, "POST", "/api/admin/sanctions/lift", mod.token, { name: owner.name, kind: "ban" });
+      assert.ok(
+        (await runnableAgents(server.ctx.db.prisma)).some((a) => a.agentId === agent.body.agentId),
+        "runnable again once lifted",
+      );
     });
 
     it("a ban ends by itself: once its end has passed the account plays again", async () => {
