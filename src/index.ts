@@ -87,11 +87,11 @@ async function main() {
     }
   };
   stopServer = stop;
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
   // A scheduled restart (POST /api/admin/restart) ends here once everyone is saved: exit 0, for the supervisor to start the server again.
   const { restartsOf } = await import("./staff/restart.js");
   restartsOf(ctx).exit = () => void stop("restart", 0);
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
 }
 
 main().catch((err) => {

@@ -166,8 +166,11 @@ export type JoinOptions = z.infer<typeof JoinOptions>;
 export const Envelope = z
   .object({
     type: z.string().min(1).max(64),
-    /** The event's payload: a JSON object (an absent `data` counts as `{}`); `null`, an array or any other type is INVALID_PAYLOAD. */
-    data: z.looseObject({}).optional(),
+    /**
+     * The event's payload, checked by the event's own schema (absent counts as `{}`; `null`, an
+     * array or any other non-object is INVALID_PAYLOAD there, through the event's error channel).
+     */
+    data: z.unknown().optional(),
     id: z.string().max(128).optional(),
   })
   .strict();

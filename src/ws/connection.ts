@@ -302,7 +302,12 @@ export class WsConnection implements SeatHolder {
       return this.joinDone;
     }
     this.startGuest();
-    if (type === "ping") return this.send("pong", { time: Date.now() }, id);
+    if (type === "ping") {
+      if (payload !== undefined && (payload === null || typeof payload !== "object" || Array.isArray(payload))) {
+        return this.error("INVALID_PAYLOAD", "ping: data: an object (its content is ignored), or none", id);
+      }
+      return this.send("pong", { time: Date.now() }, id);
+    }
     if (!ROOM_EVENTS.has(type)) return this.error("UNKNOWN_EVENT", `Unknown event ${type}`, id);
     const seat = this.seat;
     if (!seat || seat.gone) {
@@ -335,10 +340,12 @@ export class WsConnection implements SeatHolder {
     try {
       const trade = seat.trade;
       const tradeId = (payload as { tradeId?: unknown } | undefined)?.tradeId;
+      // An absent payload counts as {}; any other is handed on as it is, for the event's schema to judge (null is refused there).
+      const data = payload === undefined ? {} : payload;
       if (trade && !trade.client.closed && tradeId === trade.tradeId && (TRADE_ROOM_MESSAGES as readonly string[]).includes(type)) {
-        trade.client.sendToRoom(type, payload ?? {});
+        trade.client.sendToRoom(type, data);
       } else {
-        client.sendToRoom(type, payload ?? {});
+        client.sendToRoom(type, data);
       }
     } catch (err) {
       // Encoding the payload for the room failed (frameProblem keeps this from happening).

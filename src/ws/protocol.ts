@@ -138,9 +138,7 @@ export function readFrame(
   const envelope = Envelope.safeParse(parsed);
   if (!envelope.success) {
     const issue = envelope.error.issues[0];
-    // A bad `data` is named with its event, as the room names a bad payload (§3: "<type>: <field>: <reason>").
-    const event = issue.path[0] === "data" && type ? `${type}: ` : "";
-    return { error: { code: "INVALID_PAYLOAD", message: `${event}${issue.path.join(".") || "frame"}: ${issue.message}`, id }, type };
+    return { error: { code: "INVALID_PAYLOAD", message: `${issue.path.join(".") || "frame"}: ${issue.message}`, id }, type };
   }
   return { envelope: envelope.data };
 }

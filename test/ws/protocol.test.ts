@@ -202,7 +202,7 @@ describe("/ws: the plain JSON protocol", function () {
     a.sendRaw(JSON.stringify({ type: "dialogue:close", data: null, id: "d1" }));
     const wrongType = await a.next("error", () => true, { since: since0 });
     assert.equal(wrongType.id, "d1");
-    assert.match(wrongType.data.message, /^dialogue:close: data: .*expected object, received null/);
+    assert.match(wrongType.data.message, /^dialogue:close: .*expected object, received null/);
     const since = a.mark();
     a.send("ping", {}, "still-there");
     const pong = await a.next("pong", () => true, { since });
