@@ -35,11 +35,19 @@ export class ApiError extends Error {
   }
 }
 
+/** A REST call: its JSON answer, or an ApiError with the server's code and message. */
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(serverUrl() + path, init);
   const body = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
   if (!res.ok) throw new ApiError(res.status, body.error?.code ?? String(res.status), body.error?.message ?? `The server answered ${res.status}`);
   return body as T;
+}
+
+/** A call with the account's token as its Bearer (and `body`, when given, as JSON). */
+export function callAs<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  return call<T>(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
 export interface Login {

@@ -20,37 +20,86 @@ export interface WorldStateView {
   stations: StateMap<StationView>;
 }
 
+/** The account's standing (`account:standing`): its staff role and a mute in force. */
+export type Standing = ServerMessage<"account:standing">;
+
+/** Everyone's standing until the server says otherwise: a player, not muted. */
+export const PLAYER_STANDING: Standing = { role: "player", muted: null };
+
 type Handler<K extends ServerMessageType> = (data: ServerMessage<K>) => void;
 
 /**
  * The world room over @colyseus/sdk, typed by src/protocol: `send` takes only the messages the
  * server accepts, each with its payload's type; `on` hands each handler the payload its message
- * carries. A misspelled message or field does not compile.
+ * carries. A misspelled message or field does not compile. After the server closed the room (a
+ * restart), `rejoin` enters the world again with the same character, and every handler goes on.
  */
 export class Connection {
   private readonly handlers = new Map<ServerMessageType, Array<(data: unknown) => void>>();
+  private readonly roomListeners: Array<(room: Room<any>) => void> = [];
+  private current!: Room<any>;
   /** The player's own private state, as the last `player:sync` gave it. */
   me!: ServerMessage<"player:sync">;
+  /** The account's standing, as the last `account:standing` gave it. */
+  standing: Standing = PLAYER_STANDING;
 
-  private constructor(readonly room: Room<any>) {
+  private constructor(
+    private readonly serverUrl: string,
+    /** The account's server token: the join's, and the Bearer of the REST calls made for it (the staff's). */
+    readonly token: string,
+  ) {}
+
+  /** Join the world with a server token (the character: `characterId`, or the account's first; `name` for a new one). */
+  static async join(serverUrl: string, token: string, options: { name?: string; characterId?: string }): Promise<Connection> {
+    const connection = new Connection(serverUrl, token);
+    await connection.enter(options);
+    return connection;
+  }
+
+  /** Enter the world again with the same character (after a restart closed the room). */
+  rejoin(): Promise<void> {
+    return this.enter({ characterId: this.me.id });
+  }
+
+  private async enter(options: { name?: string; characterId?: string }) {
+    const client = new Client(this.serverUrl);
+    client.auth.token = this.token;
+    const room = await client.joinOrCreate("world", options);
+    // A new room starts from everyone's standing: the server says so at the join when it differs.
+    if (this.standing !== PLAYER_STANDING) this.dispatch("account:standing", PLAYER_STANDING);
+    // The first message after the join is the player's own state: it says who we are.
+    const synced = new Promise<void>((resolve) => this.bind(room, resolve));
+    this.current = room;
+    for (const fn of this.roomListeners) fn(room);
+    await synced;
+  }
+
+  private bind(room: Room<any>, synced: () => void) {
     // Types this client does not know (a newer server's, a development tool's) are let pass.
     room.onMessage("*", () => {});
     for (const type of SERVER_MESSAGE_TYPES) {
       room.onMessage(type, (data: unknown) => {
-        if (type === "player:sync") this.me = data as ServerMessage<"player:sync">;
-        for (const fn of this.handlers.get(type) ?? []) fn(data);
+        if (type === "player:sync") synced();
+        this.dispatch(type, data);
       });
     }
   }
 
-  /** Join the world with a server token (the character: `characterId`, or the account's first; `name` for a new one). */
-  static async join(serverUrl: string, token: string, options: { name?: string; characterId?: string }): Promise<Connection> {
-    const client = new Client(serverUrl);
-    client.auth.token = token;
-    const connection = new Connection(await client.joinOrCreate("world", options));
-    // The first message after the join is the player's own state: it says who we are.
-    await new Promise<void>((resolve) => connection.on("player:sync", () => resolve()));
-    return connection;
+  private dispatch(type: ServerMessageType, data: unknown) {
+    if (type === "player:sync") this.me = data as ServerMessage<"player:sync">;
+    if (type === "account:standing") this.standing = data as Standing;
+    for (const fn of this.handlers.get(type) ?? []) fn(data);
+  }
+
+  /** The room joined last. */
+  get room(): Room<any> {
+    return this.current;
+  }
+
+  /** Call `fn` with the room now, and with each room joined again later. */
+  onRoom(fn: (room: Room<any>) => void) {
+    this.roomListeners.push(fn);
+    fn(this.current);
   }
 
   get playerId(): string {

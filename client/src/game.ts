@@ -3,7 +3,7 @@ import type { StationView } from "../../src/protocol/index.js";
 import type { Connection } from "./connection.js";
 import { byId, h } from "./dom.js";
 
-export type LogKind = "local" | "world" | "private" | "system" | "error";
+export type LogKind = "local" | "world" | "private" | "system" | "broadcast" | "error";
 
 /** A choice in a right-click (or slot) menu. */
 export interface MenuOption {
@@ -32,6 +32,8 @@ export class Game {
   station: StationView | null = null;
   /** Bring a side panel to the front (the tabs set it). */
   showTab: (name: string) => void = () => {};
+  /** Open the report window, for the player named (the report window sets it). */
+  report: (name: string) => void = () => {};
 
   constructor(
     readonly net: Connection,
@@ -48,6 +50,11 @@ export class Game {
 
   get me() {
     return this.net.me;
+  }
+
+  /** The account's staff role and mute, as the server last said. */
+  get standing() {
+    return this.net.standing;
   }
 
   item(id: string): ItemInfo | undefined {

@@ -1,6 +1,8 @@
 import { ApiError, loadCatalogue, loadMap, loginAsGuest, loginWithIdp, publicEnv, serverUrl, type Login } from "./api.js";
+import { installBroadcasts } from "./broadcasts.js";
 import { installChat } from "./chat.js";
 import { Connection } from "./connection.js";
+import { installDisconnects } from "./disconnects.js";
 import { byId, h } from "./dom.js";
 import { Game } from "./game.js";
 import { bankPanel } from "./panels/bank.js";
@@ -12,9 +14,11 @@ import { prayerPanel } from "./panels/prayer.js";
 import { productionPanel } from "./panels/production.js";
 import { questsPanel } from "./panels/quests.js";
 import { skillsPanel } from "./panels/skills.js";
+import { installStaffPanel } from "./staffPanel.js";
 import { WorldView } from "./view.js";
 import { installDuel } from "./windows/duel.js";
 import { installNpcWindows } from "./windows/npcs.js";
+import { installReport } from "./windows/report.js";
 import { installTrade } from "./windows/trade.js";
 
 const PANELS: Panel[] = [inventoryPanel, equipmentPanel, skillsPanel, bankPanel, combatPanel, prayerPanel, questsPanel, productionPanel];
@@ -57,20 +61,11 @@ function installTabs(game: Game) {
 
 function installStatus(game: Game) {
   const status = byId("status");
-  const banner = byId("banner");
-  const show = (text: string | null) => {
-    banner.hidden = text === null;
-    banner.textContent = text ?? "";
-  };
   game.onChange(() => {
     const me = game.me;
     status.textContent = `${me.name} · ${me.position.x}, ${me.position.z} · life ${me.health}/${me.maxHealth}${me.action ? ` · ${me.action}` : ""}`;
   });
   game.changed();
-  const room = game.net.room;
-  room.onDrop(() => show("Connection lost: reconnecting…"));
-  room.onReconnect(() => show(null));
-  room.onLeave((code: number) => show(`Disconnected (${code}). Reload the page to play again.`));
 }
 
 async function play() {
@@ -98,8 +93,12 @@ async function play() {
     installTrade(game);
     installDuel(game);
     installNpcWindows(game);
+    installReport(game);
+    installBroadcasts(game);
+    installStaffPanel(game);
     const view = new WorldView(byId<HTMLCanvasElement>("world"), game);
     installStatus(game);
+    installDisconnects(game);
     document.addEventListener("click", (ev) => {
       const menu = byId("menu");
       if (!menu.contains(ev.target as Node) && !(ev.target instanceof HTMLCanvasElement) && !(ev.target as HTMLElement).closest?.(".slot")) menu.hidden = true;

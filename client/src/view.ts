@@ -255,6 +255,7 @@ export class WorldView {
     others.forEach((p) => {
       options.push({ label: `Trade with ${p.name}`, run: () => net.send("tradeRequest", { targetPlayerId: p.id }) });
       options.push({ label: `Challenge ${p.name}`, run: () => net.send("duel:challenge", { targetPlayerId: p.id }) });
+      options.push({ label: `Report ${p.name}`, run: () => game.report(p.name) });
     });
     return options;
   }

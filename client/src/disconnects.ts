@@ -1,0 +1,84 @@
+import { CLOSE_CODES } from "../../src/protocol/codes.js";
+import { byId } from "./dom.js";
+import type { Game } from "./game.js";
+
+/** The first wait before joining again after a restart, and the longest between tries. */
+const RESTART_WAIT_MS = 3_000;
+const RESTART_MAX_WAIT_MS = 30_000;
+/** Tries to join again after a restart before the page gives up. */
+const RESTART_TRIES = 20;
+
+/** A readable line for a failure. */
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+/** Put the game away and show why it ended: a ban (its reason and end), a kick, a failed restart. */
+export function showEnded(title: string, message: string) {
+  byId("game").hidden = true;
+  byId("login").hidden = true;
+  byId("ended-title").textContent = title;
+  byId("ended-message").textContent = message;
+  byId("ended-again").onclick = () => location.reload();
+  byId("ended").hidden = false;
+}
+
+/**
+ * What the page does when the connection drops or the server closes it: a drop reconnects (the
+ * SDK's own reconnection); a ban (error BANNED, then close 4102) ends the game on a screen giving
+ * the reason and the end, and never reconnects; a kick says who removed the player; a restart
+ * (close 1012) says the server is restarting and joins again after a short wait, the same
+ * character, with the same panels.
+ */
+export function installDisconnects(game: Game) {
+  const net = game.net;
+  const banner = byId("banner");
+  const show = (text: string | null) => {
+    banner.hidden = text === null;
+    banner.textContent = text ?? "";
+  };
+  // The server's sentence for the close that follows it.
+  let banned: string | null = null;
+  let kicked: string | null = null;
+  net.on("error", (e) => {
+    if (e.code === "BANNED") banned = e.message;
+  });
+  net.on("notice", (n) => {
+    // The kicked player's is the last before its close (a staff member's own kicks are answered KICKED too).
+    if (n.code === "KICKED") kicked = n.message;
+  });
+
+  const rejoin = async () => {
+    let wait = RESTART_WAIT_MS;
+    for (let attempt = 1; attempt <= RESTART_TRIES; attempt++) {
+      // Spread out, so that every player does not knock at the same moment.
+      const ms = wait + Math.random() * RESTART_WAIT_MS;
+      show(`The server is restarting: reconnecting in ${Math.ceil(ms / 1000)} s…`);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      show(`The server is restarting: reconnecting…${attempt > 1 ? ` (try ${attempt})` : ""}`);
+      try {
+        await net.rejoin();
+        show(null);
+        game.log("Reconnected after the server's restart.");
+        return;
+      } catch (err) {
+        if (/banned/i.test(describe(err))) return showEnded("Banned", describe(err));
+        game.log(`Could not reconnect yet: ${describe(err)}`, "error");
+        wait = Math.min(wait * 2, RESTART_MAX_WAIT_MS);
+      }
+    }
+    showEnded("Disconnected", "The server did not come back after its restart. Try again later.");
+  };
+
+  net.onRoom((room) => {
+    room.onDrop(() => show("Connection lost: reconnecting…"));
+    room.onReconnect(() => show(null));
+    room.onLeave((code: number) => {
+      if (code === CLOSE_CODES.BANNED) return showEnded("Banned", banned ?? "Your account is banned.");
+      if (code === CLOSE_CODES.KICKED) return showEnded("Removed from the world", kicked ?? "A member of the staff removed you from the world.");
+      if (code === CLOSE_CODES.RESTART) return void rejoin();
+      show(`Disconnected (${code}). Reload the page to play again.`);
+    });
+  });
+}
