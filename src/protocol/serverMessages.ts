@@ -250,8 +250,8 @@ export interface WorldMessages {
     secondsLeft?: number;
   };
   /**
-   * The account's standing, at every join and whenever it changes: its staff `role`, and a mute in
-   * force (`until` ISO 8601, null: permanent), else null.
+   * The account's standing, at a join when it is staff or muted, and whenever it changes: its staff
+   * `role`, and a mute in force (`until` ISO 8601, null: permanent), else null.
    */
   "account:standing": { role: "player" | "moderator" | "admin"; muted: { until: string | null; reason: string } | null };
 }

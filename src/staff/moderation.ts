@@ -50,7 +50,7 @@ export const PROCESS_ID = `${hostname()}:${process.pid}`;
 export class Moderation {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly world: Pick<WorldAccess, "applyStanding" | "broadcast" | "kick">,
+    private readonly world: Pick<WorldAccess, "applyStanding" | "broadcast" | "kick" | "hasSession">,
     private readonly logger: Logger,
     private readonly processId = PROCESS_ID,
   ) {}
@@ -149,9 +149,10 @@ export class Moderation {
     const reason = checkReason(reasonText, false);
     const target = await this.target(name);
     if (target.accountId !== actor.accountId) requireOutranks(actor.role, target.role);
-    if (!target.characterId) throw new GameError("UNKNOWN_PLAYER", `${target.name} is not online`);
+    // Only a player online is kicked (and only then is there a row to write).
+    if (!target.characterId || !(await this.world.hasSession(target.characterId))) throw new GameError("UNKNOWN_PLAYER", `${target.name} is not online`);
     await this.audited(this.entryOf(actor, "kick", target, {}, reason), async () => undefined);
-    if (!(await this.world.kick(target.characterId, actor.name))) throw new GameError("UNKNOWN_PLAYER", `${target.name} is not online`);
+    if (!(await this.world.kick(target.characterId, reason ? `${actor.name} (${reason})` : actor.name))) throw new GameError("UNKNOWN_PLAYER", `${target.name} is not online`);
     return { target, message: `Kicked ${target.name}` };
   }
 
@@ -187,7 +188,8 @@ export class Moderation {
   async report(reporter: { accountId: string; characterId: string | null; name: string }, name: string, reasonText: string, chat: ChatLine[]) {
     const reason = checkReason(reasonText)!;
     const target = await this.target(name);
-    if (target.accountId === reporter.accountId || !target.characterId) throw new GameError("SELF_REPORT", "You cannot report yourself");
+    if (target.accountId === reporter.accountId) throw new GameError("SELF_REPORT", "You cannot report yourself");
+    if (!target.characterId) throw new GameError("UNKNOWN_PLAYER", `No player called ${name.trim()}`);
     const since = new Date(Date.now() - REPORT_WINDOW_MS);
     const recent = await this.prisma.playerReport.count({ where: { reporterAccountId: reporter.accountId, createdAt: { gt: since } } });
     if (recent >= REPORTS_PER_WINDOW) throw new GameError("RATE_LIMITED", `At most ${REPORTS_PER_WINDOW} reports in ${REPORT_WINDOW_MS / 60_000} minutes`);

@@ -38,6 +38,7 @@ for (const kind of DATABASE_KINDS) {
           applyStanding: async (id, s) => void felt.standings.push([id, s]),
           broadcast: async (p) => void felt.broadcasts.push(p),
           kick: async (id) => (felt.kicks.push(id), true),
+          hasSession: async () => true,
         },
         silentLogger,
         "test-process",
