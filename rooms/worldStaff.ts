@@ -1,6 +1,16 @@
 import type { Logger } from "pino";
 import type { StandingView } from "../src/db/staffRepo.js";
-import { bannedMessage, mutedMessage, parseSanctionCommand, REPORT_CHAT_LINES, splitNamed, type StaffRole } from "../src/game/staff.js";
+import {
+  bannedMessage,
+  mayDo,
+  mutedMessage,
+  parseSanctionCommand,
+  REPORT_CHAT_LINES,
+  splitNamed,
+  STAFF_ACTS,
+  type StaffAct,
+  type StaffRole,
+} from "../src/game/staff.js";
 import { giveItem, planGive, planTeleport, teleport } from "../src/game/world/commands.js";
 import { GameError } from "../src/game/types.js";
 import type { World } from "../src/game/world/World.js";
@@ -22,8 +32,21 @@ export interface StaffSession {
   awaitingReconnection?: { reject(reason?: unknown): void };
 }
 
+/** The act each staff command is (its role: src/game/staff.ts). */
+const COMMAND_ACTS: Record<string, StaffAct> = {
+  mute: "mute",
+  unmute: "unmute",
+  ban: "ban",
+  unban: "unban",
+  kick: "kick",
+  tp: "teleport",
+  teleport: "teleport",
+  give: "give",
+  broadcast: "broadcast",
+};
+
 /** The commands of the staff in chat (README "Staff and moderation"). */
-export const STAFF_COMMANDS = new Set(["mute", "unmute", "ban", "unban", "kick", "tp", "teleport", "give", "broadcast"]);
+export const STAFF_COMMANDS = new Set(Object.keys(COMMAND_ACTS));
 
 /** A session's role: the account's, or admin for a session the ADMIN_CODE fallback granted it. */
 export const roleOfSession = (s: Pick<StaffSession, "standing" | "admin">): StaffRole => (s.admin.isAdmin ? "admin" : s.standing.role);
@@ -153,6 +176,11 @@ export class WorldStaff {
   /** A staff command from chat (one of STAFF_COMMANDS): checked, recorded, done, answered. */
   command(session: StaffSession, command: string, rest: string, args: string[]) {
     const actor = this.actorOf(session);
+    // The role first, before anything about the arguments is said.
+    const act = COMMAND_ACTS[command];
+    if (act && !mayDo(actor.role, act)) {
+      throw new GameError("FORBIDDEN", `/${command} is for ${STAFF_ACTS[act] === "admin" ? "admins" : "moderators and admins"}`);
+    }
     const m = this.c.moderation;
     switch (command) {
       case "mute":
