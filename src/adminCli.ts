@@ -56,7 +56,11 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // The operator stands above every role; what it changes reaches running servers by their poll.
-    const moderation = new Moderation(db.prisma, { applyStanding: async () => {}, broadcast: async () => {}, kick: async () => false, hasSession: async () => false }, logger);
+    const moderation = new Moderation(
+      db.prisma,
+      { applyStanding: async () => {}, broadcast: async () => {}, kick: async () => false, hasSession: async () => false },
+      logger,
+    );
     const { message, target } = await moderation.setRole({ accountId: null, name: "operator", role: "admin", via: "cli" }, who, roleText);
     console.log(`${message} (account ${target.accountId})`);
     return 0;

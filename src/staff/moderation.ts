@@ -152,7 +152,8 @@ export class Moderation {
     // Only a player online is kicked (and only then is there a row to write).
     if (!target.characterId || !(await this.world.hasSession(target.characterId))) throw new GameError("UNKNOWN_PLAYER", `${target.name} is not online`);
     await this.audited(this.entryOf(actor, "kick", target, {}, reason), async () => undefined);
-    if (!(await this.world.kick(target.characterId, reason ? `${actor.name} (${reason})` : actor.name))) throw new GameError("UNKNOWN_PLAYER", `${target.name} is not online`);
+    if (!(await this.world.kick(target.characterId, reason ? `${actor.name} (${reason})` : actor.name)))
+      throw new GameError("UNKNOWN_PLAYER", `${target.name} is not online`);
     return { target, message: `Kicked ${target.name}` };
   }
 
