@@ -18,6 +18,12 @@ export interface Database {
   sql: SqlRunner;
   /** Round trip to the database; throws when it is down. */
   ping(): Promise<void>;
+  /**
+   * The embedded database's whole data folder as one tar file (written beside and renamed), taken
+   * between two of its statements, so consistent while the server runs (src/db/backup.ts). Absent
+   * for PostgreSQL: pg_dump backs it up.
+   */
+  backup?(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,6 +120,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ping: async () => {
       await opened.sql.query("SELECT 1");
     },
+    ...("dump" in opened ? { backup: (opened as { dump(file: string): Promise<void> }).dump } : {}),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -37,6 +37,7 @@ export const STAFF_ACTS = {
   broadcast: "admin",
   restart: "admin",
   "save-all": "admin",
+  backup: "admin",
   "audit.read": "admin",
   "role.grant": "admin",
   "role.revoke": "admin",

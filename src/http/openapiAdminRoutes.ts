@@ -212,6 +212,16 @@ export const ADMIN_ROUTES: RouteDoc[] = [
       responses: { 200: answer("sent", Message), 400: err("empty or too long", "EMPTY_MESSAGE", "MESSAGE_TOO_LONG"), ...staff, 503: acting[503] },
     },
     {
+      route: "POST /api/admin/backup",
+      summary: "Back the embedded database up now, while the server runs, to DATA_DIR/backups (admin)",
+      responses: {
+        201: answer("the file written (restore it with npm run restore)", ok({ file: str, bytes: int })),
+        ...staff,
+        409: err("the server runs on PostgreSQL: use pg_dump", "NOT_EMBEDDED"),
+        503: acting[503],
+      },
+    },
+    {
       route: "POST /api/admin/save",
       summary: "Save every player of every world now (admin)",
       responses: { 200: answer("how many were saved", ok({ saved: int })), ...staff, 503: acting[503] },

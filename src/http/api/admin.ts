@@ -1,3 +1,5 @@
+import { mkdir, stat } from "node:fs/promises";
+import path from "node:path";
 import type { Prisma } from "@prisma/client";
 import { Router, type Request } from "express";
 import { z } from "zod";
@@ -223,6 +225,19 @@ export function adminRoutes(ctx: ServerContext) {
     const who = await actor(req, "save-all");
     await staffAct(() => moderation.record(who, "save-all", "save-all", null, {}));
     res.json({ success: true, saved: await ctx.world.saveAll() });
+  });
+
+  router.post("/api/admin/backup", async (req, res) => {
+    const who = await actor(req, "backup");
+    const backup = ctx.db.backup;
+    if (!backup) {
+      throw new HttpError(409, "NOT_EMBEDDED", "This server runs on PostgreSQL: back it up with pg_dump (README, Backups)");
+    }
+    const file = path.join(ctx.config.dataDir, "backups", `backup-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`);
+    await staffAct(() => moderation.record(who, "backup", "backup", null, { file }));
+    await mkdir(path.dirname(file), { recursive: true });
+    await backup(file);
+    res.status(201).json({ success: true, file, bytes: (await stat(file)).size });
   });
 
   const restarts = restartsOf(ctx);
