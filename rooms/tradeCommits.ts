@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
+import { holdingsOf } from "../src/game/ledger.js";
 import { commitTrades, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue, type Swap } from "../src/game/trade.js";
@@ -116,7 +117,12 @@ export class TradeCommits {
       tradeCommitDuration.observe((performance.now() - started) / 1000);
       this.o.book.completed(c.record.id, outcome);
       // The database now holds exactly these items for both.
-      for (const p of c.players) p.persistedItems = itemsFingerprint(snapshotOf(p));
+      for (const p of c.players) {
+        const snap = snapshotOf(p);
+        p.persistedItems = itemsFingerprint(snap);
+        // The commit wrote the trade's ledger rows: the next save starts from what it left.
+        p.persistedHoldings = holdingsOf(snap);
+      }
     }
     this.open.delete(c.record.id);
     c.resolve();

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
+import { holdingsOf } from "../src/game/ledger.js";
 import { DuelSettleError, lockDuellists, settleDuelInTransaction, type DuelRecord } from "../src/db/duelRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue } from "../src/game/trade.js";
@@ -200,7 +201,12 @@ export class DuelDesk {
       .then(
         (settlement) => {
           this.book.settled(duel.id, settlement);
-          for (const p of players) p.persistedItems = itemsFingerprint(snapshotOf(p));
+          for (const p of players) {
+            const snap = snapshotOf(p);
+            p.persistedItems = itemsFingerprint(snap);
+            // The settlement wrote the stakes' ledger rows: the next save starts from what it left.
+            p.persistedHoldings = holdingsOf(snap);
+          }
         },
         (err) => {
           if (!(err instanceof DuelSettleError)) this.o.logger.error({ err, duelId: duel.id }, "a duel's settlement failed; nothing moved");

@@ -220,7 +220,7 @@ export class WorldStaff {
         planGive(this.c.world, target.id, itemId, quantity);
         const who = this.c.sessions.get(target.id);
         return this.answer(session, async () => {
-          await m.record(
+          const auditId = await m.record(
             actor,
             "give",
             "give",
@@ -228,6 +228,10 @@ export class WorldStaff {
             { itemId, quantity, world: this.c.worldId },
           );
           giveItem(this.c.world, target.id, itemId, quantity);
+          // The item ledger names the audit row the items came from.
+          this.c.world.players
+            .get(target.id)
+            ?.ledgerEvents.push({ itemId, delta: quantity, cause: "given", ref: `audit:${auditId}`, otherId: session.playerId });
           return { code: "GIVEN", message: `Gave ${quantity} ${itemId} to ${target.name}` };
         });
       }

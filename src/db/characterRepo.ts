@@ -1,3 +1,5 @@
+import { holdingsOf } from "../game/ledger.js";
+import { LEDGER_COLUMNS } from "./ledgerRepo.js";
 import { randomUUID } from "node:crypto";
 import type { CharacterSnapshot } from "../game/world/entities.js";
 import {
@@ -135,9 +137,22 @@ export async function loadOrCreateCharacter(
 async function insertCharacter(sql: SqlRunner, snap: CharacterSnapshot): Promise<void> {
   const row = { ...statRow(snap), accountId: snap.accountId, name: snap.name, isAgent: snap.isAgent };
   const items = inventoryRows([{ characterId: snap.id, inventory: snap.inventory }]);
+  // The item ledger opens with the starter kit (src/game/ledger.ts).
+  const ledger = [...holdingsOf(snap)].map(([itemId, delta]) => ({
+    characterId: snap.id,
+    itemId,
+    delta,
+    cause: "starter_kit",
+    ref: null,
+    otherId: null,
+    world: null,
+  }));
   // The pack's rows are checked against the character's row at the statement's end, when it is in.
   const character = insertRowsStatement("characters", NEW_CHARACTER_COLUMNS, { constants: { createdAt: NOW_UTC, updatedAt: NOW_UTC } });
-  await sql.query(`WITH c AS (${character}) ${insertRowsStatement("inventory", INVENTORY_COLUMNS, {}, 2)}`, [JSON.stringify([row]), JSON.stringify(items)]);
+  await sql.query(
+    `WITH c AS (${character}), l AS (${insertRowsStatement("item_ledger", LEDGER_COLUMNS, { constants: { at: NOW_UTC } }, 3)}) ${insertRowsStatement("inventory", INVENTORY_COLUMNS, {}, 2)}`,
+    [JSON.stringify([row]), JSON.stringify(items), JSON.stringify(ledger)],
+  );
 }
 
 /** A new character with its starting items, in one statement; a generated name when none is given. */

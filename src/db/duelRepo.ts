@@ -4,6 +4,7 @@
  * stake moved to the winner (who keeps their own), and one history row whose id is the duel's id.
  * The item move is tradeRepo's moveItemsInTransaction: one home for the rule.
  */
+import { writeLedger } from "./ledgerRepo.js";
 import type { PrismaClient } from "@prisma/client";
 import type { DuelRules, Settlement } from "../game/duel.js";
 import type { ItemIndex } from "../game/inventory.js";
@@ -110,6 +111,15 @@ export async function settleDuelInTransaction(tx: Tx, duel: DuelRecord, items: I
     if (isUniqueViolation(err)) throw new DuelSettleError("already_settled", "This duel was already settled");
     throw err;
   }
+  // The loser's stake left it and reached the winner (cause `staked`, the duel's id).
+  await writeLedger(
+    tx,
+    null,
+    duel.loser.stake.flatMap((o) => [
+      { characterId: duel.loser.characterId, itemId: o.itemId, delta: -o.quantity, cause: "staked" as const, ref: duel.id, otherId: duel.winner.characterId },
+      { characterId: duel.winner.characterId, itemId: o.itemId, delta: o.quantity, cause: "staked" as const, ref: duel.id, otherId: duel.loser.characterId },
+    ]),
+  );
   return settlement;
 }
 

@@ -1,3 +1,4 @@
+import { ledgerStatement } from "./ledgerRepo.js";
 import type { PrismaClient } from "@prisma/client";
 import type { ItemIndex } from "../game/inventory.js";
 import { checkOffer, NoRoomError, planSwap, type OfferItem, type Swap, type TradeRole } from "../game/trade.js";
@@ -227,12 +228,25 @@ export async function commitTrades(tx: Tx, trades: TradeRecord[], items: ItemInd
   if (committed.length === 0) return outcomes;
   const changes = [...changed].map((characterId) => ({ characterId, before: read.get(characterId)!, after: held.inventories.get(characterId)! }));
   try {
-    await tx.batch([inventoryChangesStatement(changes, tradeRows(committed))], { last: true });
+    await tx.batch([inventoryChangesStatement(changes, tradeRows(committed)), ledgerStatement(committed.flatMap(tradeLedger), null)], { last: true });
   } catch (err) {
     if (isUniqueViolation(err)) throw new TradeCommitError("error", "This trade was already completed");
     throw err;
   }
   return outcomes;
+}
+
+/** A trade's item ledger rows: what each side gave left it and reached the other (cause `traded`, the trade's id). */
+function tradeLedger(t: TradeRecord) {
+  return [
+    [t.initiator, t.recipient],
+    [t.recipient, t.initiator],
+  ].flatMap(([from, to]) =>
+    from.offer.flatMap((o) => [
+      { characterId: from.characterId, itemId: o.itemId, delta: -o.quantity, cause: "traded" as const, ref: t.id, otherId: to.characterId },
+      { characterId: to.characterId, itemId: o.itemId, delta: o.quantity, cause: "traded" as const, ref: t.id, otherId: from.characterId },
+    ]),
+  );
 }
 
 /** Serialization failures and deadlocks: the transaction may simply be run again. */

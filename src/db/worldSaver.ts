@@ -6,6 +6,8 @@ import { turnOf } from "../game/turns.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
 import { itemsFingerprint, questsFingerprint, statsFingerprint, writeCharacterItems, writeCharacterQuests, writeCharacterStats } from "./characterRepo.js";
+import { holdingsChange, holdingsOf, ledgerRows, type Holdings, type LedgerEvent } from "../game/ledger.js";
+import { writeLedger } from "./ledgerRepo.js";
 import { isRetryableTxError, TradeCommitError } from "./tradeRepo.js";
 import type { SqlRunner, SqlTx } from "./sql.js";
 import { addNpcKills, expireDeathLock, recordDeath, resolveDeath, writeChunks, type ChunkRecord } from "./worldRepo.js";
@@ -22,6 +24,11 @@ interface CapturedCharacter {
   deaths: PendingDeath[];
   reclaims: string[];
   kills: Map<string, number>;
+  /** Its holdings' change since the last save, told by causes (the item ledger's rows). */
+  ledger: LedgerEvent[];
+  /** What the save this one follows had written (put back when this one fails). */
+  holdingsBefore?: Holdings;
+  events: LedgerEvent[];
 }
 
 export class ReclaimConflictError extends Error {}
@@ -150,6 +157,11 @@ export class WorldSaver {
         tx,
         captured.filter((c) => c.itemsChanged).map((c) => c.snap),
       );
+      await writeLedger(
+        tx,
+        this.worldName,
+        captured.flatMap((c) => c.ledger.map((e) => ({ ...e, characterId: c.snap.id }))),
+      );
       await writeCharacterQuests(
         tx,
         captured.filter((c) => c.questsChanged).map((c) => c.snap),
@@ -158,7 +170,16 @@ export class WorldSaver {
     };
     const empty =
       chunks.length === 0 &&
-      captured.every((c) => !c.statsChanged && !c.itemsChanged && !c.questsChanged && c.deaths.length === 0 && c.reclaims.length === 0 && c.kills.size === 0);
+      captured.every(
+        (c) =>
+          !c.statsChanged &&
+          !c.itemsChanged &&
+          !c.questsChanged &&
+          c.deaths.length === 0 &&
+          c.reclaims.length === 0 &&
+          c.kills.size === 0 &&
+          c.ledger.length === 0,
+      );
     const write = async (): Promise<T> => {
       const result = await retryTransaction(() =>
         this.sql.transaction(async (tx) => {
@@ -197,6 +218,9 @@ export class WorldSaver {
         p.dirty = true;
         p.persistedStats = undefined;
         p.persistedItems = undefined;
+        // The ledger starts again from what was last written, with the causes told since.
+        if (c.holdingsBefore) p.persistedHoldings = c.holdingsBefore;
+        p.ledgerEvents.unshift(...c.events);
         p.persistedQuests = undefined;
         p.pendingDeaths.unshift(...c.deaths);
         p.pendingReclaims.unshift(...c.reclaims);
@@ -254,14 +278,29 @@ function capture(p: PlayerEntity): CapturedCharacter {
   const stats = statsFingerprint(snap);
   const items = itemsFingerprint(snap);
   const quests = questsFingerprint(snap);
+  const itemsChanged = items !== p.persistedItems;
+  // The ledger: what the items changed by since the last save, told by the causes recorded (the
+  // holdings are counted only when the items changed).
+  const holdingsBefore = p.persistedHoldings;
+  const events = p.ledgerEvents;
+  let ledger: LedgerEvent[] = [];
+  if (itemsChanged || events.length) {
+    const now = holdingsOf(snap);
+    ledger = ledgerRows(holdingsBefore ? holdingsChange(holdingsBefore, now) : new Map(), events);
+    p.persistedHoldings = now;
+  }
+  p.ledgerEvents = [];
   const c: CapturedCharacter = {
     snap,
     statsChanged: stats !== p.persistedStats,
-    itemsChanged: items !== p.persistedItems,
+    itemsChanged,
     questsChanged: quests !== p.persistedQuests,
     deaths: p.pendingDeaths,
     reclaims: p.pendingReclaims,
     kills: p.pendingKills,
+    ledger,
+    holdingsBefore,
+    events,
   };
   p.persistedStats = stats;
   p.persistedItems = items;

@@ -104,8 +104,11 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
       const standing = await standingOf(ctx.db.prisma, accountId);
       return standing.exists && !standing.ban ? standing.role : undefined;
     },
-    recordLogin: ({ accountId, address }) =>
-      moderation.record({ accountId, name: accountId ?? "ADMIN_CODE", role: "admin", via: "monitor" }, "monitor.login", "monitor.login", null, { address }),
+    recordLogin: async ({ accountId, address }) => {
+      await moderation.record({ accountId, name: accountId ?? "ADMIN_CODE", role: "admin", via: "monitor" }, "monitor.login", "monitor.login", null, {
+        address,
+      });
+    },
   };
   app.use(monitorRoutes(config.adminCode, adminAuth, staffAdmins));
   // (Scrapes are not logins: /metrics records no audit row.)

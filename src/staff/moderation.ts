@@ -81,9 +81,23 @@ export class Moderation {
   }
 
   /** An act with nothing to change but its audit row (a /give, a teleport, a restart): the row first, or the act is refused. */
-  async record(actor: StaffActor, act: StaffAct, kind: string, target: Partial<StaffTarget> | null, args: Record<string, unknown>, reason?: string | null) {
+  /** The audit row's id is given back (a /give's ledger rows name it). */
+  async record(
+    actor: StaffActor,
+    act: StaffAct,
+    kind: string,
+    target: Partial<StaffTarget> | null,
+    args: Record<string, unknown>,
+    reason?: string | null,
+  ): Promise<string> {
     requireRole(actor.role, act);
-    await this.audited(this.entryOf(actor, kind, target, args, reason), async () => undefined);
+    try {
+      const id = await this.prisma.$transaction((tx) => appendAudit(tx, { ...this.entryOf(actor, kind, target, args, reason), processId: this.processId }));
+      return id.toString();
+    } catch (err) {
+      this.logger.error({ err, kind }, "a privileged act was refused: its audit row could not be written");
+      throw new GameError("AUDIT_UNAVAILABLE", "The act could not be recorded in the audit log, so it was not done; try again");
+    }
   }
 
   private entryOf(

@@ -1,3 +1,4 @@
+import { conservation } from "../../src/db/ledgerRepo.js";
 import assert from "node:assert/strict";
 import path from "node:path";
 import type { Database } from "../../src/db/client.js";
@@ -50,6 +51,7 @@ type DuelRow = { id: string; winnerId: string | null; loserId: string | null; wi
 async function readWorld(db: Database) {
   return {
     ledger: await readLedger(db),
+    audit: await conservation(db.sql),
     duels: (await db.prisma.duel.findMany()) as DuelRow[],
     positions: await db.prisma.character.findMany({ select: { id: true, positionX: true, positionZ: true } }),
   };
@@ -199,6 +201,8 @@ for (const kind of DATABASE_KINDS) {
       assert.deepEqual(after.anomalies, [], "the duels after the restart ran without a step left unanswered");
       await stopGracefully(server);
       const end = await readDatabase();
+      // The item ledger's audit (npm run audit) finds nothing: every holding is its ledger's sum, every duel's stakes match.
+      assert.deepEqual({ holdings: end.audit.holdings, transfers: end.audit.transfers }, { holdings: [], transfers: [] });
       const rows = end.duels;
       const rowById = new Map(rows.map((r) => [r.id, r]));
 

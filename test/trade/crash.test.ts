@@ -1,3 +1,4 @@
+import { conservation } from "../../src/db/ledgerRepo.js";
 import assert from "node:assert/strict";
 import { DATABASE_KINDS } from "../helpers/database.js";
 import { addTo, plain, readLedger, type Bag, type Ledger } from "../helpers/itemLedger.js";
@@ -60,7 +61,8 @@ for (const kind of DATABASE_KINDS) {
     const run = crashRun(kind, { secret: SECRET, dirPrefix: "arena-trade-crash-" });
     const sockets = run.sockets;
     run.onCleanup(() => storm?.stop());
-    const readDatabase = () => run.read(async (db) => ({ ledger: await readLedger(db), trades: await db.prisma.trade.findMany() }));
+    const readDatabase = () =>
+      run.read(async (db) => ({ ledger: await readLedger(db), trades: await db.prisma.trade.findMany(), audit: await conservation(db.sql) }));
     const stopGracefully = run.stopGracefully;
 
     it("loses and duplicates no item, and keeps every completed trade in the history", async () => {
@@ -128,6 +130,8 @@ for (const kind of DATABASE_KINDS) {
         );
       }
 
+      // The item ledger's audit (npm run audit) finds nothing: every holding is its ledger's sum, every trade's sides match.
+      assert.deepEqual({ holdings: end.audit.holdings, transfers: end.audit.transfers }, { holdings: [], transfers: [] });
       // Conservation: every item id's total over all owners is what it was before the storm.
       assert.deepEqual(plain(end.ledger.total), plain(start.total), "item totals before the storm and after the crash and restart");
       assert.deepEqual(plain(end.ledger.ground), {}, "nothing went to the ground");

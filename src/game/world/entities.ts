@@ -1,3 +1,4 @@
+import type { Holdings, LedgerEvent } from "../ledger.js";
 import type { DialogueState } from "../dialogue.js";
 import type { PrayerState } from "../prayer.js";
 import type { NpcInstance } from "../npcBehaviour.js";
@@ -74,6 +75,10 @@ export interface PlayerEntity {
   dirty: boolean;
   /** Fingerprint of the items the database holds for this character (kept by the saver). */
   persistedItems?: string;
+  /** What the database holds for this character, per item (kept by the saver, for the item ledger). */
+  persistedHoldings?: Holdings;
+  /** Changes of its holdings told by their causes since the last save (src/game/ledger.ts). */
+  ledgerEvents: LedgerEvent[];
   /** Fingerprint of the stats and place its characters row holds (kept by the saver). */
   persistedStats?: string;
   /** Changed since the last player:sync. */

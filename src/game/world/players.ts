@@ -1,3 +1,4 @@
+import { holdingsOf } from "../ledger.js";
 import { isNearBank } from "../bank.js";
 import { combatLevel, maxHealth, skillLevels } from "../skills.js";
 import type { CharacterSnapshot, PlayerEntity } from "./entities.js";
@@ -41,6 +42,9 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
     pendingKills: new Map(),
     pendingDeaths: [],
     pendingReclaims: [],
+    // What it holds as loaded, the ledger's starting point for its next save.
+    persistedHoldings: holdingsOf(snap),
+    ledgerEvents: [],
     dirty: false,
     privateDirty: true,
   };

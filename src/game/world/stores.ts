@@ -1,3 +1,4 @@
+import { COINS } from "../shop.js";
 import type { StoreItemView, StoreView } from "../../protocol/index.js";
 import {
   addToStock,
@@ -102,6 +103,13 @@ function apply(world: World, p: PlayerEntity, stock: StoreStock, kind: "buy" | "
   if (kind === "buy") takeFromStock(stock, plan.itemId, plan.quantity, world.tick);
   else addToStock(stock, plan.itemId, plan.quantity, world.data.items, world.tick);
   p.inventory = plan.inventory;
+  // The item ledger: what the deal moved, by its id (taken back if the deal is not written).
+  const cause = kind === "buy" ? "bought" : "sold";
+  const sign = kind === "buy" ? 1 : -1;
+  p.ledgerEvents.push(
+    { itemId: plan.itemId, delta: sign * plan.quantity, cause, ref: deal.id },
+    ...(plan.coins > 0 ? [{ itemId: COINS, delta: -sign * plan.coins, cause, ref: deal.id } as const] : []),
+  );
   p.inventoryFrozen = "store";
   world.touchPlayer(p);
   world.events.push({ kind: "storeChanged", storeId: deal.storeId, itemIds: [deal.itemId] });
@@ -116,7 +124,10 @@ export function settleDeal(world: World, deal: StoreDeal, written: boolean) {
   const p = world.players.get(deal.playerId);
   if (p) {
     p.inventoryFrozen = false;
-    if (!written) p.inventory = deal.before;
+    if (!written) {
+      p.inventory = deal.before;
+      p.ledgerEvents = p.ledgerEvents.filter((e) => e.ref !== deal.id);
+    }
     world.touchPlayer(p);
   }
   if (written) return;
