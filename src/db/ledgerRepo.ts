@@ -30,7 +30,10 @@ export interface LedgerMismatch {
   found: number;
 }
 
-/** A transfer (a trade, a duel's stakes) whose sides do not match: what left one side did not all reach the other. */
+/**
+ * A transfer whose sides do not match: a trade's or a duel's stakes (what left one side did not
+ * all reach the other), or a player's drop picked up for more than it held (`imbalance` > 0).
+ */
 export interface TransferMismatch {
   cause: string;
   ref: string;
@@ -75,7 +78,13 @@ export async function conservation(
     : await sql.query<TransferMismatch>(
         `SELECT "cause", "ref", "itemId", SUM("delta")::float8 AS "imbalance" FROM "item_ledger"
          WHERE "cause" IN ('traded', 'staked') AND "ref" IS NOT NULL
-         GROUP BY "cause", "ref", "itemId" HAVING SUM("delta") <> 0 ORDER BY 1, 2, 3`,
+         GROUP BY "cause", "ref", "itemId" HAVING SUM("delta") <> 0
+         UNION ALL
+         -- A player's drop picked up more than it held (picked up twice).
+         SELECT 'picked_up', "ref", "itemId", SUM("delta")::float8 FROM "item_ledger"
+         WHERE "cause" IN ('dropped', 'picked_up') AND "ref" IS NOT NULL
+         GROUP BY "ref", "itemId" HAVING SUM("delta") > 0 AND bool_or("cause" = 'dropped')
+         ORDER BY 1, 2, 3`,
       );
   const [count] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "characters" ${characterId ? `WHERE "id" = $1` : ""}`, params);
   return { characters: count?.n ?? 0, holdings, transfers };

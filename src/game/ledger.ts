@@ -85,3 +85,22 @@ export function ledgerRows(change: Holdings, events: readonly LedgerEvent[]): Le
   }
   return rows;
 }
+
+/** What a character holds now, kept as it is (pack and bank are replaced, never changed in place; the worn items are copied). */
+export function heldOf(p: { inventory: Inventory; equipment: Equipment; bank: Bank }): { inventory: Inventory; equipment: Equipment; bank: Bank } {
+  return { inventory: p.inventory, equipment: { ...p.equipment }, bank: p.bank };
+}
+
+/**
+ * Tell the change of `p`'s holdings since `before` (heldOf, taken just before) by its cause: one
+ * event per item that changed, for its next save to write.
+ */
+export function noteChange(
+  p: { inventory: Inventory; equipment: Equipment; bank: Bank; ledgerEvents: LedgerEvent[] },
+  before: { inventory: Inventory; equipment: Equipment; bank: Bank },
+  cause: LedgerCause,
+  ref?: string | null,
+  otherId?: string | null,
+): void {
+  for (const [itemId, delta] of holdingsChange(holdingsOf(before), holdingsOf(p))) p.ledgerEvents.push({ itemId, delta, cause, ref, otherId });
+}

@@ -4,6 +4,8 @@ import {
   AuditQuery,
   BroadcastBody,
   CloseBody,
+  ConservationQuery,
+  LedgerQuery,
   KickBody,
   LiftBody,
   NameParams,
@@ -68,6 +70,7 @@ const AuditEntry = z.object({
   reason: str.nullable(),
   processId: str,
 });
+const LedgerRow = z.object({ id: str, at: when, itemId: str, delta: int, cause: str, ref: str.nullable(), otherId: str.nullable(), world: str.nullable() });
 const Standing = z.object({
   role: z.enum(["player", "moderator", "admin"]),
   ban: z.object({ reason: str, until: when.nullable() }).nullable(),
@@ -203,6 +206,35 @@ export const ADMIN_ROUTES: RouteDoc[] = [
       responses: {
         200: answer("entries, and the id to page from (null: the last page)", ok({ entries: z.array(AuditEntry), next: str.nullable() })),
         ...staff,
+      },
+    },
+    {
+      route: "GET /api/admin/audit/conservation",
+      summary: "The item ledger's conservation check: every holding against its ledger's sum, every transfer's two sides (admin)",
+      query: ConservationQuery,
+      responses: {
+        200: answer(
+          "ok: nothing found; each mismatch with the ledger rows around it",
+          ok({
+            characters: int,
+            ok: bool,
+            holdings: z.array(z.object({ characterId: str, name: str.nullable(), itemId: str, expected: int, found: int, rows: z.array(LedgerRow) })),
+            transfers: z.array(z.object({ cause: str, ref: str, itemId: str, imbalance: int })),
+          }),
+        ),
+        ...staff,
+        404: err("no such character", "CHARACTER_NOT_FOUND"),
+      },
+    },
+    {
+      route: "GET /api/admin/characters/{nameOrId}/ledger",
+      summary: "A character's item history, newest first, in pages (moderator)",
+      params: NameParams,
+      query: LedgerQuery,
+      responses: {
+        200: answer("its ledger rows; next: pass as before for the next page", ok({ characterId: str, rows: z.array(LedgerRow), next: str.nullable() })),
+        ...staff,
+        404: err("no such character", "CHARACTER_NOT_FOUND"),
       },
     },
     {

@@ -170,7 +170,7 @@ describe("REST: the OpenAPI document and /api/docs", function () {
     assert.deepEqual({ undocumented: missing, notMounted: stale }, { undocumented: [], notMounted: [] });
     // The agent routes and this document's own are among them.
     assert.ok(mounted.includes("POST /api/agents/{agentId}/goal") && mounted.includes("GET /api/docs"));
-    assert.equal(documented.length, 64);
+    assert.equal(documented.length, 66);
   });
 
   it("a body or query the document refuses is 400 INVALID_PAYLOAD from the handler; one it accepts is not", async () => {
@@ -265,6 +265,8 @@ describe("REST: the OpenAPI document and /api/docs", function () {
     fits("get", "/api/admin/players", await call("GET", "/api/admin/players", token));
     fits("get", "/api/admin/characters/{nameOrId}", await call("GET", `/api/admin/characters/${target.body.character.id}`, token));
     fits("get", "/api/admin/restart", await call("GET", "/api/admin/restart", token));
+    fits("get", "/api/admin/audit/conservation", await call("GET", "/api/admin/audit/conservation", token));
+    fits("get", "/api/admin/characters/{nameOrId}/ledger", await call("GET", `/api/admin/characters/${target.body.character.id}/ledger`, token));
     fits("get", "/api/admin/audit", await call("GET", "/api/admin/audit", other.token));
   });
 

@@ -193,7 +193,9 @@ export function dropItem(world: World, id: string, slot: number, quantity?: numb
   // Dropping more than the slot holds drops the whole slot.
   const r = removeFromSlot(p.inventory, slot, Math.min(quantity ?? held.quantity, held.quantity));
   p.inventory = r.inventory;
-  world.addGroundItem({ id: world.newId(), itemId: r.removed.itemId, quantity: r.removed.quantity, tile: { ...p.tile }, ownerId: p.id, createdTick: world.tick });
+  const groundId = world.newId();
+  p.ledgerEvents.push({ itemId: r.removed.itemId, delta: -r.removed.quantity, cause: "dropped", ref: groundId });
+  world.addGroundItem({ id: groundId, itemId: r.removed.itemId, quantity: r.removed.quantity, tile: { ...p.tile }, ownerId: p.id, createdTick: world.tick });
   world.groundLinked.add(p.id);
   world.touchPlayer(p);
 }

@@ -1,3 +1,4 @@
+import { heldOf, noteChange } from "../ledger.js";
 import { groundItemVisibleTo } from "../drops.js";
 import { addItemAll, canAdd } from "../inventory.js";
 import { GameError } from "../types.js";
@@ -46,7 +47,9 @@ export function reclaimDeathPile(world: World, p: PlayerEntity, deathId: string)
   if (pile.length === 0 || pile[0].ownerId !== p.id) throw new GameError("GONE", "The items are gone");
   const stacks = pile.map((g) => ({ itemId: g.itemId, quantity: g.quantity }));
   if (!canAdd(p.inventory, stacks, world.data.items)) throw new GameError("INVENTORY_FULL", "You need more free inventory space to take your items back");
+  const before = heldOf(p);
   for (const s of stacks) p.inventory = addItemAll(p.inventory, s.itemId, s.quantity, world.data.items).inventory;
+  noteChange(p, before, "reclaimed", deathId);
   for (const g of pile) world.removeGroundItem(g.id);
   const pending = p.pendingDeaths.findIndex((d) => d.id === deathId);
   if (pending >= 0) p.pendingDeaths.splice(pending, 1);

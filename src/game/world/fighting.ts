@@ -154,7 +154,10 @@ function xpFor(plan: AttackPlan, p: PlayerEntity, damage: number): Partial<Recor
 /** What a blow uses up: the runes of a cast, the arrow of a shot (broken, or dropped under the target). */
 function useUp(world: World, p: PlayerEntity, plan: AttackPlan, at: Tile) {
   if (plan.runes?.length) {
-    for (const r of plan.runes) p.inventory = takeUnlocked(p.inventory, r.runeId, r.quantity, undefined, p.lockedSlots);
+    for (const r of plan.runes) {
+      p.inventory = takeUnlocked(p.inventory, r.runeId, r.quantity, undefined, p.lockedSlots);
+      p.ledgerEvents.push({ itemId: r.runeId, delta: -r.quantity, cause: "consumed", ref: "cast" });
+    }
     world.touchPlayer(p);
   }
   if (plan.ammo) {
@@ -162,7 +165,9 @@ function useUp(world: World, p: PlayerEntity, plan: AttackPlan, at: Tile) {
     if (worn.quantity > 1) p.equipment.arrows = { itemId: worn.itemId, quantity: worn.quantity - 1 };
     else delete p.equipment.arrows;
     world.touchPlayer(p, true);
-    if (arrowFate(world.rng) === "dropped") dropArrow(world, p, worn.itemId, at);
+    const dropped = arrowFate(world.rng) === "dropped";
+    p.ledgerEvents.push({ itemId: worn.itemId, delta: -1, cause: dropped ? "dropped" : "consumed", ref: dropped ? "arrow" : "shot" });
+    if (dropped) dropArrow(world, p, worn.itemId, at);
   }
 }
 

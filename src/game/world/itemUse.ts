@@ -1,3 +1,4 @@
+import { heldOf, noteChange } from "../ledger.js";
 import { eat } from "../consumables.js";
 import { cook } from "../cooking.js";
 import { equip, isEquipmentSlot, unequip } from "../equipment.js";
@@ -46,7 +47,9 @@ export function useItem(world: World, id: string, u: UseItem) {
     case "eat": {
       world.duels.assertAllowed(p.id, "food");
       const r = eat(p.inventory, u.slot, p.health, maxHealth(p.levels.constitution), world.data.items);
+      const before = heldOf(p);
       p.inventory = r.inventory;
+      noteChange(p, before, "consumed", "eat");
       p.health = r.health;
       world.touchPlayer(p, true);
       world.events.push({ kind: "notice", playerId: p.id, code: "ATE", message: `You eat the ${def.name.toLowerCase()}. It heals ${r.healed}.` });
@@ -99,7 +102,9 @@ function light(world: World, p: PlayerEntity, slot: number, targetSlot: number |
     if (r.tile.x === p.tile.x && r.tile.z === p.tile.z) throw new GameError("CANNOT_LIGHT_HERE", "You can't light a fire here");
   }
   const r = lightFire(p.inventory, slot, targetSlot, p.levels.firemaking, world.data.recipes.firemaking ?? [], world.data.items, world.rng);
+  const before = heldOf(p);
   p.inventory = r.inventory;
+  noteChange(p, before, "consumed", "fire");
   world.touchPlayer(p);
   if (!r.lit) {
     world.events.push({ kind: "notice", playerId: p.id, code: "FIRE_FAILED", message: "You fail to light a fire." });
@@ -124,7 +129,9 @@ function cookOn(world: World, p: PlayerEntity, slot: number, targetId: string | 
     station = "fire";
   }
   const r = cook(p.inventory, slot, p.levels.cooking, station, world.data.recipes.cooking ?? [], world.data.items, world.rng);
+  const before = heldOf(p);
   p.inventory = r.inventory;
+  noteChange(p, before, "cooked", station);
   world.touchPlayer(p);
   if (r.cooked) {
     grantXp(world, p, "cooking", r.xp);

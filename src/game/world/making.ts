@@ -1,3 +1,4 @@
+import { heldOf, noteChange } from "../ledger.js";
 import type { Recipe } from "../../manifests/recipes.js";
 import type { ProductionKind } from "../../protocol/vocabulary.js";
 import { chooseRecipe, findRecipes, makeOnce, ticksOf, type Maker } from "../production.js";
@@ -113,7 +114,9 @@ export function tickMaking(world: World, p: PlayerEntity) {
     }
     throw err;
   }
+  const before = heldOf(p);
   p.inventory = attempt.inventory;
+  noteChange(p, before, "made", recipe.id);
   world.touchPlayer(p);
   action.remaining--;
   world.events.push({ kind: "made", playerId: p.id, recipeKind: action.kind, recipeId: recipe.id, success: attempt.success, made: attempt.made, remaining: action.remaining });

@@ -1,3 +1,4 @@
+import { heldOf, noteChange } from "../ledger.js";
 import { rollBlow } from "../attacks.js";
 import { spellMaxHit } from "../magic.js";
 import { GROUND_ITEM_DESPAWN_TICKS, rollDrops } from "../drops.js";
@@ -116,7 +117,9 @@ export function killPlayer(world: World, p: PlayerEntity, killedBy: string | nul
   // Their trade and duel end (a player whose trade is being committed cannot be hurt).
   world.trades.playerGone(p.id, "player_died");
   world.duels.playerGone(p.id, "player_died");
+  const before = heldOf(p);
   p.inventory = new Array(INVENTORY_SIZE).fill(null);
+  noteChange(p, before, "death_lost", deathId);
   p.pendingDeaths.push({ id: deathId, at, items, killedBy });
   p.health = maxHealth(p.levels.constitution);
   prayersOff(world, p);

@@ -1,3 +1,4 @@
+import { heldOf, noteChange } from "../ledger.js";
 import { canGather, gatherCycle } from "../gathering.js";
 import { addItem, addItemAll } from "../inventory.js";
 import { stepAlong, tilesPerTick } from "../movement.js";
@@ -71,6 +72,7 @@ function gather(world: World, p: PlayerEntity) {
   const cycle = gatherCycle(world.rng, def, p.levels[def.skill]);
   if (!cycle.success || !cycle.yield) return;
   const got = cycle.yield;
+  const before = heldOf(p);
   p.inventory = addItemAll(p.inventory, got.itemId, got.quantity, world.data.items).inventory;
   questDeed(world, p, { type: "gather", target: got.itemId, count: got.quantity });
   if (baitSlot >= 0) {
@@ -78,6 +80,7 @@ function gather(world: World, p: PlayerEntity) {
     const bait = p.inventory[baitSlot]!;
     p.inventory[baitSlot] = bait.quantity > 1 ? { ...bait, quantity: bait.quantity - 1 } : null;
   }
+  noteChange(p, before, "gathered", node.id);
   world.touchPlayer(p);
   grantXp(world, p, def.skill, got.xp);
   if (cycle.depleted) {
@@ -104,6 +107,7 @@ function pickup(world: World, p: PlayerEntity) {
   }
   const r = addItem(p.inventory, item.itemId, item.quantity, world.data.items);
   if (r.added === 0) return endAction(world, p, "INVENTORY_FULL", "Your inventory is full");
+  p.ledgerEvents.push({ itemId: item.itemId, delta: r.added, cause: "picked_up", ref: item.id, otherId: item.ownerId ?? null });
   p.inventory = r.inventory;
   if (r.added < item.quantity) {
     item.quantity -= r.added;

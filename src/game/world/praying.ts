@@ -1,3 +1,4 @@
+import { heldOf, noteChange } from "../ledger.js";
 /**
  * Prayer in the world: turning prayers on and off (`prayer:toggle`), their drain every tick against
  * the worn prayer bonus, praying at an altar to restore the points (`player:action` `pray`), and
@@ -69,7 +70,9 @@ export function buryBones(world: World, p: PlayerEntity, slot: number) {
   const held = p.inventory[slot]!;
   const def = world.data.items.get(held.itemId)!;
   if (!def.prayerXp) throw new GameError("NOT_BURIABLE", `You can't bury the ${def.name.toLowerCase()}`);
+  const before = heldOf(p);
   p.inventory = removeFromSlot(p.inventory, slot, 1).inventory;
+  noteChange(p, before, "consumed", "bury");
   world.touchPlayer(p);
   grantXp(world, p, "prayer", def.prayerXp);
   questDeed(world, p, { type: "interact", target: held.itemId, count: 1 });

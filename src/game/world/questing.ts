@@ -1,3 +1,4 @@
+import { heldOf, noteChange } from "../ledger.js";
 import type { QuestDef } from "../../manifests/index.js";
 import type { QuestJournalView, QuestView } from "../../protocol/index.js";
 import { addItemAll, assertSlot, canAdd, countItem, removeFromSlot } from "../inventory.js";
@@ -31,7 +32,9 @@ export function beginQuest(world: World, p: PlayerEntity, questId: string) {
   checkCanStart(world.data.quests, p.quests, quest, { levels: p.levels, holds: (itemId) => countItem(p.inventory, itemId) });
   const given = quest.startItems.filter((i) => world.data.items.has(i.itemId));
   if (!canAdd(p.inventory, given, world.data.items)) throw new GameError("INVENTORY_FULL", `Make room in your pack to start ${quest.name}`);
+  const before = heldOf(p);
   for (const i of given) p.inventory = addItemAll(p.inventory, i.itemId, i.quantity, world.data.items).inventory;
+  noteChange(p, before, "quest", questId);
   announce(world, p, startQuest(p.quests, quest));
 }
 
@@ -43,7 +46,9 @@ export function finishQuest(world: World, p: PlayerEntity, questId: string) {
     if (!canAdd(p.inventory, rewards, world.data.items)) throw new GameError("INVENTORY_FULL", `Make room in your pack for the reward of ${quest.name}`);
   }
   const done = completeQuest(p.quests, quest);
+  const before = heldOf(p);
   for (const i of done.items) if (world.data.items.has(i.itemId)) p.inventory = addItemAll(p.inventory, i.itemId, i.quantity, world.data.items).inventory;
+  noteChange(p, before, "quest", questId);
   for (const [skill, xp] of Object.entries(done.xp)) if (skill in p.xp) grantXp(world, p, skill as SkillName, xp);
   announce(world, p, done.events);
 }
@@ -68,7 +73,9 @@ export function rubLamp(world: World, p: PlayerEntity, slot: number, skill: Skil
   const xp = world.data.items.get(held.itemId)?.lampXp;
   if (!xp) throw new GameError("NOTHING_HAPPENS", "Nothing interesting happens");
   if (!skill) throw new GameError("INVALID_PAYLOAD", "skill: choose the skill the lamp's experience goes to");
+  const lamp = heldOf(p);
   p.inventory = removeFromSlot(p.inventory, slot, 1).inventory;
+  noteChange(p, lamp, "consumed", "lamp");
   world.touchPlayer(p);
   grantXp(world, p, skill, xp);
 }

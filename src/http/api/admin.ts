@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { loadCharacter } from "../../db/characterRepo.js";
 import { findTarget, standingOf, standingView } from "../../db/staffRepo.js";
+import { conservation, ledgerPage } from "../../db/ledgerRepo.js";
 import { mayDo, parseDuration, STAFF_ROLES, type StaffAct } from "../../game/staff.js";
 import { GameError } from "../../game/types.js";
 import { moderationOf, type StaffActor } from "../../staff/moderation.js";
@@ -49,6 +50,9 @@ const page = {
 
 export const NameParams = z.object({ nameOrId: name }).strict();
 export const ReportParams = z.object({ reportId: z.string().min(1).max(128) }).strict();
+
+export const ConservationQuery = z.object({ character: name.optional() }).strict();
+export const LedgerQuery = z.object({ item: z.string().min(1).max(128).optional(), ...page }).strict();
 
 export const SanctionBody = z.object({ name, kind: z.enum(["mute", "ban"]), duration: z.string().min(1).max(16), reason }).strict();
 export const LiftBody = z.object({ name, kind: z.enum(["mute", "ban"]), reason: reason.optional() }).strict();
@@ -213,6 +217,39 @@ export function adminRoutes(ctx: ServerContext) {
     const rows = await prisma.auditLog.findMany({ where, orderBy: { id: "desc" }, take: q.limit });
     const entries = rows.map((r) => ({ ...r, id: r.id.toString() }));
     res.json({ success: true, entries, next: rows.length === q.limit ? entries[entries.length - 1].id : null });
+  });
+
+  router.get("/api/admin/audit/conservation", async (req, res) => {
+    await actor(req, "audit.read");
+    const q = parse(ConservationQuery, req.query);
+    let characterId: string | undefined;
+    if (q.character) {
+      const t = await findTarget(prisma, q.character);
+      if (!t?.characterId) throw new HttpError(404, "CHARACTER_NOT_FOUND", "No such character");
+      characterId = t.characterId;
+    }
+    const report = await conservation(ctx.db.sql, characterId);
+    // Each mismatch with the ledger rows around it (the latest of that item).
+    const holdings = await Promise.all(
+      report.holdings.map(async (m) => ({ ...m, rows: (await ledgerPage(ctx.db.sql, m.characterId, { limit: 10, itemId: m.itemId })).reverse() })),
+    );
+    res.json({
+      success: true,
+      characters: report.characters,
+      ok: holdings.length === 0 && report.transfers.length === 0,
+      holdings,
+      transfers: report.transfers,
+    });
+  });
+
+  router.get("/api/admin/characters/:nameOrId/ledger", async (req, res) => {
+    await actor(req, "players.read");
+    const { nameOrId } = parse(NameParams, req.params);
+    const q = parse(LedgerQuery, req.query);
+    const target = await findTarget(prisma, nameOrId);
+    if (!target?.characterId) throw new HttpError(404, "CHARACTER_NOT_FOUND", "No such character");
+    const rows = await ledgerPage(ctx.db.sql, target.characterId, { limit: q.limit, before: q.before, itemId: q.item });
+    res.json({ success: true, characterId: target.characterId, rows, next: rows.length === q.limit ? rows[rows.length - 1].id : null });
   });
 
   router.post("/api/admin/broadcast", async (req, res) => {
