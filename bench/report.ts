@@ -4,6 +4,14 @@ import { profileLines, type ProfileSummary } from "./cpuProfile.js";
 import { fmt, fmtRatio, kb, mean, median, percentiles, ratio, round, sum, table } from "./stats.js";
 
 /** Counters taken right after one tick. */
+export interface SaveFigures {
+  characters: number;
+  wallMs: number;
+  captureMs: number;
+  skippedTicks: number;
+  maxTickGapMs: number;
+}
+
 export interface Snapshot {
   tick: number;
   at: number;
@@ -84,6 +92,8 @@ export interface PhaseResult {
   encoderBufferBytes: number;
   /** The periodic save run after the window, in its slices: its wall time, the most of it that runs in the tick starting a slice (captureMs), and the loop's gaps meanwhile. */
   save?: { characters: number; wallMs: number; captureMs: number; skippedTicks: number; maxTickGapMs: number };
+  /** The same save with the item ledger off, in the same run (a coin more for every character before each), and the ledger's rows. */
+  ledger?: { on: SaveFigures; off: SaveFigures; wallRatio: number; captureRatio: number; rowsPerPlayerHour: number };
 }
 
 /** The joins that brought the room to N: how long, their busiest second, and how the tick loop held up meanwhile. */

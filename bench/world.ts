@@ -28,9 +28,10 @@
 import os from "node:os";
 import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
-import { SAVE_SLICES } from "../rooms/worldTick.js";
+import { SAVE_SLICES, TICK_MS } from "../rooms/worldTick.js";
+import { giveItem } from "../src/game/world/commands.js";
 import { saveSlice } from "../src/db/worldSaver.js";
-import { defaultGameData, startTestServer } from "../test/helpers/server.js";
+import { defaultGameData, startTestServer, type TestServer } from "../test/helpers/server.js";
 import { spreadGameData } from "./spreadWorld.js";
 import { benchArgs } from "./args.js";
 import { CpuProfile, profileLines, summariseProfile } from "./cpuProfile.js";
@@ -244,7 +245,14 @@ async function runMap(map: "default" | "spread") {
       if (sdk) twinChecks = checkTwins(await sdk.report(), twins, start, end);
       const result = summarise(n, room.world.players.size, start, end, probe.between(start.tick, end.tick), twinChecks, joins);
       // The save grows linearly with N (see the report): time it at the smallest and largest N only.
-      if (opts.measureSave && (n === opts.sizes[0] || n === largest)) result.save = await timeSave(room, probe);
+      if (opts.measureSave && (n === opts.sizes[0] || n === largest)) {
+        // The ledger's rows for the window just played: what the players' actions wrote, per player-hour.
+        const rows0 = await ledgerRows(server);
+        result.save = await timeSave(room, probe);
+        // (Rows since the previous save over the player-hours of this window alone: an upper bound at the largest N.)
+        const hours = ((opts.warmup + (n === largest ? opts.largestWindow : opts.window)) * TICK_MS) / 3_600_000;
+        result.ledger = await compareLedger(room, probe, ((await ledgerRows(server)) - rows0) / (n * hours));
+      }
       results.push(result);
       log(
         `N=${n}: tick median ${result.tick.median.toFixed(1)} ms, p99 ${result.tick.p99.toFixed(1)} ms, ${(result.bytes.perClientMedian / 1000).toFixed(1)} KB/s per client`,
@@ -350,6 +358,60 @@ async function timeSave(room: WorldRoom, probe: RoomProbe) {
     `save of ${dirty} characters: ${(wallMs / 1000).toFixed(2)} s (a slice's picture ${captureMs.toFixed(1)} ms at most), ${save.skippedTicks} ticks skipped`,
   );
   return save;
+}
+
+/** Rows of the item ledger so far. */
+async function ledgerRows(server: TestServer): Promise<number> {
+  const [row] = await server.ctx.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "item_ledger"`);
+  return row?.n ?? 0;
+}
+
+/**
+ * The periodic save with the item ledger on, then off, in this run: before each, every character
+ * gets a coin more (a change the ledger tells, as a gathered log would be), so both saves write
+ * every character's items. The ratios are on to off.
+ */
+async function compareLedger(room: WorldRoom, probe: RoomProbe, rowsPerPlayerHour: number) {
+  const touchAll = () => {
+    for (const p of room.world.players.values()) {
+      if (p.inventoryFrozen) continue;
+      try {
+        giveItem(room.world, p.id, "coins", 1);
+        p.ledgerEvents.push({ itemId: "coins", delta: 1, cause: "gathered", ref: "bench" });
+      } catch {
+        // a full pack: its save writes nothing new
+      }
+    }
+  };
+  // Three of each, alternating (off first once, on first once, ...): the medians, so one slow save does not decide.
+  const runs: Record<"on" | "off", Awaited<ReturnType<typeof timeSave>>[]> = { on: [], off: [] };
+  for (const order of [
+    ["on", "off"],
+    ["off", "on"],
+    ["on", "off"],
+  ] as const) {
+    for (const mode of order) {
+      touchAll();
+      room.saver.ledger = mode === "on";
+      runs[mode].push(await timeSave(room, probe));
+    }
+  }
+  room.saver.ledger = true;
+  const mid = (list: Awaited<ReturnType<typeof timeSave>>[]) => ({
+    ...list[0],
+    wallMs: median(list.map((x) => x.wallMs)),
+    captureMs: median(list.map((x) => x.captureMs)),
+    skippedTicks: Math.max(...list.map((x) => x.skippedTicks)),
+    maxTickGapMs: Math.max(...list.map((x) => x.maxTickGapMs)),
+  });
+  const on = mid(runs.on);
+  const off = mid(runs.off);
+  const figures = { on, off, wallRatio: on.wallMs / off.wallMs, captureRatio: on.captureMs / Math.max(0.001, off.captureMs), rowsPerPlayerHour };
+  log(
+    `item ledger (medians of 3 saves each): save ${(on.wallMs / 1000).toFixed(2)} s on, ${(off.wallMs / 1000).toFixed(2)} s off (${figures.wallRatio.toFixed(2)}x); ` +
+      `a slice's picture ${on.captureMs.toFixed(1)} / ${off.captureMs.toFixed(1)} ms (${figures.captureRatio.toFixed(2)}x); ${rowsPerPlayerHour.toFixed(0)} rows per player-hour`,
+  );
+  return figures;
 }
 
 main()

@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
-import { holdingsOf } from "../src/game/ledger.js";
 import { commitTrades, TradeCommitError, type TradeRecord } from "../src/db/tradeRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue, type Swap } from "../src/game/trade.js";
@@ -121,7 +120,7 @@ export class TradeCommits {
         const snap = snapshotOf(p);
         p.persistedItems = itemsFingerprint(snap);
         // The commit wrote the trade's ledger rows: the next save starts from what it left.
-        p.persistedHoldings = holdingsOf(snap);
+        p.persistedHeld = snap;
       }
     }
     this.open.delete(c.record.id);

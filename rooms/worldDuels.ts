@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import { itemsFingerprint } from "../src/db/characterRepo.js";
-import { holdingsOf } from "../src/game/ledger.js";
 import { DuelSettleError, lockDuellists, settleDuelInTransaction, type DuelRecord } from "../src/db/duelRepo.js";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue } from "../src/game/trade.js";
@@ -205,7 +204,7 @@ export class DuelDesk {
             const snap = snapshotOf(p);
             p.persistedItems = itemsFingerprint(snap);
             // The settlement wrote the stakes' ledger rows: the next save starts from what it left.
-            p.persistedHoldings = holdingsOf(snap);
+            p.persistedHeld = snap;
           }
         },
         (err) => {

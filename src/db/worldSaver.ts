@@ -6,7 +6,7 @@ import { turnOf } from "../game/turns.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
 import { itemsFingerprint, questsFingerprint, statsFingerprint, writeCharacterItems, writeCharacterQuests, writeCharacterStats } from "./characterRepo.js";
-import { holdingsChange, holdingsOf, ledgerRows, type Holdings, type LedgerEvent } from "../game/ledger.js";
+import { holdingsChange, holdingsOf, ledgerRows, type Held, type LedgerEvent } from "../game/ledger.js";
 import { writeLedger } from "./ledgerRepo.js";
 import { isRetryableTxError, TradeCommitError } from "./tradeRepo.js";
 import type { SqlRunner, SqlTx } from "./sql.js";
@@ -24,11 +24,11 @@ interface CapturedCharacter {
   deaths: PendingDeath[];
   reclaims: string[];
   kills: Map<string, number>;
-  /** Its holdings' change since the last save, told by causes (the item ledger's rows). */
-  ledger: LedgerEvent[];
-  /** What the save this one follows had written (put back when this one fails). */
-  holdingsBefore?: Holdings;
+  /** For the item ledger: what the save this one follows wrote (put back when this one fails; none: no ledger), and the causes told since. */
+  heldBefore?: Held;
   events: LedgerEvent[];
+  /** Its holdings' change since then, told by causes: the ledger's rows (counted off the tick, before the write). */
+  ledger?: LedgerEvent[];
 }
 
 export class ReclaimConflictError extends Error {}
@@ -66,6 +66,8 @@ export class WorldSaver {
   private orphans: CapturedCharacter[] = [];
   /** Saves written and failed, for status and tests. */
   readonly stats = { saves: 0, failures: 0, characters: 0 };
+  /** Write the item ledger (on; bench:world turns it off to measure what it costs). */
+  ledger = true;
 
   constructor(
     private readonly sql: SqlRunner,
@@ -124,7 +126,7 @@ export class WorldSaver {
       if (p) wanted.set(id, p);
     }
     const orphans = this.orphans.filter((o) => !wanted.has(o.snap.id) && !world.players.has(o.snap.id));
-    const captured = [...orphans, ...[...wanted.values()].map((p) => capture(p))];
+    const captured = [...orphans, ...[...wanted.values()].map((p) => capture(p, this.ledger))];
     this.orphans = [];
     // (A character whose failed save is written again may have shared its chunks' changes.)
     const chunkKeys = linked || allChunks || orphans.length > 0 ? [...world.dirtyChunks] : [];
@@ -160,7 +162,7 @@ export class WorldSaver {
       await writeLedger(
         tx,
         this.worldName,
-        captured.flatMap((c) => c.ledger.map((e) => ({ ...e, characterId: c.snap.id }))),
+        captured.flatMap((c) => (c.ledger ?? []).map((e) => ({ ...e, characterId: c.snap.id }))),
       );
       await writeCharacterQuests(
         tx,
@@ -178,9 +180,11 @@ export class WorldSaver {
           c.deaths.length === 0 &&
           c.reclaims.length === 0 &&
           c.kills.size === 0 &&
-          c.ledger.length === 0,
+          c.events.length === 0,
       );
     const write = async (): Promise<T> => {
+      // The ledger's rows, counted here rather than in the tick that took the picture.
+      for (const c of captured) if (c.heldBefore && !c.ledger) c.ledger = ledgerRows(holdingsChange(holdingsOf(c.heldBefore), holdingsOf(c.snap)), c.events);
       const result = await retryTransaction(() =>
         this.sql.transaction(async (tx) => {
           if (!work) {
@@ -219,7 +223,7 @@ export class WorldSaver {
         p.persistedStats = undefined;
         p.persistedItems = undefined;
         // The ledger starts again from what was last written, with the causes told since.
-        if (c.holdingsBefore) p.persistedHoldings = c.holdingsBefore;
+        if (c.heldBefore) p.persistedHeld = c.heldBefore;
         p.ledgerEvents.unshift(...c.events);
         p.persistedQuests = undefined;
         p.pendingDeaths.unshift(...c.deaths);
@@ -273,21 +277,19 @@ export class WorldSaver {
 const CHUNKS = "\u0000chunks";
 const WORLD = "\u0000world";
 
-function capture(p: PlayerEntity): CapturedCharacter {
+function capture(p: PlayerEntity, withLedger: boolean): CapturedCharacter {
   const snap = snapshotOf(p);
   const stats = statsFingerprint(snap);
   const items = itemsFingerprint(snap);
   const quests = questsFingerprint(snap);
   const itemsChanged = items !== p.persistedItems;
-  // The ledger: what the items changed by since the last save, told by the causes recorded (the
-  // holdings are counted only when the items changed).
-  const holdingsBefore = p.persistedHoldings;
+  // The ledger: what the items changed by since the last save, told by the causes recorded; only
+  // the pictures are kept here, the counting is done by the write.
   const events = p.ledgerEvents;
-  let ledger: LedgerEvent[] = [];
-  if (itemsChanged || events.length) {
-    const now = holdingsOf(snap);
-    ledger = ledgerRows(holdingsBefore ? holdingsChange(holdingsBefore, now) : new Map(), events);
-    p.persistedHoldings = now;
+  let heldBefore: Held | undefined;
+  if (withLedger && (itemsChanged || events.length) && p.persistedHeld) {
+    heldBefore = p.persistedHeld;
+    p.persistedHeld = snap;
   }
   p.ledgerEvents = [];
   const c: CapturedCharacter = {
@@ -298,9 +300,8 @@ function capture(p: PlayerEntity): CapturedCharacter {
     deaths: p.pendingDeaths,
     reclaims: p.pendingReclaims,
     kills: p.pendingKills,
-    ledger,
-    holdingsBefore,
-    events,
+    heldBefore,
+    events: heldBefore ? events : [],
   };
   p.persistedStats = stats;
   p.persistedItems = items;

@@ -40,6 +40,13 @@ export interface LedgerEvent {
 
 export type Holdings = Map<string, number>;
 
+/** What a character holds, as its items (a snapshot's, never changed after): counted when a save needs it. */
+export interface Held {
+  inventory: Inventory;
+  equipment: Equipment;
+  bank: Bank;
+}
+
 /** What a character holds, per item id: pack, worn and bank together. */
 export function holdingsOf(h: { inventory: Inventory; equipment: Equipment; bank: Bank }): Holdings {
   const out: Holdings = new Map();

@@ -1,4 +1,4 @@
-import type { Holdings, LedgerEvent } from "../ledger.js";
+import type { Held, LedgerEvent } from "../ledger.js";
 import type { DialogueState } from "../dialogue.js";
 import type { PrayerState } from "../prayer.js";
 import type { NpcInstance } from "../npcBehaviour.js";
@@ -75,8 +75,8 @@ export interface PlayerEntity {
   dirty: boolean;
   /** Fingerprint of the items the database holds for this character (kept by the saver). */
   persistedItems?: string;
-  /** What the database holds for this character, per item (kept by the saver, for the item ledger). */
-  persistedHoldings?: Holdings;
+  /** What the database holds for this character (a snapshot's items, kept by the saver, for the item ledger). */
+  persistedHeld?: Held;
   /** Changes of its holdings told by their causes since the last save (src/game/ledger.ts). */
   ledgerEvents: LedgerEvent[];
   /** Fingerprint of the stats and place its characters row holds (kept by the saver). */

@@ -1,4 +1,3 @@
-import { holdingsOf } from "../ledger.js";
 import { isNearBank } from "../bank.js";
 import { combatLevel, maxHealth, skillLevels } from "../skills.js";
 import type { CharacterSnapshot, PlayerEntity } from "./entities.js";
@@ -43,7 +42,7 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
     pendingDeaths: [],
     pendingReclaims: [],
     // What it holds as loaded, the ledger's starting point for its next save.
-    persistedHoldings: holdingsOf(snap),
+    persistedHeld: snap,
     ledgerEvents: [],
     dirty: false,
     privateDirty: true,
