@@ -116,6 +116,26 @@ describe("the server process", function () {
     }
   });
 
+  it("a second server on the same data folder refuses to start (exit 1, saying who holds it); the first runs on", async () => {
+    const first = await startServerProcess({ DATA_DIR: dataDir, NODE_ENV: "development" });
+    try {
+      await waitForOutput(first.child, "server listening", first.output, 30_000);
+      const second = await startServerProcess({ DATA_DIR: dataDir, NODE_ENV: "development" });
+      try {
+        assert.equal(await second.exited, 1);
+        assert.match(second.output(), new RegExp(`pid ${first.child.pid}\\) holds the embedded database`));
+      } finally {
+        second.child.kill("SIGKILL");
+      }
+      const health = await fetch(`http://127.0.0.1:${first.port}/health`);
+      assert.equal(health.status, 200);
+      first.child.kill("SIGTERM");
+      assert.equal(await first.exited, 0);
+    } finally {
+      first.child.kill("SIGKILL");
+    }
+  });
+
   it("SIGTERM saves every online player before it exits", async () => {
     const env = { DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "info", JWT_SECRET: "process-test-secret".padEnd(40, "q"), SAVE_INTERVAL: "3600" };
     const p = await startServerProcess(env);

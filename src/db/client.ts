@@ -6,7 +6,7 @@ import type { Config } from "../config.js";
 import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
-import { holdEmbedded } from "./embeddedHolder.js";
+import { embeddedHolder, holdEmbedded } from "./embeddedHolder.js";
 import { discardTemplate, isNewPgliteDir, pgliteTemplate, pgliteTemplateFolder } from "./pgliteTemplate.js";
 import type { OpenedDriver, SqlRunner } from "./sql.js";
 
@@ -93,6 +93,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
   } else {
     kind = "pglite";
+    // One process at a time: two writing one folder would break it.
+    const holder = options.dataDir ? embeddedHolder(options.dataDir) : undefined;
+    if (holder) {
+      throw new Error(
+        `Another process (pid ${holder}) holds the embedded database in ${options.dataDir}: stop it first, or use another DATA_DIR ` +
+          `(if no server runs there, the file ${path.join(options.dataDir!, "embedded.pid")} is left over from a crash: delete it)`,
+      );
+    }
     opened = await openEmbedded(options.dataDir ? path.join(options.dataDir, "pglite") : undefined, options);
     // The operator's commands (npm run admin) see that this process holds the folder's embedded database.
     if (options.dataDir && options.holdEmbedded !== false) {
