@@ -1,7 +1,7 @@
 import type { Bank, Equipment, Inventory } from "./types.js";
 
 /**
- * The item ledger's rules (issue 39, in progress): a character's holdings as counts per item (pack,
+ * The item ledger's rules (README "The item ledger"): a character's holdings as counts per item (pack,
  * worn and bank together: moving an item between them changes nothing), the change between two
  * holdings, and that change told by its causes. The causes the rules know are recorded as events
  * while they happen; what a save finds changed beyond them is written as `unattributed`, so the
@@ -48,7 +48,7 @@ export interface Held {
 }
 
 /** What a character holds, per item id: pack, worn and bank together. */
-export function holdingsOf(h: { inventory: Inventory; equipment: Equipment; bank: Bank }): Holdings {
+export function holdingsOf(h: Held): Holdings {
   const out: Holdings = new Map();
   const add = (itemId: string, n: number) => out.set(itemId, (out.get(itemId) ?? 0) + n);
   for (const s of h.inventory) if (s) add(s.itemId, s.quantity);
@@ -94,7 +94,7 @@ export function ledgerRows(change: Holdings, events: readonly LedgerEvent[]): Le
 }
 
 /** What a character holds now, kept as it is (pack and bank are replaced, never changed in place; the worn items are copied). */
-export function heldOf(p: { inventory: Inventory; equipment: Equipment; bank: Bank }): { inventory: Inventory; equipment: Equipment; bank: Bank } {
+export function heldOf(p: Held): Held {
   return { inventory: p.inventory, equipment: { ...p.equipment }, bank: p.bank };
 }
 
@@ -102,12 +102,6 @@ export function heldOf(p: { inventory: Inventory; equipment: Equipment; bank: Ba
  * Tell the change of `p`'s holdings since `before` (heldOf, taken just before) by its cause: one
  * event per item that changed, for its next save to write.
  */
-export function noteChange(
-  p: { inventory: Inventory; equipment: Equipment; bank: Bank; ledgerEvents: LedgerEvent[] },
-  before: { inventory: Inventory; equipment: Equipment; bank: Bank },
-  cause: LedgerCause,
-  ref?: string | null,
-  otherId?: string | null,
-): void {
+export function noteChange(p: Held & { ledgerEvents: LedgerEvent[] }, before: Held, cause: LedgerCause, ref?: string | null, otherId?: string | null): void {
   for (const [itemId, delta] of holdingsChange(holdingsOf(before), holdingsOf(p))) p.ledgerEvents.push({ itemId, delta, cause, ref, otherId });
 }
