@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
 import {
   checkBroadcast,
@@ -62,16 +62,19 @@ export class Moderation {
     return t;
   }
 
-  /** Run `change` with its audit row in one transaction; a database failure is AUDIT_UNAVAILABLE. */
+  /**
+   * Run `change` with its audit row in one transaction; a database failure is AUDIT_UNAVAILABLE.
+   * What `change` gave, and the audit row's id.
+   */
   private async audited<T>(
     entry: Omit<AuditEntry, "processId">,
     change: (tx: Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0]) => Promise<T>,
-  ): Promise<T> {
+  ): Promise<{ value: T; auditId: bigint }> {
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const result = await change(tx);
-        await appendAudit(tx, { ...entry, processId: this.processId });
-        return result;
+        const value = await change(tx);
+        const auditId = await appendAudit(tx, { ...entry, processId: this.processId });
+        return { value, auditId };
       });
     } catch (err) {
       if (err instanceof GameError) throw err;
@@ -80,8 +83,10 @@ export class Moderation {
     }
   }
 
-  /** An act with nothing to change but its audit row (a /give, a teleport, a restart): the row first, or the act is refused. */
-  /** The audit row's id is given back (a /give's ledger rows name it). */
+  /**
+   * An act with nothing to change but its audit row (a /give, a teleport, a restart): the row
+   * first, or the act is refused. The row's id is given back (a /give's ledger rows name it).
+   */
   async record(
     actor: StaffActor,
     act: StaffAct,
@@ -91,13 +96,7 @@ export class Moderation {
     reason?: string | null,
   ): Promise<string> {
     requireRole(actor.role, act);
-    try {
-      const id = await this.prisma.$transaction((tx) => appendAudit(tx, { ...this.entryOf(actor, kind, target, args, reason), processId: this.processId }));
-      return id.toString();
-    } catch (err) {
-      this.logger.error({ err, kind }, "a privileged act was refused: its audit row could not be written");
-      throw new GameError("AUDIT_UNAVAILABLE", "The act could not be recorded in the audit log, so it was not done; try again");
-    }
+    return (await this.audited(this.entryOf(actor, kind, target, args, reason), async () => undefined)).auditId.toString();
   }
 
   private entryOf(
@@ -136,7 +135,7 @@ export class Moderation {
     requireOutranks(actor.role, target.role);
     const now = new Date();
     const endsAt = sanctionEnd(now.getTime(), durationMs);
-    const sanction = await this.audited(this.entryOf(actor, kind, target, { durationMs, endsAt: endsAt?.toISOString() ?? null }, reason), (tx) =>
+    const { value: sanction } = await this.audited(this.entryOf(actor, kind, target, { durationMs, endsAt: endsAt?.toISOString() ?? null }, reason), (tx) =>
       addSanction(tx, { accountId: target.accountId, kind, reason, endsAt, byAccountId: actor.accountId, byName: actor.name, targetName: target.name }, now),
     );
     await this.publishStanding(target.accountId);
@@ -148,7 +147,7 @@ export class Moderation {
     requireRole(actor.role, kind === "mute" ? "unmute" : "unban");
     const reason = checkReason(reasonText, false);
     const target = await this.target(name);
-    const lifted = await this.audited(this.entryOf(actor, kind === "mute" ? "unmute" : "unban", target, {}, reason), async (tx) => {
+    const { value: lifted } = await this.audited(this.entryOf(actor, kind === "mute" ? "unmute" : "unban", target, {}, reason), async (tx) => {
       const s = await liftSanction(tx, target.accountId, kind, { accountId: actor.accountId, name: actor.name }, reason, new Date());
       if (!s) throw new GameError("NOT_SANCTIONED", `${target.name} is not ${kind === "mute" ? "muted" : "banned"}`);
       return s;
@@ -227,45 +226,34 @@ export class Moderation {
   /** A staff member takes an open report (or one claimed by someone else: it moves to them). */
   async claimReport(actor: StaffActor, id: string) {
     requireRole(actor.role, "reports.handle");
-    const report = await this.prisma.playerReport.findUnique({ where: { id } });
-    if (!report) throw new GameError("REPORT_NOT_FOUND", "No such report");
-    if (report.status === "closed") throw new GameError("REPORT_CLOSED", "That report is closed");
-    return this.audited(
-      this.entryOf(
-        actor,
-        "report.claim",
-        { accountId: report.targetAccountId, characterId: report.targetCharacterId, name: report.targetName },
-        { reportId: id },
-      ),
-      (tx) =>
-        tx.playerReport.update({
-          where: { id },
-          data: { status: "claimed", claimedByAccountId: actor.accountId, claimedByName: actor.name, claimedAt: new Date() },
-        }),
-    );
+    return this.handleReport(actor, id, "report.claim", undefined, {
+      status: "claimed",
+      claimedByAccountId: actor.accountId,
+      claimedByName: actor.name,
+      claimedAt: new Date(),
+    });
   }
 
   /** A staff member closes a report with what was done. */
   async closeReport(actor: StaffActor, id: string, resolutionText: string) {
     requireRole(actor.role, "reports.handle");
     const resolution = checkReason(resolutionText)!;
+    return this.handleReport(actor, id, "report.close", resolution, {
+      status: "closed",
+      closedByAccountId: actor.accountId,
+      closedByName: actor.name,
+      closedAt: new Date(),
+      resolution,
+    });
+  }
+
+  /** A report that is not closed (REPORT_NOT_FOUND, REPORT_CLOSED), changed with its audit row (the role checked by the caller). */
+  private async handleReport(actor: StaffActor, id: string, kind: string, reason: string | undefined, data: Prisma.PlayerReportUpdateInput) {
     const report = await this.prisma.playerReport.findUnique({ where: { id } });
     if (!report) throw new GameError("REPORT_NOT_FOUND", "No such report");
     if (report.status === "closed") throw new GameError("REPORT_CLOSED", "That report is closed");
-    return this.audited(
-      this.entryOf(
-        actor,
-        "report.close",
-        { accountId: report.targetAccountId, characterId: report.targetCharacterId, name: report.targetName },
-        { reportId: id },
-        resolution,
-      ),
-      (tx) =>
-        tx.playerReport.update({
-          where: { id },
-          data: { status: "closed", closedByAccountId: actor.accountId, closedByName: actor.name, closedAt: new Date(), resolution },
-        }),
-    );
+    const target = { accountId: report.targetAccountId, characterId: report.targetCharacterId, name: report.targetName };
+    return (await this.audited(this.entryOf(actor, kind, target, { reportId: id }, reason), (tx) => tx.playerReport.update({ where: { id }, data }))).value;
   }
 }
 
