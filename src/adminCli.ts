@@ -1,6 +1,6 @@
 import { loadConfig } from "./config.js";
 import { databaseOptionsFrom, openDatabase } from "./db/client.js";
-import { embeddedHolder } from "./db/embeddedHolder.js";
+import { heldByServer, runCli } from "./cli.js";
 import { isStaffRole, roleOf } from "./game/staff.js";
 import { GameError } from "./game/types.js";
 import { createLogger } from "./logger.js";
@@ -28,18 +28,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(process.env);
   const logger = createLogger({ level: "warn" });
-  if (!config.databaseUrl && !config.useLocalPostgres) {
-    const holder = embeddedHolder(config.dataDir);
-    if (holder) {
-      console.error(
-        `The server (pid ${holder}) holds the embedded database in ${config.dataDir}: it takes one process at a time.\n` +
-          `Stop the server first, then run this again (the role counts from its next start), or, while it runs,\n` +
-          `use POST /api/admin/roles with an admin's token. On PostgreSQL (DATABASE_URL) this command works while the server runs.`,
-      );
-      return 1;
-    }
-  }
-  const db = await openDatabase({ ...databaseOptionsFrom(config, logger), holdEmbedded: true });
+  const instead =
+    `Stop the server first, then run this again (the role counts from its next start), or, while it runs,\n` +
+    `use POST /api/admin/roles with an admin's token. On PostgreSQL (DATABASE_URL) this command works while the server runs.`;
+  if (heldByServer(config, instead)) return 1;
+  const db = await openDatabase(databaseOptionsFrom(config, logger));
   try {
     if (command === "list") {
       const staff = await db.prisma.user.findMany({ where: { roles: { hasSome: ["moderator", "admin"] } }, orderBy: { createdAt: "asc" } });
@@ -75,10 +68,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCli(main);

@@ -1,6 +1,6 @@
 import { loadConfig } from "./config.js";
 import { databaseOptionsFrom, openDatabase } from "./db/client.js";
-import { embeddedHolder } from "./db/embeddedHolder.js";
+import { heldByServer, runCli } from "./cli.js";
 import { conservation, ledgerPage } from "./db/ledgerRepo.js";
 import { createLogger } from "./logger.js";
 
@@ -13,17 +13,8 @@ import { createLogger } from "./logger.js";
  */
 async function main([characterId]: string[]): Promise<number> {
   const config = loadConfig(process.env);
-  if (!config.databaseUrl && !config.useLocalPostgres) {
-    const holder = embeddedHolder(config.dataDir);
-    if (holder) {
-      console.error(
-        `The server (pid ${holder}) holds the embedded database in ${config.dataDir}: it takes one process at a time.\n` +
-          `While it runs, ask it: GET /api/admin/audit/conservation with an admin's token; or stop it and run this again.`,
-      );
-      return 1;
-    }
-  }
-  const db = await openDatabase({ ...databaseOptionsFrom(config, createLogger({ level: "warn" })), holdEmbedded: true });
+  if (heldByServer(config, "While it runs, ask it: GET /api/admin/audit/conservation with an admin's token; or stop it and run this again.")) return 1;
+  const db = await openDatabase(databaseOptionsFrom(config, createLogger({ level: "warn" })));
   try {
     const report = await conservation(db.sql, characterId);
     console.log(`${report.characters} characters checked`);
@@ -42,10 +33,4 @@ async function main([characterId]: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCli(main);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { loadConfig } from "./config.js";
 import { BackupError, restoreEmbedded } from "./db/backup.js";
 import { databaseOptionsFrom, openDatabase } from "./db/client.js";
-import { embeddedHolder } from "./db/embeddedHolder.js";
+import { heldByServer, runCli } from "./cli.js";
 import { createLogger } from "./logger.js";
 
 /**
@@ -39,15 +39,10 @@ async function main([command, ...args]: string[]): Promise<number> {
       console.log(`Restored ${target} into ${config.dataDir} (${characters} characters)`);
       return 0;
     }
-    const holder = embeddedHolder(config.dataDir);
-    if (holder) {
-      console.error(
-        `The server (pid ${holder}) holds the embedded database in ${config.dataDir}: it takes one process at a time.\n` +
-          `While it runs, ask it for the backup: POST /api/admin/backup with an admin's token (the file goes to ${path.join(config.dataDir, "backups")}),\n` +
-          `or stop it and run this again.`,
-      );
-      return 1;
-    }
+    const instead =
+      `While it runs, ask it for the backup: POST /api/admin/backup with an admin's token (the file goes to ${path.join(config.dataDir, "backups")}),\n` +
+      `or stop it and run this again.`;
+    if (heldByServer(config, instead)) return 1;
     if (!existsSync(path.join(config.dataDir, "pglite"))) throw new BackupError(`There is no embedded database in ${config.dataDir}`);
     const db = await openDatabase({ ...databaseOptionsFrom(config, createLogger({ level: "warn" })), migrate: false });
     try {
@@ -66,10 +61,4 @@ async function main([command, ...args]: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCli(main);

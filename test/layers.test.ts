@@ -22,7 +22,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: "http", paths: ["src/http/"] },
   { name: "ws", paths: ["src/ws/"] },
   { name: "assembly", paths: ["arena.config.ts", "src/startup.ts"] },
-  { name: "process", paths: ["src/index.ts", "src/processHandlers.ts", "src/adminCli.ts", "src/backupCli.ts", "src/auditCli.ts"] },
+  { name: "process", paths: ["src/index.ts", "src/processHandlers.ts", "src/adminCli.ts", "src/backupCli.ts", "src/auditCli.ts", "src/cli.ts"] },
 ];
 
 /** The web client is bundled for the browser: it imports only itself and the wire contract. */

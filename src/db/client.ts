@@ -37,8 +37,6 @@ export interface OpenDatabaseOptions {
   logger: Logger;
   /** Apply prisma/migrations at open (default true). */
   migrate?: boolean;
-  /** Mark the embedded database of `dataDir` as held by this process (default true; src/db/embeddedHolder.ts). */
-  holdEmbedded?: boolean;
   /** Where the embedded database's migrated template is kept (default: src/db/pgliteTemplate.ts's cache folder). */
   templateDir?: string;
 }
@@ -103,7 +101,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
     opened = await openEmbedded(options.dataDir ? path.join(options.dataDir, "pglite") : undefined, options);
     // The operator's commands (npm run admin) see that this process holds the folder's embedded database.
-    if (options.dataDir && options.holdEmbedded !== false) {
+    if (options.dataDir) {
       const release = holdEmbedded(options.dataDir);
       const close = opened.close;
       opened = { ...opened, close: () => close().finally(release) };
