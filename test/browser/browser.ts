@@ -72,12 +72,17 @@ export interface PagePlayer {
   name: string;
 }
 
-/** Open the client at `url`, play as a guest named `name`, and wait until the world is drawn. */
-export async function playAsGuest(browser: Browser, url: string, name: string): Promise<PagePlayer> {
+/**
+ * Open the client at `url`, play as a guest named `name`, and wait until the world is drawn.
+ * `login`: an account's `{token, accountId}` already in the page's session (client/src/main.ts
+ * reads it there), so the page plays that account instead of a new guest.
+ */
+export async function playAsGuest(browser: Browser, url: string, name: string, login?: { token: string; accountId: string }): Promise<PagePlayer> {
   const page = await browser.newPage({ viewport: { width: 1060, height: 760 } });
   const problems: string[] = [];
   page.on("pageerror", (err) => problems.push(err.message));
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  if (login) await page.addInitScript((saved) => sessionStorage.setItem("arena.token", saved), JSON.stringify(login));
   await page.goto(url);
   await page.fill("#name", name);
   await page.click("#play");

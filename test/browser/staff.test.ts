@@ -25,22 +25,9 @@ describe("web client in Chromium: staff and moderation", function () {
     return who;
   };
 
-  /** Like playAsGuest, with the account's token already in the page's session (client/src/main.ts reads it there). */
-  const playAs = async (browser: Browser, name: string, role: Role): Promise<PagePlayer> => {
-    const login = await staffAccount(role);
-    const page = await browser.newPage({ viewport: { width: 1060, height: 760 } });
-    const problems: string[] = [];
-    page.on("pageerror", (err) => problems.push(err.message));
-    await page.addInitScript((saved) => sessionStorage.setItem("arena.token", saved), JSON.stringify(login));
-    await page.goto(suite.server.url);
-    await page.fill("#name", name);
-    await page.click("#play");
-    await page.waitForSelector("#game:not([hidden])", { timeout: 20_000 }).catch((err) => {
-      throw new Error(`${name} did not get into the world (${problems.join("; ") || err.message})`);
-    });
-    const id = await page.evaluate(() => (window as any).arena.game.net.playerId as string);
-    return { page, id, name };
-  };
+  /** A page of an account whose role is set in the database before it plays. */
+  const playAs = async (browser: Browser, name: string, role: Role): Promise<PagePlayer> =>
+    playAsGuest(browser, suite.server.url, name, await staffAccount(role));
 
   /** The row of a player in the moderator's open staff panel. */
   const rowOf = (mod: PagePlayer, name: string) => mod.page.locator(`#staff [data-player="${name}"]`);

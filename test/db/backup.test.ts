@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -7,25 +6,13 @@ import path from "node:path";
 import { openDatabase, type Database } from "../../src/db/client.js";
 import { loadCharacter } from "../../src/db/characterRepo.js";
 import { silentLogger } from "../../src/logger.js";
-import { ROOT } from "../../src/paths.js";
+import { runCli } from "../helpers/cli.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
 
 /** `npm run backup` / `npm run restore` as an operator runs them, against a data folder. */
-function cli(args: string[], dataDir: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/backupCli.ts", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
+const cli = (args: string[], dataDir: string) => runCli("src/backupCli.ts", args, { DATA_DIR: dataDir });
 
 /** What a world holds that a backup must keep: every character with its pack, worn items, bank and skills. */
 async function holdings(db: Database) {

@@ -6,24 +6,8 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { theWorld } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
 import { guestToken } from "../helpers/worldClient.js";
+import { runCli } from "../helpers/cli.js";
 import { rest } from "../helpers/rest.js";
-import { spawn } from "node:child_process";
-import { ROOT } from "../../src/paths.js";
-
-/** `npm run audit` as an operator runs it. */
-function auditCli(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/auditCli.ts"], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
 
 for (const kind of DATABASE_KINDS) {
   describe(`the item ledger on ${kind}`, function () {
@@ -86,7 +70,7 @@ for (const kind of DATABASE_KINDS) {
       assert.equal((await rest(server, "GET", `/api/admin/characters/${id}/ledger?limit=0`, admin.token)).status, 400);
 
       // npm run audit: on PostgreSQL beside the running server; the embedded database it must leave to the server.
-      const cli = await auditCli(kind === "postgres" ? { DATABASE_URL: t.location } : { DATA_DIR: t.location });
+      const cli = await runCli("src/auditCli.ts", [], kind === "postgres" ? { DATABASE_URL: t.location } : { DATA_DIR: t.location });
       assert.equal(cli.code, 1, cli.output);
       if (kind === "postgres") {
         assert.match(cli.output, new RegExp(`MISMATCH .* \\(${id}\\) coins: the ledger sums to \\d+, the character holds \\d+`));

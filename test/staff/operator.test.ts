@@ -1,27 +1,11 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ROOT } from "../../src/paths.js";
+import { runCli } from "../helpers/cli.js";
 import { rest } from "../helpers/rest.js";
 import { killServerProcesses, startServerProcess } from "../helpers/serverProcess.js";
 import { wsConnect } from "../helpers/wsClient.js";
-
-/** `npm run admin -- …` as an operator runs it: the same command line, against the data folder. */
-function adminCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/adminCli.ts", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
 
 /**
  * A new operator's first admin, and a scheduled restart, on the real server process with the
@@ -29,6 +13,8 @@ function adminCli(args: string[], env: Record<string, string>): Promise<{ code: 
  * is stopped; the admin it made restarts the server, which saves, closes every socket with 1012
  * and exits 0.
  */
+const adminCli = (args: string[], env: Record<string, string>) => runCli("src/adminCli.ts", args, env);
+
 describe("the operator: the first admin, then a scheduled restart", function () {
   this.timeout(120_000);
   let dir: string;
