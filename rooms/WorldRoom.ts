@@ -260,7 +260,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   onLeave(client: WorldClient) {
     const playerId = client.userData?.playerId;
     if (playerId) this.staff.chat.forget(playerId);
-    return this.players.leave(client);
+    const left = this.players.leave(client);
+    const closed = this.closing.get(client);
+    if (closed) {
+      this.closing.delete(client);
+      void left.finally(closed);
+    }
+    return left;
   }
 
   /**
@@ -329,13 +335,20 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     return players.length;
   }
 
+  /** Clients closed by closeAll, each with what settles its wait for the room to let it go. */
+  private readonly closing = new Map<object, () => void>();
+
   /** Close every session here with `code` (a restart: everyone was saved just before; each leave saves again). */
-  closeAll(code: number, reason: string) {
+  closeAll(code: number, reason: string): Promise<void> {
+    const left: Promise<void>[] = [];
     for (const s of this.sessions.values()) {
       s.closing = true;
+      left.push(new Promise<void>((resolve) => this.closing.set(s.client, resolve)));
       s.awaitingReconnection?.reject(new Error(reason));
       s.client.leave(code, reason);
     }
+    // Settles once the room has let each of them go and saved it (its onLeave's save written).
+    return Promise.all(left).then(() => undefined);
   }
 
   /** Close a player's session at an admin's request (in this world, or from another through the facade). */

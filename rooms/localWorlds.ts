@@ -3,6 +3,9 @@ import type { LocalWorlds } from "../src/staff/restart.js";
 import type { WorldRoom } from "./WorldRoom.js";
 import { worldRoomId } from "./worldHosting.js";
 
+/** How long a restart waits for the rooms to let their players go before it stops the process anyway. */
+const CLOSE_DEADLINE_MS = 15_000;
+
 /** The world rooms this process runs (those of `ids`), as a scheduled restart and the operator's changes reach them. */
 export function localWorlds(ids: () => Iterable<number>): LocalWorlds {
   const rooms = () =>
@@ -12,12 +15,10 @@ export function localWorlds(ids: () => Iterable<number>): LocalWorlds {
     applyStanding: (accountId, standing) => rooms().forEach((room) => room.staff.applyStanding(accountId, standing)),
     saveAll: async () => (await Promise.all(rooms().map((room) => room.saveAll()))).reduce((sum, n) => sum + n, 0),
     closeAll: async (code, reason) => {
-      await Promise.all(
-        rooms().map(async (room) => {
-          room.closeAll(code, reason);
-          await room.settled();
-        }),
-      );
+      // Each room's sessions left and saved, or the deadline: the graceful stop that follows saves whatever is left.
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_DEADLINE_MS)));
+      await Promise.race([Promise.all(rooms().map((room) => room.closeAll(code, reason))), deadline]).finally(() => clearTimeout(timer));
     },
   };
 }
