@@ -262,6 +262,10 @@ export const Quest = z.object({
   count: int,
   needed: int,
   completions: int,
+  target: z
+    .object({ type: z.enum(["talk", "kill", "gather", "interact"]), id: str })
+    .nullable()
+    .describe("where the stage in force is done: the npc to talk to (the start npc while not started), the npc kind to kill, the item to gather or make"),
 });
 export const Trade = z
   .object({ id: str, completedAt: when, role: z.enum(["initiator", "recipient"]), partner: z.object({ id: str.nullable(), name: str }) })

@@ -27,6 +27,10 @@ export const WorldMapBody = z.object({
     }),
   ),
   spawn: z.object({ x: int, z: int }).nullable(),
+  /** Where the data places npcs: a townsman's post (`radius` 0) or a spawn of a kind (its radius). For a client's map and quest markers. */
+  npcs: z.array(z.object({ npcId: z.string(), x: int, z: int, radius: z.number() })),
+  /** Where the data places gathering resources (trees, rocks, fishing spots), by gathering id. */
+  resources: z.array(z.object({ resourceId: z.string(), skill: z.string(), x: int, z: int })),
 });
 export type WorldMapBody = z.infer<typeof WorldMapBody>;
 
@@ -58,7 +62,23 @@ export const CatalogueBody = z.object({
       examine: z.string().nullable(),
     }),
   ),
-  npcs: z.array(z.object({ id: z.string(), name: z.string(), level: int, attackable: z.boolean(), talks: z.boolean(), services: z.array(z.string()) })),
+  npcs: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      level: int,
+      attackable: z.boolean(),
+      talks: z.boolean(),
+      services: z.array(z.string()),
+      examine: z.string().nullable(),
+    }),
+  ),
+  /** Gathering resources: what each is called, says when examined, and gives (item ids). */
+  resources: z.array(
+    z.object({ id: z.string(), name: z.string(), skill: z.string(), level: int, examine: z.string().nullable(), yields: z.array(z.string()) }),
+  ),
+  /** Station kinds (bank, range, furnace, anvil, altars): name and examine text. */
+  stations: z.array(z.object({ type: z.string(), name: z.string(), examine: z.string().nullable() })),
   spells: z.array(
     z.object({ id: z.string(), name: z.string(), level: int, maxHit: z.number(), runes: z.array(z.object({ runeId: z.string(), quantity: int })) }),
   ),

@@ -58,6 +58,18 @@ export interface QuestView {
   needed: number;
   /** Times completed. */
   completions: number;
+  /**
+   * Where the stage in force is done, for a client's marker: the npc to talk to (`talk`, its npc
+   * id; the start npc while not started), the npc kind to kill (`kill`), the item to gather
+   * (`gather`) or to make (`interact`); null once completed.
+   */
+  target: QuestTargetView | null;
+}
+
+export interface QuestTargetView {
+  type: "talk" | "kill" | "gather" | "interact";
+  /** An npc definition id (talk, kill) or an item id (gather, interact). */
+  id: string;
 }
 
 export interface QuestJournalView {

@@ -50,6 +50,7 @@ describe("agents and stores and quests: the planner", () => {
     count,
     needed: 0,
     completions: status === "completed" ? 1 : 0,
+    target: null,
   });
   /** A step of a mind whose goal is the quest. */
   const questMind = (questId: string) => {

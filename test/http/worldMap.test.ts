@@ -31,6 +31,17 @@ describe("REST: /api/v1/world/map and /api/v1/catalogue", function () {
     assert.ok(blocked > 0, "the default world has obstacles");
     assert.equal(body.buildings.length, server.ctx.gameData.buildings.length);
     assert.deepEqual(body.spawn, { x: 100, z: 100 });
+    // Where the data places npcs and resources, for a client's map and quest markers.
+    assert.deepEqual(
+      body.npcs.find((n) => n.npcId === "warden_holt"),
+      { npcId: "warden_holt", x: 100, z: 113, radius: 0 },
+    );
+    assert.ok(
+      body.npcs.some((n) => n.npcId === "goblin" && n.radius > 0),
+      "the goblins' spawns",
+    );
+    const trees = body.resources.filter((r) => r.resourceId === "tree_normal");
+    assert.ok(trees.length > 0 && trees.every((t) => t.skill === "woodcutting" && map.isBlocked(t.x, t.z)));
   });
 
   it("the catalogue names every item, npc, spell and prayer of the loaded data", async () => {
@@ -49,5 +60,11 @@ describe("REST: /api/v1/world/map and /api/v1/catalogue", function () {
       "bones say what burying them gives",
     );
     assert.ok((body.recipes.smelting ?? []).length > 0);
+    // Examine texts and what each resource gives: a client's hover and its quest markers for a gather stage.
+    assert.equal(body.npcs.find((n) => n.id === "warden_holt")!.examine, data.npcs.get("warden_holt")!.description);
+    const tree = body.resources.find((r) => r.id === "tree_normal")!;
+    assert.deepEqual([tree.skill, tree.yields], ["woodcutting", ["logs"]]);
+    assert.match(tree.examine ?? "", /tree/i);
+    assert.match(body.stations.find((s) => s.type === "furnace")?.examine ?? "", /bars/);
   });
 });

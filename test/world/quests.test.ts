@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { loadCharacter } from "../../src/db/characterRepo.js";
 import type { NpcEntity, PlayerEntity, ResourceEntity } from "../../src/game/world/entities.js";
+import { questView } from "../../src/game/world/questing.js";
 import { refreshLevels } from "../../src/game/world/xp.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { besideOf, leaveAndSettle, place, setRng, worldRoomOf } from "../helpers/worldRoom.js";
@@ -114,6 +115,7 @@ describe("world room: quests", function () {
       count: 0,
       needed: 0,
       completions: 0,
+      target: { type: "talk", id: "bank_clerk" },
     });
 
     // At the bank the clerk knows of the letter, and the stage passes.
@@ -139,7 +141,7 @@ describe("world room: quests", function () {
     assert.equal(syncCount(sync, "coins"), coins + reward("coins"));
     assert.equal(syncCount(sync, "iron_hatchet"), reward("iron_hatchet"));
     assert.equal(sync.quests.questPoints, 1);
-    assert.deepEqual(journalOf(sync, LETTER), { questId: LETTER, name: quest.name, status: "completed", stage: 3, stageDescription: null, count: 0, needed: 0, completions: 1 });
+    assert.deepEqual(journalOf(sync, LETTER), { questId: LETTER, name: quest.name, status: "completed", stage: 3, stageDescription: null, count: 0, needed: 0, completions: 1, target: null });
     // The warden moves on to the next errand.
     assert.equal((await talkTo(a, room, "warden_holt")).nodeId, "menace_offer");
   });
@@ -178,6 +180,25 @@ describe("world room: quests", function () {
     assert.equal((await talkTo(a, room, "warden_holt")).nodeId, "greeting");
   });
 
+  it("the journal names each stage's target for a client's marker: the start npc, the npc to talk to, the kind to kill, the item to gather; none once completed", () => {
+    const quests = suite.server.ctx.gameData.quests;
+    const letter = quests.get(LETTER)!;
+    const menace = quests.get(MENACE)!;
+    const at = (stage: number, completions = 0) => ({ questId: "", stage, count: 0, completions });
+    assert.deepEqual(questView(letter, undefined).target, { type: "talk", id: "warden_holt" });
+    assert.deepEqual(questView(letter, at(1)).target, { type: "talk", id: "bank_clerk" });
+    assert.deepEqual(questView(letter, at(2)).target, { type: "talk", id: "warden_holt" });
+    assert.equal(questView(letter, at(3, 1)).target, null);
+    assert.deepEqual(
+      [1, 2, 3].map((stage) => questView(menace, at(stage)).target),
+      [
+        { type: "kill", id: "goblin" },
+        { type: "gather", id: "logs" },
+        { type: "talk", id: "warden_holt" },
+      ],
+    );
+  });
+
   it("mudfoot_menace: offered after the letter; logs before the kill stage and kills count only on it", async () => {
     const a = await suite.join();
     const room = worldRoomOf(a);
@@ -205,6 +226,7 @@ describe("world room: quests", function () {
     assert.deepEqual(await a.next("quest:stage", () => true, { since }), { questId: MENACE, stage: 2, stageDescription: quest.stages[2].description });
     const sync = await a.next("player:sync", (s) => journalOf(s, MENACE)?.stage === 2, { since });
     assert.deepEqual([journalOf(sync, MENACE).count, journalOf(sync, MENACE).needed], [0, 3]);
+    assert.deepEqual(journalOf(sync, MENACE).target, { type: "gather", id: "logs" }, "the journal points at the item to gather");
     setRng(room, 0.5);
   });
 

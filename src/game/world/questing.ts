@@ -1,6 +1,6 @@
 import { heldOf, noteChange } from "../ledger.js";
 import type { QuestDef } from "../../manifests/index.js";
-import type { QuestJournalView, QuestView } from "../../protocol/index.js";
+import type { QuestJournalView, QuestTargetView, QuestView } from "../../protocol/index.js";
 import { addItemAll, assertSlot, canAdd, countItem, removeFromSlot } from "../inventory.js";
 import { checkCanStart, completeQuest, questPointsOf, recordDeed, startQuest, statusOf, talkedTo, type QuestDeed, type QuestEvent, type QuestJournal, type QuestProgress } from "../quests.js";
 import { GameError, type SkillName } from "../types.js";
@@ -99,7 +99,18 @@ export function questView(quest: QuestDef, progress: QuestProgress | undefined):
     count: progress?.count ?? 0,
     needed,
     completions: progress?.completions ?? 0,
+    target: targetOf(quest, progress),
   };
+}
+
+/** What the stage in force points at (the start npc while not started), for a client's marker. */
+function targetOf(quest: QuestDef, progress: QuestProgress | undefined): QuestTargetView | null {
+  if (!progress) return quest.startNpc ? { type: "talk", id: quest.startNpc } : null;
+  const s = quest.stages[progress.stage];
+  if (!s) return null;
+  if (s.type === "dialogue") return s.npcId ? { type: "talk", id: s.npcId } : null;
+  if ((s.type === "kill" || s.type === "gather" || s.type === "interact") && s.target) return { type: s.type, id: s.target };
+  return null;
 }
 
 /** A journal as its owner sees it (`player:sync`, an agent's view): the quests started that the data has, and the quest points. */

@@ -29,7 +29,19 @@ export function catalogue(data: GameData): CatalogueBody {
       attackable: n.combat.attackable,
       talks: n.dialogue !== undefined,
       services: n.services,
+      examine: n.description ?? null,
     })),
+    resources: (["woodcutting", "mining", "fishing"] as const).flatMap((skill) =>
+      [...data.gathering[skill].values()].map((r) => ({
+        id: r.id,
+        name: r.name,
+        skill,
+        level: r.levelRequired,
+        examine: text(r.raw.examine),
+        yields: r.yields.map((y) => y.itemId),
+      })),
+    ),
+    stations: [...data.stations.values()].map((s) => ({ type: s.type, name: s.name, examine: text(s.raw.examine) })),
     spells: [...data.spells.values()].map((s) => ({ id: s.id, name: s.name, level: s.level, maxHit: s.baseMaxHit, runes: s.runes })),
     prayers: [...data.prayers.values()].map((p) => ({ id: p.id, name: p.name, level: p.level, conflicts: p.conflicts })),
     recipes: Object.fromEntries(
@@ -47,6 +59,10 @@ export function catalogue(data: GameData): CatalogueBody {
       ]),
     ),
   };
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
 }
 
 /** GET /api/v1/catalogue: the catalogue above. Public. */

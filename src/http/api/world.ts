@@ -2,6 +2,7 @@ import { Router } from "express";
 import { z } from "zod";
 import type { ServerContext } from "../../context.js";
 import { buildTileMap, footprintRect } from "../../game/tileMap.js";
+import { tileOf } from "../../manifests/shapes.js";
 import type { GameData } from "../../manifests/gameData.js";
 import type { WorldMapBody } from "../../protocol/index.js";
 import { worldIdOption } from "../../worldSpecs.js";
@@ -22,6 +23,11 @@ export function worldMap(data: GameData): WorldMapBody {
     buildings: data.buildings.map((b) => ({ id: b.id, name: b.name ?? b.type ?? b.id, ...footprintRect(b.position, b.footprint, b.rotation) })),
     areas: [...data.worldAreas.values()].map((a) => ({ id: a.id, name: a.name, bounds: a.bounds, safeZone: a.safeZone, pvpEnabled: a.pvpEnabled })),
     spawn: data.spawn ? { x: Math.round(data.spawn.position.x), z: Math.round(data.spawn.position.z) } : null,
+    npcs: [...data.worldAreas.values()].flatMap((a) => [
+      ...a.npcs.map((n) => ({ npcId: n.npcId, ...tileOf(n.position), radius: 0 })),
+      ...a.mobSpawns.map((m) => ({ npcId: m.mobId, ...tileOf(m.position), radius: m.spawnRadius })),
+    ]),
+    resources: [...data.worldAreas.values()].flatMap((a) => a.resources.map((r) => ({ resourceId: r.resourceId, skill: r.skill, ...tileOf(r.position) }))),
   };
 }
 
