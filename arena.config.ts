@@ -29,6 +29,7 @@ import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
 import { CLOSE_CODES } from "./src/protocol/index.js";
+import { mcpEndpoint } from "./src/mcp/endpoint.js";
 import type { GuestCleanup } from "./src/auth/guestCleanup.js";
 import { cleanIdleGuests, openServerContext } from "./src/startup.js";
 import { VERSION } from "./src/version.js";
@@ -156,6 +157,9 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   });
 
   return {
+  // The Model Context Protocol at /mcp: MCP sessions are players like /ws sockets, in the same rooms.
+  const mcp = mcpEndpoint(ctx);
+
     agents,
     express: (app) =>
       mountHttp(app, ctx, {
@@ -163,6 +167,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         limiters,
         agents,
         hostedWorlds: () =>
+        routes: [mcp.router],
           [...(hosting?.hosted ?? [])]
             .sort((a, b) => a - b)
             .map((id) => {
@@ -236,10 +241,11 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         await hosting?.stop();
         await around.stopping?.();
         httpServer.close();
-        // Agents leave first, like any player (the world saves them).
+        // Agents and MCP sessions leave first, like any player (the world saves them).
         await agents.shutdown();
       });
       // Then Colyseus disposes of the rooms (they save) and closes its transport.
+        await mcp.close();
       gameServer.onShutdown(async () => {
         await ws.close(CLOSE_CODES.GOING_AWAY);
         httpServer.closeAllConnections();

@@ -224,6 +224,8 @@ export class WorldSessions {
     auth: TokenClaims,
     standing: StandingView,
   ) {
+    // An MCP session's player is shown as an agent while it plays (never saved: the character's own flag stays).
+    if (options.clientType === "mcp") player.isAgent = true;
     const { world, sync } = this.c;
     const player = addPlayer(world, snap);
     player.persistedStats = statsFingerprint(snap);
@@ -251,8 +253,8 @@ export class WorldSessions {
     client.userData = session;
     this.c.sessions.set(player.id, session);
 
-    // The /ws adapter's clients and the built-in agents take world:update JSON instead of schema patches: no StateView.
-    const patches = options.clientType !== "ws" && options.clientType !== "runtime";
+    // The /ws adapter's clients, the built-in agents and MCP sessions take world:update JSON instead of schema patches: no StateView.
+    const patches = options.clientType !== "ws" && options.clientType !== "runtime" && options.clientType !== "mcp";
     // The view the session's client is encoded through changes as it moves between zones (rooms/worldViews.ts).
     const viewer = sync.views.attach(player.id, Boolean(options.worldUpdates), patches ? (view) => (session.client.view = view) : undefined);
     // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the

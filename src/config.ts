@@ -184,6 +184,8 @@ const EnvSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_S: intIn("HTTP_KEEP_ALIVE_TIMEOUT_S", 1, 3600, 65),
   WS_GUEST_AFTER_MS: intIn("WS_GUEST_AFTER_MS", 0, 60_000, 1000),
   WS_MAX_CONNECTIONS_PER_ADDRESS: intIn("WS_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000, 20),
+  MCP_IDLE_S: intIn("MCP_IDLE_S", 1, 86400, 300),
+  MCP_MAX_SESSIONS_PER_ACCOUNT: intIn("MCP_MAX_SESSIONS_PER_ACCOUNT", 1, 1000, 5),
 });
 
 export type NodeEnv = "development" | "production" | "test";
@@ -251,6 +253,8 @@ export interface Config {
    * guest (an `authenticate` first makes none); how many sockets one address may hold open.
    */
   ws: { guestAfterMs: number; maxConnectionsPerAddress: number };
+  /** /mcp: an MCP session with no request for `idleS` seconds ends (its player leaves); open sessions per account. */
+  mcp: { idleS: number; maxSessionsPerAccount: number };
   version: string;
 }
 
@@ -347,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     trustProxy: e.TRUST_PROXY,
     http: { headersTimeoutS: e.HTTP_HEADERS_TIMEOUT_S, requestTimeoutS: e.HTTP_REQUEST_TIMEOUT_S, keepAliveTimeoutS: e.HTTP_KEEP_ALIVE_TIMEOUT_S },
     ws: { guestAfterMs: e.WS_GUEST_AFTER_MS, maxConnectionsPerAddress: e.WS_MAX_CONNECTIONS_PER_ADDRESS },
+    mcp: { idleS: e.MCP_IDLE_S, maxSessionsPerAccount: e.MCP_MAX_SESSIONS_PER_ACCOUNT },
     version: options.version ?? "0.0.0",
   };
 }

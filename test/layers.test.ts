@@ -21,6 +21,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: "agents", paths: ["src/agents/"] },
   { name: "http", paths: ["src/http/"] },
   { name: "ws", paths: ["src/ws/"] },
+  { name: "mcp", paths: ["src/mcp/"] },
   { name: "assembly", paths: ["arena.config.ts", "src/startup.ts"] },
   { name: "process", paths: ["src/index.ts", "src/processHandlers.ts", "src/adminCli.ts", "src/backupCli.ts", "src/auditCli.ts", "src/cli.ts"] },
 ];

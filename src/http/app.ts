@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import express, { type Application } from "express";
+import express, { type Application, type RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
 import type { ServerContext } from "../context.js";
 import { PUBLIC_DIR } from "../paths.js";
@@ -39,6 +39,8 @@ export interface HttpOptions {
   agents?: AgentRuntime;
   /** The worlds this process runs, with their latest ticks (for /status). */
   hostedWorlds?: () => HostedWorld[];
+  /** Routes of the layers above this one (the MCP endpoint at /mcp), mounted beside the others. */
+  routes?: RequestHandler[];
 }
 
 /** Mount every HTTP route on the Express app the Colyseus transport serves. */
@@ -96,6 +98,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(voiceRoutes(ctx));
   if (options.agents) app.use(agentRoutes(ctx, options.agents));
   app.use(adminRoutes(ctx));
+  for (const routes of options.routes ?? []) app.use(routes);
   const adminAuth = { logger, failures: options.limiters?.adminFailures };
   const moderation = moderationOf(ctx);
   const staffAdmins: StaffAdmins = {

@@ -152,8 +152,11 @@ export const JoinOptions = z
      * entity whole, `"changes"` lists entities already in view as their id and changed fields (§4).
      */
     worldUpdates: z.union([z.boolean(), z.literal("changes")]).optional(),
-    /** "ws" (the /ws adapter's) and "runtime" (the built-in agent runtime's) take no schema patches. */
-    clientType: z.enum(["colyseus", "ws", "agent", "runtime"]).optional(),
+    /**
+     * "ws" (the /ws adapter's), "runtime" (the built-in agent runtime's) and "mcp" (an MCP session's,
+     * shown to others as an agent) take no schema patches.
+     */
+    clientType: z.enum(["colyseus", "ws", "agent", "runtime", "mcp"]).optional(),
   })
   .passthrough();
 export type JoinOptions = z.infer<typeof JoinOptions>;

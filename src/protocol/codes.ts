@@ -196,6 +196,10 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** `notice` codes (§4). */
+  // MCP (/mcp, docs/MCP.md)
+  SESSION_ENDED: "/mcp: the session's player left the world (taken over by another login, kicked, the server restarting): open a new session",
+  TOO_MANY_SESSIONS: "/mcp: the account already holds MCP_MAX_SESSIONS_PER_ACCOUNT open MCP sessions",
+  CHARACTER_REQUIRED: "/mcp: the account has several characters and the session named none (?character=<name or id>)",
 export const NOTICE_CODES = [
   "ATE",
   "FIRE_FAILED",

@@ -1,0 +1,145 @@
+import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { RoomEnvelope } from "../protocol/index.js";
+import type { Heard, McpPlayer } from "./player.js";
+import type { McpSession } from "./session.js";
+import { toolError, toolResult, ToolError } from "./results.js";
+import { compactEvent } from "./observe.js";
+
+/** The game tick, in ms (rooms/worldTick.ts). */
+export const TICK_MS = 600;
+/** Most ticks a tool waits for an outcome when the call does not say (about 30 s). */
+export const DEFAULT_MAX_TICKS = 50;
+/** Most ticks any tool waits (about 2 minutes). */
+export const MAX_TICKS = 200;
+
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What a wait decides at each message: done (the outcome came), failed (a refusal), or not yet. */
+export type Verdict = "done" | { fail: { code: string; message: string } } | undefined;
+
+export interface Watch {
+  /** Judge each message that came since the order (the order's immediate answers included). */
+  until?: (m: Heard, p: McpPlayer) => Verdict;
+  /** Judge the player's state after each tick (after its `player:sync`, if any). */
+  settled?: (p: McpPlayer) => boolean;
+  /** Most ticks to wait; past them the call returns with `done: false` (the action may go on). */
+  maxTicks?: number;
+  /** A progress message after each tick, for a client that sent a progressToken. */
+  progress?: (p: McpPlayer, ticks: number) => { progress: number; total?: number; message: string } | undefined;
+  /** What else the result holds, from the player once the wait is over. */
+  report?: (p: McpPlayer, heard: Heard[]) => Record<string, unknown>;
+}
+
+/** The messages that are refusals, on each channel. */
+const REFUSALS: ReadonlySet<string> = new Set(["error", "tradeError", "duel:error"]);
+
+/** Counts of each item in the pack, and xp of each skill: what a call changed is their difference. */
+function holdings(p: McpPlayer) {
+  const items = new Map<string, number>();
+  for (const s of p.sight.self?.inventory ?? []) items.set(s.itemId, (items.get(s.itemId) ?? 0) + s.quantity);
+  const xp = new Map<string, number>();
+  for (const [k, v] of Object.entries(p.sight.self?.skills ?? {})) xp.set(k, v.xp);
+  return { items, xp };
+}
+
+function changes(before: ReturnType<typeof holdings>, after: ReturnType<typeof holdings>) {
+  const items: Record<string, number> = {};
+  for (const id of new Set([...before.items.keys(), ...after.items.keys()])) {
+    const d = (after.items.get(id) ?? 0) - (before.items.get(id) ?? 0);
+    if (d !== 0) items[id] = d;
+  }
+  const xp: Record<string, number> = {};
+  for (const [k, v] of after.xp) {
+    const d = v - (before.xp.get(k) ?? 0);
+    if (d > 0) xp[k] = Math.round(d * 10) / 10;
+  }
+  return { items, xp };
+}
+
+/**
+ * Run one order in the world and wait for what it leads to: the order goes to the room's handlers
+ * as any client's message (a goal the runtime was playing gives way to it); a refusal on its
+ * channel is the tool's error, with its code. Then, as `watch` says, the call waits for the
+ * outcome (or a refusal later, or its ticks' end), reporting progress each tick, and answers with
+ * what happened: the events, the items gained and lost, the xp, where the player stands.
+ */
+export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope | null, watch: Watch = {}): Promise<CallToolResult> {
+  try {
+    s.check();
+  } catch (err) {
+    if (err instanceof ToolError) return toolError(err.code, err.message);
+    throw err;
+  }
+  const p = s.player;
+  const before = holdings(p);
+  const heard: Heard[] = [];
+  let verdict: Verdict;
+  let wake: (() => void) | undefined;
+  const judge = (m: Heard) => {
+    if (verdict) return;
+    if (REFUSALS.has(m.type)) verdict = { fail: { code: m.data.code, message: m.data.message } };
+    else verdict = watch.until?.(m, p);
+  };
+  /** A tick's state (an update or a private sync) came since the order. */
+  let sawState = false;
+  const stop = p.listen((m) => {
+    if (m.type !== "world:update" && m.type !== "player:sync") heard.push(m);
+    else sawState = true;
+    judge(m);
+    if (sawState || verdict) wake?.();
+  });
+  try {
+    if (order) {
+      if (p.mind.goal) p.mind.goal = null;
+      p.sendToRoom(order.type, order.data);
+    }
+    const maxTicks = watch.maxTicks ?? 0;
+    const token = extra._meta?.progressToken;
+    const start = Date.now();
+    const deadline = start + maxTicks * TICK_MS + TICK_MS / 2;
+    let told = 0;
+    while (!verdict && maxTicks > 0 && !s.ended && !extra.signal.aborted) {
+      if (watch.settled && sawState && watch.settled(p)) {
+        verdict = "done";
+        break;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      // Until the player's next message (a tick's update or sync, an outcome), or a tick at most.
+      sawState = false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, TICK_MS));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+      const ticks = Math.floor((Date.now() - start) / TICK_MS);
+      if (token !== undefined && watch.progress && ticks > told) {
+        told = ticks;
+        const step = watch.progress(p, ticks);
+        if (step) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...step } }).catch(() => {});
+      }
+    }
+    if (verdict && typeof verdict === "object") {
+      const { code, message } = verdict.fail;
+      return toolError(code, message, { events: heard.filter((m) => !REFUSALS.has(m.type)).map(compactEvent) });
+    }
+    if (s.ended && !verdict) return toolError(s.ended.code, s.ended.message);
+    const changed = changes(before, holdings(p));
+    const self = p.sight.self;
+    return toolResult({
+      done: verdict === "done" || maxTicks === 0,
+      ...(watch.report ? watch.report(p, heard) : {}),
+      gained: changed.items,
+      xp: changed.xp,
+      position: self ? { x: self.tile.x, z: self.tile.z } : null,
+      action: self?.action ?? null,
+      events: heard.map(compactEvent),
+    });
+  } finally {
+    stop();
+  }
+}

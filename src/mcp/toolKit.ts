@@ -1,0 +1,34 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { DEFAULT_MAX_TICKS, MAX_TICKS, type Extra, type Watch } from "./act.js";
+import { toolError, ToolError } from "./results.js";
+import type { McpSession } from "./session.js";
+
+/** How long a tool may wait for its outcome, in ticks of 600 ms. */
+export const maxTicks = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_TICKS)
+  .optional()
+  .describe(`most game ticks (600 ms) to wait for the outcome; default ${DEFAULT_MAX_TICKS}`);
+
+/** A tool's handler: its checked arguments and the request's extra; a ToolError is answered as the tool's error. */
+export type Handler<A> = (args: A, extra: Extra) => Promise<CallToolResult>;
+
+/** Register a tool whose refusals (ToolError) are answered as tool errors with their code; nothing else escapes. */
+export function tool<S extends z.ZodType>(server: McpServer, s: McpSession, name: string, description: string, inputSchema: S, run: Handler<z.infer<S>>) {
+  server.registerTool(name, { description, inputSchema: inputSchema as any }, (async (args: z.infer<S>, extra: Extra) => {
+    try {
+      return await run(args, extra);
+    } catch (err) {
+      if (err instanceof ToolError) return toolError(err.code, err.message, err.extra);
+      s.ctx.logger.error({ err, tool: name }, "MCP tool failed");
+      return toolError("INTERNAL", "Something went wrong");
+    }
+  }) as any);
+}
+
+/** Settled once the tick after the order has been told (its private sync, or its update). */
+export const afterTick: Watch = { maxTicks: 3, settled: () => true };
