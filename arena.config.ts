@@ -13,6 +13,7 @@ import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
 import { restartsOf } from "./src/staff/restart.js";
+import { contentOf } from "./src/staff/contentReload.js";
 import { watchOperatorChanges } from "./src/staff/operatorChanges.js";
 import { localWorlds } from "./rooms/localWorlds.js";
 import { frameworkLogger, serverLogger, type Logger } from "./src/logger.js";
@@ -28,8 +29,8 @@ import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
-import { CLOSE_CODES } from "./src/protocol/index.js";
 import { mcpEndpoint } from "./src/mcp/endpoint.js";
+import { CLOSE_CODES } from "./src/protocol/index.js";
 import type { GuestCleanup } from "./src/auth/guestCleanup.js";
 import { cleanIdleGuests, openServerContext } from "./src/startup.js";
 import { VERSION } from "./src/version.js";
@@ -156,18 +157,18 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
     guestLimiter: limiters?.auth,
   });
 
-  return {
   // The Model Context Protocol at /mcp: MCP sessions are players like /ws sockets, in the same rooms.
   const mcp = mcpEndpoint(ctx);
 
+  return {
     agents,
     express: (app) =>
       mountHttp(app, ctx, {
         publicDir: options.publicDir,
         limiters,
         agents,
-        hostedWorlds: () =>
         routes: [mcp.router],
+        hostedWorlds: () =>
           [...(hosting?.hosted ?? [])]
             .sort((a, b) => a - b)
             .map((id) => {
@@ -224,7 +225,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       // A scheduled restart reaches the worlds this process runs; the operator's role changes reach every world.
       const here = localWorlds(() => hosting?.hosted ?? []);
       restartsOf(ctx).attach(here);
-      operatorChanges = watchOperatorChanges(ctx.db.prisma, here, ctx.logger);
+      contentOf(ctx).attach(here);
+      operatorChanges = watchOperatorChanges(ctx.db.prisma, here, ctx.logger, (version) => contentOf(ctx).follow(version));
       await agents.begin({ takeOver: options.startAgents !== false });
       if (options.startAgents !== false) await agents.startAll();
     },
@@ -243,9 +245,9 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         httpServer.close();
         // Agents and MCP sessions leave first, like any player (the world saves them).
         await agents.shutdown();
+        await mcp.close();
       });
       // Then Colyseus disposes of the rooms (they save) and closes its transport.
-        await mcp.close();
       gameServer.onShutdown(async () => {
         await ws.close(CLOSE_CODES.GOING_AWAY);
         httpServer.closeAllConnections();

@@ -35,6 +35,8 @@ import { WorldStaff } from "./worldStaff.js";
 import { standingOf } from "../src/db/staffRepo.js";
 import { moderationOf } from "../src/staff/moderation.js";
 import { restartsOf } from "../src/staff/restart.js";
+import { applyContent, type WorldContentReport } from "../src/game/world/contentReload.js";
+import type { GameData } from "../src/manifests/index.js";
 
 /**
  * One world shard. Thin: it authenticates, hands joins and leaves to its sessions
@@ -135,7 +137,6 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,
       worldKey: key,
-      gameData: this.ctx.gameData,
       logger: this.ctx.logger,
       world: this.world,
       sync: this.sync,
@@ -333,6 +334,23 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     await this.saver.save(this.world, players);
     await this.saver.flush();
     return players.length;
+  }
+
+  /**
+   * A content reload (src/staff/contentReload.ts): the world takes the new data now, between two
+   * ticks, and every player hears of it (`system:broadcast` kind `content`).
+   */
+  applyContent(data: GameData): WorldContentReport {
+    const report = applyContent(this.world, data);
+    this.staff.broadcast({
+      message: "The world's content was updated",
+      from: "server",
+      world: this.spec.id,
+      kind: "content",
+      contentVersion: data.version,
+      timestamp: new Date().toISOString(),
+    });
+    return report;
   }
 
   /** Clients closed by closeAll, each with what settles its wait for the room to let it go. */

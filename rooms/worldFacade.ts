@@ -36,7 +36,7 @@ const REMOTE_CALL_MS = 3000;
  * the room object when it runs here or as a remote room call when it runs on another process.
  * Never a room object of another process: everything crosses as JSON.
  */
-export function colyseusWorldRooms(specs: WorldSpec[], gameData: GameData): WorldRooms {
+export function colyseusWorldRooms(specs: WorldSpec[], gameData: () => GameData): WorldRooms {
   let knowledge: WorldKnowledge | undefined;
   return {
     directory: () => worldDirectory(specs),
@@ -61,8 +61,10 @@ export function colyseusWorldRooms(specs: WorldSpec[], gameData: GameData): Worl
       }
     },
     async knowledge() {
-      // Every world places the same things from the same data: one placed here serves them all.
-      return (knowledge ??= knowledgeOf(createWorld(gameData)));
+      // Every world places the same things from the same data: one placed here serves them all (until a content reload).
+      const data = gameData();
+      if (knowledge?.data !== data) knowledge = knowledgeOf(createWorld(data));
+      return knowledge;
     },
   };
 }

@@ -23,7 +23,6 @@ import { startingInventory } from "../src/game/inventory.js";
 import type { CharacterSnapshot } from "../src/game/world/entities.js";
 import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";
-import type { GameData } from "../src/manifests/index.js";
 import { CLOSE_CODES, describeZodError, JoinOptions } from "../src/protocol/index.js";
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { ProtocolClient } from "./protocolClient.js";
@@ -56,7 +55,6 @@ export interface SessionsContext {
   sql: SqlRunner;
   /** The key of the world's rows (its id). */
   worldKey: string;
-  gameData: GameData;
   logger: Logger;
   world: World;
   sync: WorldSync;
@@ -185,7 +183,7 @@ export class WorldSessions {
           accountId: auth.sub,
           name: options.name,
           spawn: this.c.world.spawnTile,
-          inventory: startingInventory(this.c.gameData.starterKit, this.c.gameData.items),
+          inventory: startingInventory(this.c.world.data.starterKit, this.c.world.data.items),
         }),
         first,
       );
@@ -224,10 +222,10 @@ export class WorldSessions {
     auth: TokenClaims,
     standing: StandingView,
   ) {
-    // An MCP session's player is shown as an agent while it plays (never saved: the character's own flag stays).
-    if (options.clientType === "mcp") player.isAgent = true;
     const { world, sync } = this.c;
     const player = addPlayer(world, snap);
+    // An MCP session's player is shown as an agent while it plays (never saved: the character's own flag stays).
+    if (options.clientType === "mcp") player.isAgent = true;
     player.persistedStats = statsFingerprint(snap);
     player.persistedItems = itemsFingerprint(snap);
     player.persistedQuests = questsFingerprint(snap);

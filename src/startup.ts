@@ -1,11 +1,11 @@
 import { startGuestCleanup, type GuestCleanup } from "./auth/guestCleanup.js";
 import { colyseusWorldRooms, worldFacade } from "../rooms/worldFacade.js";
-import { PRODUCTION_CDN_URL, type Config } from "./config.js";
+import type { Config } from "./config.js";
 import type { ServerContext } from "./context.js";
 import { databaseOptionsFrom, openDatabase, type Database } from "./db/client.js";
 import { syncItems } from "./db/itemSync.js";
 import type { Logger } from "./logger.js";
-import { prepareGameData } from "./manifests/index.js";
+import { manifestSyncOptions, prepareGameData } from "./manifests/index.js";
 
 /**
  * What a server process opens before it assembles the server, from its configuration: shared by
@@ -27,15 +27,7 @@ export async function openServerContext(
   if (config.jwtSecretGenerated) {
     logger.warn("JWT_SECRET is not set: using a random secret, so tokens stop working when the server restarts");
   }
-  const gameData = prepareGameData({
-    worldDir: config.world,
-    cdnUrl: config.publicCdnUrl,
-    fallbackCdnUrl: PRODUCTION_CDN_URL,
-    mode: config.nodeEnv,
-    ci: config.ci,
-    skip: config.skipManifests,
-    logger,
-  });
+  const gameData = prepareGameData(manifestSyncOptions(config, logger));
   // Both settle before anything fails: a database that opened is closed when the game data did not load.
   const [data, opened] = await Promise.allSettled([gameData, database]);
   if (data.status === "rejected" || opened.status === "rejected") {
@@ -50,7 +42,10 @@ export async function openServerContext(
     await db.close();
     throw err;
   }
-  return { config, logger, db, gameData: data.value, startedAt: Date.now(), world: worldFacade(colyseusWorldRooms(config.worlds, data.value)) };
+  const ctx: ServerContext = { config, logger, db, gameData: data.value, startedAt: Date.now(), world: undefined as never };
+  // The facade places the world's map from the data the process runs now (a content reload replaces it).
+  ctx.world = worldFacade(colyseusWorldRooms(config.worlds, () => ctx.gameData));
+  return ctx;
 }
 
 /** Guests idle for GUEST_IDLE_HOURS (and not in the world) are removed, at start and every hour. */

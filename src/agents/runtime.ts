@@ -138,9 +138,9 @@ export class AgentRuntime {
     return this.placement.elsewhere(agentId, this.drivers.has(agentId) || this.starting.has(agentId));
   }
 
-  /** The map as the world data gives it: made once, the first time the world is running. */
+  /** The map as the world data gives it: made the first time the world is running, and again after a content reload. */
   async knowledge(): Promise<WorldKnowledge> {
-    if (this.known) return this.known;
+    if (this.known && this.known.data === this.ctx.gameData) return this.known;
     const known = await this.ctx.world.mapKnowledge();
     if (!known) throw new Error("the world is not running");
     this.known = known;

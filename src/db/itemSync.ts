@@ -49,3 +49,22 @@ export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promi
     return { active: rows.length, deactivated: gone.length };
   });
 }
+
+/**
+ * What the saved characters hold (pack, worn, bank) of items no longer defined (inactive): by
+ * character and item. Such items stay held; a content reload reports them.
+ */
+export async function heldInactiveItems(sql: SqlRunner): Promise<Array<{ characterId: string; name: string; itemId: string; quantity: number }>> {
+  const rows = await sql.query<{ characterId: string; name: string; itemId: string; quantity: string | number }>(
+    `SELECT h."characterId", c."name", h."itemId", SUM(h."quantity")::bigint AS "quantity"
+     FROM (SELECT "characterId", "itemId", "quantity" FROM "inventory"
+           UNION ALL SELECT "characterId", "itemId", "quantity" FROM "equipment"
+           UNION ALL SELECT "characterId", "itemId", "quantity" FROM "bank") h
+     JOIN "items" i ON i."id" = h."itemId" AND NOT i."active"
+     JOIN "characters" c ON c."id" = h."characterId"
+     GROUP BY h."characterId", c."name", h."itemId"
+     ORDER BY c."name", h."itemId"
+     LIMIT 1000`,
+  );
+  return rows.map((r) => ({ ...r, quantity: Number(r.quantity) }));
+}

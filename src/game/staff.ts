@@ -38,6 +38,7 @@ export const STAFF_ACTS = {
   restart: "admin",
   "save-all": "admin",
   backup: "admin",
+  "content.reload": "admin",
   "audit.read": "admin",
   "role.grant": "admin",
   "role.revoke": "admin",

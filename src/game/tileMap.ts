@@ -89,6 +89,12 @@ export class TileMap {
     return this.bits.slice();
   }
 
+  /** Take the blocked tiles of a map of the same bounds (a content reload placing trees, rocks and stations anew). */
+  takeBlocksOf(other: TileMap): void {
+    if (!sameBounds(this.bounds, other.bounds)) throw new RangeError("the maps' bounds differ");
+    this.bits.set(other.bits);
+  }
+
   /** Bytes held by the bitset. */
   get byteLength(): number {
     return this.bits.byteLength;
@@ -144,6 +150,8 @@ export function footprintRect(position: { x: number; z: number }, footprint: { w
 }
 
 /** The world bounds: the union of every area's bounds grown by `margin` tiles. */
+export const sameBounds = (a: TileBounds, b: TileBounds) => a.minX === b.minX && a.maxX === b.maxX && a.minZ === b.minZ && a.maxZ === b.maxZ;
+
 export function worldBounds(data: Pick<GameData, "worldAreas" | "spawn">, margin = 10): TileBounds {
   let minX = Infinity;
   let maxX = -Infinity;

@@ -76,8 +76,8 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   );
   app.use(envScriptRoute(config));
   app.use(manifestRoutes(ctx.gameData.dir));
-  app.use(skillUnlockRoutes(ctx.gameData.skillUnlocks));
-  app.use(catalogueRoutes(ctx.gameData));
+  app.use(skillUnlockRoutes(() => ctx.gameData));
+  app.use(catalogueRoutes(() => ctx.gameData));
   // The OpenAPI document and its page: public, built once, ahead of the rate limiter (like the game data above).
   app.use(apiDocsRoutes(config.publicApiUrl));
   // Rate limits: authentication attempts per address; every other /api request per client.

@@ -11,6 +11,7 @@ import {
   NameParams,
   ReportParams,
   ReportQuery,
+  ReloadBody,
   RestartBody,
   RoleBody,
   SanctionBody,
@@ -18,6 +19,21 @@ import {
 } from "./api/admin.js";
 
 /** The staff's routes of the OpenAPI document (openapiRoutes.ts has the rest). */
+
+const IdChanges = z.object({ added: z.array(str), removed: z.array(str), changed: z.array(str) });
+const Placed = z.object({ added: int, removed: int, replaced: int });
+const HeldItem = z.object({ characterId: str, itemId: str, quantity: int });
+const WorldContent = z.object({
+  world: int,
+  npcs: Placed,
+  resources: Placed,
+  stations: Placed,
+  stores: IdChanges,
+  ended: z.object({ dialogues: int, stores: int, actions: int }),
+  heldRemoved: z.array(HeldItem),
+});
+const ContentRefusal = (code: string) =>
+  z.object({ success: z.literal(false), error: z.object({ code: z.literal(code), message: str, problems: z.array(str) }) });
 
 const Sanction = z.object({
   id: str,
@@ -250,6 +266,28 @@ export const ADMIN_ROUTES: RouteDoc[] = [
         201: answer("the file written (restore it with npm run restore)", ok({ file: str, bytes: int })),
         ...staff,
         409: err("the server runs on PostgreSQL: use pg_dump", "NOT_EMBEDDED"),
+        503: acting[503],
+      },
+    },
+    {
+      route: "POST /api/admin/content/reload",
+      summary: "Read the world's manifests again and apply them to every world between two ticks (admin; README, Content reload)",
+      body: ReloadBody,
+      responses: {
+        200: answer(
+          "applied (or unchanged: the same files): what changed by kind of definition, what each world placed, ended and holds of removed items, and the saved holdings of removed items",
+          ok({
+            version: str,
+            previousVersion: str,
+            unchanged: bool,
+            changes: z.record(str, IdChanges),
+            worlds: z.array(WorldContent),
+            heldRemoved: z.object({ online: z.array(HeldItem), saved: z.array(HeldItem.extend({ name: str })) }),
+          }),
+        ),
+        ...staff,
+        409: answer("the ground changed (buildings, the areas' extent): restart to apply it; nothing changed", ContentRefusal("CONTENT_NEEDS_RESTART")),
+        422: answer("the manifests have problems, each one listed; nothing changed", ContentRefusal("CONTENT_INVALID")),
         503: acting[503],
       },
     },

@@ -20,7 +20,7 @@ export interface CrossRefOptions {
   stationsPresent: boolean;
 }
 
-type Draft = Omit<GameData, "warnings" | "files" | "spawn">;
+type Draft = Omit<GameData, "warnings" | "files" | "spawn" | "version">;
 
 function at(p: Position): string {
   return `(${p.x}, ${p.y}, ${p.z})`;

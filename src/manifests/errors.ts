@@ -6,10 +6,13 @@
 export class ManifestError extends Error {
   /** The manifest's path relative to the manifest directory, e.g. "npcs.json" or "items/food.json". */
   readonly file: string;
+  /** Every fatal problem found, one line each (this one first); a content reload lists them all. */
+  readonly problems: string[];
 
-  constructor(file: string, message: string) {
+  constructor(file: string, message: string, more: string[] = []) {
     super(message.includes(file) ? message : `${file}: ${message}`);
     this.name = "ManifestError";
     this.file = file;
+    this.problems = [this.message, ...more];
   }
 }

@@ -371,6 +371,8 @@ export interface GameData {
   spawn: { areaId: string; position: Position } | null;
   /** Every other manifest, parsed but not modelled, keyed by path without ".json" (e.g. "prayers"). */
   extras: Record<string, unknown>;
+  /** A hash of the manifests' files as read: the same files give the same version (a content reload compares them). */
+  version: string;
   /** One line per skipped record or reference: names the file and the record. */
   warnings: string[];
   /** Relative paths of the manifests that were read. */

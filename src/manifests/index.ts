@@ -9,7 +9,7 @@
 export { ManifestError } from "./errors.js";
 export { syncManifests, type ManifestSyncOptions, type SyncReport } from "./sync.js";
 export { loadGameData, type LoadOptions } from "./load.js";
-export { prepareGameData } from "./prepare.js";
+export { manifestSyncOptions, prepareGameData } from "./prepare.js";
 export { downloadAssets, collectAssetPaths, type DownloadAssetsOptions, type DownloadReport } from "./assets.js";
 export { ETAG_SIDECAR } from "./etags.js";
 export { manifestDirOf, REQUIRED_FILES, OPTIONAL_FILES, SPLIT_ITEM_FILES, SINGLE_ITEMS_FILE } from "./files.js";

@@ -4,6 +4,7 @@
  * file with the wrong top-level shape are fatal (ManifestError); everything else is a warning.
  */
 import { buildAmmunition, buildPrayers, buildSpells } from "./combat.js";
+import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { LoadContext } from "./context.js";
 import { checkCrossReferences } from "./crossrefs.js";
@@ -46,18 +47,31 @@ const MODELLED = new Set<string>([
   "duel-arenas.json",
 ]);
 
-/** Parse every present file; unparseable JSON is fatal in a strict load and skipped in a lenient one. */
-async function parseAll(ctx: LoadContext, files: string[]): Promise<Map<string, unknown>> {
+/**
+ * Parse every present file; unparseable JSON is fatal in a strict load (every such file is named
+ * in the one error) and skipped in a lenient one. The version is a hash of the files as read.
+ */
+async function parseAll(ctx: LoadContext, files: string[]): Promise<{ parsed: Map<string, unknown>; version: string }> {
   const parsed = new Map<string, unknown>();
+  const hash = createHash("sha256");
+  const failed: ManifestError[] = [];
   for (const rel of files) {
     try {
-      parsed.set(rel, await readManifest(ctx.dir, rel));
+      parsed.set(rel, await readManifest(ctx.dir, rel, (text) => hash.update(`${rel}\0${text}\0`)));
     } catch (err) {
-      if (ctx.validate || !(err instanceof ManifestError)) throw err;
-      ctx.warn(rel, `${err.message}; file skipped`);
+      if (!(err instanceof ManifestError)) throw err;
+      if (ctx.validate) failed.push(err);
+      else ctx.warn(rel, `${err.message}; file skipped`);
     }
   }
-  return parsed;
+  if (failed.length > 0) {
+    throw new ManifestError(
+      failed[0]!.file,
+      failed[0]!.message,
+      failed.slice(1).map((e) => e.message),
+    );
+  }
+  return { parsed, version: hash.digest("hex").slice(0, 16) };
 }
 
 export async function loadGameData(manifestDir: string, logger: Logger, opts: LoadOptions = {}): Promise<GameData> {
@@ -69,7 +83,12 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
     const first = missing[0]!;
     const what = first === SINGLE_ITEMS_FILE ? `${SINGLE_ITEMS_FILE} (or the split set items/*.json)` : first;
     const message = `required manifest ${what} is missing from ${manifestDir}` + (missing.length > 1 ? ` (also missing: ${missing.slice(1).join(", ")})` : "");
-    if (ctx.validate) throw new ManifestError(first, message);
+    if (ctx.validate)
+      throw new ManifestError(
+        first,
+        message,
+        missing.slice(1).map((f) => `required manifest ${f} is missing from ${manifestDir}`),
+      );
     for (const file of missing) ctx.warn(file, "required manifest is missing; loading without it");
   }
 
@@ -79,7 +98,7 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
     logger.debug({ manifest: SINGLE_ITEMS_FILE }, "items/ present; items.json ignored");
   }
   const toRead = [...present].filter((f) => f !== SINGLE_ITEMS_FILE || layout === "single");
-  const json = await parseAll(ctx, toRead);
+  const { parsed: json, version } = await parseAll(ctx, toRead);
   const get = (rel: string) => json.get(rel);
   const has = (rel: string) => json.has(rel);
 
@@ -135,7 +154,7 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
     stations: opt("stations.json", buildStations, new Map()),
     vegetation: opt("vegetation.json", buildVegetation, new Map()),
     extras: {} as Record<string, unknown>,
-  } satisfies Omit<GameData, "warnings" | "files" | "spawn">;
+  } satisfies Omit<GameData, "warnings" | "files" | "spawn" | "version">;
 
   for (const [rel, value] of json) {
     const isModelled = MODELLED.has(rel) || itemFiles.includes(rel) || rel.startsWith("recipes/") || (Object.values(GATHERING_FILES) as string[]).includes(rel);
@@ -148,6 +167,7 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
   const data: GameData = {
     ...draft,
     spawn: town?.spawnPoint ? { areaId: town.id, position: town.spawnPoint } : null,
+    version,
     warnings: ctx.warnings,
     files: [...json.keys()].sort(),
   };

@@ -34,8 +34,8 @@ export async function discoverManifests(dir: string): Promise<Set<string>> {
   return new Set(found.sort());
 }
 
-/** Read and parse one manifest. Unparseable JSON is a ManifestError naming the file. */
-export async function readManifest(dir: string, rel: string): Promise<unknown> {
+/** Read and parse one manifest. Unparseable JSON is a ManifestError naming the file. `onText` sees the file's text as read. */
+export async function readManifest(dir: string, rel: string, onText?: (text: string) => void): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path.join(dir, rel), "utf8");
@@ -45,6 +45,7 @@ export async function readManifest(dir: string, rel: string): Promise<unknown> {
     }
     throw new ManifestError(rel, `cannot read manifest ${rel}: ${(err as Error).message}`);
   }
+  onText?.(text);
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
   } catch (err) {

@@ -122,6 +122,10 @@ export const ERROR_CODES = {
   RESTARTING: "a join in the last 30 s before a scheduled restart",
   REPORT_NOT_FOUND: "claiming or closing a report that does not exist",
   REPORT_CLOSED: "claiming or closing a report already closed",
+  // Content reload (README "Content reload")
+  CONTENT_CHANGED: "an action on an npc, node, station or recipe a content reload changed ended (actionFailed)",
+  CONTENT_INVALID: "a content reload refused: the manifests have problems (each listed); nothing changed",
+  CONTENT_NEEDS_RESTART: "a content reload refused: the ground (areas' bounds, walls, buildings) changed, which only a restart applies",
   // Dialogue and quests
   NOT_IN_DIALOGUE: "dialogue:respond: no conversation open, or it has ended",
   INVALID_RESPONSE: "dialogue:respond: an index the node shown does not offer",
@@ -192,14 +196,14 @@ export const ERROR_CODES = {
   WORLD_FULL: "/ws and matchmaking: the world asked for (or every world) is full",
   WORLD_UNAVAILABLE: "/ws and matchmaking: the world asked for (or every world) is not running right now",
   RESUME_FAILED: "/ws resume: a resume token that is unknown, already used, or whose session has ended (grace period over, taken over, kicked)",
-} as const;
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-/** `notice` codes (§4). */
   // MCP (/mcp, docs/MCP.md)
   SESSION_ENDED: "/mcp: the session's player left the world (taken over by another login, kicked, the server restarting): open a new session",
   TOO_MANY_SESSIONS: "/mcp: the account already holds MCP_MAX_SESSIONS_PER_ACCOUNT open MCP sessions",
   CHARACTER_REQUIRED: "/mcp: the account has several characters and the session named none (?character=<name or id>)",
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** `notice` codes (§4). */
 export const NOTICE_CODES = [
   "ATE",
   "FIRE_FAILED",

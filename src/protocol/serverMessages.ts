@@ -224,16 +224,16 @@ export interface WorldMessages {
   "session:replaced": { message: string };
   /** A node of a conversation with an npc (after `player:action` talk, or a response). */
   "dialogue:node": DialogueNodeView;
-  /** The conversation is over: `finished` (a node without responses, or an effect took over), `closed` (asked), `walked_away`, `npc_gone`. */
-  "dialogue:end": { npcId: string; reason: "finished" | "closed" | "walked_away" | "npc_gone" };
+  /** The conversation is over: `finished` (a node without responses, or an effect took over), `closed` (asked), `walked_away`, `npc_gone`, `content_changed` (a content reload changed the npc). */
+  "dialogue:end": { npcId: string; reason: "finished" | "closed" | "walked_away" | "npc_gone" | "content_changed" };
   /** A bank opened by an npc (the `openBank` effect); `player:sync` carries it too while in reach. */
   "bank:open": { npcId: string; items: ItemStackView[] };
   /** A store opened (the `openStore` effect, or `player:action` store). */
   "store:open": StoreView;
   /** Shelves of the open store that changed (bought, sold, restocked); `removed`: shelves gone. */
   "store:update": { storeId: string; items: StoreItemView[]; removed: string[] };
-  /** `reason`: `closed` (asked), `walked_away`, `npc_gone`. */
-  "store:close": { storeId: string; reason: "closed" | "walked_away" | "npc_gone" };
+  /** `reason`: `closed` (asked), `walked_away`, `npc_gone`, `content_changed` (a content reload changed the store or its keeper). */
+  "store:close": { storeId: string; reason: "closed" | "walked_away" | "npc_gone" | "content_changed" };
   /** A purchase, written to the database (`dealId`: its ledger row): followed by `player:sync`. */
   "store:bought": { dealId: string; storeId: string; itemId: string; quantity: number; coins: number };
   /** A sale, written to the database (`dealId`: its ledger row): followed by `player:sync`. */
@@ -250,16 +250,19 @@ export interface WorldMessages {
   "quest:completed": { questId: string; name: string; questPoints: number; rewards: { items: ItemStackView[]; xp: { [skill: string]: number } } };
   /**
    * A message from the staff to one world (`world` its id) or every world (`world` null). `kind`
-   * `restart`: a step of a scheduled restart's countdown (`restartAt` ISO 8601; `secondsLeft`).
+   * `restart`: a step of a scheduled restart's countdown (`restartAt` ISO 8601; `secondsLeft`);
+   * `content`: the world's content was reloaded (`contentVersion`): read /api/v1/catalogue and
+   * /api/v1/world/map again.
    */
   "system:broadcast": {
     message: string;
     from: string;
     world: number | null;
-    kind: "broadcast" | "restart";
+    kind: "broadcast" | "restart" | "content";
     timestamp: string;
     restartAt?: string;
     secondsLeft?: number;
+    contentVersion?: string;
   };
   /**
    * The account's standing, at a join when it is staff or muted, and whenever it changes: its staff

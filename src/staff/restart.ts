@@ -3,9 +3,10 @@ import { describeSeconds, RESTART_CLOSED_S, RESTART_MAX_S, RESTART_MIN_S, restar
 import { GameError } from "../game/types.js";
 import type { ServerMessage } from "../protocol/index.js";
 import type { StandingView } from "../db/staffRepo.js";
+import type { ContentWorlds } from "./contentReload.js";
 
-/** The worlds this process runs, as a restart and the operator's changes reach them (arena.config.ts gives them). */
-export interface LocalWorlds {
+/** The worlds this process runs, as a restart, a content reload and the operator's changes reach them (arena.config.ts gives them). */
+export interface LocalWorlds extends ContentWorlds {
   broadcast(payload: ServerMessage<"system:broadcast">): void;
   /** Save every player now; how many. */
   saveAll(): Promise<number>;

@@ -51,8 +51,9 @@ export async function startTestServer(
     db,
     gameData,
     startedAt: Date.now(),
-    world: worldFacade(colyseusWorldRooms(config.worlds, gameData)),
+    world: undefined as never,
   };
+  ctx.world = worldFacade(colyseusWorldRooms(config.worlds, () => ctx.gameData));
   const arena = createArena(ctx, {
     publicDir: options.publicDir,
     wsHeartbeatMs: options.wsHeartbeatMs,

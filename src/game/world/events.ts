@@ -19,10 +19,10 @@ export type WorldEvent =
   | { kind: "death"; playerId: string; deathId: string; at: Tile; items: ItemStack[]; killedBy: string | null }
   | { kind: "deathExpired"; deathId: string }
   | { kind: "dialogue"; playerId: string; npcId: string; npcName: string; node: DialogueNode }
-  | { kind: "dialogueEnd"; playerId: string; npcId: string; reason: "finished" | "closed" | "walked_away" | "npc_gone" }
+  | { kind: "dialogueEnd"; playerId: string; npcId: string; reason: "finished" | "closed" | "walked_away" | "npc_gone" | "content_changed" }
   | { kind: "bankOpened"; playerId: string; npcId: string }
   | { kind: "storeOpened"; playerId: string }
-  | { kind: "storeClosed"; playerId: string; storeId: string; reason: "closed" | "walked_away" | "npc_gone" }
+  | { kind: "storeClosed"; playerId: string; storeId: string; reason: "closed" | "walked_away" | "npc_gone" | "content_changed" }
   /** Shelves of a store changed: everyone with it open is told. */
   | { kind: "storeChanged"; storeId: string; itemIds: string[] }
   | { kind: "quest"; playerId: string; event: QuestEvent }

@@ -54,7 +54,7 @@ export function openStore(world: World, p: PlayerEntity, npc: NpcEntity) {
   world.events.push({ kind: "storeOpened", playerId: p.id });
 }
 
-export function closeStore(world: World, p: PlayerEntity, reason: "closed" | "walked_away" | "npc_gone") {
+export function closeStore(world: World, p: PlayerEntity, reason: "closed" | "walked_away" | "npc_gone" | "content_changed") {
   if (!p.store) return;
   world.events.push({ kind: "storeClosed", playerId: p.id, storeId: p.store.storeId, reason });
   p.store = null;

@@ -137,7 +137,7 @@ function runEffect(world: World, p: PlayerEntity, npc: NpcEntity, effect: string
   }
 }
 
-export function endConversation(world: World, p: PlayerEntity, reason: "finished" | "closed" | "walked_away" | "npc_gone") {
+export function endConversation(world: World, p: PlayerEntity, reason: "finished" | "closed" | "walked_away" | "npc_gone" | "content_changed") {
   if (!p.dialogue) return;
   world.events.push({ kind: "dialogueEnd", playerId: p.id, npcId: p.dialogue.npcInstanceId, reason });
   p.dialogue = null;

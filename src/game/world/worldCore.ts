@@ -17,7 +17,8 @@ export const chunkKey = (tile: Tile) => `${Math.floor(tile.x / CHUNK_SIZE)},${Ma
  * changed, what was removed, what to save). The trade and duel books see the world as this.
  */
 export class WorldCore {
-  readonly data: GameData;
+  /** The game data the world plays by: replaced whole by a content reload, between two ticks (contentReload.ts). */
+  data: GameData;
   readonly map: TileMap;
   readonly rng: Rng;
   readonly newId: () => string;

@@ -11,6 +11,8 @@ import { mayDo, parseDuration, STAFF_ROLES, type StaffAct } from "../../game/sta
 import { GameError } from "../../game/types.js";
 import { moderationOf, type StaffActor } from "../../staff/moderation.js";
 import { restartsOf } from "../../staff/restart.js";
+import { contentOf, ContentRefused } from "../../staff/contentReload.js";
+import { heldInactiveItems } from "../../db/itemSync.js";
 import { HttpError } from "../errors.js";
 import { requireAuth } from "../requireAuth.js";
 import { authOf, parse } from "./access.js";
@@ -60,6 +62,7 @@ export const KickBody = z.object({ name, reason: reason.optional() }).strict();
 export const RoleBody = z.object({ name, role: z.enum(STAFF_ROLES), reason: reason.optional() }).strict();
 export const BroadcastBody = z.object({ message: z.string().min(1).max(300), world: z.number().int().min(1).max(9999).nullable().optional() }).strict();
 export const RestartBody = z.object({ inSeconds: z.number().int().min(10).max(3600), reason }).strict();
+export const ReloadBody = z.object({ reason: reason.optional() }).strict();
 export const CloseBody = z.object({ resolution: reason }).strict();
 export const ReportQuery = z.object({ status: z.enum(["open", "claimed", "closed"]).optional(), limit: page.limit }).strict();
 export const SanctionQuery = z.object({ active: z.enum(["true", "false"]).optional(), name: name.optional(), limit: page.limit }).strict();
@@ -275,6 +278,26 @@ export function adminRoutes(ctx: ServerContext) {
     await mkdir(path.dirname(file), { recursive: true });
     await backup(file);
     res.status(201).json({ success: true, file, bytes: (await stat(file)).size });
+  });
+
+  router.post("/api/admin/content/reload", async (req, res) => {
+    const body = parse(ReloadBody, req.body ?? {});
+    const who = await actor(req, "content.reload");
+    const reloads = contentOf(ctx);
+    let result;
+    try {
+      result = await reloads.reload(async (version, changes) => {
+        await staffAct(() =>
+          moderation.record(who, "content.reload", "content.reload", null, { version, previousVersion: ctx.gameData.version, changes }, body.reason),
+        );
+      });
+    } catch (err) {
+      if (!(err instanceof ContentRefused)) throw err;
+      res.status(err.code === "CONTENT_INVALID" ? 422 : 409).json({ success: false, error: { code: err.code, message: err.message, problems: err.problems } });
+      return;
+    }
+    // Saved holdings of items no longer defined, beside what the worlds' players hold now.
+    res.json({ success: true, ...result, heldRemoved: { online: result.worlds.flatMap((w) => w.heldRemoved), saved: await heldInactiveItems(ctx.db.sql) } });
   });
 
   const restarts = restartsOf(ctx);

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { GameData } from "../../manifests/gameData.js";
+import { bodyOfData } from "../gameDataBody.js";
 import { PRODUCTION_KINDS, type CatalogueBody } from "../../protocol/index.js";
 
 /**
@@ -66,12 +67,11 @@ function text(value: unknown): string | null {
 }
 
 /** GET /api/v1/catalogue: the catalogue above. Public. */
-export function catalogueRoutes(data: GameData) {
+export function catalogueRoutes(data: () => GameData) {
   const router = Router();
-  let body: string | undefined;
+  const body = bodyOfData((d) => ({ success: true, ...catalogue(d) }));
   router.get("/api/v1/catalogue", (_req, res) => {
-    body ??= JSON.stringify({ success: true, ...catalogue(data) });
-    res.type("application/json").set("Cache-Control", "public, max-age=300").send(body);
+    res.type("application/json").set("Cache-Control", "public, max-age=300").send(body(data()));
   });
   return router;
 }

@@ -4,6 +4,7 @@ import type { ServerContext } from "../../context.js";
 import { buildTileMap, footprintRect } from "../../game/tileMap.js";
 import { tileOf } from "../../manifests/shapes.js";
 import type { GameData } from "../../manifests/gameData.js";
+import { bodyOfData } from "../gameDataBody.js";
 import type { WorldMapBody } from "../../protocol/index.js";
 import { worldIdOption } from "../../worldSpecs.js";
 import { HttpError } from "../errors.js";
@@ -46,7 +47,7 @@ export const WorldQuery = z.object({
  */
 export function worldRoutes(ctx: ServerContext) {
   const router = Router();
-  let plan: string | undefined;
+  const plan = bodyOfData((data) => ({ success: true, ...worldMap(data) }));
 
   router.get("/api/v1/worlds", async (_req, res) => {
     const worlds = await ctx.world.worlds();
@@ -113,8 +114,7 @@ export function worldRoutes(ctx: ServerContext) {
     });
   });
   router.get("/api/v1/world/map", (_req, res) => {
-    plan ??= JSON.stringify({ success: true, ...worldMap(ctx.gameData) });
-    res.type("application/json").set("Cache-Control", "public, max-age=300").send(plan);
+    res.type("application/json").set("Cache-Control", "public, max-age=300").send(plan(ctx.gameData));
   });
   return router;
 }

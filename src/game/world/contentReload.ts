@@ -1,0 +1,231 @@
+import type { GameData } from "../../manifests/index.js";
+import { findRecipes } from "../production.js";
+import { sameBounds, worldBounds } from "../tileMap.js";
+import { newStock, restoreShelf, type StoreStock } from "../shop.js";
+import type { PlayerEntity } from "./entities.js";
+import { endAction } from "./playerSystem.js";
+import { populateWorld } from "./setup.js";
+import { closeStore } from "./stores.js";
+import { endConversation } from "./talk.js";
+import { World } from "./World.js";
+
+/**
+ * A content reload applied to a running world, between two ticks (README "Content reload"). The
+ * new data is placed on a scratch world by the same rules as a start (src/game/world/setup.ts), and
+ * the running world takes the difference: npcs, resource nodes and stations whose placement or
+ * definition changed are put anew (a changed one at its spawn, with full health), vanished ones
+ * leave, new ones appear, and the tiles trees, rocks and stations block follow them; stores take their new prices and listings and keep what is on their
+ * shelves. What was open on changed content ends with the reason `content_changed`: a conversation
+ * with a changed npc, a store whose definition changed, an action on a changed npc, node, station
+ * or recipe (`CONTENT_CHANGED`). Nothing any player holds is touched.
+ */
+
+/** What a reload changed in one world. */
+export interface WorldContentReport {
+  npcs: { added: number; removed: number; replaced: number };
+  resources: { added: number; removed: number; replaced: number };
+  stations: { added: number; removed: number; replaced: number };
+  stores: { added: string[]; removed: string[]; changed: string[] };
+  /** Players whose conversation, store or action ended. */
+  ended: { dialogues: number; stores: number; actions: number };
+  /** Items of no definition any more, held by this world's players: by character, item and quantity. */
+  heldRemoved: Array<{ characterId: string; itemId: string; quantity: number }>;
+}
+
+/** The reason and code a reload ends things with. */
+export const CONTENT_CHANGED = "CONTENT_CHANGED";
+
+/** Are two definitions the same? Compared as JSON (Maps and Sets as their entries). */
+export const sameContent = (a: unknown, b: unknown) => a === b || asJson(a) === asJson(b);
+const asJson = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x instanceof Map ? [...x.entries()] : x instanceof Set ? [...x] : x));
+const same = sameContent;
+
+/**
+ * Does the ground of the new data differ from the running data's: the world's bounds (its areas'
+ * extent) or the buildings? A reload cannot move it. (Trees, rocks and stations block their own
+ * tiles: those a reload places anew.)
+ */
+export function groundChanged(running: GameData, next: GameData): boolean {
+  return !sameBounds(worldBounds(running), worldBounds(next)) || !same(running.buildings, next.buildings);
+}
+
+export function applyContent(world: World, next: GameData): WorldContentReport {
+  const previous = world.data;
+  const scratch = new World(next, { rng: world.rng, newId: world.newId });
+  populateWorld(scratch);
+  const report: WorldContentReport = {
+    npcs: { added: 0, removed: 0, replaced: 0 },
+    resources: { added: 0, removed: 0, replaced: 0 },
+    stations: { added: 0, removed: 0, replaced: 0 },
+    stores: { added: [], removed: [], changed: [] },
+    ended: { dialogues: 0, stores: 0, actions: 0 },
+    heldRemoved: [],
+  };
+  // What ends: everything a player has open on an entity or definition that changed.
+  const goneNpcs = new Set<string>();
+  const goneTargets = new Set<string>();
+
+  for (const [id, npc] of world.npcs) {
+    const fresh = scratch.npcs.get(id);
+    const changed =
+      !fresh ||
+      fresh.defId !== npc.defId ||
+      fresh.storeId !== npc.storeId ||
+      !same(fresh.spawn, npc.spawn) ||
+      !same(next.npcs.get(npc.defId), previous.npcs.get(npc.defId));
+    if (!changed) continue;
+    goneNpcs.add(id);
+    goneTargets.add(id);
+    world.npcs.delete(id);
+    world.unplace("npc", id);
+    if (fresh) report.npcs.replaced++;
+    else report.npcs.removed++;
+  }
+  for (const [id, fresh] of scratch.npcs) {
+    if (world.npcs.has(id)) continue;
+    if (!goneNpcs.has(id)) report.npcs.added++;
+    world.npcs.set(id, fresh);
+    world.place("npc", id, fresh.position);
+  }
+
+  for (const [id, node] of world.resources) {
+    if (!id.startsWith("res:")) continue; // fires are the players' own
+    const fresh = scratch.resources.get(id);
+    const changed =
+      !fresh ||
+      fresh.resourceId !== node.resourceId ||
+      fresh.skill !== node.skill ||
+      !same(fresh.tile, node.tile) ||
+      !same(next.gathering[fresh.skill as keyof GameData["gathering"]]?.get(node.resourceId), previous.gathering[node.skill as keyof GameData["gathering"]]?.get(node.resourceId));
+    if (!changed) continue;
+    goneTargets.add(id);
+    world.resources.delete(id);
+    world.unplace("resource", id);
+    if (fresh) {
+      world.resources.set(id, fresh);
+      world.place("resource", id, fresh.tile);
+      report.resources.replaced++;
+    } else report.resources.removed++;
+  }
+  for (const [id, fresh] of scratch.resources) {
+    if (world.resources.has(id)) continue;
+    world.resources.set(id, fresh);
+    world.place("resource", id, fresh.tile);
+    report.resources.added++;
+  }
+
+  for (const [id, station] of world.stations) {
+    const fresh = scratch.stations.get(id);
+    if (fresh && same(fresh, station) && same(next.stations.get(station.type), previous.stations.get(station.type))) continue;
+    goneTargets.add(id);
+    world.stations.delete(id);
+    world.unplace("station", id);
+    if (fresh) {
+      world.stations.set(id, fresh);
+      world.place("station", id, fresh.tile);
+      report.stations.replaced++;
+    } else report.stations.removed++;
+  }
+  for (const [id, fresh] of scratch.stations) {
+    if (world.stations.has(id)) continue;
+    world.stations.set(id, fresh);
+    world.place("station", id, fresh.tile);
+    report.stations.added++;
+  }
+  // Trees, rocks and stations block their tiles: the new placements' (the ground itself is the same, groundChanged).
+  world.map.takeBlocksOf(scratch.map);
+  world.spawnTile = scratch.spawnTile;
+  world.bankTiles = scratch.bankTiles;
+  world.rangeTiles = scratch.rangeTiles;
+
+  const changedStores = new Set<string>();
+  for (const [id, stock] of world.stores) {
+    const def = next.stores.get(id);
+    if (def && same(def, stock.def)) continue;
+    changedStores.add(id);
+    if (!def) {
+      world.stores.delete(id);
+      world.stockDrift.delete(id);
+      report.stores.removed.push(id);
+      continue;
+    }
+    world.stores.set(id, restocked(newStock(def), stock, next, world.tick));
+    report.stores.changed.push(id);
+  }
+  for (const [id, def] of next.stores) {
+    if (world.stores.has(id)) continue;
+    world.stores.set(id, newStock(def));
+    report.stores.added.push(id);
+  }
+
+  world.data = next;
+
+  for (const p of world.players.values()) {
+    if (p.dialogue && goneNpcs.has(p.dialogue.npcInstanceId)) {
+      endConversation(world, p, "content_changed");
+      report.ended.dialogues++;
+    }
+    if (p.store && (goneNpcs.has(p.store.npcInstanceId) || changedStores.has(p.store.storeId))) {
+      closeStore(world, p, "content_changed");
+      report.ended.stores++;
+    }
+    if (p.action && actionChanged(p, goneTargets, previous, next)) {
+      endAction(world, p, CONTENT_CHANGED, "The world's content changed: start again");
+      report.ended.actions++;
+    }
+    for (const [itemId, quantity] of heldOfRemoved(p, next)) report.heldRemoved.push({ characterId: p.id, itemId, quantity });
+  }
+  for (const npc of world.npcs.values()) {
+    if (npc.target && !world.players.has(npc.target)) npc.target = null;
+  }
+  return report;
+}
+
+/** The new shelves of a store whose definition changed: its new listing and prices, with the quantities on the shelves now. */
+function restocked(fresh: StoreStock, old: StoreStock, next: GameData, tick: number): StoreStock {
+  for (const [itemId, entry] of old.entries) {
+    const listed = fresh.entries.get(itemId);
+    if (listed) {
+      // A listed item keeps what is on the shelf (unlimited stays as the new listing says).
+      if (listed.base !== -1 && entry.quantity !== -1) {
+        listed.quantity = entry.quantity;
+        listed.nextChangeTick = entry.quantity === listed.base ? null : (entry.nextChangeTick ?? tick + Math.max(1, listed.restockTicks));
+      }
+    } else if (entry.quantity > 0 && next.items.has(itemId)) {
+      // No longer listed: what is on the shelf stays for sale, and goes as bought-in stock does.
+      restoreShelf(fresh, itemId, entry.quantity, next.items, tick);
+    }
+  }
+  return fresh;
+}
+
+/** Does the player's action name something the reload changed? */
+function actionChanged(p: PlayerEntity, goneTargets: ReadonlySet<string>, previous: GameData, next: GameData): boolean {
+  const a = p.action!;
+  if (a.type === "make") {
+    if (a.stationId && goneTargets.has(a.stationId)) return true;
+    return !same(recipesOf(previous, a.kind, a.recipeId), recipesOf(next, a.kind, a.recipeId));
+  }
+  if (a.type === "pray") return goneTargets.has(a.stationId);
+  return goneTargets.has(a.targetId);
+}
+
+function recipesOf(data: GameData, kind: string, id: string) {
+  try {
+    return findRecipes(data.recipes, kind, id);
+  } catch {
+    return null;
+  }
+}
+
+/** What the player holds (pack, worn, bank) of items the new data no longer defines. */
+function heldOfRemoved(p: PlayerEntity, next: GameData): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (itemId: string, quantity: number) => {
+    if (!next.items.has(itemId)) out.set(itemId, (out.get(itemId) ?? 0) + quantity);
+  };
+  for (const stack of p.inventory) if (stack) add(stack.itemId, stack.quantity);
+  for (const stack of Object.values(p.equipment)) if (stack) add(stack.itemId, stack.quantity);
+  for (const stack of p.bank) if (stack) add(stack.itemId, stack.quantity);
+  return out;
+}
