@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { guestToken } from "../helpers/worldClient.js";
+import { theWorld } from "../helpers/worldRoom.js";
+import { mcpConnect, type McpTestClient } from "./helpers.js";
+
+/** The tools: every one refuses bad input as a tool error with the documented code; progress, goals, waits, resources. */
+describe("/mcp: tools", function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let c: McpTestClient;
+  before(async () => {
+    server = await startTestServer();
+    c = await mcpConnect(server, (await guestToken(server)).token);
+  });
+  after(async () => {
+    await c?.close();
+    await server?.close();
+  });
+
+  /** Bad arguments for every tool, each refused INVALID_PAYLOAD naming the field. */
+  const BAD: Array<[string, Record<string, unknown>, RegExp]> = [
+    ["observe", { look: "around" }, /observe/],
+    ["move_to", { x: "far", z: 0 }, /x/],
+    ["interact", { action: "dance" }, /action/],
+    ["interact", { action: "gather" }, /targetId: required/],
+    ["dialogue_respond", { index: 99 }, /index/],
+    ["close", { what: "window" }, /what/],
+    ["store_buy", { itemId: "", quantity: 1 }, /itemId/],
+    ["store_sell", { slot: 40, quantity: 1 }, /slot/],
+    ["bank", { op: "deposit", quantity: 1 }, /slot: required/],
+    ["bank", { op: "withdraw", quantity: 1 }, /itemId: required/],
+    ["make", { kind: "baking", recipeId: "bread" }, /kind/],
+    ["equip", { slot: -1 }, /slot/],
+    ["unequip", { slot: "hat" }, /slot/],
+    ["eat", {}, /slot/],
+    ["use_item", { slot: 0, action: "juggle" }, /action/],
+    ["cast", { spellId: 7, targetId: "x" }, /spellId/],
+    ["prayer", { prayerId: "thick_skin" }, /on/],
+    ["trade", { op: "haggle" }, /op/],
+    ["trade", { op: "offer", slot: 0 }, /tradeId: required/],
+    ["chat", { message: "hi", channel: "private" }, /to/],
+    ["quest_journal", { all: true }, /quest_journal/],
+    ["set_goal", {}, /goalId, or type/],
+    ["set_goal", { type: "sleeping" }, /type/],
+    ["agent_status", { verbose: 1 }, /agent_status/],
+    ["wait", { ticks: 0 }, /ticks/],
+    ["wait", { for: ["nothing:here"] }, /for/],
+  ];
+
+  it("every tool answers bad arguments with a tool error INVALID_PAYLOAD naming the field, never a crash or a stack", async () => {
+    const tools = (await c.client.listTools()).tools.map((t) => t.name);
+    // Every tool is covered here.
+    for (const name of tools)
+      assert.ok(
+        BAD.some(([n]) => n === name),
+        `no bad input for ${name}`,
+      );
+    for (const [name, args, field] of BAD) {
+      const r = await c.call(name, args);
+      assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} was not refused: ${r.text}`);
+      assert.match(r.text, /^INVALID_PAYLOAD: /, `${name}: ${r.text}`);
+      assert.match(r.text, field, `${name}: ${r.text}`);
+      assert.equal(r.body.error.code, "INVALID_PAYLOAD");
+      assert.doesNotMatch(r.text, /\n\s+at |\.ts:\d+/, `${name}: a stack in ${r.text}`);
+    }
+    const unknown = await c.call("fly", {});
+    assert.equal(unknown.isError, true);
+    // The session still plays.
+    assert.equal((await c.call("observe")).isError, false);
+  });
+
+  it("the rules' refusals come back with their documented codes", async () => {
+    const me = (await c.call("observe")).body.you;
+    const far = await c.call("move_to", { x: me.x + 500, z: me.z });
+    assert.match(far.text, /^(TOO_FAR|OUT_OF_BOUNDS): /);
+    const unknown = await c.call("interact", { action: "gather", targetId: "tree:nowhere" });
+    assert.match(unknown.text, /^UNKNOWN_TARGET: /);
+    const noStore = await c.call("store_buy", { itemId: "knife", quantity: 1 });
+    assert.match(noStore.text, /^STORE_NOT_OPEN: /);
+    const noTrade = await c.call("trade", { op: "accept", tradeId: "t_none" });
+    assert.match(noTrade.text, /^UNKNOWN_TRADE: /);
+    const noGoal = await c.call("set_goal", { goalId: "woodcutting:nothing" });
+    assert.match(noGoal.text, /^UNKNOWN_GOAL: /);
+    const noRecipe = await c.call("make", { kind: "smithing", recipeId: "golden_crown" });
+    assert.match(noRecipe.text, /^UNKNOWN_RECIPE: /);
+  });
+
+  it("a walk reports progress each tick to a client that asked, and answers once there", async () => {
+    const room = await theWorld();
+    const me = (await c.call("observe")).body.you;
+    let target: { x: number; z: number } | undefined;
+    for (let d = 8; d >= 4 && !target; d--)
+      for (const [dx, dz] of [
+        [d, 0],
+        [-d, 0],
+        [0, d],
+        [0, -d],
+      ])
+        if (!target && !room.world.map.isBlocked(me.x + dx, me.z + dz)) target = { x: me.x + dx, z: me.z + dz };
+    assert.ok(target);
+    const steps: Array<{ progress: number; total?: number; message?: string }> = [];
+    const walked = await c.call("move_to", { ...target }, { onprogress: (p) => steps.push(p) });
+    assert.equal(walked.isError, false, walked.text);
+    assert.equal(walked.body.arrived, true);
+    assert.deepEqual(walked.body.position, target);
+    assert.ok(steps.length >= 1, "no progress notification");
+    assert.ok(steps.every((p, i) => i === 0 || p.progress >= steps[i - 1].progress));
+    assert.match(steps[0].message ?? "", /^at -?\d+,-?\d+/);
+  });
+
+  it("chat is heard back; wait returns the event waited for; set_goal hands a goal to the runtime and agent_status shows it", async () => {
+    const said = await c.call("chat", { message: "hello from an agent", channel: "world" });
+    assert.equal(said.isError, false, said.text);
+    assert.ok(said.body.events.some((e: { kind: string; message: string }) => e.kind === "chat:message" && e.message === "hello from an agent"));
+
+    const status = await c.call("agent_status");
+    assert.equal(status.body.goal, null);
+    const chop = status.body.availableGoals.find((g: { id: string; available: boolean }) => g.id === "woodcutting:tree_normal");
+    assert.ok(chop?.available, JSON.stringify(status.body.availableGoals.slice(0, 5)));
+    const set = await c.call("set_goal", { goalId: chop.id });
+    assert.equal(set.isError, false, set.text);
+    assert.equal(set.body.goal.type, "woodcutting");
+    // The runtime plays it: the player gets logs while the client only waits.
+    const waited = await c.call("wait", { for: ["skill:xp"], maxTicks: 150 });
+    assert.equal(waited.isError, false, waited.text);
+    assert.equal(waited.body.done, true, waited.text);
+    assert.ok(waited.body.gained.logs >= 1, waited.text);
+    assert.equal(waited.body.goal.type, "woodcutting");
+    // Any action tool takes over from the goal.
+    await c.call("interact", { action: "stop" });
+    assert.equal((await c.call("agent_status")).body.goal, null);
+    // A plain wait lets ticks pass.
+    const ticks = await c.call("wait", { ticks: 2 });
+    assert.equal(ticks.body.done, true);
+  });
+
+  it("serves the map, the catalogue, the rules and the quest journal as resources, and the play prompt", async () => {
+    const list = (await c.client.listResources()).resources.map((r) => r.uri).sort();
+    assert.deepEqual(list, ["arena://character/quests", "arena://world/catalogue", "arena://world/map", "arena://world/rules"]);
+    const map = JSON.parse(((await c.client.readResource({ uri: "arena://world/map" })).contents[0] as { text: string }).text);
+    assert.ok(map.townsfolk.some((t: { npcId: string }) => t.npcId === "warden_holt"));
+    assert.ok(map.stations.length > 0 && map.areas.length > 0);
+    const cat = JSON.parse(((await c.client.readResource({ uri: "arena://world/catalogue" })).contents[0] as { text: string }).text);
+    assert.ok(cat.items.some((i: { id: string }) => i.id === "logs"));
+    const rules = ((await c.client.readResource({ uri: "arena://world/rules" })).contents[0] as { text: string }).text;
+    assert.match(rules, /observe/);
+    const prompt = await c.client.getPrompt({ name: "play", arguments: { aim: "get rich" } });
+    assert.match((prompt.messages[0].content as { text: string }).text, /get rich/);
+  });
+});
