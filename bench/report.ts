@@ -94,6 +94,8 @@ export interface PhaseResult {
   save?: { characters: number; wallMs: number; captureMs: number; skippedTicks: number; maxTickGapMs: number };
   /** The same save with the item ledger off, in the same run (a coin more for every character before each), and the ledger's rows. */
   ledger?: { on: SaveFigures; off: SaveFigures; wallRatio: number; captureRatio: number; rowsPerPlayerHour: number };
+  /** The tick with the ledger's change sites telling their causes (on) and not (off), alternating windows of this run. */
+  ledgerTicks?: { on: { median: number; p99: number; max: number }; off: { median: number; p99: number; max: number }; p99Ratio: number };
 }
 
 /** The joins that brought the room to N: how long, their busiest second, and how the tick loop held up meanwhile. */

@@ -40,7 +40,8 @@ import { Population } from "./population.js";
 import { longestTickGap, RoomProbe, type TickRecord } from "./probe.js";
 import { printReport, summarise, type JoinFigures, type PhaseResult, type Snapshot, type TwinCheck } from "./report.js";
 import { SdkPlayers } from "./sdkPlayers.js";
-import { median, peakWithin } from "./stats.js";
+import { median, peakWithin, percentiles } from "./stats.js";
+import { ledgerTelling } from "../src/game/ledger.js";
 import { measureSendCost } from "./sendCost.js";
 
 interface Options {
@@ -252,6 +253,7 @@ async function runMap(map: "default" | "spread") {
         // (Rows since the previous save over the player-hours of this window alone: an upper bound at the largest N.)
         const hours = ((opts.warmup + (n === largest ? opts.largestWindow : opts.window)) * TICK_MS) / 3_600_000;
         result.ledger = await compareLedger(room, probe, ((await ledgerRows(server)) - rows0) / (n * hours));
+        if (n === largest) result.ledgerTicks = await compareLedgerTicks(probe, opts.window);
       }
       results.push(result);
       log(
@@ -358,6 +360,28 @@ async function timeSave(room: WorldRoom, probe: RoomProbe) {
     `save of ${dirty} characters: ${(wallMs / 1000).toFixed(2)} s (a slice's picture ${captureMs.toFixed(1)} ms at most), ${save.skippedTicks} ticks skipped`,
   );
   return save;
+}
+
+/**
+ * The tick with the ledger's change sites telling their causes and not, in this run: four windows
+ * of `ticks`, alternating (off, on, off, on), the p99 of each mode's ticks together.
+ */
+async function compareLedgerTicks(probe: RoomProbe, ticks: number) {
+  const durations: Record<"on" | "off", number[]> = { on: [], off: [] };
+  for (const mode of ["off", "on", "off", "on"] as const) {
+    ledgerTelling.on = mode === "on";
+    const from = probe.tick + 2;
+    await probe.waitUntil((t) => t >= from + ticks, (ticks + 20) * 2_000, "a ledger window");
+    durations[mode].push(...probe.between(from, from + ticks).map((r) => r.totalMs));
+  }
+  ledgerTelling.on = true;
+  const on = percentiles(durations.on);
+  const off = percentiles(durations.off);
+  log(
+    `item ledger, the tick (${durations.on.length} ticks each, alternating): median ${on.median.toFixed(1)} / ${off.median.toFixed(1)} ms, ` +
+      `p99 ${on.p99.toFixed(1)} ms on, ${off.p99.toFixed(1)} ms off (${(on.p99 / off.p99).toFixed(2)}x)`,
+  );
+  return { on, off, p99Ratio: on.p99 / off.p99 };
 }
 
 /** Rows of the item ledger so far. */

@@ -99,9 +99,16 @@ export function heldOf(p: Held): Held {
 }
 
 /**
+ * Whether the change sites tell their causes. Always on in a server: bench:world turns it off for
+ * one window to measure what telling costs the tick (the save then writes such changes unattributed).
+ */
+export const ledgerTelling = { on: true };
+
+/**
  * Tell the change of `p`'s holdings since `before` (heldOf, taken just before) by its cause: one
  * event per item that changed, for its next save to write.
  */
 export function noteChange(p: Held & { ledgerEvents: LedgerEvent[] }, before: Held, cause: LedgerCause, ref?: string | null, otherId?: string | null): void {
+  if (!ledgerTelling.on) return;
   for (const [itemId, delta] of holdingsChange(holdingsOf(before), holdingsOf(p))) p.ledgerEvents.push({ itemId, delta, cause, ref, otherId });
 }

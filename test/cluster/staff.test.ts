@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Client } from "@colyseus/sdk";
 import pg from "pg";
-import { ROOT } from "../../src/paths.js";
+import { DEFAULT_WORLD_DIR, ROOT } from "../../src/paths.js";
 import { clusterSuite, type ListedWorld } from "../helpers/cluster.js";
 import { rest } from "../helpers/rest.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
@@ -19,7 +22,10 @@ describe("staff and moderation across a cluster of two processes", function () {
   this.timeout(180_000);
   const WORLD_A = 321;
   const WORLD_B = 322;
-  const cluster = clusterSuite({ worlds: `${WORLD_A},${WORLD_B}`, secret: "cluster-staff-secret-".padEnd(48, "s") });
+  // The processes play a copy of the default world: the content reload below edits its manifests.
+  const worldDir = mkdtempSync(path.join(os.tmpdir(), "arena-cluster-world-"));
+  cpSync(DEFAULT_WORLD_DIR, worldDir, { recursive: true });
+  const cluster = clusterSuite({ worlds: `${WORLD_A},${WORLD_B}`, secret: "cluster-staff-secret-".padEnd(48, "s"), env: { WORLD: worldDir } });
   const sockets: WsPlayer[] = [];
   /** A runs WORLD_A (and serves the admin's REST calls), B runs WORLD_B (where the players play). */
   let A: ServerProcess;
@@ -79,6 +85,7 @@ describe("staff and moderation across a cluster of two processes", function () {
 
   after(() => {
     for (const s of sockets) s.ws.terminate();
+    rmSync(worldDir, { recursive: true, force: true });
   });
 
   before(async function () {
@@ -260,5 +267,37 @@ describe("staff and moderation across a cluster of two processes", function () {
       false,
       `no error: ${JSON.stringify(onB.frames.slice(since))}`,
     );
+  });
+
+  it("a content reload through A reaches B within its look at the audit log: B's players are told, and B's store sells at the new price", async () => {
+    const p = await account(B, "Shopper");
+    const onB = await play(B, p, WORLD_B);
+    const keeper = await onB.next("world:update", (f) => f.data.npcs?.some((n: { npcId: string }) => n.npcId === "shopkeeper"));
+    const keeperId = keeper.data.npcs.find((n: { npcId: string }) => n.npcId === "shopkeeper").id;
+    const hatchetPrice = (f: { data: { items: Array<{ itemId: string; price: number }> } }) => f.data.items.find((i) => i.itemId === "bronze_hatchet")!.price;
+    let since = onB.mark();
+    onB.send("player:action", { action: "store", targetId: keeperId });
+    assert.equal(hatchetPrice(await onB.next("store:open", () => true, { since })), 32);
+
+    const file = path.join(worldDir, "manifests", "stores.json");
+    const stores = JSON.parse(readFileSync(file, "utf8"));
+    stores.find((s: { id: string }) => s.id === "general_store").items[0].price = 45;
+    writeFileSync(file, JSON.stringify(stores, null, 2));
+    since = onB.mark();
+    const reload = await rest(A, "POST", "/api/admin/content/reload", admin.token, { reason: "cluster prices" });
+    assert.equal(reload.status, 200, JSON.stringify(reload.body));
+    assert.deepEqual(
+      reload.body.worlds.map((w: { world: number }) => w.world),
+      [WORLD_A],
+      "A applies it to its own world",
+    );
+
+    // B sees the audit row (every 2 s), loads the same version from its manifests and applies it.
+    const told = await onB.next("system:broadcast", (f) => f.data.kind === "content", { since, timeoutMs: 15_000 });
+    assert.equal(told.data.contentVersion, reload.body.version);
+    assert.deepEqual((await onB.next("store:close", () => true, { since })).data, { storeId: "general_store", reason: "content_changed" });
+    since = onB.mark();
+    onB.send("player:action", { action: "store", targetId: keeperId });
+    assert.equal(hatchetPrice(await onB.next("store:open", () => true, { since })), 45);
   });
 });
