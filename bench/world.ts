@@ -253,7 +253,7 @@ async function runMap(map: "default" | "spread") {
         // (Rows since the previous save over the player-hours of this window alone: an upper bound at the largest N.)
         const hours = ((opts.warmup + (n === largest ? opts.largestWindow : opts.window)) * TICK_MS) / 3_600_000;
         result.ledger = await compareLedger(room, probe, ((await ledgerRows(server)) - rows0) / (n * hours));
-        if (n === largest) result.ledgerTicks = await compareLedgerTicks(probe, opts.window);
+        if (n === largest) result.ledgerTicks = await compareLedgerTicks(probe, Math.max(opts.window, Math.round(opts.largestWindow / 2)));
       }
       results.push(result);
       log(

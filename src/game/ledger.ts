@@ -110,5 +110,32 @@ export const ledgerTelling = { on: true };
  */
 export function noteChange(p: Held & { ledgerEvents: LedgerEvent[] }, before: Held, cause: LedgerCause, ref?: string | null, otherId?: string | null): void {
   if (!ledgerTelling.on) return;
-  for (const [itemId, delta] of holdingsChange(holdingsOf(before), holdingsOf(p))) p.ledgerEvents.push({ itemId, delta, cause, ref, otherId });
+  for (const [itemId, delta] of changeOfParts(before, p)) p.ledgerEvents.push({ itemId, delta, cause, ref, otherId });
+}
+
+/**
+ * The change between two holdings, counting only the parts that were replaced (pack and bank are
+ * replaced whole, never changed in place, and each worn slot holds its own stack): a change in the
+ * pack does not walk the bank. The same as holdingsChange of the whole holdings.
+ */
+export function changeOfParts(before: Held, after: Held): Holdings {
+  const out: Holdings = new Map();
+  const add = (stacks: Iterable<{ itemId: string; quantity: number } | null | undefined>, sign: 1 | -1) => {
+    for (const s of stacks) if (s) out.set(s.itemId, (out.get(s.itemId) ?? 0) + sign * s.quantity);
+  };
+  if (before.inventory !== after.inventory) {
+    add(before.inventory, -1);
+    add(after.inventory, 1);
+  }
+  if (before.bank !== after.bank) {
+    add(before.bank, -1);
+    add(after.bank, 1);
+  }
+  for (const slot of new Set([...Object.keys(before.equipment), ...Object.keys(after.equipment)]) as Set<keyof Equipment>) {
+    if (before.equipment[slot] === after.equipment[slot]) continue;
+    add([before.equipment[slot]], -1);
+    add([after.equipment[slot]], 1);
+  }
+  for (const [itemId, n] of out) if (n === 0) out.delete(itemId);
+  return out;
 }

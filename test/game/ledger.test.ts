@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { holdingsChange, holdingsOf, ledgerRows } from "../../src/game/ledger.js";
+import { changeOfParts, holdingsChange, holdingsOf, ledgerRows, type Held } from "../../src/game/ledger.js";
 
 const sum = (rows: { itemId: string; delta: number }[], itemId: string) => rows.filter((r) => r.itemId === itemId).reduce((a, r) => a + r.delta, 0);
 
@@ -40,6 +40,32 @@ describe("the item ledger's rules (src/game/ledger.ts)", () => {
         ["ore", -1],
       ]),
     );
+  });
+
+  it("the change counted over the replaced parts alone is the change of the whole holdings", () => {
+    const bank = [
+      { itemId: "coins", quantity: 100 },
+      { itemId: "ore", quantity: 3 },
+    ];
+    const helm = { itemId: "helm", quantity: 1 };
+    const before: Held = {
+      inventory: [{ itemId: "coins", quantity: 5 }, { itemId: "logs", quantity: 1 }, null],
+      equipment: { head: helm, arrows: { itemId: "arrow", quantity: 10 } },
+      bank,
+    };
+    const cases: Array<[string, Held]> = [
+      ["nothing replaced", { ...before, equipment: { ...before.equipment } }],
+      ["a log made into a bow, the bank untouched", { ...before, inventory: [{ itemId: "coins", quantity: 5 }, { itemId: "bow", quantity: 1 }, null] }],
+      ["coins deposited", { ...before, inventory: [null, { itemId: "logs", quantity: 1 }, null], bank: [{ itemId: "coins", quantity: 105 }, bank[1]!] }],
+      [
+        "an arrow shot, the helm taken off into the pack",
+        { inventory: [...before.inventory.slice(0, 2), helm], equipment: { arrows: { itemId: "arrow", quantity: 9 } }, bank },
+      ],
+    ];
+    for (const [what, after] of cases) {
+      assert.deepEqual(changeOfParts(before, after), holdingsChange(holdingsOf(before), holdingsOf(after)), what);
+    }
+    assert.deepEqual([...changeOfParts(before, cases[3]![1])], [["arrow", -1]]);
   });
 
   it("rows tell a change by its causes, merged; what they leave unexplained is one unattributed row per item", () => {
