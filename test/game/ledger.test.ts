@@ -50,7 +50,7 @@ describe("the item ledger's rules (src/game/ledger.ts)", () => {
     const helm = { itemId: "helm", quantity: 1 };
     const before: Held = {
       inventory: [{ itemId: "coins", quantity: 5 }, { itemId: "logs", quantity: 1 }, null],
-      equipment: { head: helm, arrows: { itemId: "arrow", quantity: 10 } },
+      equipment: { helmet: helm, arrows: { itemId: "arrow", quantity: 10 } },
       bank,
     };
     const cases: Array<[string, Held]> = [
