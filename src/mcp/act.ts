@@ -99,7 +99,10 @@ export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope |
     const start = Date.now();
     const deadline = start + maxTicks * TICK_MS + TICK_MS / 2;
     let told = 0;
+    const firstTick = p.sight.tick;
     while (!verdict && maxTicks > 0 && !s.ended && !extra.signal.aborted) {
+      // The ticks the player was told of (its updates) count first; the clock stands in when nothing in view changes.
+      if (p.sight.tick - firstTick >= maxTicks) break;
       if (watch.settled && sawState && watch.settled(p)) {
         verdict = "done";
         break;
