@@ -199,7 +199,7 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
     if (!transport.sessionId || closing) await s.close("refused");
   }
 
-  router.all(MCP_PATH, async (req, res) => {
+  const handle = async (req: Request, res: Response) => {
     try {
       const claims = claimsOf(req);
       if (req.method === "POST" && req.body === undefined)
@@ -232,7 +232,11 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
       if (err.status === 401) res.set("WWW-Authenticate", 'Bearer realm="mcp"');
       if (!res.headersSent) sendError(res, err.status, err.code, err.message);
     }
-  });
+  };
+  // The transport's three methods: messages (POST), the server's stream (GET), the end of a session (DELETE).
+  router.post(MCP_PATH, handle);
+  router.get(MCP_PATH, handle);
+  router.delete(MCP_PATH, handle);
 
   return {
     router,

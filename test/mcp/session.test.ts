@@ -56,6 +56,17 @@ describe("/mcp: sessions", function () {
     await assert.rejects(mcpConnect(server, "not-a-token"), /401|TOKEN_INVALID/);
   });
 
+  it("refuses a banned account's session with 403 BANNED, the reason and the end in the message", async () => {
+    const who = await guestToken(server);
+    await server.ctx.db.prisma.sanction.create({
+      data: { id: `s_${who.accountId}`, accountId: who.accountId, kind: "ban", reason: "botting", byName: "a moderator", targetName: "someone" },
+    });
+    const r = await mcpPost(server, who.token, INITIALIZE);
+    assert.equal(r.status, 403);
+    assert.equal(r.body.error.code, "BANNED");
+    assert.match(r.body.error.message, /botting/);
+  });
+
   it("joins the world before initialize is answered: observe shows the player, and others see it as an agent", async () => {
     const who = await guestToken(server);
     const ws = await wsConnect(server.port, `?token=${encodeURIComponent((await guestToken(server)).token)}`);
