@@ -75,7 +75,8 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
   let closing = false;
 
   const knowledge = async () => {
-    known ??= await ctx.world.mapKnowledge();
+    // Made again after a content reload replaced the game data (sessions opened before keep theirs).
+    if (known?.data !== ctx.gameData) known = await ctx.world.mapKnowledge();
     if (!known) throw new Refusal(503, "WORLD_UNAVAILABLE", "The world is not running right now; try again shortly");
     return known;
   };
