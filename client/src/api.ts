@@ -6,6 +6,19 @@ export type Catalogue = CatalogueBody;
 export type WorldMap = WorldMapBody;
 export type ItemInfo = Catalogue["items"][number];
 export type NpcInfo = Catalogue["npcs"][number];
+export type ResourceInfo = Catalogue["resources"][number];
+
+/** An area as GET /api/v1/world/areas lists it (the parts the ground is drawn from). */
+export interface AreaInfo {
+  id: string;
+  name: string;
+  description: string | null;
+  group: string;
+  isStarterTown: boolean;
+  bounds: { minX: number; maxX: number; minZ: number; maxZ: number };
+  biomeType: string | null;
+  safeZone: boolean;
+}
 
 /** The public settings the server writes into /env.js (src/config.ts publicSettings). */
 export interface PublicEnv {
@@ -67,6 +80,10 @@ export function loginWithIdp(idpToken: string): Promise<Login> {
 
 export function loadMap(): Promise<WorldMap> {
   return call<WorldMap>("/api/v1/world/map");
+}
+
+export async function loadAreas(): Promise<AreaInfo[]> {
+  return (await call<{ areas: AreaInfo[] }>("/api/v1/world/areas")).areas;
 }
 
 export function loadCatalogue(): Promise<Catalogue> {

@@ -27,6 +27,12 @@ export function installChat(root: HTMLElement, game: Game) {
     h("option", { value: "private" }, "private"),
   );
   channel.onchange = () => (to.hidden = channel.value !== "private");
+  game.whisper = (name: string) => {
+    channel.value = "private";
+    to.hidden = false;
+    to.value = name;
+    input.focus();
+  };
   // While muted: a mark before the input, and the input says until when (the server refuses what is said, MUTED).
   const muted = h("span", { className: "muted-mark", textContent: "Muted", hidden: true });
   // The message's input stays the form's first input; the recipient's follows it (private only).

@@ -1,6 +1,7 @@
 import type { Catalogue, ItemInfo, NpcInfo, WorldMap } from "./api.js";
 import type { StationView } from "../../src/protocol/index.js";
 import type { Connection } from "./connection.js";
+import type { Guidance } from "./guidance.js";
 import { byId, h } from "./dom.js";
 
 export type LogKind = "local" | "world" | "private" | "system" | "broadcast" | "error";
@@ -32,6 +33,10 @@ export class Game {
   station: StationView | null = null;
   /** Bring a side panel to the front (the tabs set it). */
   showTab: (name: string) => void = () => {};
+  /** Where to go next (set once the page has it). */
+  guidance: Guidance | null = null;
+  /** Write a private message to a player (the chat box sets it). */
+  whisper: (name: string) => void = () => {};
   /** Open the report window, for the player named (the report window sets it). */
   report: (name: string) => void = () => {};
 
@@ -75,6 +80,16 @@ export class Game {
     if (x < b.minX || x > b.maxX || z < b.minZ || z > b.maxZ) return true;
     const i = (z - b.minZ) * this.map.width + (x - b.minX);
     return (this.blocked[i >> 3]! & (1 << (i & 7))) !== 0;
+  }
+
+  /** Leave the world (the character is saved) and go back to the start; Play comes back as the same character. */
+  async logout() {
+    this.log("Logging out…");
+    try {
+      await this.net.room.leave(true);
+    } finally {
+      location.reload();
+    }
   }
 
   /** Cast the chosen spell at a target. */

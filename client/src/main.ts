@@ -1,10 +1,17 @@
-import { ApiError, loadCatalogue, loadMap, loginAsGuest, loginWithIdp, publicEnv, serverUrl, type Login } from "./api.js";
+import { ApiError, loadAreas, loadCatalogue, loadMap, loginAsGuest, loginWithIdp, publicEnv, serverUrl, type Login } from "./api.js";
 import { installBroadcasts } from "./broadcasts.js";
 import { installChat } from "./chat.js";
 import { Connection } from "./connection.js";
 import { installDisconnects } from "./disconnects.js";
 import { byId, h } from "./dom.js";
 import { Game } from "./game.js";
+import { Guidance } from "./guidance.js";
+import { installHint } from "./hint.js";
+import { Minimap } from "./minimap.js";
+import { friendsPanel } from "./panels/friends.js";
+import { optionsPanel } from "./panels/options.js";
+import { GroundPlan } from "./render/ground.js";
+import { onSettings, settings, setSettings } from "./settings.js";
 import { bankPanel } from "./panels/bank.js";
 import { combatPanel } from "./panels/combat.js";
 import { equipmentPanel } from "./panels/equipment.js";
@@ -21,7 +28,18 @@ import { installNpcWindows } from "./windows/npcs.js";
 import { installReport } from "./windows/report.js";
 import { installTrade } from "./windows/trade.js";
 
-const PANELS: Panel[] = [inventoryPanel, equipmentPanel, skillsPanel, bankPanel, combatPanel, prayerPanel, questsPanel, productionPanel];
+const PANELS: Panel[] = [
+  inventoryPanel,
+  equipmentPanel,
+  skillsPanel,
+  questsPanel,
+  bankPanel,
+  combatPanel,
+  prayerPanel,
+  productionPanel,
+  friendsPanel,
+  optionsPanel,
+];
 const TOKEN_KEY = "arena.token";
 
 /** A readable line for whatever went wrong joining. */
@@ -56,16 +74,44 @@ function installTabs(game: Game) {
   };
   tabs.replaceChildren(...PANELS.map((p) => h("button", { textContent: p.name, onclick: () => game.showTab(p.name) })));
   game.onChange(draw);
+  game.guidance?.onChange(draw);
+  onSettings(draw);
   draw();
 }
 
 function installStatus(game: Game) {
   const status = byId("status");
+  const life = byId("life");
+  const run = byId<HTMLButtonElement>("run");
   game.onChange(() => {
     const me = game.me;
     status.textContent = `${me.name} · ${me.position.x}, ${me.position.z} · life ${me.health}/${me.maxHealth}${me.action ? ` · ${me.action}` : ""}`;
+    life.textContent = String(me.health);
+    life.style.setProperty("--full", `${Math.round((100 * Math.max(0, me.health)) / Math.max(1, me.maxHealth))}%`);
   });
+  const showRun = () => run.classList.toggle("on", settings.run);
+  run.onclick = () => setSettings({ run: !settings.run });
+  onSettings(showRun);
+  showRun();
+  byId("logout").onclick = () => void game.logout();
   game.changed();
+}
+
+/**
+ * A read-only test aid (README, The web client): where the page draws the quest markers now, in
+ * page coordinates, so a test can click them as a person would. It reads; it never acts.
+ */
+function installTestAid(view: WorldView, minimap: Minimap) {
+  const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+  (window as unknown as { arenaDrawn: unknown }).arenaDrawn = Object.freeze({
+    markers: () => copy([...view.drawnMarkers, ...minimap.drawnMarkers]),
+    /** The player's tile and whether it is on its way somewhere. */
+    player: () => {
+      const me = view.game.net.state.players?.get(view.game.net.playerId);
+      return me ? { x: me.x, z: me.z, moving: me.moving } : null;
+    },
+    frameMs: () => copy(view.frameMs.slice(-120)),
+  });
 }
 
 async function play() {
@@ -75,7 +121,7 @@ async function play() {
   error.textContent = "";
   try {
     const login = await signIn();
-    const [map, catalogue] = await Promise.all([loadMap(), loadCatalogue()]);
+    const [map, catalogue, areas] = await Promise.all([loadMap(), loadCatalogue(), loadAreas()]);
     const name = byId<HTMLInputElement>("name").value.trim();
     let net: Connection;
     try {
@@ -96,14 +142,23 @@ async function play() {
     installReport(game);
     installBroadcasts(game);
     installStaffPanel(game);
-    const view = new WorldView(byId<HTMLCanvasElement>("world"), game);
+    const guidance = new Guidance(game);
+    game.guidance = guidance;
+    const view = new WorldView(byId<HTMLCanvasElement>("world"), game, areas, guidance);
+    const minimap = new Minimap(byId<HTMLCanvasElement>("minimap"), game, new GroundPlan(map, areas), view, guidance);
+    view.afterFrame.push((now) => minimap.draw(now));
+    byId("zoom-in").onclick = () => view.zoom(1);
+    byId("zoom-out").onclick = () => view.zoom(-1);
+    installHint(game);
+    installTestAid(view, minimap);
+    void guidance.refresh();
     installStatus(game);
     installDisconnects(game);
     document.addEventListener("click", (ev) => {
       const menu = byId("menu");
       if (!menu.contains(ev.target as Node) && !(ev.target instanceof HTMLCanvasElement) && !(ev.target as HTMLElement).closest?.(".slot")) menu.hidden = true;
     });
-    game.log(`Welcome to the world, ${game.me.name}. Click to walk; right-click for more.`);
+    game.log(`Welcome to the world, ${game.me.name}. Click to walk; right-click for more; the yellow arrow shows where your quest goes next.`);
     // A handle for tools and tests that drive the page: where things are, what the client knows.
     (window as unknown as { arena: unknown }).arena = { game, view };
   } catch (err) {

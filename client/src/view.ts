@@ -1,271 +1,689 @@
-import type { NpcView, PlayerView, ResourceView, StationView, GroundItemView } from "../../src/protocol/index.js";
+import type { GroundItemView, NpcView, PlayerView, ResourceView, StationView } from "../../src/protocol/index.js";
+import type { AreaInfo } from "./api.js";
 import type { Game, MenuOption } from "./game.js";
+import type { Guidance, Marker } from "./guidance.js";
+import { iconCanvas } from "./icons.js";
+import { CHUNK, GroundChunks, GroundPlan } from "./render/ground.js";
+import { Motion } from "./render/motion.js";
+import { SpriteCache, drawFigure, drawResource, drawStation, figureSize, labelSprite, npcLook, playerLook, thingAnchor, thingSize } from "./render/sprites.js";
+import { settings, setSettings, zoomStep } from "./settings.js";
 
-/** Pixels per tile. */
-export const TILE = 24;
-
-const GATHER_VERB: Record<string, string> = { woodcutting: "Chop", mining: "Mine", fishing: "Fish" };
+const GATHER_VERB: Record<string, string> = { woodcutting: "Chop down", mining: "Mine", fishing: "Net" };
+const SPLAT_MS = 1000;
+/** Past this many figures in view, only some have their names drawn. */
+const CROWD = 80;
+const XP_DROP_MS = 1800;
+const LEVEL_UP_MS = 3500;
 
 interface Splat {
   targetId: string;
-  text: string;
-  colour: string;
+  damage: number;
+  miss: boolean;
   until: number;
+  offset: number;
+}
+
+/** Something drawn this frame that a click or the pointer can land on (canvas pixels). */
+interface Hit {
+  kind: "npc" | "player" | "resource" | "station" | "item";
+  id: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A quest marker as drawn this frame, in page coordinates (the test aid reads these). */
+export interface DrawnMarker {
+  where: "map" | "minimap";
+  label: string;
+  /** The npc or resource it stands over, null for a place from the map. */
+  entityId: string | null;
+  tile: { x: number; z: number };
+  x: number;
+  y: number;
+  /** On the edge of the view, pointing at a target beyond it. */
+  edge: boolean;
 }
 
 /**
- * The top-down view: the ground plan from /api/v1/world/map, and on it everything the world room's
- * schema state holds in view (players, npcs, resources and fires, ground items, stations), drawn
- * every animation frame. A click does the first thing there is to do on its tile; a right click
- * lists them all.
+ * The map: the ground (biomes, roads, water, buildings with walls and doors), and on it what the
+ * world room's state holds in view: stations, trees, rocks, fishing spots, stumps and fires, ground
+ * items with their icons, npcs and players as figures facing their way, sliding between tiles.
+ * North is up; the camera follows the player; the wheel or the +/− buttons zoom. Over them: names,
+ * health bars, hit splats, what is said, the quest markers, xp drops and level-ups. A click does
+ * the first thing there is to do on what is under the pointer; a right click lists everything.
  */
 export class WorldView {
   private readonly ctx: CanvasRenderingContext2D;
+  readonly motion = new Motion();
+  private readonly sprites = new SpriteCache();
+  private readonly plan: GroundPlan;
+  private readonly ground: GroundChunks;
   private splats: Splat[] = [];
   private speech = new Map<string, { text: string; until: number }>();
-  /** Names drawn so far this frame, per tile. */
-  private readonly stacked = new Map<string, number>();
-  /** The tile at the centre of the view. */
-  private centre = { x: 0, z: 0 };
+  private xpDrops: Array<{ text: string; at: number }> = [];
+  private levelUp: { text: string; at: number } | null = null;
+  /** The camera: the world point at the canvas's centre. */
+  private camX = 0;
+  private camZ = 0;
+  private hits: Hit[] = [];
+  /** Quest markers as drawn in the last frame. */
+  drawnMarkers: DrawnMarker[] = [];
+  /** Called after each frame (the minimap draws then). */
+  afterFrame: Array<(now: number) => void> = [];
+  /** How long the last frames took to draw (ms), newest last. */
+  readonly frameMs: number[] = [];
+  private pointer: { x: number; y: number } | null = null;
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
-    private readonly game: Game,
+    readonly game: Game,
+    areas: AreaInfo[],
+    private readonly guidance: Guidance | null,
+    options: { loop?: boolean } = {},
   ) {
     this.ctx = canvas.getContext("2d")!;
+    this.plan = new GroundPlan(game.map, areas);
+    this.ground = new GroundChunks(this.plan);
     const net = game.net;
-    net.on("combat:hit", (hit) =>
-      this.splats.push({
-        targetId: hit.targetId,
-        text: hit.splash ? "splash" : String(hit.damage),
-        colour: hit.damage > 0 ? "#d22" : "#36c",
-        until: performance.now() + 1000,
-      }),
-    );
+    net.on("combat:hit", (hit) => {
+      const now = performance.now();
+      const stacked = this.splats.filter((s) => s.targetId === hit.targetId && s.until > now).length;
+      this.splats.push({ targetId: hit.targetId, damage: hit.damage, miss: hit.damage <= 0 || Boolean(hit.splash), until: now + SPLAT_MS, offset: stacked });
+      // Attacker and target face each other.
+      const a = net.state.players.get(hit.attackerId) ?? net.state.npcs.get(hit.attackerId);
+      const b = net.state.players.get(hit.targetId) ?? net.state.npcs.get(hit.targetId);
+      if (a && b) {
+        this.motion.face(hit.attackerId, b.x - a.x, b.z - a.z);
+        this.motion.face(hit.targetId, a.x - b.x, a.z - b.z);
+      }
+    });
     net.on("chat:message", (m) => {
       if (m.channel === "local") this.speech.set(m.fromId, { text: m.message, until: performance.now() + 4000 });
     });
+    net.on("skill:xp", (x) => {
+      if (settings.xpDrops) this.xpDrops.push({ text: `+${x.gained} ${cap(x.skill)}`, at: performance.now() });
+    });
+    net.on("skill:levelup", (l) => (this.levelUp = { text: `Congratulations! Your ${cap(l.skill)} level is now ${l.level}.`, at: performance.now() }));
     canvas.addEventListener("click", (ev) => this.click(ev, false));
     canvas.addEventListener("contextmenu", (ev) => {
       ev.preventDefault();
       this.click(ev, true);
     });
-    const frame = () => {
-      this.draw();
+    canvas.addEventListener("mousemove", (ev) => {
+      this.pointer = this.canvasPoint(ev);
+      this.hover();
+    });
+    canvas.addEventListener("mouseleave", () => {
+      this.pointer = null;
+      this.hover();
+    });
+    canvas.addEventListener(
+      "wheel",
+      (ev) => {
+        ev.preventDefault();
+        setSettings({ zoom: zoomStep(settings.zoom, ev.deltaY < 0 ? 1 : -1) });
+      },
+      { passive: false },
+    );
+    if (options.loop !== false) {
+      const frame = (now: number) => {
+        this.frame(now);
+        requestAnimationFrame(frame);
+      };
       requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
+    }
   }
 
-  /** Where a tile's centre is on the page (for tests and tools driving the client). */
+  get tile(): number {
+    return settings.zoom;
+  }
+
+  /** Where a tile's centre is on the page (for tools and tests). */
   tileToPage(x: number, z: number): { x: number; y: number } {
     const r = this.canvas.getBoundingClientRect();
     const p = this.toCanvas(x, z);
-    return { x: r.left + window.scrollX + p.x + TILE / 2, y: r.top + window.scrollY + p.y + TILE / 2 };
+    return { x: r.left + window.scrollX + p.x, y: r.top + window.scrollY + p.y };
   }
 
-  private toCanvas(x: number, z: number) {
-    return { x: (x - this.centre.x) * TILE + this.canvas.width / 2 - TILE / 2, y: (z - this.centre.z) * TILE + this.canvas.height / 2 - TILE / 2 };
+  /** The canvas point of a world point (a tile's centre at whole coordinates). */
+  toCanvas(x: number, z: number) {
+    const t = this.tile;
+    return { x: (x - this.camX) * t + this.canvas.width / 2, y: (this.camZ - z) * t + this.canvas.height / 2 };
   }
 
-  private draw() {
+  /** The tile under a canvas point. */
+  toTile(cx: number, cy: number) {
+    const t = this.tile;
+    return { x: Math.round((cx - this.canvas.width / 2) / t + this.camX), z: Math.round(this.camZ - (cy - this.canvas.height / 2) / t) };
+  }
+
+  private canvasPoint(ev: MouseEvent) {
+    const r = this.canvas.getBoundingClientRect();
+    return { x: ((ev.clientX - r.left) * this.canvas.width) / r.width, y: ((ev.clientY - r.top) * this.canvas.height) / r.height };
+  }
+
+  /** Draw one frame (the animation loop calls it; the benchmark calls it itself). */
+  frame(now: number) {
+    const start = performance.now();
+    this.draw(now);
+    for (const fn of this.afterFrame) fn(now);
+    this.frameMs.push(performance.now() - start);
+    if (this.frameMs.length > 600) this.frameMs.splice(0, 300);
+  }
+
+  private draw(now: number) {
     const { ctx, canvas, game } = this;
     const state = game.net.state;
-    const me = state.players?.get(game.net.playerId);
-    if (me) this.centre = { x: me.x, z: me.z };
-    else if (game.me) this.centre = { x: game.me.position.x, z: game.me.position.z };
-    const cols = Math.ceil(canvas.width / TILE / 2) + 1;
-    const rows = Math.ceil(canvas.height / TILE / 2) + 1;
-    ctx.fillStyle = "#1e2a16";
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    for (let dz = -rows; dz <= rows; dz++) {
-      for (let dx = -cols; dx <= cols; dx++) {
-        const x = this.centre.x + dx;
-        const z = this.centre.z + dz;
-        const p = this.toCanvas(x, z);
-        ctx.fillStyle = game.isBlocked(x, z) ? "#4a4a44" : this.groundColour(x, z);
-        ctx.fillRect(p.x, p.y, TILE - 1, TILE - 1);
-      }
+    const t = this.tile;
+    this.motion.nextFrame();
+    const meId = game.net.playerId;
+    const me = state.players?.get(meId);
+    if (me) {
+      const d = this.motion.at(me.id, me.x, me.z, now);
+      this.camX = d.x;
+      this.camZ = d.z;
+    } else if (game.me) {
+      this.camX = game.me.position.x;
+      this.camZ = game.me.position.z;
     }
-    for (const b of game.map.buildings) {
-      const p = this.toCanvas(b.minX, b.minZ);
-      ctx.fillStyle = "#6b5a45";
-      ctx.fillRect(p.x, p.y, (b.maxX - b.minX + 1) * TILE, (b.maxZ - b.minZ + 1) * TILE);
-      this.label(b.name, p.x + 2, p.y + 12, "#f2e6c9", "left");
-    }
+    this.drawGround();
+    this.hits = [];
     if (!state.players) return;
-    state.stations.forEach((s) => this.drawStation(s));
-    state.resources.forEach((r) => this.drawResource(r));
-    state.groundItems.forEach((g) => this.drawGroundItem(g));
-    // Names of those sharing a tile are stacked, not drawn over each other.
-    this.stacked.clear();
-    state.npcs.forEach((n) => this.drawNpc(n));
-    state.players.forEach((p) => this.drawPlayer(p));
-    this.drawSplats();
+    const W = canvas.width;
+    const H = canvas.height;
+    const viewX = W / 2 / t + 2;
+    const viewZ = H / 2 / t + 3;
+    const inView = (x: number, z: number) => Math.abs(x - this.camX) <= viewX && Math.abs(z - this.camZ) <= viewZ;
+
+    // Flat things first: ground items; then everything standing, north to south.
+    state.groundItems.forEach((g) => inView(g.x, g.z) && this.drawGroundItem(g));
+    const standing: Array<{ z: number; draw: () => void }> = [];
+    state.stations.forEach((s) => inView(s.x, s.z) && standing.push({ z: s.z, draw: () => this.drawStation(s, now) }));
+    state.resources.forEach((r) => inView(r.x, r.z) && standing.push({ z: r.z + 0.01, draw: () => this.drawResource(r, now) }));
+    const figures: Array<{ kind: "npc" | "player"; e: NpcView | PlayerView; x: number; z: number; facing: number; step: number }> = [];
+    state.npcs.forEach((n) => {
+      if (n.state === "dead" || !inView(n.x, n.z)) return;
+      const d = this.motion.at(n.id, n.x, n.z, now);
+      figures.push({ kind: "npc", e: n, x: d.x, z: d.z, facing: d.facing, step: d.step });
+    });
+    state.players.forEach((p) => {
+      if (!inView(p.x, p.z)) return;
+      const d = this.motion.at(p.id, p.x, p.z, now);
+      figures.push({ kind: "player", e: p, x: d.x, z: d.z, facing: d.facing, step: d.step });
+    });
+    for (const f of figures) standing.push({ z: f.z, draw: () => this.drawFigureOf(f) });
+    standing.sort((a, b) => b.z - a.z);
+    for (const s of standing) s.draw();
+
+    // Over everything: building names, names, health bars, splats, speech, markers.
+    for (const b of game.map.buildings) {
+      if (!inView((b.minX + b.maxX) / 2, (b.minZ + b.maxZ) / 2)) continue;
+      const p = this.toCanvas((b.minX + b.maxX) / 2, (b.minZ + b.maxZ) / 2);
+      this.blit(labelSprite(this.sprites, b.name, "#f6e7b0", t, 12), p.x, p.y);
+    }
+    // In a crowd, names only over the player, npcs and whoever the pointer is on (as the classic client does).
+    const crowd = figures.length > CROWD;
+    const pointed = this.pointer ? this.hitsAt(this.pointer.x, this.pointer.y)[0]?.id : undefined;
+    for (const f of figures) this.drawOverhead(f, now, !crowd || f.kind === "npc" || f.e.id === meId || f.e.id === pointed);
+    this.drawSplats(figures, now);
+    this.drawMarkers(now);
+    this.drawXp(now);
   }
 
-  private groundColour(x: number, z: number): string {
-    for (const a of this.game.map.areas) {
-      const b = a.bounds;
-      if (x >= Math.min(b.minX, b.maxX) && x <= Math.max(b.minX, b.maxX) && z >= Math.min(b.minZ, b.maxZ) && z <= Math.max(b.minZ, b.maxZ)) {
-        return a.safeZone ? "#5a7a3a" : "#4d6a30";
+  private drawGround() {
+    const { ctx, canvas } = this;
+    const t = this.tile;
+    const W = canvas.width;
+    const H = canvas.height;
+    // The world tile at the canvas's top-left corner, and the chunks from there.
+    const left = this.camX - W / 2 / t - 0.5;
+    const top = this.camZ + H / 2 / t + 0.5;
+    const bottom = this.camZ - H / 2 / t - 0.5;
+    const right = this.camX + W / 2 / t + 0.5;
+    const cx0 = Math.floor(left / CHUNK);
+    const cx1 = Math.floor(right / CHUNK);
+    const cz0 = Math.floor(bottom / CHUNK);
+    const cz1 = Math.floor(top / CHUNK);
+    ctx.imageSmoothingEnabled = false;
+    for (let cz = cz0; cz <= cz1; cz++) {
+      for (let cx = cx0; cx <= cx1; cx++) {
+        const img = this.ground.chunk(cx, cz, t);
+        // The chunk's top-left tile is (cx*CHUNK, cz*CHUNK + CHUNK - 1); its corner is half a tile off its centre.
+        const p = this.toCanvas(cx * CHUNK - 0.5, cz * CHUNK + CHUNK - 0.5);
+        ctx.drawImage(img, Math.round(p.x), Math.round(p.y));
       }
     }
-    return "#2f4422";
   }
 
-  private label(text: string, x: number, y: number, colour = "#fff", align: CanvasTextAlign = "center") {
-    const { ctx } = this;
-    ctx.font = "11px system-ui, sans-serif";
-    ctx.textAlign = align;
-    ctx.fillStyle = "#000";
-    ctx.fillText(text, x + 1, y + 1);
-    ctx.fillStyle = colour;
-    ctx.fillText(text, x, y);
+  /** Draw a sprite with its anchor (ax, ay) at canvas (x, y). */
+  private blit(img: HTMLCanvasElement, x: number, y: number, ax = img.width / 2, ay = img.height / 2) {
+    this.ctx.drawImage(img, Math.round(x - ax), Math.round(y - ay));
   }
 
-  /** How far above its tile the next name on it goes. */
-  private nameOffset(x: number, z: number): number {
-    const key = `${x},${z}`;
-    const n = this.stacked.get(key) ?? 0;
-    this.stacked.set(key, n + 1);
-    return n * 12;
-  }
-
-  private dot(x: number, z: number, colour: string, radius: number) {
-    const p = this.toCanvas(x, z);
-    this.ctx.fillStyle = colour;
-    this.ctx.beginPath();
-    this.ctx.arc(p.x + TILE / 2, p.y + TILE / 2, radius, 0, Math.PI * 2);
-    this.ctx.fill();
-    return p;
-  }
-
-  private drawStation(s: StationView) {
+  private drawStation(s: StationView, now: number) {
+    const t = this.tile;
+    const { w, h } = thingSize(t);
+    const phase = s.type === "furnace" || s.type.includes("runecraft") ? Math.floor(now / 400) % 2 : 0;
+    const img = this.sprites.get(`station:${s.type}:${s.runeType}:${phase}`, t, w, h, (c) => drawStation(c, s.type, s.runeType, t, phase));
     const p = this.toCanvas(s.x, s.z);
-    this.ctx.fillStyle = s.type === "bank" ? "#c9a44a" : s.type.includes("altar") ? "#dcdcff" : "#8a4b2a";
-    this.ctx.fillRect(p.x + 3, p.y + 3, TILE - 7, TILE - 7);
-    this.label(s.name, p.x + TILE / 2, p.y - 2, "#f0e0a0");
+    const a = thingAnchor(t);
+    this.blit(img, p.x, p.y, a.x, a.y);
+    this.hits.push({ kind: "station", id: s.id, x0: p.x - t / 2, y0: p.y - t, x1: p.x + t / 2, y1: p.y + t / 2 });
   }
 
-  private drawResource(r: ResourceView) {
-    const colour =
-      r.skill === "firemaking" ? "#ff9a1f" : r.skill === "fishing" ? "#5ab0ff" : r.skill === "mining" ? "#8d8d96" : r.depleted ? "#6b4a2a" : "#1f7a2a";
-    const p = this.dot(r.x, r.z, r.depleted ? "#5d4a35" : colour, r.depleted ? 4 : 9);
-    if (r.skill === "firemaking") this.label("Fire", p.x + TILE / 2, p.y - 1, "#ffcf80");
+  private drawResource(r: ResourceView, now: number) {
+    const t = this.tile;
+    const { w, h } = thingSize(t);
+    const animated = r.skill === "fishing" || r.skill === "firemaking";
+    const phase = animated ? (Math.floor(now / 250) % 4) / 4 : 0;
+    const img = this.sprites.get(`res:${r.resourceId}:${r.skill}:${r.depleted}:${phase}`, t, w, h, (c) =>
+      drawResource(c, r.resourceId, r.skill, r.depleted, t, phase),
+    );
+    const p = this.toCanvas(r.x, r.z);
+    const a = thingAnchor(t);
+    this.blit(img, p.x, p.y, a.x, a.y);
+    const tall = r.skill === "woodcutting" && !r.depleted ? t * 0.95 : t / 2;
+    this.hits.push({ kind: "resource", id: r.id, x0: p.x - t / 2, y0: p.y - tall, x1: p.x + t / 2, y1: p.y + t / 2 });
   }
 
   private drawGroundItem(g: GroundItemView) {
+    const t = this.tile;
+    const item = this.game.item(g.itemId);
     const p = this.toCanvas(g.x, g.z);
-    this.ctx.fillStyle = "#f0d040";
-    this.ctx.fillRect(p.x + 8, p.y + 8, 8, 8);
-    this.label(this.game.itemName(g.itemId) + (g.quantity > 1 ? ` (${g.quantity})` : ""), p.x + TILE / 2, p.y + TILE + 8, "#f0d040");
-  }
-
-  private drawNpc(n: NpcView) {
-    if (n.state === "dead") return;
-    const info = this.game.npc(n.npcId);
-    const p = this.dot(n.x, n.z, info?.attackable ? "#c83c3c" : "#e8c84a", 8);
-    this.label(
-      `${n.name}${info?.attackable ? ` (level ${n.level})` : ""}`,
-      p.x + TILE / 2,
-      p.y - 3 - this.nameOffset(n.x, n.z),
-      info?.attackable ? "#ffb0a0" : "#fff0a0",
-    );
-    this.healthBar(n.id, p, n.health, n.maxHealth);
-  }
-
-  private drawPlayer(pl: PlayerView) {
-    const mine = pl.id === this.game.net.playerId;
-    const p = this.dot(pl.x, pl.z, pl.isAgent ? "#a070e0" : mine ? "#4fe0ff" : "#3c78d8", 8);
-    if (mine) {
-      this.ctx.strokeStyle = "#fff";
-      this.ctx.lineWidth = 2;
-      this.ctx.strokeRect(p.x + 1, p.y + 1, TILE - 3, TILE - 3);
+    const size = Math.round(t * 0.7);
+    if (item) this.ctx.drawImage(iconCanvas(item), Math.round(p.x - size / 2), Math.round(p.y - size / 2), size, size);
+    else {
+      this.ctx.fillStyle = "#f0d040";
+      this.ctx.fillRect(p.x - 4, p.y - 4, 8, 8);
     }
-    const above = this.nameOffset(pl.x, pl.z);
-    this.label(`${pl.isAgent ? "[agent] " : ""}${pl.name}`, p.x + TILE / 2, p.y - 3 - above, pl.isAgent ? "#d8c0ff" : "#ffffff");
-    this.healthBar(pl.id, p, pl.health, pl.maxHealth);
-    const said = this.speech.get(pl.id);
-    if (said && said.until > performance.now()) this.label(said.text, p.x + TILE / 2, p.y - 16 - above, "#ffff60");
+    this.hits.push({ kind: "item", id: g.id, x0: p.x - t / 2, y0: p.y - t / 2, x1: p.x + t / 2, y1: p.y + t / 2 });
   }
 
-  private healthBar(id: string, p: { x: number; y: number }, health: number, max: number) {
-    if (max <= 0 || health >= max) return;
-    this.ctx.fillStyle = "#a00";
-    this.ctx.fillRect(p.x + 2, p.y + TILE - 3, TILE - 4, 3);
-    this.ctx.fillStyle = "#0c0";
-    this.ctx.fillRect(p.x + 2, p.y + TILE - 3, ((TILE - 4) * Math.max(0, health)) / max, 3);
-    void id;
+  private drawFigureOf(f: { kind: "npc" | "player"; e: NpcView | PlayerView; x: number; z: number; facing: number; step: number }) {
+    const t = this.tile;
+    const { w, h } = figureSize(t);
+    let key: string;
+    let look;
+    if (f.kind === "npc") {
+      const n = f.e as NpcView;
+      look = npcLook(n.npcId, this.game.npc(n.npcId)?.attackable ?? false);
+      key = `npc:${n.npcId}`;
+    } else {
+      const p = f.e as PlayerView;
+      const mine = p.id === this.game.net.playerId;
+      look = playerLook(p.id, mine, p.isAgent);
+      key = p.isAgent ? "agent" : mine ? "me" : `pl:${look.shirt}:${look.skin}:${look.hatColour}`;
+    }
+    const img = this.sprites.get(`${key}:${f.facing}:${f.step}`, t, w, h, (c) => drawFigure(c, look, f.facing, f.step, t));
+    const p = this.toCanvas(f.x, f.z);
+    if (f.kind === "player" && f.e.id === this.game.net.playerId) {
+      // The player's own ring.
+      this.ctx.strokeStyle = "rgba(255,255,255,0.8)";
+      this.ctx.lineWidth = 1.5;
+      this.ctx.beginPath();
+      this.ctx.ellipse(p.x, p.y + t * 0.25, t * 0.42, t * 0.18, 0, 0, Math.PI * 2);
+      this.ctx.stroke();
+    }
+    this.blit(img, p.x, p.y + t * 0.25, w / 2, h - t / 4);
+    const scale = f.kind === "npc" ? (look.scale ?? 1) : 1;
+    // Its body, not the tiles around it: a click on the next tile's centre is that tile's.
+    this.hits.push({ kind: f.kind, id: f.e.id, x0: p.x - t * 0.45, y0: p.y - t * 0.95 * scale, x1: p.x + t * 0.45, y1: p.y + t * 0.45 });
   }
 
-  private drawSplats() {
-    const now = performance.now();
+  private drawOverhead(f: { kind: "npc" | "player"; e: NpcView | PlayerView; x: number; z: number }, now: number, named: boolean) {
+    const t = this.tile;
+    const p = this.toCanvas(f.x, f.z);
+    const headY = p.y - t * 1.5;
+    const e = f.e;
+    if (settings.names && named) {
+      let text: string;
+      let colour: string;
+      if (f.kind === "npc") {
+        const n = e as NpcView;
+        const fights = this.game.npc(n.npcId)?.attackable;
+        text = fights ? `${n.name} (level ${n.level})` : n.name;
+        colour = fights ? "#ffb0a0" : "#fff0a0";
+      } else {
+        const pl = e as PlayerView;
+        text = pl.isAgent ? `[agent] ${pl.name}` : pl.name;
+        colour = pl.isAgent ? "#d8c0ff" : pl.id === this.game.net.playerId ? "#ffffff" : "#bfe3ff";
+      }
+      this.blit(labelSprite(this.sprites, text, colour, t), p.x, headY - 8);
+    }
+    if (e.maxHealth > 0 && (e.health < e.maxHealth || (f.kind === "npc" && (e as NpcView).state === "combat"))) {
+      const w = t * 0.8;
+      this.ctx.fillStyle = "#b01010";
+      this.ctx.fillRect(p.x - w / 2, headY, w, 4);
+      this.ctx.fillStyle = "#20d020";
+      this.ctx.fillRect(p.x - w / 2, headY, (w * Math.max(0, e.health)) / e.maxHealth, 4);
+    }
+    if (f.kind === "player") {
+      const said = this.speech.get(e.id);
+      if (said && said.until > now) this.blit(labelSprite(this.sprites, said.text, "#ffff60", t, 12), p.x, headY - 22);
+    }
+  }
+
+  private drawSplats(figures: Array<{ e: { id: string }; x: number; z: number }>, now: number) {
+    if (this.splats.length === 0) return;
     this.splats = this.splats.filter((s) => s.until > now);
-    const state = this.game.net.state;
+    const { ctx } = this;
+    const t = this.tile;
     for (const s of this.splats) {
-      const e = state.players.get(s.targetId) ?? state.npcs.get(s.targetId);
-      if (!e) continue;
-      const p = this.toCanvas(e.x, e.z);
-      this.ctx.fillStyle = s.colour;
-      this.ctx.fillRect(p.x + 4, p.y + 6, TILE - 8, 12);
-      this.label(s.text, p.x + TILE / 2, p.y + 16, "#fff");
+      const f = figures.find((g) => g.e.id === s.targetId);
+      if (!f) continue;
+      const p = this.toCanvas(f.x, f.z);
+      const rise = (1 - (s.until - now) / SPLAT_MS) * t * 0.3;
+      const x = p.x + (s.offset % 2 ? t * 0.3 : 0);
+      const y = p.y - t * 0.5 - rise - (s.offset > 1 ? t * 0.3 : 0);
+      const r = t * 0.28;
+      ctx.fillStyle = s.miss ? "#2a6fd0" : "#c81e1e";
+      ctx.beginPath();
+      for (let k = 0; k < 10; k++) {
+        const a = (k * Math.PI) / 5;
+        const rr = k % 2 ? r * 0.75 : r;
+        ctx.lineTo(x + Math.cos(a) * rr, y + Math.sin(a) * rr);
+      }
+      ctx.closePath();
+      ctx.fill();
+      ctx.strokeStyle = "#000";
+      ctx.lineWidth = 1;
+      ctx.stroke();
+      ctx.font = `bold ${Math.max(10, Math.round(t * 0.34))}px system-ui, sans-serif`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillStyle = "#fff";
+      ctx.fillText(String(Math.max(0, s.damage)), x, y + 1);
     }
   }
 
-  /** What can be done on a tile, the default first. */
-  optionsAt(x: number, z: number): MenuOption[] {
+  /** Quest markers: a bouncing arrow over the target, or on the edge of the view pointing at it. */
+  private drawMarkers(now: number) {
+    this.drawnMarkers = [];
+    const markers: Marker[] = this.guidance?.markers() ?? [];
+    if (markers.length === 0) return;
+    const { ctx, canvas } = this;
+    const t = this.tile;
+    const r = canvas.getBoundingClientRect();
+    const toPage = (x: number, y: number) => ({
+      x: r.left + window.scrollX + (x * r.width) / canvas.width,
+      y: r.top + window.scrollY + (y * r.height) / canvas.height,
+    });
+    const bounce = Math.sin(now / 180) * t * 0.12;
+    for (const m of markers) {
+      // Over the entity where it is drawn now (sliding), else over the place.
+      let x = m.x;
+      let z = m.z;
+      if (m.entityId) {
+        const e = this.game.net.state.npcs.get(m.entityId);
+        if (e) {
+          const d = this.motion.at(e.id, e.x, e.z, now);
+          x = d.x;
+          z = d.z;
+        }
+      }
+      const p = this.toCanvas(x, z);
+      const margin = 18;
+      const onMap = p.x > margin && p.x < canvas.width - margin && p.y > margin + t && p.y < canvas.height - margin;
+      if (onMap) {
+        const ay = p.y - t * 2.1 + bounce;
+        ctx.fillStyle = "#ffd22a";
+        ctx.strokeStyle = "#4a3000";
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.moveTo(p.x, ay + t * 0.45);
+        ctx.lineTo(p.x - t * 0.3, ay);
+        ctx.lineTo(p.x - t * 0.12, ay);
+        ctx.lineTo(p.x - t * 0.12, ay - t * 0.3);
+        ctx.lineTo(p.x + t * 0.12, ay - t * 0.3);
+        ctx.lineTo(p.x + t * 0.12, ay);
+        ctx.lineTo(p.x + t * 0.3, ay);
+        ctx.closePath();
+        ctx.fill();
+        ctx.stroke();
+        // The click point is the target itself (its body, or the place's tile).
+        const aim = m.entityId ? { x: p.x, y: p.y - t * 0.2 } : p;
+        this.drawnMarkers.push({ where: "map", label: m.label, entityId: m.entityId, tile: { x: m.x, z: m.z }, ...toPage(aim.x, aim.y), edge: false });
+      } else {
+        // On the edge, pointing the way.
+        const cx = canvas.width / 2;
+        const cy = canvas.height / 2;
+        const dx = p.x - cx;
+        const dy = p.y - cy;
+        const k = Math.min((cx - margin - 10) / Math.abs(dx || 1e-6), (cy - margin - 10) / Math.abs(dy || 1e-6));
+        const ex = cx + dx * k;
+        const ey = cy + dy * k;
+        const a = Math.atan2(dy, dx);
+        ctx.save();
+        ctx.translate(ex, ey);
+        ctx.rotate(a);
+        ctx.fillStyle = "#ffd22a";
+        ctx.strokeStyle = "#4a3000";
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.moveTo(14, 0);
+        ctx.lineTo(-8, -10);
+        ctx.lineTo(-3, 0);
+        ctx.lineTo(-8, 10);
+        ctx.closePath();
+        ctx.fill();
+        ctx.stroke();
+        ctx.restore();
+        const tiles = Math.round(Math.max(Math.abs(m.x - this.camX), Math.abs(m.z - this.camZ)));
+        this.blit(labelSprite(this.sprites, `${tiles} tiles`, "#ffd22a", t, 11), ex - Math.cos(a) * 24, ey - Math.sin(a) * 24);
+        this.drawnMarkers.push({ where: "map", label: m.label, entityId: m.entityId, tile: { x: m.x, z: m.z }, ...toPage(ex, ey), edge: true });
+      }
+    }
+  }
+
+  private drawXp(now: number) {
+    const { ctx, canvas } = this;
+    this.xpDrops = this.xpDrops.filter((d) => now - d.at < XP_DROP_MS);
+    this.xpDrops.forEach((d, i) => {
+      const k = (now - d.at) / XP_DROP_MS;
+      ctx.globalAlpha = Math.min(1, 2 - 2 * k);
+      this.blit(labelSprite(this.sprites, d.text, "#ffffff", this.tile, 13), canvas.width - 80, 90 - k * 60 + i * 16);
+    });
+    ctx.globalAlpha = 1;
+    if (this.levelUp && now - this.levelUp.at < LEVEL_UP_MS) {
+      const y = 54;
+      ctx.fillStyle = "rgba(20,14,4,0.82)";
+      ctx.fillRect(canvas.width / 2 - 230, y - 18, 460, 36);
+      ctx.strokeStyle = "#f0c060";
+      ctx.strokeRect(canvas.width / 2 - 230, y - 18, 460, 36);
+      this.blit(labelSprite(this.sprites, this.levelUp.text, "#ffe27a", this.tile, 14), canvas.width / 2, y);
+    } else this.levelUp = null;
+  }
+
+  // ---- Pointing and clicking ----
+
+  /** What is drawn under a canvas point, topmost first. */
+  private hitsAt(cx: number, cy: number): Hit[] {
+    const out: Hit[] = [];
+    for (let i = this.hits.length - 1; i >= 0; i--) {
+      const h = this.hits[i]!;
+      if (cx >= h.x0 && cx <= h.x1 && cy >= h.y0 && cy <= h.y1) out.push(h);
+    }
+    // Figures before things, as they stand in front.
+    return out.sort((a, b) => rank(a.kind) - rank(b.kind));
+  }
+
+  /** Name and examine text of what is under the pointer, in the hover box, and its first action over the map. */
+  private hover() {
+    const box = document.getElementById("hover");
+    const action = document.getElementById("action-text");
+    if (!box || !action) return;
+    if (!this.pointer) {
+      box.hidden = true;
+      action.textContent = "";
+      return;
+    }
+    const { x, y } = this.pointer;
+    const hit = this.hitsAt(x, y)[0];
+    const options = this.optionsAt(x, y);
+    const first = options[0];
+    action.textContent = first ? `${first.label}${options.length > 2 ? ` / ${options.length - 1} more options` : ""}` : "";
+    const info = hit ? this.describe(hit) : null;
+    if (!info) {
+      box.hidden = true;
+      return;
+    }
+    box.replaceChildren();
+    const name = document.createElement("b");
+    name.textContent = info.name;
+    box.append(name);
+    if (info.examine) {
+      const text = document.createElement("div");
+      text.textContent = info.examine;
+      box.append(text);
+    }
+    const r = this.canvas.getBoundingClientRect();
+    box.style.left = `${Math.min(x + 14, r.width - 220)}px`;
+    box.style.top = `${y + 16}px`;
+    box.hidden = false;
+  }
+
+  /** The name and examine text of something drawn. */
+  describe(hit: { kind: Hit["kind"]; id: string }): { name: string; examine: string | null } | null {
+    const { game } = this;
+    const state = game.net.state;
+    switch (hit.kind) {
+      case "npc": {
+        const n = state.npcs.get(hit.id);
+        if (!n) return null;
+        const info = game.npc(n.npcId);
+        return { name: info?.attackable ? `${n.name} (level ${n.level})` : n.name, examine: info?.examine ?? null };
+      }
+      case "player": {
+        const p = state.players.get(hit.id);
+        if (!p) return null;
+        const mine = p.id === game.net.playerId;
+        return {
+          name: `${p.isAgent ? "[agent] " : ""}${p.name} (level ${p.combatLevel})`,
+          examine: mine ? "That's you." : p.isAgent ? "An agent: a player driven by a program." : "A fellow adventurer.",
+        };
+      }
+      case "resource": {
+        const r = state.resources.get(hit.id);
+        if (!r) return null;
+        if (r.skill === "firemaking") return { name: "Fire", examine: "A fire, burning nicely. Cook raw food on it from your pack." };
+        const info = game.catalogue.resources.find((c) => c.id === r.resourceId);
+        if (r.depleted)
+          return {
+            name: r.skill === "woodcutting" ? "Tree stump" : r.skill === "mining" ? "Rocks" : r.name,
+            examine: r.skill === "woodcutting" ? "A stump: the tree will grow back." : "There is nothing left here for now.",
+          };
+        return { name: `${r.name}${info ? ` (${r.skill} ${info.level})` : ""}`, examine: info?.examine ?? null };
+      }
+      case "station": {
+        const s = state.stations.get(hit.id);
+        if (!s) return null;
+        return { name: s.name, examine: game.catalogue.stations.find((c) => c.type === s.type)?.examine ?? null };
+      }
+      case "item": {
+        const g = state.groundItems.get(hit.id);
+        if (!g) return null;
+        return { name: `${game.itemName(g.itemId)}${g.quantity > 1 ? ` (${g.quantity})` : ""}`, examine: game.item(g.itemId)?.examine ?? null };
+      }
+    }
+  }
+
+  /** Everything that can be done at a canvas point, the default first: what is drawn there, then its tile. */
+  optionsAt(cx: number, cy: number): MenuOption[] {
+    const tile = this.toTile(cx, cy);
+    const hits = this.hitsAt(cx, cy);
+    return this.options(tile.x, tile.z, hits);
+  }
+
+  /** What can be done on a tile (and with `hits`, things drawn over it), the default first. */
+  options(x: number, z: number, hits: Array<{ kind: Hit["kind"]; id: string }> = []): MenuOption[] {
     const { game } = this;
     const net = game.net;
     const state = net.state;
+    const seen = new Set<string>();
+    const targets: Array<{ kind: Hit["kind"]; id: string }> = [...hits];
+    state.npcs.forEach((n) => n.x === x && n.z === z && n.state !== "dead" && targets.push({ kind: "npc", id: n.id }));
+    state.resources.forEach((r) => r.x === x && r.z === z && targets.push({ kind: "resource", id: r.id }));
+    state.groundItems.forEach((g) => g.x === x && g.z === z && targets.push({ kind: "item", id: g.id }));
+    state.stations.forEach((s) => s.x === x && s.z === z && targets.push({ kind: "station", id: s.id }));
+    state.players.forEach((p) => p.x === x && p.z === z && p.id !== net.playerId && targets.push({ kind: "player", id: p.id }));
     const options: MenuOption[] = [];
-    const walk: MenuOption = { label: "Walk here", run: () => net.send("player:move", { x, z }) };
-    state.npcs.forEach((n) => {
-      if (n.x !== x || n.z !== z || n.state === "dead") return;
-      const info = game.npc(n.npcId);
-      const spell = game.pendingSpell;
-      if (spell && info?.attackable) options.push({ label: `Cast ${spell.name} on ${n.name}`, run: () => game.cast(n.id) });
-      if (info?.attackable)
-        options.push({ label: `Attack ${n.name} (level ${n.level})`, run: () => net.send("player:action", { action: "attack", targetId: n.id }) });
-      if (info?.talks) options.push({ label: `Talk-to ${n.name}`, run: () => net.send("player:action", { action: "talk", targetId: n.id }) });
-      if (info?.services.some((s) => s === "store" || s === "shop")) {
-        options.push({ label: `Trade ${n.name}`, run: () => net.send("player:action", { action: "store", targetId: n.id }) });
-      }
-    });
-    state.resources.forEach((r) => {
-      if (r.x !== x || r.z !== z || r.skill === "firemaking") return;
-      options.push({ label: `${GATHER_VERB[r.skill] ?? "Gather"} ${r.name}`, run: () => net.send("player:action", { action: "gather", targetId: r.id }) });
-    });
-    state.groundItems.forEach((g) => {
-      if (g.x === x && g.z === z)
+    const later: MenuOption[] = [];
+    const examine: MenuOption[] = [];
+    for (const target of targets) {
+      if (seen.has(target.id)) continue;
+      seen.add(target.id);
+      const info = this.describe(target);
+      if (info) examine.push({ label: `Examine ${info.name}`, run: () => game.log(info.examine ?? `It's ${info.name}.`, "system") });
+      if (target.kind === "npc") {
+        const n = state.npcs.get(target.id)!;
+        const def = game.npc(n.npcId);
+        const spell = game.pendingSpell;
+        if (spell && def?.attackable) options.push({ label: `Cast ${spell.name} on ${n.name}`, run: () => game.cast(n.id) });
+        if (def?.attackable)
+          options.push({ label: `Attack ${n.name} (level ${n.level})`, run: () => net.send("player:action", { action: "attack", targetId: n.id }) });
+        if (def?.talks) options.push({ label: `Talk-to ${n.name}`, run: () => net.send("player:action", { action: "talk", targetId: n.id }) });
+        if (def?.services.some((s) => s === "store" || s === "shop"))
+          options.push({ label: `Trade ${n.name}`, run: () => net.send("player:action", { action: "store", targetId: n.id }) });
+      } else if (target.kind === "resource") {
+        const r = state.resources.get(target.id)!;
+        if (r.skill !== "firemaking" && !r.depleted)
+          options.push({ label: `${GATHER_VERB[r.skill] ?? "Gather"} ${r.name}`, run: () => net.send("player:action", { action: "gather", targetId: r.id }) });
+      } else if (target.kind === "item") {
+        const g = state.groundItems.get(target.id)!;
         options.push({ label: `Take ${game.itemName(g.itemId)}`, run: () => net.send("player:action", { action: "pickup", targetId: g.id }) });
-    });
-    state.stations.forEach((s) => {
-      if (s.x !== x || s.z !== z) return;
-      if (s.type === "altar") options.push({ label: `Pray-at ${s.name}`, run: () => net.send("player:action", { action: "pray", targetId: s.id }) });
-      else options.push({ label: `Use ${s.name}`, run: () => game.useStation(s) });
-    });
-    const others: PlayerView[] = [];
-    state.players.forEach((p) => p.x === x && p.z === z && p.id !== net.playerId && others.push(p));
-    // The duel opponent is the one player a click attacks; other players are walked past.
-    for (const p of others) {
-      if (game.duelOpponent === p.id) options.unshift({ label: `Fight ${p.name}`, run: () => net.send("player:action", { action: "attack", targetId: p.id }) });
+      } else if (target.kind === "station") {
+        const s = state.stations.get(target.id)!;
+        if (s.type === "altar") options.push({ label: `Pray-at ${s.name}`, run: () => net.send("player:action", { action: "pray", targetId: s.id }) });
+        else options.push({ label: `Use ${s.name}`, run: () => game.useStation(s) });
+      } else if (target.kind === "player") {
+        const p = state.players.get(target.id)!;
+        if (p.id === net.playerId) continue;
+        // The duel opponent is the one player a click attacks; other players are walked past.
+        if (game.duelOpponent === p.id)
+          options.unshift({ label: `Fight ${p.name}`, run: () => net.send("player:action", { action: "attack", targetId: p.id }) });
+        later.push({ label: `Trade with ${p.name}`, run: () => net.send("tradeRequest", { targetPlayerId: p.id }) });
+        later.push({ label: `Challenge ${p.name}`, run: () => net.send("duel:challenge", { targetPlayerId: p.id }) });
+        later.push({ label: `Report ${p.name}`, run: () => game.report(p.name) });
+      }
     }
-    options.push(walk);
-    others.forEach((p) => {
-      options.push({ label: `Trade with ${p.name}`, run: () => net.send("tradeRequest", { targetPlayerId: p.id }) });
-      options.push({ label: `Challenge ${p.name}`, run: () => net.send("duel:challenge", { targetPlayerId: p.id }) });
-      options.push({ label: `Report ${p.name}`, run: () => game.report(p.name) });
-    });
-    return options;
+    options.push({ label: "Walk here", run: () => this.walkTo(x, z) });
+    return [...options, ...later, ...examine];
+  }
+
+  /** Walk to a tile, or the nearest open tile to it (a tree, a wall). */
+  walkTo(x: number, z: number) {
+    const open = this.nearestOpen(x, z);
+    if (!open) return this.game.log("You can't reach that spot", "error");
+    this.game.net.send("player:move", { x: open.x, z: open.z, run: settings.run });
+  }
+
+  nearestOpen(x: number, z: number): { x: number; z: number } | null {
+    for (let r = 0; r <= 4; r++)
+      for (let dz = -r; dz <= r; dz++)
+        for (let dx = -r; dx <= r; dx++) {
+          if (Math.max(Math.abs(dx), Math.abs(dz)) !== r) continue;
+          if (!this.game.isBlocked(x + dx, z + dz)) return { x: x + dx, z: z + dz };
+        }
+    return null;
   }
 
   private click(ev: MouseEvent, list: boolean) {
-    const r = this.canvas.getBoundingClientRect();
-    const x = Math.floor((ev.clientX - r.left - this.canvas.width / 2 + TILE / 2) / TILE) + this.centre.x;
-    const z = Math.floor((ev.clientY - r.top - this.canvas.height / 2 + TILE / 2) / TILE) + this.centre.z;
-    const options = this.optionsAt(x, z);
-    if (list) this.game.menu(ev.pageX, ev.pageY, `Tile ${x}, ${z}`, options);
+    const { x, y } = this.canvasPoint(ev);
+    const options = this.optionsAt(x, y);
+    const hit = this.hitsAt(x, y)[0];
+    const tile = this.toTile(x, y);
+    const title = hit ? (this.describe(hit)?.name ?? `Tile ${tile.x}, ${tile.z}`) : `Tile ${tile.x}, ${tile.z}`;
+    if (list) this.game.menu(ev.pageX, ev.pageY, title, options);
     else options[0]!.run();
   }
+
+  /** Zoom in (1) or out (-1). */
+  zoom(by: 1 | -1) {
+    setSettings({ zoom: zoomStep(settings.zoom, by) });
+  }
 }
+
+const rank = (k: Hit["kind"]) => (k === "npc" || k === "player" ? 0 : k === "item" ? 1 : 2);
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -109,6 +109,8 @@ describe("/ws: dialogue, stores and quests", function () {
           count: 0,
           needed: 0,
           completions: 0,
+          // Where the stage points a client's marker: the npc to hand the letter to.
+          target: { type: "talk", id: "bank_clerk" },
         },
       ],
     });

@@ -2,7 +2,15 @@ import { INVENTORY_SIZE, SKILLS } from "../../../src/protocol/vocabulary.js";
 import type { InventorySlotView } from "../../../src/protocol/index.js";
 import { askQuantity, h } from "../dom.js";
 import type { Game, MenuOption } from "../game.js";
+import { iconUrl } from "../icons.js";
 import type { Panel } from "./panel.js";
+
+/** A stack's size as the pack shows it: 25, 12.5K, 3M. */
+export function quantityText(n: number): string {
+  if (n >= 10_000_000) return `${Math.floor(n / 1_000_000)}M`;
+  if (n >= 100_000) return `${Math.floor(n / 1000)}K`;
+  return String(n);
+}
 
 /** The pack: 28 slots; a click lists what the item can do here and now. */
 export const inventoryPanel: Panel = {
@@ -12,15 +20,17 @@ export const inventoryPanel: Panel = {
     const grid = h("div", { className: "grid" });
     for (let slot = 0; slot < INVENTORY_SIZE; slot++) {
       const s = bySlot.get(slot);
+      const item = s ? game.item(s.itemId) : undefined;
       const cell = h(
         "div",
         {
           className: `slot${s?.locked ? " locked" : ""}`,
           dataset: { slot: String(slot), item: s?.itemId ?? "" },
-          title: s ? (game.item(s.itemId)?.examine ?? "") : "",
+          title: s ? `${game.itemName(s.itemId)}${item?.examine ? `\n${item.examine}` : ""}` : "",
         },
-        s ? game.itemName(s.itemId) : "",
-        s && s.quantity > 1 ? h("div", { className: "qty" }, String(s.quantity)) : null,
+        item ? h("img", { src: iconUrl(item), alt: "", width: 32, height: 32, draggable: false }) : null,
+        s ? h("span", { className: "name" }, game.itemName(s.itemId)) : "",
+        s && s.quantity > 1 ? h("div", { className: "qty" }, quantityText(s.quantity)) : null,
       );
       if (s) cell.onclick = (ev) => game.menu(ev.pageX, ev.pageY, game.itemName(s.itemId), slotOptions(game, s));
       grid.append(cell);

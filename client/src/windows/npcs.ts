@@ -11,7 +11,18 @@ export function installNpcWindows(game: Game) {
   const net = game.net;
   let store: StoreView | null = null;
 
-  net.on("dialogue:node", (node) =>
+  // The conversation's last words stay until read: a node without answers ends it, and Continue puts it away.
+  let last: { npcName: string; text: string; final: boolean } | null = null;
+  const showLast = () =>
+    last &&
+    game.overlay(
+      "dialogue",
+      last.npcName,
+      h("p", {}, last.text),
+      h("div", { className: "actions" }, h("button", { textContent: "Continue", onclick: () => game.closeOverlay("dialogue") })),
+    );
+  net.on("dialogue:node", (node) => {
+    last = { npcName: node.npcName, text: node.text, final: node.responses.length === 0 };
     game.overlay(
       "dialogue",
       node.npcName,
@@ -20,11 +31,15 @@ export function installNpcWindows(game: Game) {
         "div",
         { className: "actions" },
         ...node.responses.map((r) => h("button", { textContent: r.text, onclick: () => net.send("dialogue:respond", { index: r.index }) })),
-        h("button", { textContent: node.responses.length ? "Walk away" : "Close", onclick: () => net.send("dialogue:close", {}) }),
+        h("button", { textContent: node.responses.length ? "Walk away" : "Continue", onclick: () => net.send("dialogue:close", {}) }),
       ),
-    ),
-  );
-  net.on("dialogue:end", () => game.closeOverlay("dialogue"));
+    );
+  });
+  net.on("dialogue:end", (end) => {
+    if (end.reason === "finished" && last?.final) showLast();
+    else game.closeOverlay("dialogue");
+    last = null;
+  });
   net.on("bank:open", () => game.showTab("Bank"));
   net.on("tanner:open", (offer) =>
     game.overlay(

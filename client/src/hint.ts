@@ -1,0 +1,36 @@
+import { byId, h } from "./dom.js";
+import type { Game } from "./game.js";
+import { settings, setSettings } from "./settings.js";
+
+/**
+ * The first visit's hint: until a quest is started (or the hint is put away), a box over the map
+ * names the first quest's giver and says to follow the yellow arrow (on the map and the minimap)
+ * and click them. Whether it was read is kept in the browser.
+ */
+export function installHint(game: Game) {
+  const box = byId("hint");
+  const show = () => {
+    const started = game.me.quests.quests.length > 0;
+    const next = game.guidance?.tracked();
+    if (settings.hintSeen || started || !next || next.target.type !== "talk") {
+      box.hidden = true;
+      return;
+    }
+    const giver = game.npc(next.target.id)?.name ?? next.target.id;
+    box.replaceChildren(
+      h("b", {}, `Welcome to the world, ${game.me.name}!`),
+      h(
+        "p",
+        {},
+        `${giver} has an errand for a newcomer: "${next.quest.name}". Follow the yellow arrow on the map and the minimap, and click ${giver} to talk.`,
+      ),
+      h("p", { className: "small" }, "Click the ground to walk, click the minimap to walk further; right-click anything for all you can do with it."),
+      h("button", { textContent: "Got it", onclick: () => (setSettings({ hintSeen: true }), show()) }),
+    );
+    box.hidden = false;
+  };
+  game.onChange(show);
+  game.guidance?.onChange(show);
+  game.net.on("quest:started", () => setSettings({ hintSeen: true }));
+  show();
+}

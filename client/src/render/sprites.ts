@@ -1,0 +1,648 @@
+/**
+ * Everything on the map that is not ground, drawn in code: figures (people, goblins, animals) with
+ * a facing, trees, rocks, fishing spots, stumps, fires, stations and altars, and text labels. Each
+ * is drawn once per zoom into a small canvas and kept, so a frame is a list of drawImage calls.
+ */
+
+export class SpriteCache {
+  private readonly sprites = new Map<string, HTMLCanvasElement>();
+  private tile = 0;
+
+  /** The sprite for `key` at `tile` px per tile, made by `draw` on first use. */
+  get(key: string, tile: number, w: number, h: number, draw: (ctx: CanvasRenderingContext2D) => void): HTMLCanvasElement {
+    if (tile !== this.tile) {
+      this.sprites.clear();
+      this.tile = tile;
+    }
+    let s = this.sprites.get(key);
+    if (!s) {
+      if (this.sprites.size > 3000) this.sprites.clear();
+      s = document.createElement("canvas");
+      s.width = Math.max(1, Math.ceil(w));
+      s.height = Math.max(1, Math.ceil(h));
+      draw(s.getContext("2d")!);
+      this.sprites.set(key, s);
+    }
+    return s;
+  }
+}
+
+// ---- Figures ----
+
+export type Body = "human" | "goblin" | "chicken" | "cow" | "troll";
+
+/** How a figure looks: its body, colours and what it carries. */
+export interface Look {
+  body: Body;
+  skin: string;
+  shirt: string;
+  legs: string;
+  hat?: "helm" | "hood" | "cap" | "hair";
+  hatColour?: string;
+  weapon?: "spear" | "bow" | "staff" | "sword" | "none";
+  /** A long coat or robe over the legs. */
+  robe?: boolean;
+  scale?: number;
+}
+
+const NPC_LOOKS: Record<string, Look> = {
+  warden_holt: { body: "human", skin: "#e0b48a", shirt: "#2f4f8f", legs: "#2a2a3a", hat: "cap", hatColour: "#1d2f5a", robe: true },
+  bank_clerk: { body: "human", skin: "#c98e62", shirt: "#7a2f5a", legs: "#3a2a3a", hat: "hair", hatColour: "#3a2414", robe: true },
+  shopkeeper: { body: "human", skin: "#e6c09a", shirt: "#c9b48a", legs: "#5a4028", hat: "hair", hatColour: "#8a5a2a" },
+  tanner: { body: "human", skin: "#d8a878", shirt: "#8a5a30", legs: "#4a3420", hat: "hair", hatColour: "#222" },
+  town_guard: { body: "human", skin: "#e0b48a", shirt: "#9aa0a8", legs: "#4a4e56", hat: "helm", hatColour: "#7a8088", weapon: "spear" },
+  goblin: { body: "goblin", skin: "#6f9a3a", shirt: "#6b4a2a", legs: "#4a3420", weapon: "spear", scale: 0.8 },
+  chicken: { body: "chicken", skin: "#f4f0e8", shirt: "#d8382a", legs: "#e8a020", scale: 0.6 },
+  cow: { body: "cow", skin: "#f2efe8", shirt: "#2a2a2a", legs: "#e6b0a8", scale: 1.1 },
+  bog_troll: { body: "troll", skin: "#6a7a5a", shirt: "#4a5a3a", legs: "#3a4a2a", scale: 1.35 },
+  outlaw_bowman: { body: "human", skin: "#d8a878", shirt: "#3f5a2a", legs: "#4a3a2a", hat: "hood", hatColour: "#2f4420", weapon: "bow" },
+  ashcloak_hexer: { body: "human", skin: "#d8b898", shirt: "#5a5a60", legs: "#3a3a40", hat: "hood", hatColour: "#4a4a50", weapon: "staff", robe: true },
+};
+
+const SHIRTS = ["#b03a2e", "#2e6fb0", "#c9a12e", "#3a8a4a", "#8a4ab0", "#c96a2e", "#2e9aa0", "#6a6a6a"];
+
+function hashOf(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
+  return Math.abs(h);
+}
+
+/** An npc's look: its own when known, else one for its kind (a fighter or a townsman). */
+export function npcLook(npcId: string, attackable: boolean): Look {
+  return (
+    NPC_LOOKS[npcId] ?? {
+      body: "human",
+      skin: "#e0b48a",
+      shirt: attackable ? "#7a3a2a" : "#b89a4a",
+      legs: "#3a3a3a",
+      hat: attackable ? "hood" : "hair",
+      hatColour: attackable ? "#4a2a1a" : "#5a3a1a",
+      weapon: attackable ? "sword" : "none",
+    }
+  );
+}
+
+/** A player's look: the player in blue, agents robed in purple, others in a colour of their own. */
+export function playerLook(id: string, mine: boolean, agent: boolean): Look {
+  if (agent) return { body: "human", skin: "#d8c0a8", shirt: "#6a3aa0", legs: "#3a2460", hat: "hood", hatColour: "#4a2a80", weapon: "staff", robe: true };
+  const h = hashOf(id);
+  return {
+    body: "human",
+    skin: ["#f0c8a0", "#d8a878", "#a8744a", "#7a5030"][h % 4]!,
+    shirt: mine ? "#2e6fd0" : SHIRTS[h % SHIRTS.length]!,
+    legs: mine ? "#3a3a5a" : "#4a4034",
+    hat: "hair",
+    hatColour: ["#3a2414", "#c9a05a", "#1a1a1a", "#8a3a1a"][(h >> 3) % 4]!,
+    weapon: "none",
+  };
+}
+
+/** The eight facings, as unit steps on the map (x east, z north): 0 = south, clockwise. */
+export const FACINGS: ReadonlyArray<readonly [number, number]> = [
+  [0, -1],
+  [-1, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, 1],
+  [1, 1],
+  [1, 0],
+  [1, -1],
+];
+
+/** The facing of a step (dx east, dz north). */
+export function facingOf(dx: number, dz: number, fallback: number): number {
+  if (dx === 0 && dz === 0) return fallback;
+  const sx = Math.sign(dx);
+  const sz = Math.sign(dz);
+  const i = FACINGS.findIndex(([x, z]) => x === sx && z === sz);
+  return i < 0 ? fallback : i;
+}
+
+/** The size of a figure's sprite at `t` px per tile: a tile and a half wide, two tiles high; its feet at (w/2, h - t/4). */
+export function figureSize(t: number) {
+  return { w: Math.ceil(t * 1.6), h: Math.ceil(t * 2.3) };
+}
+
+/** Draw a figure facing `facing` (0..7, 0 = south, towards the viewer), `step` 0 or 1 of its walk. */
+export function drawFigure(ctx: CanvasRenderingContext2D, look: Look, facing: number, step: number, t: number) {
+  const { w, h } = figureSize(t);
+  const s = (look.scale ?? 1) * t * 1.2;
+  const fx = w / 2;
+  const fy = h - t / 4;
+  // Shadow, with a wedge on the ground showing where it faces.
+  const [dx, dz] = FACINGS[facing]!;
+  ctx.fillStyle = "rgba(0,0,0,0.28)";
+  ctx.beginPath();
+  ctx.ellipse(fx, fy, s * 0.34, s * 0.14, 0, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.fillStyle = "rgba(255,255,255,0.35)";
+  ctx.beginPath();
+  const len = Math.hypot(dx, dz);
+  const ux = dx / len;
+  const uy = -dz / len;
+  ctx.moveTo(fx + ux * s * 0.5, fy + uy * s * 0.22);
+  ctx.lineTo(fx - uy * s * 0.12 + ux * s * 0.28, fy + ux * s * 0.06 + uy * s * 0.1);
+  ctx.lineTo(fx + uy * s * 0.12 + ux * s * 0.28, fy - ux * s * 0.06 + uy * s * 0.1);
+  ctx.fill();
+  switch (look.body) {
+    case "chicken":
+      return drawChicken(ctx, look, fx, fy, s, ux, step);
+    case "cow":
+      return drawCow(ctx, look, fx, fy, s, ux, uy, step);
+    default:
+      return drawBiped(ctx, look, fx, fy, s, ux, uy, step);
+  }
+}
+
+function drawBiped(ctx: CanvasRenderingContext2D, look: Look, fx: number, fy: number, s: number, ux: number, uy: number, step: number) {
+  const goblin = look.body === "goblin";
+  const troll = look.body === "troll";
+  const away = uy < -0.3; // facing north: its back to the viewer
+  const side = Math.abs(ux) > 0.3 ? Math.sign(ux) : 0;
+  const legH = s * 0.36;
+  const bodyH = s * 0.42;
+  const bodyW = s * (troll ? 0.5 : 0.34);
+  const headR = s * (goblin ? 0.15 : 0.13);
+  const top = fy - legH - bodyH;
+  // Legs, apart on the step of a walk.
+  const spread = step ? s * 0.08 : 0;
+  ctx.fillStyle = look.legs;
+  if (look.robe) {
+    ctx.beginPath();
+    ctx.moveTo(fx - bodyW / 2, fy - legH);
+    ctx.lineTo(fx + bodyW / 2, fy - legH);
+    ctx.lineTo(fx + bodyW / 2 + s * 0.05, fy - s * 0.04);
+    ctx.lineTo(fx - bodyW / 2 - s * 0.05, fy - s * 0.04);
+    ctx.fill();
+  } else {
+    ctx.fillRect(fx - bodyW / 2 + s * 0.02 - spread, fy - legH, bodyW * 0.38, legH - s * 0.02);
+    ctx.fillRect(fx + bodyW / 2 - bodyW * 0.38 - s * 0.02 + spread, fy - legH, bodyW * 0.38, legH - s * 0.02);
+  }
+  // Body.
+  ctx.fillStyle = look.shirt;
+  roundRect(ctx, fx - bodyW / 2, top, bodyW, bodyH, s * 0.08);
+  ctx.fill();
+  // Arms.
+  ctx.fillStyle = look.skin;
+  const armSwing = step ? s * 0.06 : -s * 0.02;
+  ctx.fillRect(fx - bodyW / 2 - s * 0.08, top + s * 0.05 + armSwing, s * 0.08, bodyH * 0.75);
+  ctx.fillRect(fx + bodyW / 2, top + s * 0.05 - armSwing, s * 0.08, bodyH * 0.75);
+  // Weapon in the hand on the facing side (or the right one).
+  const hand = side || 1;
+  const hx = fx + hand * (bodyW / 2 + s * 0.04);
+  const hy = top + bodyH * 0.7;
+  drawWeapon(ctx, look.weapon, hx, hy, s);
+  // Head.
+  const hy0 = top - headR * 0.8;
+  ctx.fillStyle = look.skin;
+  ctx.beginPath();
+  ctx.arc(fx, hy0, headR, 0, Math.PI * 2);
+  ctx.fill();
+  if (goblin) {
+    // Pointed ears.
+    ctx.beginPath();
+    ctx.moveTo(fx - headR, hy0);
+    ctx.lineTo(fx - headR * 1.9, hy0 - headR * 0.6);
+    ctx.lineTo(fx - headR * 0.7, hy0 - headR * 0.4);
+    ctx.moveTo(fx + headR, hy0);
+    ctx.lineTo(fx + headR * 1.9, hy0 - headR * 0.6);
+    ctx.lineTo(fx + headR * 0.7, hy0 - headR * 0.4);
+    ctx.fill();
+  }
+  // Hair or headgear, then the face unless it faces away.
+  const hatColour = look.hatColour ?? "#3a2414";
+  ctx.fillStyle = hatColour;
+  switch (look.hat) {
+    case "helm":
+      ctx.beginPath();
+      ctx.arc(fx, hy0, headR * 1.08, Math.PI, 0);
+      ctx.fill();
+      ctx.fillRect(fx - headR * 0.15, hy0 - headR * 1.3, headR * 0.3, headR * 0.4);
+      break;
+    case "hood":
+      ctx.beginPath();
+      ctx.arc(fx, hy0, headR * 1.2, Math.PI * 0.9, Math.PI * 2.1);
+      ctx.fill();
+      if (away) {
+        ctx.beginPath();
+        ctx.arc(fx, hy0, headR * 1.15, 0, Math.PI * 2);
+        ctx.fill();
+      }
+      break;
+    case "cap":
+      ctx.fillRect(fx - headR * 1.1, hy0 - headR * 1.0, headR * 2.2, headR * 0.55);
+      ctx.fillRect(fx - headR * 0.8, hy0 - headR * 1.5, headR * 1.6, headR * 0.6);
+      break;
+    case "hair":
+      ctx.beginPath();
+      ctx.arc(fx, hy0 - headR * 0.1, headR * 1.02, Math.PI * 1.05, Math.PI * 1.95);
+      ctx.fill();
+      if (away) {
+        ctx.beginPath();
+        ctx.arc(fx, hy0, headR, 0, Math.PI * 2);
+        ctx.fill();
+      }
+      break;
+  }
+  if (!away) {
+    ctx.fillStyle = goblin ? "#f0e040" : "#1a1a1a";
+    const ex = side * headR * 0.45;
+    const eyes = side === 0 ? [-headR * 0.38, headR * 0.38] : [ex];
+    for (const e of eyes) ctx.fillRect(fx + e - 1, hy0 - headR * 0.1, Math.max(1.5, s * 0.035), Math.max(1.5, s * 0.035));
+  }
+}
+
+function drawWeapon(ctx: CanvasRenderingContext2D, weapon: Look["weapon"], hx: number, hy: number, s: number) {
+  if (!weapon || weapon === "none") return;
+  ctx.lineCap = "round";
+  if (weapon === "spear") {
+    ctx.strokeStyle = "#7a5a32";
+    ctx.lineWidth = Math.max(1.5, s * 0.04);
+    ctx.beginPath();
+    ctx.moveTo(hx, hy + s * 0.15);
+    ctx.lineTo(hx, hy - s * 0.75);
+    ctx.stroke();
+    ctx.fillStyle = "#c8ccd0";
+    ctx.beginPath();
+    ctx.moveTo(hx - s * 0.05, hy - s * 0.72);
+    ctx.lineTo(hx, hy - s * 0.88);
+    ctx.lineTo(hx + s * 0.05, hy - s * 0.72);
+    ctx.fill();
+  } else if (weapon === "bow") {
+    ctx.strokeStyle = "#8a5a2a";
+    ctx.lineWidth = Math.max(1.5, s * 0.04);
+    ctx.beginPath();
+    ctx.arc(hx, hy - s * 0.1, s * 0.28, -Math.PI / 2.2, Math.PI / 2.2);
+    ctx.stroke();
+    ctx.strokeStyle = "#ddd";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(hx + s * 0.05, hy - s * 0.36);
+    ctx.lineTo(hx + s * 0.05, hy + s * 0.16);
+    ctx.stroke();
+  } else if (weapon === "staff") {
+    ctx.strokeStyle = "#5a3a1a";
+    ctx.lineWidth = Math.max(1.5, s * 0.045);
+    ctx.beginPath();
+    ctx.moveTo(hx, hy + s * 0.2);
+    ctx.lineTo(hx, hy - s * 0.65);
+    ctx.stroke();
+    ctx.fillStyle = "#7ad0ff";
+    ctx.beginPath();
+    ctx.arc(hx, hy - s * 0.68, s * 0.06, 0, Math.PI * 2);
+    ctx.fill();
+  } else if (weapon === "sword") {
+    ctx.strokeStyle = "#d0d4d8";
+    ctx.lineWidth = Math.max(1.5, s * 0.05);
+    ctx.beginPath();
+    ctx.moveTo(hx, hy);
+    ctx.lineTo(hx, hy - s * 0.45);
+    ctx.stroke();
+    ctx.fillStyle = "#7a5a2a";
+    ctx.fillRect(hx - s * 0.08, hy - s * 0.03, s * 0.16, s * 0.05);
+  }
+}
+
+function drawChicken(ctx: CanvasRenderingContext2D, look: Look, fx: number, fy: number, s: number, ux: number, step: number) {
+  const dir = ux < -0.3 ? -1 : 1;
+  const by = fy - s * 0.35 - (step ? s * 0.03 : 0);
+  ctx.fillStyle = look.skin;
+  ctx.beginPath();
+  ctx.ellipse(fx, by, s * 0.3, s * 0.24, 0, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.beginPath();
+  ctx.arc(fx + dir * s * 0.24, by - s * 0.22, s * 0.13, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.fillStyle = look.shirt;
+  ctx.fillRect(fx + dir * s * 0.2, by - s * 0.4, s * 0.08, s * 0.08);
+  ctx.fillStyle = look.legs;
+  ctx.beginPath();
+  ctx.moveTo(fx + dir * s * 0.35, by - s * 0.25);
+  ctx.lineTo(fx + dir * s * 0.48, by - s * 0.2);
+  ctx.lineTo(fx + dir * s * 0.35, by - s * 0.16);
+  ctx.fill();
+  ctx.fillRect(fx - s * 0.08, by + s * 0.2, s * 0.04, s * 0.14);
+  ctx.fillRect(fx + s * 0.05, by + s * 0.2, s * 0.04, s * 0.14);
+  ctx.fillStyle = "#111";
+  ctx.fillRect(fx + dir * s * 0.28, by - s * 0.25, 1.5, 1.5);
+}
+
+function drawCow(ctx: CanvasRenderingContext2D, look: Look, fx: number, fy: number, s: number, ux: number, uy: number, step: number) {
+  const sideways = Math.abs(ux) > 0.3;
+  const dir = ux < 0 ? -1 : 1;
+  const by = fy - s * 0.45;
+  const bw = sideways ? s * 0.8 : s * 0.45;
+  ctx.fillStyle = look.skin;
+  ctx.fillRect(fx - bw / 2 + s * 0.04, by + s * 0.15, s * 0.08, s * 0.28 - (step ? s * 0.04 : 0));
+  ctx.fillRect(fx + bw / 2 - s * 0.12, by + s * 0.15, s * 0.08, s * 0.28 - (step ? 0 : s * 0.04));
+  roundRect(ctx, fx - bw / 2, by - s * 0.2, bw, s * 0.4, s * 0.12);
+  ctx.fill();
+  ctx.fillStyle = look.shirt;
+  ctx.beginPath();
+  ctx.arc(fx - bw * 0.15, by - s * 0.05, s * 0.1, 0, Math.PI * 2);
+  ctx.arc(fx + bw * 0.2, by + s * 0.05, s * 0.07, 0, Math.PI * 2);
+  ctx.fill();
+  // The head: at the front when side-on, over the body facing the viewer, hidden facing away.
+  if (uy < -0.3 && !sideways) return;
+  const hx = sideways ? fx + dir * bw * 0.55 : fx;
+  const hy = sideways ? by - s * 0.15 : by - s * 0.05;
+  ctx.fillStyle = look.skin;
+  ctx.beginPath();
+  ctx.ellipse(hx, hy, s * 0.14, s * 0.16, 0, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.fillStyle = look.legs;
+  ctx.beginPath();
+  ctx.ellipse(hx + (sideways ? dir * s * 0.06 : 0), hy + s * 0.1, s * 0.1, s * 0.06, 0, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.fillStyle = "#ddd";
+  ctx.fillRect(hx - s * 0.16, hy - s * 0.2, s * 0.06, s * 0.06);
+  ctx.fillRect(hx + s * 0.1, hy - s * 0.2, s * 0.06, s * 0.06);
+}
+
+function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number) {
+  ctx.beginPath();
+  ctx.moveTo(x + r, y);
+  ctx.arcTo(x + w, y, x + w, y + h, r);
+  ctx.arcTo(x + w, y + h, x, y + h, r);
+  ctx.arcTo(x, y + h, x, y, r);
+  ctx.arcTo(x, y, x + w, y, r);
+  ctx.closePath();
+}
+
+// ---- Things on the ground ----
+
+const ORE_COLOURS: Record<string, string> = {
+  copper: "#c8783a",
+  tin: "#c8c8c0",
+  iron: "#8a5a4a",
+  coal: "#222",
+  runestone: "#e8e8f8",
+  silver: "#e0e0e8",
+  gold: "#e8c030",
+  mithril: "#4a5fa0",
+};
+
+/** The sprite size of a thing on a tile: a tile and a half each way, the tile's centre at its middle-bottom third. */
+export function thingSize(t: number) {
+  return { w: Math.ceil(t * 1.6), h: Math.ceil(t * 2) };
+}
+
+/** Where a tile's centre falls in a thing's sprite. */
+export function thingAnchor(t: number) {
+  const { w, h } = thingSize(t);
+  return { x: w / 2, y: h - t * 0.6 };
+}
+
+/** A tree (by kind: plain, oak, willow), a stump, a rock (by ore), a depleted rock, a fishing spot, a fire. */
+export function drawResource(ctx: CanvasRenderingContext2D, resourceId: string, skill: string, depleted: boolean, t: number, phase = 0) {
+  const { x: cx, y: cy } = thingAnchor(t);
+  if (skill === "woodcutting") {
+    if (depleted) {
+      ctx.fillStyle = "#6b4a2a";
+      ctx.beginPath();
+      ctx.ellipse(cx, cy, t * 0.3, t * 0.16, 0, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillRect(cx - t * 0.3, cy - t * 0.15, t * 0.6, t * 0.15);
+      ctx.fillStyle = "#c8a46a";
+      ctx.beginPath();
+      ctx.ellipse(cx, cy - t * 0.15, t * 0.3, t * 0.14, 0, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.strokeStyle = "#8a6a3a";
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.ellipse(cx, cy - t * 0.15, t * 0.15, t * 0.07, 0, 0, Math.PI * 2);
+      ctx.stroke();
+      return;
+    }
+    const oak = resourceId.includes("oak");
+    const willow = resourceId.includes("willow");
+    ctx.fillStyle = "rgba(0,0,0,0.25)";
+    ctx.beginPath();
+    ctx.ellipse(cx, cy + t * 0.1, t * 0.55, t * 0.2, 0, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = "#5a3a1e";
+    ctx.fillRect(cx - t * 0.1, cy - t * 0.5, t * 0.2, t * 0.6);
+    const leaf = willow ? "#6a9a3a" : oak ? "#2f6a22" : "#3a7f2a";
+    const light = willow ? "#8aba4a" : oak ? "#43822e" : "#4f9a36";
+    const r = t * (oak ? 0.62 : 0.5);
+    const top = cy - t * (oak ? 1.0 : 0.95);
+    ctx.fillStyle = leaf;
+    if (willow) {
+      for (let k = -2; k <= 2; k++) {
+        ctx.beginPath();
+        ctx.ellipse(cx + k * t * 0.17, top + t * 0.25, t * 0.14, t * 0.5, 0, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    } else {
+      ctx.beginPath();
+      ctx.arc(cx - r * 0.45, top + r * 0.3, r * 0.65, 0, Math.PI * 2);
+      ctx.arc(cx + r * 0.45, top + r * 0.3, r * 0.65, 0, Math.PI * 2);
+      ctx.arc(cx, top - r * 0.15, r * 0.7, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    ctx.fillStyle = light;
+    ctx.beginPath();
+    ctx.arc(cx - r * 0.25, top - r * 0.2, r * 0.3, 0, Math.PI * 2);
+    ctx.fill();
+    return;
+  }
+  if (skill === "mining") {
+    const ore = Object.keys(ORE_COLOURS).find((k) => resourceId.includes(k));
+    ctx.fillStyle = "rgba(0,0,0,0.25)";
+    ctx.beginPath();
+    ctx.ellipse(cx, cy + t * 0.12, t * 0.5, t * 0.18, 0, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = depleted ? "#6a6660" : "#7e7a72";
+    ctx.beginPath();
+    ctx.moveTo(cx - t * 0.48, cy + t * 0.12);
+    ctx.lineTo(cx - t * 0.38, cy - t * 0.3);
+    ctx.lineTo(cx - t * 0.05, cy - t * 0.5);
+    ctx.lineTo(cx + t * 0.35, cy - t * 0.35);
+    ctx.lineTo(cx + t * 0.5, cy + t * 0.12);
+    ctx.closePath();
+    ctx.fill();
+    ctx.fillStyle = depleted ? "#7a766e" : "#969288";
+    ctx.beginPath();
+    ctx.moveTo(cx - t * 0.3, cy - t * 0.25);
+    ctx.lineTo(cx - t * 0.05, cy - t * 0.45);
+    ctx.lineTo(cx + t * 0.2, cy - t * 0.3);
+    ctx.lineTo(cx, cy - t * 0.1);
+    ctx.fill();
+    if (!depleted) {
+      ctx.fillStyle = ORE_COLOURS[ore ?? ""] ?? "#b0a070";
+      for (const [ox, oy] of [
+        [-0.22, -0.08],
+        [0.12, -0.18],
+        [0.25, 0.0],
+        [-0.05, 0.02],
+      ] as const) {
+        ctx.beginPath();
+        ctx.arc(cx + ox * t, cy + oy * t, t * 0.06, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    return;
+  }
+  if (skill === "fishing") {
+    // Ripples on the water, a little bubbling.
+    ctx.strokeStyle = "rgba(230,245,255,0.85)";
+    ctx.lineWidth = Math.max(1, t / 20);
+    for (let k = 0; k < 3; k++) {
+      const r = t * (0.12 + ((k * 0.14 + phase) % 0.42));
+      ctx.beginPath();
+      ctx.ellipse(cx, cy, r, r * 0.5, 0, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    ctx.fillStyle = "#e8f6ff";
+    ctx.beginPath();
+    ctx.arc(cx + t * 0.12, cy - t * 0.06, t * 0.04, 0, Math.PI * 2);
+    ctx.arc(cx - t * 0.1, cy + t * 0.04, t * 0.03, 0, Math.PI * 2);
+    ctx.fill();
+    return;
+  }
+  // A fire: logs crossed, flames.
+  ctx.strokeStyle = "#5a3a1e";
+  ctx.lineWidth = Math.max(2, t / 8);
+  ctx.beginPath();
+  ctx.moveTo(cx - t * 0.3, cy + t * 0.1);
+  ctx.lineTo(cx + t * 0.3, cy - t * 0.05);
+  ctx.moveTo(cx - t * 0.3, cy - t * 0.05);
+  ctx.lineTo(cx + t * 0.3, cy + t * 0.1);
+  ctx.stroke();
+  const flick = phase * t * 0.1;
+  ctx.fillStyle = "#ff8a1f";
+  ctx.beginPath();
+  ctx.moveTo(cx - t * 0.22, cy);
+  ctx.quadraticCurveTo(cx - t * 0.15, cy - t * 0.5 - flick, cx, cy - t * 0.7 + flick);
+  ctx.quadraticCurveTo(cx + t * 0.2, cy - t * 0.4, cx + t * 0.22, cy);
+  ctx.fill();
+  ctx.fillStyle = "#ffe06a";
+  ctx.beginPath();
+  ctx.moveTo(cx - t * 0.1, cy);
+  ctx.quadraticCurveTo(cx - t * 0.05, cy - t * 0.3, cx + t * 0.02, cy - t * 0.4 - flick);
+  ctx.quadraticCurveTo(cx + t * 0.1, cy - t * 0.2, cx + t * 0.1, cy);
+  ctx.fill();
+}
+
+/** A station: bank booth, range, furnace, anvil, prayer altar, runecrafting altar. */
+export function drawStation(ctx: CanvasRenderingContext2D, type: string, runeType: string, t: number, phase = 0) {
+  const { x: cx, y: cy } = thingAnchor(t);
+  ctx.fillStyle = "rgba(0,0,0,0.25)";
+  ctx.beginPath();
+  ctx.ellipse(cx, cy + t * 0.15, t * 0.5, t * 0.18, 0, 0, Math.PI * 2);
+  ctx.fill();
+  switch (type) {
+    case "bank":
+      ctx.fillStyle = "#6a4a2a";
+      ctx.fillRect(cx - t * 0.48, cy - t * 0.35, t * 0.96, t * 0.55);
+      ctx.fillStyle = "#8a6a3a";
+      ctx.fillRect(cx - t * 0.48, cy - t * 0.45, t * 0.96, t * 0.14);
+      ctx.fillStyle = "#e8c84a";
+      ctx.beginPath();
+      ctx.arc(cx, cy - t * 0.1, t * 0.12, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillStyle = "#a07a20";
+      ctx.font = `bold ${Math.round(t * 0.18)}px sans-serif`;
+      ctx.textAlign = "center";
+      ctx.fillText("$", cx, cy - t * 0.04);
+      return;
+    case "range":
+      ctx.fillStyle = "#3a3a3e";
+      ctx.fillRect(cx - t * 0.42, cy - t * 0.45, t * 0.84, t * 0.62);
+      ctx.fillStyle = "#55555a";
+      ctx.fillRect(cx - t * 0.42, cy - t * 0.5, t * 0.84, t * 0.1);
+      ctx.fillStyle = "#ff7a1f";
+      ctx.fillRect(cx - t * 0.25, cy - t * 0.15, t * 0.5, t * 0.22);
+      ctx.fillStyle = "#ffd04a";
+      ctx.fillRect(cx - t * 0.15, cy - t * 0.05, t * 0.3, t * 0.1);
+      return;
+    case "furnace":
+      ctx.fillStyle = "#7a5a4a";
+      ctx.beginPath();
+      ctx.moveTo(cx - t * 0.45, cy + t * 0.15);
+      ctx.lineTo(cx - t * 0.35, cy - t * 0.7);
+      ctx.lineTo(cx + t * 0.35, cy - t * 0.7);
+      ctx.lineTo(cx + t * 0.45, cy + t * 0.15);
+      ctx.fill();
+      ctx.fillStyle = "#3a2a22";
+      ctx.fillRect(cx - t * 0.15, cy - t * 0.95, t * 0.3, t * 0.3);
+      ctx.fillStyle = phase > 0.5 ? "#ffb03a" : "#ff7a1f";
+      ctx.beginPath();
+      ctx.arc(cx, cy - t * 0.1, t * 0.18, Math.PI, 0);
+      ctx.fillRect(cx - t * 0.18, cy - t * 0.1, t * 0.36, t * 0.2);
+      ctx.fill();
+      return;
+    case "anvil":
+      ctx.fillStyle = "#5a4a3a";
+      ctx.fillRect(cx - t * 0.2, cy - t * 0.15, t * 0.4, t * 0.3);
+      ctx.fillStyle = "#3e3e44";
+      ctx.beginPath();
+      ctx.moveTo(cx - t * 0.45, cy - t * 0.35);
+      ctx.lineTo(cx + t * 0.3, cy - t * 0.35);
+      ctx.lineTo(cx + t * 0.45, cy - t * 0.25);
+      ctx.lineTo(cx + t * 0.2, cy - t * 0.15);
+      ctx.lineTo(cx - t * 0.3, cy - t * 0.15);
+      ctx.fill();
+      ctx.fillStyle = "#6a6a72";
+      ctx.fillRect(cx - t * 0.4, cy - t * 0.37, t * 0.7, t * 0.05);
+      return;
+    case "altar":
+      ctx.fillStyle = "#b8b4a8";
+      ctx.fillRect(cx - t * 0.45, cy - t * 0.3, t * 0.9, t * 0.4);
+      ctx.fillStyle = "#d8d4c8";
+      ctx.fillRect(cx - t * 0.5, cy - t * 0.38, t, t * 0.1);
+      ctx.fillStyle = "#f0d060";
+      ctx.beginPath();
+      ctx.arc(cx, cy - t * 0.62, t * 0.14, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.strokeStyle = "#f0d060";
+      ctx.lineWidth = Math.max(1, t / 20);
+      for (let k = 0; k < 8; k++) {
+        const a = (k * Math.PI) / 4;
+        ctx.beginPath();
+        ctx.moveTo(cx + Math.cos(a) * t * 0.18, cy - t * 0.62 + Math.sin(a) * t * 0.18);
+        ctx.lineTo(cx + Math.cos(a) * t * 0.28, cy - t * 0.62 + Math.sin(a) * t * 0.28);
+        ctx.stroke();
+      }
+      return;
+    default: {
+      // A runecrafting altar (or any other stone): a standing stone with its rune glowing.
+      ctx.fillStyle = "#8a8a94";
+      ctx.beginPath();
+      ctx.moveTo(cx - t * 0.3, cy + t * 0.15);
+      ctx.lineTo(cx - t * 0.22, cy - t * 0.9);
+      ctx.lineTo(cx + t * 0.05, cy - t * 1.05);
+      ctx.lineTo(cx + t * 0.28, cy - t * 0.85);
+      ctx.lineTo(cx + t * 0.32, cy + t * 0.15);
+      ctx.fill();
+      const glow = { air: "#e8f4ff", water: "#5ab0ff", earth: "#8a6a3a", fire: "#ff6a2a" }[runeType] ?? "#c0a0ff";
+      ctx.fillStyle = glow;
+      ctx.globalAlpha = 0.6 + phase * 0.4;
+      ctx.beginPath();
+      ctx.arc(cx, cy - t * 0.45, t * 0.14, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.globalAlpha = 1;
+    }
+  }
+}
+
+/** A label: text with a dark outline, as one sprite. */
+export function labelSprite(cache: SpriteCache, text: string, colour: string, t: number, size = 11): HTMLCanvasElement {
+  const font = `bold ${size}px system-ui, sans-serif`;
+  const width = Math.ceil(text.length * size * 0.62) + 6;
+  return cache.get(`label:${colour}:${size}:${text}`, t, width, size + 6, (ctx) => {
+    ctx.font = font;
+    const w = Math.ceil(ctx.measureText(text).width) + 6;
+    if (w > ctx.canvas.width) {
+      ctx.canvas.width = w;
+      ctx.font = font;
+    }
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "rgba(0,0,0,0.85)";
+    ctx.strokeText(text, ctx.canvas.width / 2, (size + 6) / 2);
+    ctx.fillStyle = colour;
+    ctx.fillText(text, ctx.canvas.width / 2, (size + 6) / 2);
+  });
+}
