@@ -1,8 +1,15 @@
 import type { Catalogue, ItemInfo, NpcInfo, WorldMap } from "./api.js";
-import type { StationView } from "../../src/protocol/index.js";
+import type { QuestTargetView, QuestView, StationView } from "../../src/protocol/index.js";
 import type { Connection } from "./connection.js";
-import type { Guidance } from "./guidance.js";
 import { byId, h } from "./dom.js";
+
+/** What the panels ask of the page's guidance (client/src/guidance.ts). */
+export interface QuestGuide {
+  tracked(): { quest: QuestView; target: QuestTargetView; doing: string } | null;
+  describe(quest: QuestView, target: QuestTargetView): string;
+  notStarted(): QuestView[];
+  onChange(fn: () => void): void;
+}
 
 export type LogKind = "local" | "world" | "private" | "system" | "broadcast" | "error";
 
@@ -34,7 +41,7 @@ export class Game {
   /** Bring a side panel to the front (the tabs set it). */
   showTab: (name: string) => void = () => {};
   /** Where to go next (set once the page has it). */
-  guidance: Guidance | null = null;
+  guidance: QuestGuide | null = null;
   /** Write a private message to a player (the chat box sets it). */
   whisper: (name: string) => void = () => {};
   /** Open the report window, for the player named (the report window sets it). */
