@@ -105,6 +105,8 @@ function installTestAid(view: WorldView, minimap: Minimap) {
   const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
   (window as unknown as { arenaDrawn: unknown }).arenaDrawn = Object.freeze({
     markers: () => copy([...view.drawnMarkers, ...minimap.drawnMarkers]),
+    /** The npcs and players drawn now: `{kind, id, name, x, y}`, page coordinates of their bodies. */
+    figures: () => copy(view.figuresOnPage()),
     /** The player's tile and whether it is on its way somewhere. */
     player: () => {
       const me = view.game.net.state.players?.get(view.game.net.playerId);

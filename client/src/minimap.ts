@@ -40,6 +40,12 @@ export class Minimap {
         w.fillRect(i * PX, (plan.depth - 1 - k) * PX, PX, PX);
       }
     }
+    // Trees and rocks where the map places them.
+    for (const r of game.map.resources) {
+      if (r.skill === "fishing") continue;
+      w.fillStyle = r.skill === "woodcutting" ? "#1d4a16" : "#8a8478";
+      w.fillRect((r.x - plan.minX) * PX - 1, (plan.depth - 1 - (r.z - plan.minZ)) * PX - 1, PX + 2, PX + 2);
+    }
     // Walls.
     w.strokeStyle = "#e8e0d0";
     w.lineWidth = 1;

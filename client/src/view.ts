@@ -15,6 +15,24 @@ const CROWD = 80;
 const XP_DROP_MS = 1800;
 const LEVEL_UP_MS = 3500;
 
+/** A figure as drawn this frame: where it slides, its facing and its step. */
+interface Figure {
+  kind: "npc" | "player";
+  e: NpcView | PlayerView;
+  x: number;
+  z: number;
+  facing: number;
+  step: number;
+}
+
+/** Something standing on the map, drawn north to south. */
+interface Standing {
+  z: number;
+  station: StationView | null;
+  resource: ResourceView | null;
+  figure: Figure | null;
+}
+
 interface Splat {
   targetId: string;
   damage: number;
@@ -75,6 +93,7 @@ export class WorldView {
   /** How long the last frames took to draw (ms), newest last. */
   readonly frameMs: number[] = [];
   private pointer: { x: number; y: number } | null = null;
+  private readonly standing: Standing[] = [];
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -199,10 +218,11 @@ export class WorldView {
 
     // Flat things first: ground items; then everything standing, north to south.
     state.groundItems.forEach((g) => inView(g.x, g.z) && this.drawGroundItem(g));
-    const standing: Array<{ z: number; draw: () => void }> = [];
-    state.stations.forEach((s) => inView(s.x, s.z) && standing.push({ z: s.z, draw: () => this.drawStation(s, now) }));
-    state.resources.forEach((r) => inView(r.x, r.z) && standing.push({ z: r.z + 0.01, draw: () => this.drawResource(r, now) }));
-    const figures: Array<{ kind: "npc" | "player"; e: NpcView | PlayerView; x: number; z: number; facing: number; step: number }> = [];
+    const standing = this.standing;
+    standing.length = 0;
+    state.stations.forEach((s) => inView(s.x, s.z) && standing.push({ z: s.z, station: s, resource: null, figure: null }));
+    state.resources.forEach((r) => inView(r.x, r.z) && standing.push({ z: r.z + 0.01, station: null, resource: r, figure: null }));
+    const figures: Figure[] = [];
     state.npcs.forEach((n) => {
       if (n.state === "dead" || !inView(n.x, n.z)) return;
       const d = this.motion.at(n.id, n.x, n.z, now);
@@ -213,9 +233,13 @@ export class WorldView {
       const d = this.motion.at(p.id, p.x, p.z, now);
       figures.push({ kind: "player", e: p, x: d.x, z: d.z, facing: d.facing, step: d.step });
     });
-    for (const f of figures) standing.push({ z: f.z, draw: () => this.drawFigureOf(f) });
+    for (const f of figures) standing.push({ z: f.z, station: null, resource: null, figure: f });
     standing.sort((a, b) => b.z - a.z);
-    for (const s of standing) s.draw();
+    for (const s of standing) {
+      if (s.figure) this.drawFigureOf(s.figure);
+      else if (s.resource) this.drawResource(s.resource, now);
+      else if (s.station) this.drawStation(s.station, now);
+    }
 
     // Over everything: building names, names, health bars, splats, speech, markers.
     for (const b of game.map.buildings) {
@@ -223,10 +247,11 @@ export class WorldView {
       const p = this.toCanvas((b.minX + b.maxX) / 2, (b.minZ + b.maxZ) / 2);
       this.blit(labelSprite(this.sprites, b.name, "#f6e7b0", t, 12), p.x, p.y);
     }
-    // In a crowd, names only over the player, npcs and whoever the pointer is on (as the classic client does).
+    // In a crowd, names only over the player, the quest's targets and whoever the pointer is on.
     const crowd = figures.length > CROWD;
     const pointed = this.pointer ? this.hitsAt(this.pointer.x, this.pointer.y)[0]?.id : undefined;
-    for (const f of figures) this.drawOverhead(f, now, !crowd || f.kind === "npc" || f.e.id === meId || f.e.id === pointed);
+    const targets = crowd ? new Set((this.guidance?.markers() ?? []).map((m) => m.entityId)) : null;
+    for (const f of figures) this.drawOverhead(f, now, !targets || f.e.id === meId || f.e.id === pointed || targets.has(f.e.id));
     this.drawSplats(figures, now);
     this.drawMarkers(now);
     this.drawXp(now);
@@ -301,7 +326,7 @@ export class WorldView {
     this.hits.push({ kind: "item", id: g.id, x0: p.x - t / 2, y0: p.y - t / 2, x1: p.x + t / 2, y1: p.y + t / 2 });
   }
 
-  private drawFigureOf(f: { kind: "npc" | "player"; e: NpcView | PlayerView; x: number; z: number; facing: number; step: number }) {
+  private drawFigureOf(f: Figure) {
     const t = this.tile;
     const { w, h } = figureSize(t);
     let key: string;
@@ -411,7 +436,7 @@ export class WorldView {
       y: r.top + window.scrollY + (y * r.height) / canvas.height,
     });
     const bounce = Math.sin(now / 180) * t * 0.12;
-    for (const m of markers) {
+    markers.forEach((m, i) => {
       // Over the entity where it is drawn now (sliding), else over the place.
       let x = m.x;
       let z = m.z;
@@ -427,7 +452,7 @@ export class WorldView {
       const margin = 18;
       const onMap = p.x > margin && p.x < canvas.width - margin && p.y > margin + t && p.y < canvas.height - margin;
       if (onMap) {
-        const ay = p.y - t * 2.1 + bounce;
+        const ay = p.y - t * 2.3 + bounce - 8;
         ctx.fillStyle = "#ffd22a";
         ctx.strokeStyle = "#4a3000";
         ctx.lineWidth = 2;
@@ -445,8 +470,8 @@ export class WorldView {
         // The click point is the target itself (its body, or the place's tile).
         const aim = m.entityId ? { x: p.x, y: p.y - t * 0.2 } : p;
         this.drawnMarkers.push({ where: "map", label: m.label, entityId: m.entityId, tile: { x: m.x, z: m.z }, ...toPage(aim.x, aim.y), edge: false });
-      } else {
-        // On the edge, pointing the way.
+      } else if (i === 0) {
+        // On the edge, pointing the way (for the nearest only).
         const cx = canvas.width / 2;
         const cy = canvas.height / 2;
         const dx = p.x - cx;
@@ -474,7 +499,7 @@ export class WorldView {
         this.blit(labelSprite(this.sprites, `${tiles} tiles`, "#ffd22a", t, 11), ex - Math.cos(a) * 24, ey - Math.sin(a) * 24);
         this.drawnMarkers.push({ where: "map", label: m.label, entityId: m.entityId, tile: { x: m.x, z: m.z }, ...toPage(ex, ey), edge: true });
       }
-    }
+    });
   }
 
   private drawXp(now: number) {
@@ -507,6 +532,21 @@ export class WorldView {
     }
     // Figures before things, as they stand in front.
     return out.sort((a, b) => rank(a.kind) - rank(b.kind));
+  }
+
+  /** The npcs and players drawn in the last frame, where (page coordinates of their bodies): for the test aid. */
+  figuresOnPage(): Array<{ kind: string; id: string; name: string; x: number; y: number }> {
+    const r = this.canvas.getBoundingClientRect();
+    const state = this.game.net.state;
+    return this.hits
+      .filter((h) => h.kind === "npc" || h.kind === "player")
+      .map((h) => ({
+        kind: h.kind,
+        id: h.id,
+        name: (state.npcs.get(h.id) ?? state.players.get(h.id))?.name ?? "",
+        x: r.left + window.scrollX + (((h.x0 + h.x1) / 2) * r.width) / this.canvas.width,
+        y: r.top + window.scrollY + (((h.y0 + h.y1) / 2) * r.height) / this.canvas.height,
+      }));
   }
 
   /** Name and examine text of what is under the pointer, in the hover box, and its first action over the map. */

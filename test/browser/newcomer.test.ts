@@ -1,0 +1,280 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { setRng, theWorld } from "../helpers/worldRoom.js";
+import { browserSuite, screenshot } from "./browser.js";
+
+/** A quest marker as the page draws it (client/src/view.ts DrawnMarker), in page coordinates. */
+interface Marker {
+  where: "map" | "minimap";
+  label: string;
+  entityId: string | null;
+  tile: { x: number; z: number };
+  x: number;
+  y: number;
+  edge: boolean;
+}
+
+/**
+ * The must-show journey, in Debian's Chromium against a real server: a newcomer opens the page,
+ * plays as a guest and finishes "The Warden's Letter" and "Mudfoot Menace" with nothing but
+ * clicks on what the page shows: the markers on the map and the minimap, the answers of the
+ * conversations, the tabs. The page is read through what it shows (the journal, the chat, the
+ * dialogue) and through its read-only test aid, `window.arenaDrawn`, which says where the quest
+ * markers are drawn so that they can be clicked; nothing acts through a handle. While it chops, the
+ * world's dice are fixed to succeed (as the woodcutting test does) so the logs come quickly.
+ * Screenshots of the journey go to test-results/screenshots (newcomer-*.png; docs/screenshots
+ * keeps a set of them).
+ */
+describe("web client in Chromium: a newcomer's first quests, guided by the markers", function () {
+  this.timeout(600_000);
+  const suite = browserSuite();
+
+  const markers = (page: Page): Promise<Marker[]> => page.evaluate(() => (window as any).arenaDrawn.markers());
+  const player = (page: Page): Promise<{ x: number; z: number; moving: boolean } | null> => page.evaluate(() => (window as any).arenaDrawn.player());
+  const journal = (page: Page, questId: string) => page.locator(`#panel [data-quest="${questId}"]`);
+  const stageOf = async (page: Page, questId: string) =>
+    (
+      (await journal(page, questId)
+        .locator(".stage")
+        .textContent()
+        .catch(() => null)) ?? ""
+    ).trim();
+  const chatLines = (page: Page, text: string) => page.locator(".chat .log div", { hasText: text }).count();
+
+  /** Until a marker is drawn on the map over its target: click the minimap's marker (walking there), and wait to get there. */
+  async function walkToMarker(page: Page, label: RegExp) {
+    for (let leg = 0; leg < 12; leg++) {
+      const all = await markers(page);
+      const onMap = all.find((m) => m.where === "map" && !m.edge);
+      if (onMap) {
+        assert.match(onMap.label, label);
+        return;
+      }
+      const mini = all.find((m) => m.where === "minimap");
+      assert.ok(mini, `a marker on the minimap (${JSON.stringify(all)})`);
+      assert.match(mini.label, label);
+      const before = await player(page);
+      await page.mouse.click(mini.x, mini.y);
+      // Walking until a marker shows on the map, or the walk is over.
+      await page.waitForFunction(
+        (from) => {
+          const drawn = (window as any).arenaDrawn;
+          const me = drawn.player();
+          const moved = me && (me.x !== from?.x || me.z !== from?.z);
+          return drawn.markers().some((m: Marker) => m.where === "map" && !m.edge) || (moved && !me.moving);
+        },
+        before,
+        { timeout: 90_000 },
+      );
+    }
+    assert.fail(`never reached the marker ${label}`);
+  }
+
+  /** The marker on the map nearest the player. */
+  async function mapMarker(page: Page): Promise<Marker> {
+    const m = (await markers(page)).find((k) => k.where === "map" && !k.edge);
+    assert.ok(m, "a marker on the map");
+    return m;
+  }
+
+  /** Walk to the marker and click what it stands over (its first action: talk, attack, chop). */
+  async function clickMarker(page: Page, label: RegExp): Promise<Marker> {
+    await walkToMarker(page, label);
+    let m = await mapMarker(page);
+    if (!m.entityId) {
+      // A place from the map (its npc or tree not in sight yet): walk onto it first.
+      await page.mouse.click(m.x, m.y);
+      await page.waitForFunction(() => (window as any).arenaDrawn.markers().some((k: Marker) => k.where === "map" && !k.edge && k.entityId), null, {
+        timeout: 60_000,
+      });
+      m = await mapMarker(page);
+    }
+    await page.mouse.click(m.x, m.y);
+    return m;
+  }
+
+  /** Talk to the npc the marker stands over, and wait for what they say. */
+  async function talkVia(page: Page, label: RegExp, npcName: string) {
+    await clickMarker(page, label);
+    await page.locator("#dialog h3", { hasText: npcName }).waitFor({ timeout: 60_000 });
+  }
+
+  /** Below half its life, eat a shrimp from the pack (as a careful newcomer does between fights). */
+  async function eatWhenHurt(page: Page) {
+    const life = Number(await page.locator("#life").textContent());
+    if (life > 50) return;
+    await page.click('#tabs button:has-text("Pack")');
+    await page.click('.slot[data-item="shrimp"]');
+    await page.click('#menu button:has-text("Eat Shrimp")');
+    await page.waitForFunction((before) => Number(document.getElementById("life")?.textContent) > before, life);
+    await page.click('#tabs button:has-text("Quests")');
+  }
+
+  const answer = (page: Page, text: string) => page.locator("#dialog button", { hasText: text }).first().click();
+  async function done(page: Page) {
+    await answer(page, "Continue");
+    await page.locator("#dialog").waitFor({ state: "hidden" });
+  }
+
+  it("a guest plays through The Warden's Letter and Mudfoot Menace by following the markers", async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1060, height: 760 } });
+    try {
+      await journey(page);
+    } catch (err) {
+      await screenshot(page, "newcomer-failed");
+      throw new Error(`${(err as Error).message}\nchat: ${(await page.locator(".chat .log").textContent()) ?? ""}`);
+    }
+  });
+
+  async function journey(page: Page) {
+    const problems: string[] = [];
+    page.on("pageerror", (err) => problems.push(err.message));
+    page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+    await page.goto(suite.server.url);
+    await page.fill("#name", "Newcomer");
+    await page.click("#play");
+    await page.waitForSelector("#game:not([hidden])", { timeout: 20_000 });
+    const world = await theWorld();
+    const dice = (world.world as unknown as { rng: unknown }).rng;
+
+    // The first visit: a hint names the first quest's giver; the markers point at him.
+    const hint = page.locator("#hint");
+    await hint.waitFor();
+    assert.match((await hint.textContent()) ?? "", /Warden Holt/);
+    await page.waitForFunction(() => (window as any).arenaDrawn.markers().some((m: Marker) => m.where === "minimap"));
+    await page.click('#tabs button:has-text("Quests")');
+    await journal(page, "the_wardens_letter").waitFor();
+    await screenshot(page, "newcomer-1-arrival");
+    await hint.locator("button", { hasText: "Got it" }).click();
+    await hint.waitFor({ state: "hidden" });
+
+    // The Warden's Letter: the warden gives a sealed letter for the bank.
+    await talkVia(page, /talk to Warden Holt/, "Warden Holt");
+    await answer(page, "What do you need?");
+    await page.locator("#dialog p", { hasText: "sealed letter" }).waitFor();
+    await screenshot(page, "newcomer-2-warden");
+    await answer(page, "I'll take it.");
+    await page.locator("#dialog p", { hasText: "Take this to Odessa" }).waitFor();
+    await done(page);
+    await journal(page, "the_wardens_letter").locator(".stage", { hasText: "Hand the sealed letter to Odessa" }).waitFor();
+    assert.match((await journal(page, "the_wardens_letter").locator(".target").textContent()) ?? "", /Talk to Odessa the Banker/);
+
+    await talkVia(page, /Talk to Odessa the Banker/, "Odessa the Banker");
+    await page.locator("#dialog p", { hasText: "The warden's seal, unbroken" }).waitFor();
+    await screenshot(page, "newcomer-3-bank");
+    await answer(page, "Goodbye.");
+    await done(page);
+    await journal(page, "the_wardens_letter").locator(".stage", { hasText: "Tell Warden Holt the letter arrived" }).waitFor();
+
+    await talkVia(page, /Talk to Warden Holt/, "Warden Holt");
+    await page.locator("#dialog p", { hasText: "for your honesty" }).waitFor();
+    await page.locator(".chat .log div", { hasText: "Quest complete: The Warden's Letter" }).waitFor();
+    await done(page);
+    await journal(page, "the_wardens_letter").and(page.locator('[data-status="completed"]')).waitFor();
+
+    // Mudfoot Menace: offered by the same warden, the marker on him again.
+    await journal(page, "mudfoot_menace").waitFor();
+    await talkVia(page, /talk to Warden Holt/, "Warden Holt");
+    await page.locator("#dialog p", { hasText: "Goblins from Mudfoot Fields" }).waitFor();
+    await answer(page, "Consider it done.");
+    await done(page);
+    await journal(page, "mudfoot_menace").locator(".stage", { hasText: "Drive off three goblins" }).waitFor();
+
+    // Before the fields, as a careful newcomer does: wield the reward's hatchet, and buy shrimp from Pell.
+    await page.click('#tabs button:has-text("Pack")');
+    await page.click('.slot[data-item="iron_hatchet"]');
+    await page.click('#menu button:has-text("Wear Iron Hatchet")');
+    await page.locator('.slot[data-item="iron_hatchet"]').waitFor({ state: "detached" });
+    await page.click("#zoom-out");
+    await page.click("#zoom-out");
+    const pell = await page.waitForFunction(() => (window as any).arenaDrawn.figures().find((f: { name: string }) => f.name === "Pell the Trader"));
+    const at = (await pell.jsonValue()) as { x: number; y: number };
+    await page.mouse.click(at.x, at.y, { button: "right" });
+    await page.click('#menu button:has-text("Trade Pell the Trader")');
+    await page.locator("#dialog h3", { hasText: "Pell" }).waitFor({ timeout: 60_000 });
+    page.once("dialog", (d) => void d.accept("10"));
+    await page.click('#dialog [data-shelf="shrimp"] button:has-text("Buy X")');
+    await page.locator(".chat .log div", { hasText: "You bought 10 Shrimp" }).waitFor();
+    await screenshot(page, "newcomer-4-store");
+    await page.click('#dialog button:has-text("Close")');
+    await page.locator("#dialog").waitFor({ state: "hidden" });
+    await page.click("#zoom-in");
+    await page.click("#zoom-in");
+    await page.click('#tabs button:has-text("Quests")');
+
+    // Three goblins: the markers lead to Mudfoot Fields, then over the goblins themselves.
+    await page.click("#run");
+    let shotFight = false;
+    while ((await stageOf(page, "mudfoot_menace")).startsWith("Drive off")) {
+      await eatWhenHurt(page);
+      const kills = await chatLines(page, "You defeated the Goblin");
+      const m = await clickMarker(page, /Defeat 3 Goblins/);
+      assert.ok(m.entityId, "the marker stands over a goblin");
+      if (!shotFight) {
+        await page
+          .locator(".chat .log div", { hasText: /xp/ })
+          .first()
+          .waitFor({ timeout: 60_000 })
+          .catch(async (err) => {
+            await screenshot(page, "newcomer-failed");
+            throw new Error(`no fight: ${(await page.locator(".chat .log").textContent()) ?? ""} (${err.message})`);
+          });
+        await screenshot(page, "newcomer-5-goblins");
+        shotFight = true;
+      }
+      // That goblin falls (or another marker is followed if it wandered off or someone else took it);
+      // below half its life the newcomer eats mid-fight, and goes on.
+      await page.waitForFunction(
+        ([n, id]) =>
+          Array.from(document.querySelectorAll(".chat .log div")).filter((d) => d.textContent?.includes("You defeated the Goblin")).length > (n as number) ||
+          !(window as any).arenaDrawn.markers().some((k: Marker) => k.entityId === id) ||
+          Number(document.getElementById("life")?.textContent) <= 50,
+        [kills, m.entityId] as const,
+        { timeout: 120_000 },
+      );
+    }
+    await journal(page, "mudfoot_menace").locator(".stage", { hasText: "Cut three logs" }).waitFor();
+
+    // Three logs: the marker shows the nearest standing tree; a felled one is a stump, and it moves on.
+    // Every roll of the world succeeds meanwhile: each swing cuts a log, and each tree falls after one.
+    setRng(world, 0);
+    let shotChop = false;
+    while ((await stageOf(page, "mudfoot_menace")).startsWith("Cut three logs")) {
+      const before = await stageOf(page, "mudfoot_menace");
+      const m = await clickMarker(page, /Gather 3 Logs/);
+      await page.waitForFunction(
+        ([text, id]) => {
+          const stage = document.querySelector('#panel [data-quest="mudfoot_menace"] .stage')?.textContent?.trim();
+          return stage !== text || !(window as any).arenaDrawn.markers().some((k: Marker) => k.entityId === id);
+        },
+        [before, m.entityId] as const,
+        { timeout: 120_000 },
+      );
+      if (!shotChop) {
+        await screenshot(page, "newcomer-6-chopping");
+        shotChop = true;
+      }
+    }
+    await journal(page, "mudfoot_menace").locator(".stage", { hasText: "Report to Warden Holt" }).waitFor();
+    (world.world as unknown as { rng: unknown }).rng = dice;
+
+    // Back to the warden for the reward.
+    await talkVia(page, /Talk to Warden Holt/, "Warden Holt");
+    await page.locator("#dialog p", { hasText: "Brindlemere is in your debt" }).waitFor();
+    await page.locator(".chat .log div", { hasText: "Quest complete: Mudfoot Menace" }).waitFor();
+    await done(page);
+    await journal(page, "mudfoot_menace").and(page.locator('[data-status="completed"]')).waitFor();
+    await page.locator("#panel h3", { hasText: "Quest points: 2" }).waitFor();
+    await screenshot(page, "newcomer-7-done");
+    // No quest left: no marker.
+    await page.waitForFunction(() => (window as any).arenaDrawn.markers().length === 0);
+
+    // The server agrees.
+    const id = [...world.world.players.values()].find((p) => p.name === "Newcomer")!.id;
+    const quests = world.world.players.get(id)!.quests;
+    assert.equal(quests.get("the_wardens_letter")?.completions, 1);
+    assert.equal(quests.get("mudfoot_menace")?.completions, 1);
+    assert.deepEqual(problems, [], "no errors in the page's console");
+    await page.close();
+  }
+});
