@@ -5,7 +5,19 @@ import type { Guidance, Marker } from "./guidance.js";
 import { iconCanvas } from "./icons.js";
 import { CHUNK, GroundChunks, GroundPlan } from "./render/ground.js";
 import { Motion } from "./render/motion.js";
-import { SpriteCache, drawFigure, drawResource, drawStation, figureSize, labelSprite, npcLook, playerLook, thingAnchor, thingSize } from "./render/sprites.js";
+import {
+  SpriteCache,
+  drawFigure,
+  drawResource,
+  drawStation,
+  figureSize,
+  labelSprite,
+  npcLook,
+  playerLook,
+  thingAnchor,
+  thingSize,
+  type Look,
+} from "./render/sprites.js";
 import { settings, setSettings, zoomStep } from "./settings.js";
 
 const GATHER_VERB: Record<string, string> = { woodcutting: "Chop down", mining: "Mine", fishing: "Net" };
@@ -94,6 +106,10 @@ export class WorldView {
   readonly frameMs: number[] = [];
   private pointer: { x: number; y: number } | null = null;
   private readonly standing: Standing[] = [];
+  private readonly figures: Figure[] = [];
+  private readonly figurePool: Figure[] = [];
+  /** Each player's look and sprite key, worked out once. */
+  private readonly looks = new Map<string, { look: Look; key: string }>();
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -222,17 +238,22 @@ export class WorldView {
     standing.length = 0;
     state.stations.forEach((s) => inView(s.x, s.z) && standing.push({ z: s.z, station: s, resource: null, figure: null }));
     state.resources.forEach((r) => inView(r.x, r.z) && standing.push({ z: r.z + 0.01, station: null, resource: r, figure: null }));
-    const figures: Figure[] = [];
-    state.npcs.forEach((n) => {
-      if (n.state === "dead" || !inView(n.x, n.z)) return;
-      const d = this.motion.at(n.id, n.x, n.z, now);
-      figures.push({ kind: "npc", e: n, x: d.x, z: d.z, facing: d.facing, step: d.step });
-    });
-    state.players.forEach((p) => {
-      if (!inView(p.x, p.z)) return;
-      const d = this.motion.at(p.id, p.x, p.z, now);
-      figures.push({ kind: "player", e: p, x: d.x, z: d.z, facing: d.facing, step: d.step });
-    });
+    // The frame's figures and their places in the draw order come from pools kept from frame to frame.
+    const figures = this.figures;
+    figures.length = 0;
+    const add = (kind: "npc" | "player", e: NpcView | PlayerView) => {
+      const d = this.motion.at(e.id, e.x, e.z, now);
+      const f = (this.figurePool[figures.length] ??= { kind, e, x: 0, z: 0, facing: 0, step: 0 });
+      f.kind = kind;
+      f.e = e;
+      f.x = d.x;
+      f.z = d.z;
+      f.facing = d.facing;
+      f.step = d.step;
+      figures.push(f);
+    };
+    state.npcs.forEach((n) => n.state !== "dead" && inView(n.x, n.z) && add("npc", n));
+    state.players.forEach((p) => inView(p.x, p.z) && add("player", p));
     for (const f of figures) standing.push({ z: f.z, station: null, resource: null, figure: f });
     standing.sort((a, b) => b.z - a.z);
     for (const s of standing) {
@@ -330,16 +351,23 @@ export class WorldView {
     const t = this.tile;
     const { w, h } = figureSize(t);
     let key: string;
-    let look;
+    let look: Look;
     if (f.kind === "npc") {
       const n = f.e as NpcView;
       look = npcLook(n.npcId, this.game.npc(n.npcId)?.attackable ?? false);
       key = `npc:${n.npcId}`;
     } else {
       const p = f.e as PlayerView;
-      const mine = p.id === this.game.net.playerId;
-      look = playerLook(p.id, mine, p.isAgent);
-      key = p.isAgent ? "agent" : mine ? "me" : `pl:${look.shirt}:${look.skin}:${look.hatColour}`;
+      let known = this.looks.get(p.id);
+      if (!known || (known.key === "agent") !== p.isAgent) {
+        const mine = p.id === this.game.net.playerId;
+        const l = playerLook(p.id, mine, p.isAgent);
+        known = { look: l, key: p.isAgent ? "agent" : mine ? "me" : `pl:${l.shirt}:${l.skin}:${l.hatColour}` };
+        if (this.looks.size > 5000) this.looks.clear();
+        this.looks.set(p.id, known);
+      }
+      look = known.look;
+      key = known.key;
     }
     const img = this.sprites.get(`${key}:${f.facing}:${f.step}`, t, w, h, (c) => drawFigure(c, look, f.facing, f.step, t));
     const p = this.toCanvas(f.x, f.z);

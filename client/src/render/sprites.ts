@@ -92,7 +92,7 @@ export function playerLook(id: string, mine: boolean, agent: boolean): Look {
     shirt: mine ? "#2e6fd0" : SHIRTS[h % SHIRTS.length]!,
     legs: mine ? "#3a3a5a" : "#4a4034",
     hat: "hair",
-    hatColour: ["#3a2414", "#c9a05a", "#1a1a1a", "#8a3a1a"][(h >> 3) % 4]!,
+    hatColour: ["#3a2414", "#c9a05a"][(h >> 3) % 2]!,
     weapon: "none",
   };
 }
