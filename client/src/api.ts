@@ -78,14 +78,15 @@ export function loginWithIdp(idpToken: string): Promise<Login> {
   return call<Login>("/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idpToken }) });
 }
 
-export function loadMap(): Promise<WorldMap> {
-  return call<WorldMap>("/api/v1/world/map");
+export function loadMap(fresh = false): Promise<WorldMap> {
+  return call<WorldMap>("/api/v1/world/map", fresh ? { cache: "no-cache" } : undefined);
 }
 
-export async function loadAreas(): Promise<AreaInfo[]> {
-  return (await call<{ areas: AreaInfo[] }>("/api/v1/world/areas")).areas;
+/** `fresh`: ask the server again rather than the browser's cache (after a content reload). */
+export async function loadAreas(fresh = false): Promise<AreaInfo[]> {
+  return (await call<{ areas: AreaInfo[] }>("/api/v1/world/areas", fresh ? { cache: "no-cache" } : undefined)).areas;
 }
 
-export function loadCatalogue(): Promise<Catalogue> {
-  return call<Catalogue>("/api/v1/catalogue");
+export function loadCatalogue(fresh = false): Promise<Catalogue> {
+  return call<Catalogue>("/api/v1/catalogue", fresh ? { cache: "no-cache" } : undefined);
 }

@@ -24,14 +24,14 @@ export interface MenuOption {
  * chat log, the menu and the overlay window (trade, duel, dialogue, store, bank).
  */
 export class Game {
-  private readonly items: Map<string, ItemInfo>;
-  private readonly npcs: Map<string, NpcInfo>;
+  private items!: Map<string, ItemInfo>;
+  private npcs!: Map<string, NpcInfo>;
   private readonly changeListeners: Array<() => void> = [];
   /** Where log lines go (the chat panel sets it). */
   logTo: (text: string, kind: LogKind) => void = () => {};
   /** Which overlay owns the window now (so a late event of another does not close it). */
   private overlayOwner: string | null = null;
-  private readonly blocked: Uint8Array;
+  private blocked!: Uint8Array;
   /** A spell chosen in the combat panel, cast at the next target clicked. */
   pendingSpell: { id: string; name: string } | null = null;
   /** The opponent of the duel fight under way. */
@@ -49,15 +49,22 @@ export class Game {
 
   constructor(
     readonly net: Connection,
-    readonly catalogue: Catalogue,
-    readonly map: WorldMap,
+    public catalogue: Catalogue,
+    public map: WorldMap,
   ) {
-    this.items = new Map(catalogue.items.map((i) => [i.id, i]));
-    this.npcs = new Map(catalogue.npcs.map((n) => [n.id, n]));
-    this.blocked = Uint8Array.from(atob(map.blocked), (c) => c.charCodeAt(0));
+    this.setData(catalogue, map);
     net.on("player:sync", () => this.changed());
     net.on("error", (e) => this.log(`${e.message} (${e.code})`, "error"));
     net.on("notice", (n) => this.log(n.message, "system"));
+  }
+
+  /** Take the game data (again, after the server's content was reloaded). */
+  setData(catalogue: Catalogue, map: WorldMap) {
+    this.catalogue = catalogue;
+    this.map = map;
+    this.items = new Map(catalogue.items.map((i) => [i.id, i]));
+    this.npcs = new Map(catalogue.npcs.map((n) => [n.id, n]));
+    this.blocked = Uint8Array.from(atob(map.blocked), (c) => c.charCodeAt(0));
   }
 
   get me() {

@@ -35,17 +35,23 @@ export class Guidance {
   private readonly listeners: Array<() => void> = [];
 
   constructor(private readonly game: Game) {
-    for (const r of game.catalogue.resources) {
+    this.indexResources();
+    const net = game.net;
+    net.on("quest:started", () => void this.refresh());
+    net.on("quest:completed", () => void this.refresh());
+    net.on("player:sync", () => this.changed());
+  }
+
+  /** Which resources give each item (again after the game data changed). */
+  indexResources() {
+    this.resourcesFor.clear();
+    for (const r of this.game.catalogue.resources) {
       for (const item of r.yields) {
         const set = this.resourcesFor.get(item) ?? new Set();
         set.add(r.id);
         this.resourcesFor.set(item, set);
       }
     }
-    const net = game.net;
-    net.on("quest:started", () => void this.refresh());
-    net.on("quest:completed", () => void this.refresh());
-    net.on("player:sync", () => this.changed());
   }
 
   onChange(fn: () => void) {

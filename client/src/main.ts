@@ -151,6 +151,19 @@ async function play() {
     view.afterFrame.push((now) => minimap.draw(now));
     byId("zoom-in").onclick = () => view.zoom(1);
     byId("zoom-out").onclick = () => view.zoom(-1);
+    // The server's content was reloaded: read the game data again and draw the world from it.
+    net.on("system:broadcast", (b) => {
+      if (b.kind !== "content") return;
+      void Promise.all([loadMap(true), loadCatalogue(true), loadAreas(true)])
+        .then(([newMap, newCatalogue, newAreas]) => {
+          game.setData(newCatalogue, newMap);
+          guidance.indexResources();
+          view.setGround(newAreas);
+          minimap.paintWorld(new GroundPlan(newMap, newAreas));
+          game.changed();
+        })
+        .catch((err) => game.log(`The world's new content could not be read: ${describe(err)}`, "error"));
+    });
     installHint(game);
     installTestAid(view, minimap);
     void guidance.refresh();

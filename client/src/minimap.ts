@@ -21,12 +21,24 @@ export class Minimap {
   constructor(
     private readonly canvas: HTMLCanvasElement,
     private readonly game: Game,
-    private readonly plan: GroundPlan,
+    private plan: GroundPlan,
     private readonly view: WorldView,
     private readonly guidance: Guidance | null,
   ) {
     this.ctx = canvas.getContext("2d")!;
     this.world = document.createElement("canvas");
+    this.paintWorld(plan);
+    canvas.addEventListener("click", (ev) => {
+      const r = canvas.getBoundingClientRect();
+      const t = this.toTile(((ev.clientX - r.left) * canvas.width) / r.width, ((ev.clientY - r.top) * canvas.height) / r.height);
+      this.view.walkTo(t.x, t.z);
+    });
+  }
+
+  /** The whole world's ground at PX pixels a tile, once (and again after the map changed). */
+  paintWorld(plan: GroundPlan) {
+    this.plan = plan;
+    const game = this.game;
     this.world.width = plan.width * PX;
     this.world.height = plan.depth * PX;
     const w = this.world.getContext("2d")!;
@@ -57,11 +69,6 @@ export class Minimap {
         (b.maxZ - b.minZ + 1) * PX - 1,
       );
     }
-    canvas.addEventListener("click", (ev) => {
-      const r = canvas.getBoundingClientRect();
-      const t = this.toTile(((ev.clientX - r.left) * canvas.width) / r.width, ((ev.clientY - r.top) * canvas.height) / r.height);
-      this.view.walkTo(t.x, t.z);
-    });
   }
 
   private centre() {

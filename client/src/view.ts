@@ -88,8 +88,8 @@ export class WorldView {
   private readonly ctx: CanvasRenderingContext2D;
   readonly motion = new Motion();
   private readonly sprites = new SpriteCache();
-  private readonly plan: GroundPlan;
-  private readonly ground: GroundChunks;
+  private plan: GroundPlan;
+  private ground: GroundChunks;
   private splats: Splat[] = [];
   private speech = new Map<string, { text: string; until: number }>();
   private xpDrops: Array<{ text: string; at: number }> = [];
@@ -169,6 +169,12 @@ export class WorldView {
       };
       requestAnimationFrame(frame);
     }
+  }
+
+  /** Draw the ground again from the game's map (after the server's content was reloaded). */
+  setGround(areas: AreaInfo[]) {
+    this.plan = new GroundPlan(this.game.map, areas);
+    this.ground = new GroundChunks(this.plan);
   }
 
   get tile(): number {
