@@ -77,6 +77,24 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     return m;
   }
 
+  /**
+   * Mudfoot Menace's stage moved on past `stage` ("next"), or a marker labelled `label` is drawn
+   * ("marker"): the markers follow a stage's end at once, the journal within a tick.
+   */
+  async function stageOrMarker(page: Page, stage: string, label: string): Promise<"next" | "marker"> {
+    const outcome = await page.waitForFunction(
+      ([s, l]) =>
+        !(document.querySelector('#panel [data-quest="mudfoot_menace"] .stage')?.textContent ?? "").trim().startsWith(s)
+          ? "next"
+          : (window as any).arenaDrawn.markers().some((k: Marker) => k.label.includes(l))
+            ? "marker"
+            : false,
+      [stage, label] as const,
+      { timeout: 30_000 },
+    );
+    return (await outcome.jsonValue()) as "next" | "marker";
+  }
+
   /** Walk to the marker and click what it stands over (its first action: talk, attack, chop). */
   async function clickMarker(page: Page, label: RegExp): Promise<Marker> {
     await walkToMarker(page, label);
@@ -248,8 +266,19 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     while ((await stageOf(page, "mudfoot_menace")).startsWith("Drive off")) {
       await eatWhenHurt(page);
       const kills = await chatLines(page, "You defeated the Goblin");
+      // The last goblin may have fallen since the journal was read.
+      if ((await stageOrMarker(page, "Drive off", "Defeat 3 Goblins")) === "next") break;
       const m = await clickMarker(page, /Defeat 3 Goblins/);
       assert.ok(m.entityId, "the marker stands over a goblin");
+      // The status line says "attack" once the click reached the goblin; a goblin that stepped away
+      // from under the pointer took a walk instead: look for the marker again.
+      const attacking = await page
+        .waitForFunction(() => /· attack/.test(document.getElementById("status")?.textContent ?? ""), null, { timeout: 15_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!attacking) continue;
       if (!shotFight) {
         await page
           .locator(".chat .log div", { hasText: /xp/ })
@@ -281,6 +310,7 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     let shotChop = false;
     while ((await stageOf(page, "mudfoot_menace")).startsWith("Cut three logs")) {
       const before = await stageOf(page, "mudfoot_menace");
+      if ((await stageOrMarker(page, "Cut three logs", "Gather 3 Logs")) === "next") break;
       const m = await clickMarker(page, /Gather 3 Logs/);
       await page.waitForFunction(
         ([text, id]) => {

@@ -25,6 +25,9 @@ interface Lists {
 
 let lists: Lists | null = null;
 let status = "";
+/** The name being typed, and whether its field has the focus: kept across the panel's redraws (each change of the player redraws it). */
+let typed = "";
+let typing = false;
 let loading: Promise<void> | null = null;
 let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -71,10 +74,16 @@ export const friendsPanel: Panel = {
     if (!lists) refresh(game);
     clearInterval(timer);
     timer = setInterval(() => (document.querySelector("[data-panel=Friends]") ? refresh(game) : clearInterval(timer)), 15_000);
-    const name = h("input", { placeholder: "Name", maxLength: 12, className: "friend-name" });
+    const name = h("input", { placeholder: "Name", maxLength: 12, className: "friend-name", value: typed });
+    name.addEventListener("input", () => (typed = name.value));
+    name.addEventListener("focus", () => (typing = true));
+    name.addEventListener("blur", () => (typing = name.isConnected ? false : typing));
+    if (typing) queueMicrotask(() => name.isConnected && name.focus());
     const add = (path: string, done: string) => {
       const n = name.value.trim();
-      if (n) void act(game, "POST", path, { name: n }, done.replace("$", n));
+      if (!n) return;
+      typed = "";
+      void act(game, "POST", path, { name: n }, done.replace("$", n));
     };
     const l = lists;
     return h(
