@@ -1,18 +1,11 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import type { DrawnMarker } from "../../client/src/view.js";
 import { setRng, theWorld } from "../helpers/worldRoom.js";
 import { browserSuite, screenshot } from "./browser.js";
 
-/** A quest marker as the page draws it (client/src/view.ts DrawnMarker), in page coordinates. */
-interface Marker {
-  where: "map" | "minimap";
-  label: string;
-  entityId: string | null;
-  tile: { x: number; z: number };
-  x: number;
-  y: number;
-  edge: boolean;
-}
+/** A quest marker as the page draws it, in page coordinates. */
+type Marker = DrawnMarker;
 
 /**
  * The must-show journey, in Debian's Chromium against a real server: a newcomer opens the page,

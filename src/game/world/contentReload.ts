@@ -1,6 +1,7 @@
 import type { GameData } from "../../manifests/index.js";
 import { findRecipes } from "../production.js";
 import { sameBounds, worldBounds } from "../tileMap.js";
+import type { Tile } from "../types.js";
 import { newStock, restoreShelf, type StoreStock } from "../shop.js";
 import type { PlayerEntity } from "./entities.js";
 import { endAction } from "./playerSystem.js";
@@ -88,50 +89,26 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
     world.place("npc", id, fresh.position);
   }
 
-  for (const [id, node] of world.resources) {
-    if (!id.startsWith("res:")) continue; // fires are the players' own
-    const fresh = scratch.resources.get(id);
-    const changed =
+  const gatheringDef = (data: GameData, skill: string, id: string) => data.gathering[skill as keyof GameData["gathering"]]?.get(id);
+  takePlaced(world, "resource", world.resources, scratch.resources, report.resources, goneTargets, (id, node, fresh) => {
+    if (!id.startsWith("res:")) return false; // fires are the players' own
+    return (
       !fresh ||
       fresh.resourceId !== node.resourceId ||
       fresh.skill !== node.skill ||
       !same(fresh.tile, node.tile) ||
-      !same(next.gathering[fresh.skill as keyof GameData["gathering"]]?.get(node.resourceId), previous.gathering[node.skill as keyof GameData["gathering"]]?.get(node.resourceId));
-    if (!changed) continue;
-    goneTargets.add(id);
-    world.resources.delete(id);
-    world.unplace("resource", id);
-    if (fresh) {
-      world.resources.set(id, fresh);
-      world.place("resource", id, fresh.tile);
-      report.resources.replaced++;
-    } else report.resources.removed++;
-  }
-  for (const [id, fresh] of scratch.resources) {
-    if (world.resources.has(id)) continue;
-    world.resources.set(id, fresh);
-    world.place("resource", id, fresh.tile);
-    report.resources.added++;
-  }
-
-  for (const [id, station] of world.stations) {
-    const fresh = scratch.stations.get(id);
-    if (fresh && same(fresh, station) && same(next.stations.get(station.type), previous.stations.get(station.type))) continue;
-    goneTargets.add(id);
-    world.stations.delete(id);
-    world.unplace("station", id);
-    if (fresh) {
-      world.stations.set(id, fresh);
-      world.place("station", id, fresh.tile);
-      report.stations.replaced++;
-    } else report.stations.removed++;
-  }
-  for (const [id, fresh] of scratch.stations) {
-    if (world.stations.has(id)) continue;
-    world.stations.set(id, fresh);
-    world.place("station", id, fresh.tile);
-    report.stations.added++;
-  }
+      !same(gatheringDef(next, fresh.skill, node.resourceId), gatheringDef(previous, node.skill, node.resourceId))
+    );
+  });
+  takePlaced(
+    world,
+    "station",
+    world.stations,
+    scratch.stations,
+    report.stations,
+    goneTargets,
+    (_id, station, fresh) => !fresh || !same(fresh, station) || !same(next.stations.get(station.type), previous.stations.get(station.type)),
+  );
   // Trees, rocks and stations block their tiles: the new placements' (the ground itself is the same, groundChanged).
   world.map.takeBlocksOf(scratch.map);
   world.spawnTile = scratch.spawnTile;
@@ -179,6 +156,42 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
     if (npc.target && !world.players.has(npc.target)) npc.target = null;
   }
   return report;
+}
+
+/**
+ * Resource nodes or stations as the scratch world placed them: each running one that `changed` says
+ * changed is put anew (or leaves, when the new data has none of that id) and named in `gone`; the
+ * new ones are placed.
+ */
+function takePlaced<T extends { tile: Tile }>(
+  world: World,
+  kind: "resource" | "station",
+  running: Map<string, T>,
+  fresh: ReadonlyMap<string, T>,
+  counts: { added: number; removed: number; replaced: number },
+  gone: Set<string>,
+  changed: (id: string, was: T, now: T | undefined) => boolean,
+) {
+  for (const [id, was] of running) {
+    const now = fresh.get(id);
+    if (!changed(id, was, now)) continue;
+    gone.add(id);
+    world.unplace(kind, id);
+    if (now) {
+      running.set(id, now); // in its place: the loop does not meet it again
+      world.place(kind, id, now.tile);
+      counts.replaced++;
+    } else {
+      running.delete(id);
+      counts.removed++;
+    }
+  }
+  for (const [id, now] of fresh) {
+    if (running.has(id)) continue;
+    running.set(id, now);
+    world.place(kind, id, now.tile);
+    counts.added++;
+  }
 }
 
 /** The new shelves of a store whose definition changed: its new listing and prices, with the quantities on the shelves now. */
