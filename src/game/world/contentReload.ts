@@ -1,4 +1,5 @@
 import type { GameData } from "../../manifests/index.js";
+import { holdingsOf } from "../ledger.js";
 import { findRecipes } from "../production.js";
 import { sameBounds, worldBounds } from "../tileMap.js";
 import type { Tile } from "../types.js";
@@ -39,7 +40,6 @@ export const CONTENT_CHANGED = "CONTENT_CHANGED";
 /** Are two definitions the same? Compared as JSON (Maps and Sets as their entries). */
 export const sameContent = (a: unknown, b: unknown) => a === b || asJson(a) === asJson(b);
 const asJson = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x instanceof Map ? [...x.entries()] : x instanceof Set ? [...x] : x));
-const same = sameContent;
 
 /**
  * Does the ground of the new data differ from the running data's: the world's bounds (its areas'
@@ -47,7 +47,7 @@ const same = sameContent;
  * tiles: those a reload places anew.)
  */
 export function groundChanged(running: GameData, next: GameData): boolean {
-  return !sameBounds(worldBounds(running), worldBounds(next)) || !same(running.buildings, next.buildings);
+  return !sameBounds(worldBounds(running), worldBounds(next)) || !sameContent(running.buildings, next.buildings);
 }
 
 export function applyContent(world: World, next: GameData): WorldContentReport {
@@ -72,8 +72,8 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
       !fresh ||
       fresh.defId !== npc.defId ||
       fresh.storeId !== npc.storeId ||
-      !same(fresh.spawn, npc.spawn) ||
-      !same(next.npcs.get(npc.defId), previous.npcs.get(npc.defId));
+      !sameContent(fresh.spawn, npc.spawn) ||
+      !sameContent(next.npcs.get(npc.defId), previous.npcs.get(npc.defId));
     if (!changed) continue;
     goneNpcs.add(id);
     goneTargets.add(id);
@@ -96,8 +96,8 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
       !fresh ||
       fresh.resourceId !== node.resourceId ||
       fresh.skill !== node.skill ||
-      !same(fresh.tile, node.tile) ||
-      !same(gatheringDef(next, fresh.skill, node.resourceId), gatheringDef(previous, node.skill, node.resourceId))
+      !sameContent(fresh.tile, node.tile) ||
+      !sameContent(gatheringDef(next, fresh.skill, node.resourceId), gatheringDef(previous, node.skill, node.resourceId))
     );
   });
   takePlaced(
@@ -107,7 +107,7 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
     scratch.stations,
     report.stations,
     goneTargets,
-    (_id, station, fresh) => !fresh || !same(fresh, station) || !same(next.stations.get(station.type), previous.stations.get(station.type)),
+    (_id, station, fresh) => !fresh || !sameContent(fresh, station) || !sameContent(next.stations.get(station.type), previous.stations.get(station.type)),
   );
   // Trees, rocks and stations block their tiles: the new placements' (the ground itself is the same, groundChanged).
   world.map.takeBlocksOf(scratch.map);
@@ -118,7 +118,7 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
   const changedStores = new Set<string>();
   for (const [id, stock] of world.stores) {
     const def = next.stores.get(id);
-    if (def && same(def, stock.def)) continue;
+    if (def && sameContent(def, stock.def)) continue;
     changedStores.add(id);
     if (!def) {
       world.stores.delete(id);
@@ -217,7 +217,7 @@ function actionChanged(p: PlayerEntity, goneTargets: ReadonlySet<string>, previo
   const a = p.action!;
   if (a.type === "make") {
     if (a.stationId && goneTargets.has(a.stationId)) return true;
-    return !same(recipesOf(previous, a.kind, a.recipeId), recipesOf(next, a.kind, a.recipeId));
+    return !sameContent(recipesOf(previous, a.kind, a.recipeId), recipesOf(next, a.kind, a.recipeId));
   }
   if (a.type === "pray") return goneTargets.has(a.stationId);
   return goneTargets.has(a.targetId);
@@ -233,12 +233,5 @@ function recipesOf(data: GameData, kind: string, id: string) {
 
 /** What the player holds (pack, worn, bank) of items the new data no longer defines. */
 function heldOfRemoved(p: PlayerEntity, next: GameData): Map<string, number> {
-  const out = new Map<string, number>();
-  const add = (itemId: string, quantity: number) => {
-    if (!next.items.has(itemId)) out.set(itemId, (out.get(itemId) ?? 0) + quantity);
-  };
-  for (const stack of p.inventory) if (stack) add(stack.itemId, stack.quantity);
-  for (const stack of Object.values(p.equipment)) if (stack) add(stack.itemId, stack.quantity);
-  for (const stack of p.bank) if (stack) add(stack.itemId, stack.quantity);
-  return out;
+  return new Map([...holdingsOf(p)].filter(([itemId]) => !next.items.has(itemId)));
 }
