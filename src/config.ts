@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
+import { keptSecret, MIN_SECRET_LENGTH } from "./keptSecret.js";
 import { DEFAULT_WORLD_DIR, ROOT } from "./paths.js";
 import { DEFAULT_WORLD_CAPACITY, MAX_WORLD_CAPACITY, parseWorlds, type WorldSpec } from "./worldSpecs.js";
 
@@ -201,8 +201,8 @@ export interface Config {
   databaseUrl?: string;
   useLocalPostgres: boolean;
   jwtSecret: string;
-  /** True when JWT_SECRET was not set and a random one was made for this process. */
-  jwtSecretGenerated: boolean;
+  /** Where the secret is kept when JWT_SECRET is not set (outside production): `$DATA_DIR/jwt-secret`. */
+  jwtSecretFile?: string;
   adminCode?: string;
   idpAppId?: string;
   idpAppSecret?: string;
@@ -283,8 +283,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     if (!e.JWT_SECRET) throw new ConfigError("Invalid configuration: JWT_SECRET is required in production (at least 32 characters)");
     if (e.USE_LOCAL_POSTGRES) throw new ConfigError("Invalid configuration: USE_LOCAL_POSTGRES is for development only; set DATABASE_URL in production");
   }
-  if (e.JWT_SECRET !== undefined && e.JWT_SECRET.length < 32) {
-    throw new ConfigError("Invalid configuration: JWT_SECRET must be at least 32 characters");
+  if (e.JWT_SECRET !== undefined && e.JWT_SECRET.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`Invalid configuration: JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
   }
   if (nodeEnv === "production" && e.PUBLIC_IDP_APP_ID && !e.IDP_JWKS_URL && !e.IDP_VERIFICATION_KEY) {
     throw new ConfigError("Invalid configuration: PUBLIC_IDP_APP_ID needs the provider's keys in production: set IDP_JWKS_URL or IDP_VERIFICATION_KEY (PEM)");
@@ -307,6 +307,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
   }
 
+  const dataDir = e.DATA_DIR ? path.resolve(cwd, e.DATA_DIR) : path.join(ROOT, ".data");
+  let kept: { secret: string; file: string } | undefined;
+  if (e.JWT_SECRET === undefined) {
+    try {
+      kept = keptSecret(dataDir);
+    } catch (err) {
+      throw new ConfigError(
+        `Invalid configuration: JWT_SECRET is not set and the secret kept in DATA_DIR cannot be used (${(err as Error).message}): set JWT_SECRET or make ${dataDir} writable`,
+      );
+    }
+  }
   const port = e.PORT;
   const publicApiUrl = e.PUBLIC_API_URL ?? `http://localhost:${port}`;
   const publicWsUrl = e.PUBLIC_WS_URL ?? publicApiUrl.replace(/^http/, "ws") + "/ws";
@@ -315,12 +326,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     port,
     nodeEnv,
     world: e.WORLD ? path.resolve(cwd, e.WORLD) : DEFAULT_WORLD_DIR,
-    dataDir: e.DATA_DIR ? path.resolve(cwd, e.DATA_DIR) : path.join(ROOT, ".data"),
+    dataDir,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
     databaseUrl: e.DATABASE_URL,
     useLocalPostgres: e.USE_LOCAL_POSTGRES,
-    jwtSecret: e.JWT_SECRET ?? randomBytes(48).toString("base64url"),
-    jwtSecretGenerated: e.JWT_SECRET === undefined,
+    jwtSecret: e.JWT_SECRET ?? kept!.secret,
+    jwtSecretFile: kept?.file,
     adminCode: e.ADMIN_CODE,
     idpAppId: e.PUBLIC_IDP_APP_ID,
     idpAppSecret: e.IDP_APP_SECRET,

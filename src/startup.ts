@@ -24,8 +24,11 @@ export async function openServerContext(
   logger: Logger,
   database: Promise<Database> = openDatabase(databaseOptionsFrom(config, logger)),
 ): Promise<ServerContext> {
-  if (config.jwtSecretGenerated) {
-    logger.warn("JWT_SECRET is not set: using a random secret, so tokens stop working when the server restarts");
+  if (config.jwtSecretFile) {
+    logger.info(
+      { file: config.jwtSecretFile },
+      "JWT_SECRET is not set: tokens are signed with the secret kept in the data folder (set JWT_SECRET in production)",
+    );
   }
   const gameData = prepareGameData(manifestSyncOptions(config, logger));
   // Both settle before anything fails: a database that opened is closed when the game data did not load.

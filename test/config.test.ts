@@ -27,7 +27,7 @@ describe("configuration", () => {
     assert.equal(c.agentApiUrl, "http://localhost:4001");
     assert.equal(c.publicApiUrl, "http://localhost:5555");
     assert.equal(c.publicWsUrl, "ws://localhost:5555/ws");
-    assert.equal(c.jwtSecretGenerated, true);
+    assert.equal(c.jwtSecretFile, path.join(ROOT, ".data", "jwt-secret"));
     assert.ok(c.jwtSecret.length >= 32);
     assert.equal(c.databaseUrl, undefined);
   });
@@ -95,7 +95,7 @@ describe("configuration", () => {
       SAVE_INTERVAL: "30",
     });
     assert.equal(c.nodeEnv, "production");
-    assert.equal(c.jwtSecretGenerated, false);
+    assert.equal(c.jwtSecretFile, undefined);
     assert.equal(c.publicApiUrl, "https://api.game.example");
     assert.equal(c.publicWsUrl, "wss://api.game.example/ws");
     assert.equal(c.saveInterval, 30);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -102,6 +102,51 @@ describe("the server process", function () {
       }
     } finally {
       first.child.kill("SIGKILL");
+    }
+  });
+
+  it("without JWT_SECRET (development), keeps the secret it made in DATA_DIR (0600, never logged): a guest's token and character survive a restart", async () => {
+    const env = { DATA_DIR: dataDir, NODE_ENV: "development", LOG_LEVEL: "info" };
+    /** Join the world with `token` and tell which character the server put us in. */
+    const joinAs = async (port: number, token: string) => {
+      const sdk = new Client(`http://127.0.0.1:${port}`);
+      sdk.auth.token = token;
+      const room = await sdk.joinOrCreate("world");
+      const me = await new Promise<{ id: string; name: string }>((resolve) => room.onMessage("player:sync", resolve));
+      room.onMessage("*", () => {});
+      return { room, me };
+    };
+    const first = await startServerProcess(env);
+    let secondChild: ChildProcess | undefined;
+    try {
+      await waitForOutput(first.child, "server listening", first.output, 30_000);
+      const guest = await (await fetch(`http://127.0.0.1:${first.port}/api/auth/guest`, { method: "POST" })).json();
+      const before = await joinAs(first.port, guest.token);
+      const left = new Promise<number>((resolve) => before.room.onLeave((code: number) => resolve(code)));
+      first.child.kill("SIGTERM");
+      await left;
+      assert.equal(await first.exited, 0);
+
+      const file = path.join(dataDir, "jwt-secret");
+      assert.equal((await stat(file)).mode & 0o777, 0o600);
+      const secret = (await readFile(file, "utf8")).trim();
+      assert.ok(secret.length >= 32);
+
+      const second = await startServerProcess(env);
+      secondChild = second.child;
+      await waitForOutput(second.child, "server listening", second.output, 30_000);
+      const after = await joinAs(second.port, guest.token);
+      assert.deepEqual(after.me, before.me, "the same character, by the same token");
+      await after.room.leave();
+      second.child.kill("SIGTERM");
+      assert.equal(await second.exited, 0);
+      for (const out of [first.output(), second.output()]) {
+        assert.ok(!out.includes(secret), "the secret is never logged");
+        assert.match(out, /secret kept in the data folder/);
+      }
+    } finally {
+      first.child.kill("SIGKILL");
+      secondChild?.kill("SIGKILL");
     }
   });
 
