@@ -73,6 +73,11 @@ export function loginAsGuest(): Promise<Login> {
   return call<Login>("/api/auth/guest", { method: "POST" });
 }
 
+/** A new token for a valid one (same account, a full lifetime): a kept login is renewed at every join. */
+export function refreshLogin(token: string): Promise<Login> {
+  return callAs<Login>(token, "POST", "/api/auth/refresh");
+}
+
 /** With an identity provider configured: its access token in, the server's token out. */
 export function loginWithIdp(idpToken: string): Promise<Login> {
   return call<Login>("/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ idpToken }) });

@@ -1,5 +1,6 @@
 import type { Standing } from "./connection.js";
 import { h } from "./dom.js";
+import { keepChat, keptChat, KEPT_CHAT_LINES, type KeptLine } from "./session.js";
 import type { Game, LogKind } from "./game.js";
 
 const MAX_LINES = 200;
@@ -59,10 +60,19 @@ export function installChat(root: HTMLElement, game: Game) {
   };
   root.replaceChildren(log, form);
 
-  game.logTo = (text: string, kind: LogKind) => {
+  // The lines of this tab's session come back after a reload; each new line is kept for the next.
+  const kept: KeptLine[] = keptChat();
+  const show = (text: string, kind: LogKind) => {
     log.append(h("div", { className: kind }, text));
     while (log.childElementCount > MAX_LINES) log.firstElementChild!.remove();
+  };
+  for (const line of kept) show(line.text, line.kind);
+  game.logTo = (text: string, kind: LogKind) => {
+    show(text, kind);
     log.scrollTop = log.scrollHeight;
+    kept.push({ text, kind });
+    if (kept.length > KEPT_CHAT_LINES) kept.splice(0, kept.length - KEPT_CHAT_LINES);
+    keepChat(kept);
   };
   net.on("chat:message", (m) => {
     if (m.channel === "private") return game.log(m.fromId === game.me?.id ? `To ${m.toName}: ${m.message}` : `From ${m.fromName}: ${m.message}`, "private");

@@ -1,6 +1,8 @@
+import { CloseCode } from "@colyseus/sdk";
 import { CLOSE_CODES } from "../../src/protocol/codes.js";
 import { byId } from "./dom.js";
 import type { Game } from "./game.js";
+import { forgetLogin } from "./session.js";
 
 /** The first wait before joining again after a restart, and the longest between tries. */
 const RESTART_WAIT_MS = 3_000;
@@ -26,10 +28,12 @@ export function showEnded(title: string, message: string) {
 
 /**
  * What the page does when the connection drops or the server closes it: a drop reconnects (the
- * SDK's own reconnection); a ban (error BANNED, then close 4102) ends the game on a screen giving
- * the reason and the end, and never reconnects; a kick says who removed the player; a restart
- * (close 1012) says the server is restarting and joins again after a short wait, the same
- * character, with the same panels.
+ * SDK's own reconnection), and when that fails the page joins again as the same character; a ban
+ * (error BANNED, then close 4102) ends the game on a screen giving the reason and the end, and
+ * never reconnects; a kick says who removed the player; a take-over by another login says so; a
+ * restart (close 1012) says the server is restarting and joins again after a short wait, the same
+ * character, with the same panels. A login the server refuses on the way back (401) ends on a
+ * screen that says why, and its button starts anew.
  */
 export function installDisconnects(game: Game) {
   const net = game.net;
@@ -49,26 +53,36 @@ export function installDisconnects(game: Game) {
     if (n.code === "KICKED") kicked = n.message;
   });
 
-  const rejoin = async () => {
+  /**
+   * Join again as the same character, spread out and slower each try: after a restart (1012), and
+   * after a drop the SDK's own reconnection could not mend (the server was restarted without one,
+   * or the connection was away too long).
+   */
+  const rejoin = async (why: string) => {
     let wait = RESTART_WAIT_MS;
     for (let attempt = 1; attempt <= RESTART_TRIES; attempt++) {
       // Spread out, so that every player does not knock at the same moment.
       const ms = wait + Math.random() * RESTART_WAIT_MS;
-      show(`The server is restarting: reconnecting in ${Math.ceil(ms / 1000)} s…`);
+      show(`${why}: reconnecting in ${Math.ceil(ms / 1000)} s…`);
       await new Promise((resolve) => setTimeout(resolve, ms));
-      show(`The server is restarting: reconnecting…${attempt > 1 ? ` (try ${attempt})` : ""}`);
+      show(`${why}: reconnecting…${attempt > 1 ? ` (try ${attempt})` : ""}`);
       try {
         await net.rejoin();
         show(null);
-        game.log("Reconnected after the server's restart.");
+        game.log("Reconnected: you are back in the world.");
         return;
       } catch (err) {
         if (/banned/i.test(describe(err))) return showEnded("Banned", describe(err));
+        // The login itself is refused (expired, its account removed): trying again cannot help.
+        if ((err as { code?: unknown }).code === 401) {
+          forgetLogin();
+          return showEnded("Signed out", `Your sign-in can no longer be used (${describe(err)}). Back to the start to play again.`);
+        }
         game.log(`Could not reconnect yet: ${describe(err)}`, "error");
         wait = Math.min(wait * 2, RESTART_MAX_WAIT_MS);
       }
     }
-    showEnded("Disconnected", "The server did not come back after its restart. Try again later.");
+    showEnded("Disconnected", "The server did not come back. Try again later.");
   };
 
   net.onRoom((room) => {
@@ -77,8 +91,11 @@ export function installDisconnects(game: Game) {
     room.onLeave((code: number) => {
       if (code === CLOSE_CODES.BANNED) return showEnded("Banned", banned ?? "Your account is banned.");
       if (code === CLOSE_CODES.KICKED) return showEnded("Removed from the world", kicked ?? "A member of the staff removed you from the world.");
-      if (code === CLOSE_CODES.RESTART) return void rejoin();
-      show(`Disconnected (${code}). Reload the page to play again.`);
+      if (code === CLOSE_CODES.RESTART) return void rejoin("The server is restarting");
+      if (code === CLOSE_CODES.REPLACED) return showEnded("Playing elsewhere", "Your character was taken over by another login (another tab or device).");
+      // The page's own leave (Log out) reloads it; a flood's close is not mended by knocking again.
+      if (code === CloseCode.CONSENTED || code === CloseCode.WITH_ERROR) return show(`Disconnected (${code}). Reload the page to play again.`);
+      void rejoin("Connection lost");
     });
   });
 }

@@ -2,6 +2,7 @@ import type { Catalogue, ItemInfo, NpcInfo, WorldMap } from "./api.js";
 import type { QuestTargetView, QuestView, StationView } from "../../src/protocol/index.js";
 import type { Connection } from "./connection.js";
 import { byId, h } from "./dom.js";
+import { setSignsBackIn } from "./session.js";
 
 /** What the panels ask of the page's guidance (client/src/guidance.ts). */
 export interface QuestGuide {
@@ -99,6 +100,8 @@ export class Game {
   /** Leave the world (the character is saved) and go back to the start; Play comes back as the same character. */
   async logout() {
     this.log("Logging out…");
+    // The page comes back to its start, not straight into the world; Play goes back as the same character.
+    setSignsBackIn(false);
     try {
       await this.net.room.leave(true);
     } finally {

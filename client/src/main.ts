@@ -1,4 +1,4 @@
-import { ApiError, loadAreas, loadCatalogue, loadMap, loginAsGuest, loginWithIdp, publicEnv, serverUrl, type Login } from "./api.js";
+import { ApiError, loadAreas, loadCatalogue, loadMap, loginAsGuest, loginWithIdp, publicEnv, refreshLogin, serverUrl, type Login } from "./api.js";
 import { installBroadcasts } from "./broadcasts.js";
 import { installChat } from "./chat.js";
 import { Connection } from "./connection.js";
@@ -11,6 +11,7 @@ import { Minimap } from "./minimap.js";
 import { friendsPanel } from "./panels/friends.js";
 import { optionsPanel } from "./panels/options.js";
 import { GroundPlan } from "./render/ground.js";
+import { forgetLogin, saveLogin, savedLogin, setSignsBackIn, signsBackIn, type SavedLogin } from "./session.js";
 import { onSettings, settings, setSettings } from "./settings.js";
 import { bankPanel } from "./panels/bank.js";
 import { combatPanel } from "./panels/combat.js";
@@ -40,8 +41,6 @@ const PANELS: Panel[] = [
   friendsPanel,
   optionsPanel,
 ];
-const TOKEN_KEY = "arena.token";
-
 /** A readable line for whatever went wrong joining. */
 function describe(err: unknown): string {
   if (err instanceof ApiError) return `${err.message} (${err.code})`;
@@ -49,14 +48,26 @@ function describe(err: unknown): string {
   return String(err);
 }
 
-/** Sign in: a guest in anonymous mode, the identity provider's token when the server has one. */
-async function signIn(): Promise<Login> {
+/**
+ * Sign in: the login this tab kept (a reload, Play after Log out), else a guest in anonymous
+ * mode, or the identity provider's token when the server has one.
+ */
+async function signIn(): Promise<SavedLogin> {
+  const saved = savedLogin();
+  if (saved) {
+    try {
+      const renewed = { ...saved, ...(await refreshLogin(saved.token)) };
+      saveLogin(renewed);
+      return renewed;
+    } catch (err) {
+      // Refused: the join below says why. Unreachable: the kept token is tried as it is.
+      if (loginRefused(err)) throw new LoginRefused(describe(err));
+      return saved;
+    }
+  }
   const idp = Boolean(publicEnv().PUBLIC_IDP_APP_ID);
-  if (idp) return loginWithIdp(byId<HTMLInputElement>("idp-token").value.trim());
-  const saved = sessionStorage.getItem(TOKEN_KEY);
-  if (saved) return JSON.parse(saved) as Login;
-  const login = await loginAsGuest();
-  sessionStorage.setItem(TOKEN_KEY, JSON.stringify(login));
+  const login: Login = idp ? await loginWithIdp(byId<HTMLInputElement>("idp-token").value.trim()) : await loginAsGuest();
+  saveLogin(login);
   return login;
 }
 
@@ -122,17 +133,31 @@ async function play() {
   button.disabled = true;
   error.textContent = "";
   try {
-    const login = await signIn();
+    let login: SavedLogin;
+    try {
+      login = await signIn();
+    } catch (err) {
+      if (!(err instanceof LoginRefused)) throw err;
+      forgetLogin();
+      throw new Error(refusedText(err.message));
+    }
     const [map, catalogue, areas] = await Promise.all([loadMap(), loadCatalogue(), loadAreas()]);
     const name = byId<HTMLInputElement>("name").value.trim();
     let net: Connection;
     try {
-      net = await Connection.join(serverUrl(), login.token, name ? { name } : {});
+      net = await Connection.join(serverUrl(), login.token, login.characterId ? { characterId: login.characterId } : name ? { name } : {});
     } catch (err) {
-      // A guest token from an earlier visit may be gone (the server restarted or removed the guest).
-      sessionStorage.removeItem(TOKEN_KEY);
+      // The kept login was refused (expired, its account removed): say so, and Play signs in anew.
+      if (loginRefused(err)) {
+        forgetLogin();
+        throw new Error(refusedText(describe(err)));
+      }
+      // The character kept is not this account's any more: Play joins the account's first.
+      if (login.characterId && (err as { code?: unknown }).code === 404) saveLogin({ token: login.token, accountId: login.accountId });
       throw err;
     }
+    saveLogin({ ...login, characterId: net.me.id });
+    setSignsBackIn(true);
     const game = new Game(net, catalogue, map);
     byId("login").hidden = true;
     byId("game").hidden = false;
@@ -177,18 +202,52 @@ async function play() {
     // A handle for tools and tests that drive the page: where things are, what the client knows.
     (window as unknown as { arena: unknown }).arena = { game, view };
   } catch (err) {
+    showLogin();
     error.textContent = `Could not join the world: ${describe(err)}`;
     button.disabled = false;
   }
 }
 
+const idpMode = () => Boolean(publicEnv().PUBLIC_IDP_APP_ID);
+
+/** The kept login was refused by the server (its reason in the message). */
+class LoginRefused extends Error {}
+
+/** Why a kept login no longer works, and the way back. */
+function refusedText(why: string): string {
+  return `Your earlier sign-in can no longer be used (${why}). Play again to start ${idpMode() ? "by signing in" : "as a new guest"}.`;
+}
+
+/** A join refused for its login (401: the token is invalid or expired; its account is gone), not for the world's state. */
+function loginRefused(err: unknown): boolean {
+  const status = (err as { code?: unknown; status?: unknown }).status ?? (err as { code?: unknown }).code;
+  return status === 401 || (err instanceof ApiError && err.status === 401);
+}
+
+/** The start form: Play as a guest (or with the provider's token); a kept login plays its character again. */
+function showLogin() {
+  const kept = savedLogin();
+  byId("login-mode").textContent = kept?.characterId
+    ? "Play to go back into the world as your character."
+    : idpMode()
+      ? "Sign in with your identity provider's access token."
+      : "Play as a guest: no account needed.";
+  byId("idp-row").hidden = !idpMode() || Boolean(kept);
+  byId("name-row").hidden = Boolean(kept?.characterId);
+}
+
 function start() {
-  const idp = Boolean(publicEnv().PUBLIC_IDP_APP_ID);
-  byId("login-mode").textContent = idp ? "Sign in with your identity provider's access token." : "Play as a guest: no account needed.";
-  byId("idp-row").hidden = !idp;
   const button = byId<HTMLButtonElement>("play");
-  button.disabled = false;
   button.onclick = () => void play();
+  // A reload in the middle of play goes straight back in, as the same character.
+  if (signsBackIn()) {
+    byId("login-mode").textContent = "Signing you back in…";
+    byId("name-row").hidden = true;
+    byId("idp-row").hidden = true;
+    return void play();
+  }
+  showLogin();
+  button.disabled = false;
 }
 
 start();

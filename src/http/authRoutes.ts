@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
 import { createGuest } from "../auth/guest.js";
 import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../auth/idp.js";
+import { DEFAULT_TOKEN_TTL_SECONDS, GUEST_TOKEN_TTL_SECONDS, signToken } from "../auth/tokens.js";
 import { requireAuth } from "./requireAuth.js";
 import { sendError } from "./errors.js";
 import { standingOf } from "../db/staffRepo.js";
@@ -56,6 +57,16 @@ export function authRoutes(deps: { config: Config; db: Database }) {
       }
       next(err);
     }
+  });
+
+  // A token still valid, for a new one of the same account and claims with a full lifetime: a guest
+  // who keeps coming back within a day keeps their character (the web client asks at every join).
+  router.post("/api/auth/refresh", requireAuth(deps.config.jwtSecret, deps.db.prisma), (req, res) => {
+    const auth = req.auth!;
+    const expiresIn = auth.guest ? GUEST_TOKEN_TTL_SECONDS : DEFAULT_TOKEN_TTL_SECONDS;
+    const role = auth.role === "agent" ? "agent" : "player";
+    const token = signToken({ sub: auth.sub, role, guest: auth.guest, characterId: auth.characterId }, deps.config.jwtSecret, expiresIn);
+    res.json({ token, accountId: auth.sub, expiresIn });
   });
 
   // Who the bearer of this token is: the simplest authenticated call, for clients to check a token.

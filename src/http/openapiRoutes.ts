@@ -90,6 +90,11 @@ export const ROUTES: RouteDoc[] = [
       },
     },
     {
+      route: "POST /api/auth/refresh",
+      summary: "A new token for a valid one: the same account and claims, a full lifetime (24 h for a guest, 7 days otherwise)",
+      responses: { 200: answer("the new token; the old one stays valid until it expires", TokenAnswer) },
+    },
+    {
       route: "GET /api/auth/me",
       summary: "The token's account",
       responses: {

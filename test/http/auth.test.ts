@@ -70,6 +70,37 @@ describe("guest accounts and bearer tokens", function () {
     assert.equal((await res.json()).error.code, "ACCOUNT_NOT_FOUND");
   });
 
+  it("POST /api/auth/refresh: a valid token gives a new one of the same account and claims, with a full lifetime; a bad one is 401", async () => {
+    const guest = await (await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).json();
+    // A guest token half-way through its day.
+    const old = jwt.sign({ role: "player", guest: true, iat: now() - 12 * 3600 }, TEST_SECRET, { subject: guest.accountId, expiresIn: 24 * 3600 });
+    const res = await fetch(`${server.url}/api/auth/refresh`, { method: "POST", headers: { authorization: `Bearer ${old}` } });
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.equal(body.accountId, guest.accountId);
+    assert.equal(body.expiresIn, 24 * 3600);
+    const claims = jwt.verify(body.token, TEST_SECRET) as jwt.JwtPayload;
+    assert.equal(claims.sub, guest.accountId);
+    assert.equal(claims.guest, true);
+    assert.equal(claims.role, "player");
+    assert.ok(claims.exp! >= now() + 24 * 3600 - 60, "a full day from now");
+    const me = await (await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${body.token}` } })).json();
+    assert.equal(me.accountId, guest.accountId);
+    // A token that claims admin is refreshed as what it is: a player's.
+    const claimsAdmin = signToken({ sub: guest.accountId, role: "admin" }, TEST_SECRET);
+    const asPlayer = await (await fetch(`${server.url}/api/auth/refresh`, { method: "POST", headers: { authorization: `Bearer ${claimsAdmin}` } })).json();
+    assert.equal((jwt.verify(asPlayer.token, TEST_SECRET) as jwt.JwtPayload).role, "player");
+    for (const headers of [
+      {},
+      { authorization: "Bearer not-a-token" },
+      { authorization: `Bearer ${jwt.sign({ role: "player", exp: now() - 5 }, TEST_SECRET, { subject: guest.accountId })}` },
+    ]) {
+      const refused = await fetch(`${server.url}/api/auth/refresh`, { method: "POST", headers });
+      assert.equal(refused.status, 401);
+      assert.equal((await refused.json()).success, false);
+    }
+  });
+
   it("expired tokens say so", async () => {
     const token = jwt.sign({ role: "player", exp: now() - 5 }, TEST_SECRET, { subject: "a" });
     const res = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });

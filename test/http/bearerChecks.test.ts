@@ -31,6 +31,7 @@ describe("Bearer routes: the token's account and characterId", function () {
       ["GET", "/api/characters/c_x/skills"],
       ["POST", "/api/template/any/character", { name: "Ghost" }],
       ["GET", "/api/auth/me"],
+      ["POST", "/api/auth/refresh"],
       ["POST", "/api/voice/token", { characterId: "c_x" }],
     ] as Array<[string, string, unknown?]>) {
       const res = await rest(server, method, path, ghost, body);

@@ -41,6 +41,7 @@ async function relayTo(target: URL) {
 const ROUTES: Array<[string, string, unknown?]> = [
   ["POST", "/api/auth/guest"],
   ["GET", "/api/auth/me"],
+  ["POST", "/api/auth/refresh"],
   ["GET", "/api/character"],
   ["POST", "/api/character", { name: "Outage" }],
   ["GET", "/api/player/friends"],
