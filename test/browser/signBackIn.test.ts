@@ -69,7 +69,7 @@ describe("web client: signing back in", function () {
     // Log out: the page stays at its start, and Play goes back as the same character.
     await page.click("#logout");
     await page.waitForSelector("#login:not([hidden])");
-    assert.match(await page.textContent("#login-mode"), /back into the world as your character/);
+    assert.match(String(await page.textContent("#login-mode")), /back into the world as your character/);
     await page.click("#play");
     await inWorld(page);
     assert.equal(await playerId(page), id, "the same character after Log out and Play");
@@ -95,7 +95,7 @@ describe("web client: signing back in", function () {
     await page.fill("#name", "Newstart");
     await page.click("#play");
     await inWorld(page);
-    assert.match(await page.textContent("#status"), /^Newstart/);
+    assert.match(String(await page.textContent("#status")), /^Newstart/);
     await page.close();
   });
 });

@@ -95,7 +95,7 @@ describe("guest accounts and bearer tokens", function () {
       { authorization: "Bearer not-a-token" },
       { authorization: `Bearer ${jwt.sign({ role: "player", exp: now() - 5 }, TEST_SECRET, { subject: guest.accountId })}` },
     ]) {
-      const refused = await fetch(`${server.url}/api/auth/refresh`, { method: "POST", headers });
+      const refused = await fetch(`${server.url}/api/auth/refresh`, { method: "POST", headers: headers as Record<string, string> });
       assert.equal(refused.status, 401);
       assert.equal((await refused.json()).success, false);
     }
