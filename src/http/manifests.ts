@@ -1,3 +1,4 @@
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import express, { Router } from "express";
 import { sendError } from "./errors.js";
@@ -7,7 +8,8 @@ export const MANIFEST_CACHE_CONTROL = "public, max-age=300, must-revalidate";
 /**
  * GET /manifests/<file> (subfolders too) from the world's manifest folder, with an ETag,
  * 304 on If-None-Match and a short revalidating cache. Nothing outside the folder is reachable:
- * `..` segments (plain or percent-encoded) and dotfiles answer 404.
+ * `..` segments (plain or percent-encoded) and dotfiles answer 404, and only regular files are
+ * served: a symbolic link anywhere on the way (to a file outside the folder or in it) is 404 too.
  */
 export function manifestRoutes(manifestDir: string) {
   const root = path.resolve(manifestDir);
@@ -30,7 +32,10 @@ export function manifestRoutes(manifestDir: string) {
       // is addressed to caches on the way (and Node's fetch adds it to every If-None-Match).
       delete req.headers["cache-control"];
       delete req.headers.pragma;
-      next();
+      regularFileInside(root, target).then(
+        (ok) => (ok ? next() : sendError(res, 404, "NOT_FOUND", "No such manifest")),
+        () => sendError(res, 404, "NOT_FOUND", "No such manifest"),
+      );
     },
     express.static(root, {
       index: false,
@@ -43,4 +48,13 @@ export function manifestRoutes(manifestDir: string) {
     (_req, res) => sendError(res, 404, "NOT_FOUND", "No such manifest"),
   );
   return router;
+}
+
+/**
+ * Whether `target` is a regular file reached from `root` through no symbolic link: its real path
+ * is the one asked for (the folder's own real path, which may itself be a link, taken as it is).
+ */
+async function regularFileInside(root: string, target: string): Promise<boolean> {
+  const [realRoot, realTarget, st] = await Promise.all([realpath(root), realpath(target), lstat(target)]);
+  return st.isFile() && realTarget === path.join(realRoot, path.relative(root, target));
 }

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
+import express from "express";
+import { manifestRoutes } from "../../src/http/manifests.js";
 import { ROOT } from "../../src/paths.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -79,6 +83,49 @@ describe("GET /manifests", function () {
       const res = await rawGet(server.port, p);
       assert.ok([400, 404].includes(res.status), `${p} -> ${res.status}`);
       assert.ok(!res.body.includes('"name": "arena-world-server"') && !res.body.includes("devDependencies"), "package.json leaked");
+    });
+  }
+});
+
+describe("GET /manifests with links in the folder", function () {
+  let dir: string;
+  let srv: http.Server;
+  let port: number;
+
+  before(async () => {
+    // A world whose manifests folder holds links: to a file outside it, to a folder outside it, to a file inside it.
+    dir = await mkdtemp(path.join(os.tmpdir(), "arena-manifest-links-"));
+    const manifests = path.join(dir, "manifests");
+    const outside = path.join(dir, "outside");
+    await mkdir(path.join(manifests, "sub"), { recursive: true });
+    await mkdir(outside);
+    await writeFile(path.join(outside, "secret.json"), '{"secret": "outside the folder"}');
+    await writeFile(path.join(manifests, "npcs.json"), '{"npcs": []}');
+    await writeFile(path.join(manifests, "sub", "real.json"), '{"real": true}');
+    await symlink(path.join(outside, "secret.json"), path.join(manifests, "leak.json"));
+    await symlink(outside, path.join(manifests, "linked"));
+    await symlink(path.join(manifests, "npcs.json"), path.join(manifests, "alias.json"));
+    const app = express().use(manifestRoutes(manifests));
+    srv = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => srv.once("listening", resolve));
+    port = (srv.address() as AddressInfo).port;
+  });
+  after(async () => {
+    await new Promise((resolve) => srv?.close(resolve));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("serves regular files, in subfolders too", async () => {
+    assert.equal((await rawGet(port, "/manifests/npcs.json")).body, '{"npcs": []}');
+    assert.equal((await rawGet(port, "/manifests/sub/real.json")).status, 200);
+  });
+
+  for (const p of ["/manifests/leak.json", "/manifests/linked/secret.json", "/manifests/alias.json", "/manifests/sub", "/manifests/linked"]) {
+    it(`answers 404 for a link or a folder, never what it points to: ${p}`, async () => {
+      const res = await rawGet(port, p);
+      assert.equal(res.status, 404, `${p} -> ${res.status}`);
+      assert.equal(JSON.parse(res.body).error.code, "NOT_FOUND");
+      assert.ok(!res.body.includes("outside the folder"));
     });
   }
 });
