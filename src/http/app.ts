@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import express, { type Application, type RequestHandler } from "express";
-import { pinoHttp } from "pino-http";
 import type { ServerContext } from "../context.js";
 import { PUBLIC_DIR } from "../paths.js";
 import { apiDocsRoutes } from "./apiDocs.js";
@@ -9,6 +8,7 @@ import { envScriptRoute } from "./envScript.js";
 import { errorHandler, notFound } from "./errors.js";
 import { healthRoutes, type HostedWorld } from "./health.js";
 import { manifestRoutes } from "./manifests.js";
+import { requestLog } from "./requestLog.js";
 import { metricsRoutes } from "./metricsRoute.js";
 import { monitorRoutes, type StaffAdmins } from "./monitor.js";
 import { moderationOf } from "../staff/moderation.js";
@@ -49,18 +49,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.disable("x-powered-by");
   // req.ip: the same rule as every other reader of the client's address (TRUST_PROXY).
   app.set("trust proxy", proxyTrust(config));
-  app.use(
-    pinoHttp({
-      logger,
-      // One line per request; headers (tokens, cookies) never reach the log.
-      serializers: {
-        req: (req) => ({ method: req.method, url: String(req.url).replace(/([?&]token=)[^&]*/gi, "$1[redacted]") }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      // Client errors (4xx, a request the client or a timeout cut short) are expected: below error level.
-      customLogLevel: (_req, res, err) => (res.statusCode >= 500 ? "error" : res.statusCode >= 400 || err ? "warn" : "info"),
-    }),
-  );
+  app.use(requestLog(logger));
   // Before any route: every body read to its end (oversize ones refused), then bad targets and bad text refused.
   app.use(requestBodies());
   app.use(checkRequestTarget);

@@ -15,6 +15,8 @@ export class HttpError extends Error {
 }
 
 export function sendError(res: Response, status: number, code: string, message: string) {
+  // The request log reads it: a documented refusal is no fault of the server's (src/http/requestLog.ts).
+  res.locals.errorCode = code;
   res.status(status).json({ success: false, error: { code, message } });
 }
 

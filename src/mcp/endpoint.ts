@@ -18,6 +18,7 @@ import { joinRefusal } from "../ws/worldEntry.js";
 import { chooseWorld, WorldChoiceError, worldIdOption } from "../worldSpecs.js";
 import { McpPlayer } from "./player.js";
 import { registerResources, RULES_TEXT } from "./resources.js";
+import { prototypeKeyRefusal } from "./prototypeKeys.js";
 import { argumentsRefused } from "./results.js";
 import { McpSession } from "./session.js";
 import { registerTools } from "./tools.js";
@@ -220,6 +221,8 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
           .status(404)
           .json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found: it ended (or never was); initialize a new one" }, id: null });
       if (s.accountId !== claims.sub) throw new Refusal(403, "FORBIDDEN", "That MCP session belongs to another account");
+      const refused = req.method === "POST" ? prototypeKeyRefusal(req.body) : undefined;
+      if (refused) return void res.json(refused);
       // A standing SSE stream (GET) keeps no session from idling out; requests (POST, DELETE) do while they run.
       const counts = req.method !== "GET";
       if (counts) s.begin();
