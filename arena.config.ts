@@ -126,6 +126,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   const agents = new AgentRuntime(ctx);
   let hosting: WorldHosting | undefined;
   let operatorChanges: { stop(): void } | undefined;
+  // The worlds this process runs, as a restart, a content reload, the operator's changes and a stop reach them.
+  const here = localWorlds(() => hosting?.hosted ?? []);
 
   // Shared counters (rate limits) across server processes when Redis is configured.
   const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
@@ -223,7 +225,6 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       );
       await hosting.start();
       // A scheduled restart reaches the worlds this process runs; the operator's role changes reach every world.
-      const here = localWorlds(() => hosting?.hosted ?? []);
       restartsOf(ctx).attach(here);
       contentOf(ctx).attach(here);
       operatorChanges = watchOperatorChanges(ctx.db.prisma, here, ctx.logger, (version) => contentOf(ctx).follow(version));
@@ -237,6 +238,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         if (address && typeof address === "object") (gameServer as unknown as { port: number }).port = address.port;
       });
       gameServer.onBeforeShutdown(async () => {
+        // Before anyone leaves (agents, MCP sessions, then every room's clients): a leave in a fight loses it.
+        await here.callOff();
         operatorChanges?.stop();
         restartsOf(ctx).cancel();
         // No world is taken over from here on; each room frees its world's claim once saved.

@@ -28,6 +28,7 @@ import { isRoomOp, roomOps } from "./roomOps.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
 import { worldClaims } from "./worldHosting.js";
 import { InMemoryRoomClient } from "./inMemoryClient.js";
+import { sendsWritten } from "./sendsWritten.js";
 import { routeWorldMessages } from "./worldMessages.js";
 import { withCharacters, type InspectData } from "./roomInspect.js";
 import { runTick, TICK_MS, type TickParts } from "./worldTick.js";
@@ -37,6 +38,9 @@ import { moderationOf } from "../src/staff/moderation.js";
 import { restartsOf } from "../src/staff/restart.js";
 import { applyContent, type WorldContentReport } from "../src/game/world/contentReload.js";
 import type { GameData } from "../src/manifests/index.js";
+
+/** How long a stop waits for a client's socket to take what it was sent before it closes the session anyway. */
+const SENDS_WRITTEN_MS = 2_000;
 
 /**
  * One world shard. Thin: it authenticates, hands joins and leaves to its sessions
@@ -305,8 +309,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     if (!this.world) return;
     // Leaves still saving finish first (the database closes after the rooms).
     await this.players.leavesDone();
-    await this.trades.shutdown();
-    await this.duels.shutdown();
+    // Every stop calls off first (callOff, before the sessions close); a room disposed of otherwise does it here, for nobody.
+    await this.callOff();
     await this.stores.settled();
     await this.stores.saveDirty().catch(() => {});
     await this.saver.flush();
@@ -351,6 +355,21 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       timestamp: new Date().toISOString(),
     });
     return report;
+  }
+
+  /**
+   * The world is stopping (a scheduled restart, SIGTERM, SIGINT: each calls this before it closes a
+   * session, src/staff/restart.ts and arena.config.ts): what is half agreed is called off
+   * (World.callOff: trades and duels end `server_shutdown`, fighters walk out, nothing moves, none
+   * opens any more), both sides of each are told, with their player:sync, commits and settlements
+   * under way finish, and it resolves once what was sent is written to each client's socket.
+   */
+  async callOff(): Promise<void> {
+    if (!this.world) return;
+    this.world.callOff("The server is shutting down: everyone keeps their own");
+    await Promise.all([this.trades.stopped(), this.duels.stopped()]);
+    for (const id of this.sessions.keys()) if (this.world.players.get(id)?.privateDirty) this.syncPlayer(id);
+    await Promise.all([...this.sessions.values()].map((s) => sendsWritten(s.client, SENDS_WRITTEN_MS)));
   }
 
   /** Clients closed by closeAll, each with what settles its wait for the room to let it go. */

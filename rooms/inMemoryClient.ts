@@ -90,6 +90,11 @@ export abstract class InMemoryRoomClient implements Client, ClientPrivate {
 
   protected onLeave(_code?: number): void {}
 
+  /** Resolves once what the room sent so far has left this process (in memory: at once; a subclass with a socket waits for it). */
+  written(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(code?: number) {
     this.leave(code);
   }

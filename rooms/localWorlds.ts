@@ -14,6 +14,7 @@ export function localWorlds(ids: () => Iterable<number>): LocalWorlds {
     broadcast: (payload) => rooms().forEach((room) => room.staff.broadcast(payload)),
     applyStanding: (accountId, standing) => rooms().forEach((room) => room.staff.applyStanding(accountId, standing)),
     applyContent: (data) => rooms().map((room) => ({ world: room.spec.id, ...room.applyContent(data) })),
+    callOff: async () => void (await Promise.all(rooms().map((room) => room.callOff()))),
     saveAll: async () => (await Promise.all(rooms().map((room) => room.saveAll()))).reduce((sum, n) => sum + n, 0),
     closeAll: async (code, reason) => {
       // Each room's sessions left and saved, or the deadline: the graceful stop that follows saves whatever is left.

@@ -92,9 +92,8 @@ export class DuelDesk {
     for (const e of this.book.drain()) this.handle(e);
   }
 
-  /** The world is shutting down: setups and fights are called off (both keep their stakes), settlements in flight finish. */
-  async shutdown(): Promise<void> {
-    this.book.cancelAll("The server is shutting down");
+  /** The world is stopping (World.callOff called its setups and fights off): both duellists are told, and settlements in flight finish. */
+  async stopped(): Promise<void> {
     this.flush();
     await Promise.all([...this.settling.values()].map((s) => s.done));
   }

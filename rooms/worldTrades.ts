@@ -120,9 +120,8 @@ export class TradeDesk {
     for (const e of this.book.drain()) this.handle(e);
   }
 
-  /** The world is shutting down: open trades are cancelled and commits in flight finish. */
-  async shutdown(): Promise<void> {
-    this.book.cancelAll("server_shutdown", "The server is shutting down");
+  /** The world is stopping (World.callOff ended its open trades): both traders are told, and commits in flight finish. */
+  async stopped(): Promise<void> {
     this.flush();
     await this.commits.settledFor();
   }

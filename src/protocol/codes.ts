@@ -184,6 +184,7 @@ export const ERROR_CODES = {
   NOT_OFFERED: "tradeRemoveItem of a slot not offered",
   OFFER_LOCKED: "an offer change on the confirm screen",
   ALREADY_ACCEPTED: "a replayed accept",
+  SERVER_STOPPING: "tradeRequest, duel:challenge while the server is stopping (a restart, a shutdown: what was half agreed is called off)",
   // The /ws adapter (§8)
   BAD_JSON: "/ws: a frame that is not JSON text",
   NOT_AUTHENTICATED: "/ws: a room event before authentication",

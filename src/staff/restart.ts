@@ -8,6 +8,11 @@ import type { ContentWorlds } from "./contentReload.js";
 /** The worlds this process runs, as a restart, a content reload and the operator's changes reach them (arena.config.ts gives them). */
 export interface LocalWorlds extends ContentWorlds {
   broadcast(payload: ServerMessage<"system:broadcast">): void;
+  /**
+   * The worlds are stopping: what is half agreed (trades, duels) is called off, and both sides told,
+   * before any session is closed; nothing moves. Every stop (a restart, SIGTERM, SIGINT) begins with it.
+   */
+  callOff(): Promise<void>;
   /** Save every player now; how many. */
   saveAll(): Promise<number>;
   /** Close every session with `code` (after saving: the sessions leave without another save being lost). */
@@ -19,7 +24,8 @@ export interface LocalWorlds extends ContentWorlds {
 /**
  * A scheduled restart of this process (`POST /api/admin/restart`): the countdown is broadcast to
  * its worlds at the documented steps (RESTART_STEPS_S), joins are refused RESTARTING in the last
- * RESTART_CLOSED_S seconds, then every player is saved, every session closed with 1012
+ * RESTART_CLOSED_S seconds, then what is half agreed is called off (trades and duels end
+ * `server_shutdown`, nothing moves), every player is saved, every session closed with 1012
  * (CLOSE_CODES.RESTART), and `exit` ends the process with code 0 so that its supervisor starts it
  * again. A new schedule replaces the one before; `cancel` calls it off.
  */
@@ -83,8 +89,9 @@ export class RestartSchedule {
   }
 
   private async restartNow(reason: string) {
-    this.logger.warn({ reason }, "restarting: saving every player");
+    this.logger.warn({ reason }, "restarting: calling off trades and duels, saving every player");
     try {
+      await this.worlds?.callOff();
       const saved = (await this.worlds?.saveAll()) ?? 0;
       await this.worlds?.closeAll(1012, "server restart");
       this.logger.warn({ saved }, "every player saved and closed: the process exits for its restart");

@@ -1,6 +1,7 @@
 import { CloseCode, Protocol } from "@colyseus/core";
 import type { WebSocket } from "ws";
 import { InMemoryRoomClient } from "../../rooms/inMemoryClient.js";
+import { socketWritten } from "../../rooms/sendsWritten.js";
 import { CLOSE_CODES, type PlayerSync, type ServerMessageArgs, type WorldUpdate } from "../protocol/index.js";
 import { frame, frameOf } from "./protocol.js";
 import { sendFrame } from "./corkedSend.js";
@@ -55,6 +56,11 @@ export class WsRoomClient extends InMemoryRoomClient {
     const text = frameOf(type, data ?? {}, this.replyTo);
     if (this.held) this.held.push(text);
     else if (this.open) sendFrame(this.socket!, text);
+  }
+
+  /** Resolves once every frame sent so far is written to the socket (frames still held wait for no socket). */
+  written(): Promise<void> {
+    return this.open ? socketWritten(this.socket!) : Promise.resolve();
   }
 
   /** A socket is attached and open (false while a dropped player waits to be resumed). */

@@ -29,6 +29,8 @@ export interface Trader {
   reconnectionToken?: string;
   /** The SDK player's seat in the current trade's room. */
   tradeRoom(): Room<any> | undefined;
+  /** Settles with the close code once the world connection is closed (by either side). */
+  closed: Promise<number>;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function sdkTrader(
       .catch(() => {});
   };
   ended(0);
+  const closed = new Promise<number>((resolve) => p.room.onLeave((code: number) => resolve(code)));
   const trader: Trader = {
     kind: "sdk",
     id: p.id,
@@ -93,6 +96,7 @@ export async function sdkTrader(
     mark: () => p.mark(),
     sync: () => p.sync(),
     tradeRoom: () => seat?.room,
+    closed,
     close: async () => {
       await seating.catch(() => {});
       // A trade room the server already closed has nothing to leave.
@@ -124,6 +128,7 @@ export async function wsTrader(server: Pick<TestServer, "url" | "port">, identit
     mark: () => ws.mark(),
     sync: () => [...ws.frames].reverse().find((f) => f.type === "player:sync")?.data,
     tradeRoom: () => undefined,
+    closed: ws.closed.then((c) => c.code),
     close: async () => {
       if (ws.ws.readyState === ws.ws.OPEN) {
         ws.close();

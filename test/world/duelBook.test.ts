@@ -118,6 +118,54 @@ describe("duel book: the duel state machine over the world", () => {
     assert.deepEqual(kinds(book.drain()), ["cancelled:disconnected"]);
   });
 
+  it("a world stopping calls off every fight, setup and trade: fighters walk out, stakes and offers stay, nothing opens again", () => {
+    const ann = add("ann");
+    const bob = add("bob");
+    const others = ["cat", "dan", "eve", "fay", "gus", "hal"].map((name) => add(name));
+    const gus = others[4]!;
+    const packs = () => [ann, bob, gus].map((p) => JSON.stringify(p.inventory));
+    const before = packs();
+    const fight = toArena({}, [
+      ["c_ann", 7],
+      ["c_bob", 1, "shrimp"],
+    ]);
+    book.tick(0, fight.fightFromTick!);
+    assert.equal(fight.screen, "fighting");
+    const setup = book.challenge("c_cat", "c_dan", 0);
+    book.respond("c_dan", setup.id, true, 0);
+    const challenge = book.challenge("c_eve", "c_fay", 0);
+    book.drain();
+    const trade = world.trades.request("c_gus", "c_hal", 0);
+    world.trades.respond("c_hal", trade.id, true, 0);
+    world.trades.addItem("c_gus", trade.id, slotOf("c_gus", "coins"), 5, 0);
+    assert.equal(gus.lockedSlots.size, 1);
+    world.trades.drain();
+
+    world.callOff("stopping");
+    const cancelled = book.drain();
+    assert.deepEqual(
+      cancelled.map((e) => [e.duel.id, e.kind === "cancelled" && e.reason]),
+      [fight, setup, challenge].map((d) => [d.id, "server_shutdown"]),
+    );
+    assert.deepEqual(
+      world.trades.drain().map((e) => [e.trade.id, e.kind === "cancelled" && e.reason]),
+      [[trade.id, "server_shutdown"]],
+    );
+    assert.deepEqual([ann.tile, bob.tile], [world.spawnTile, world.spawnTile], "both walked out");
+    assert.deepEqual(packs(), before, "stakes and offers stay with their owners");
+    assert.deepEqual(
+      [ann, bob, gus].map((p) => [p.lockedSlots.size, p.inventoryFrozen]),
+      [
+        [0, false],
+        [0, false],
+        [0, false],
+      ],
+    );
+    assert.equal(book.sessions.size + world.trades.sessions.size, 0);
+    assert.throws(() => book.challenge("c_ann", "c_bob", 0), code("SERVER_STOPPING"));
+    assert.throws(() => world.trades.request("c_ann", "c_bob", 0), code("SERVER_STOPPING"));
+  });
+
   it("a challenge needs the two within range, asked and answered", () => {
     const ann = add("ann");
     add("bob", { x: world.spawnTile.x + book.limits.rangeTiles + 1, z: world.spawnTile.z });

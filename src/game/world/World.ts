@@ -28,10 +28,25 @@ export class World extends WorldCore {
   readonly trades: TradeBook;
   /** The staked duels between the players of this world. */
   readonly duels: DuelBook;
+  /** The world is stopping (callOff): no trade or duel opens any more. */
+  stopping = false;
 
   constructor(data: GameData, options: WorldOptions) {
     super(data, options.rng, options.newId);
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
     this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits, options.ignoring);
+  }
+
+  /**
+   * The world is stopping (a restart, a shutdown): what is half agreed is called off before anyone
+   * is let go. Every trade and duel not already being committed or settled ends with
+   * `server_shutdown` (fighters walk out, every stake and offer stays with its owner, nothing is
+   * written for them), and from now on no trade or duel opens (SERVER_STOPPING). A commit or
+   * settlement under way finishes: that was agreed. The room tells the players (its desks' flush).
+   */
+  callOff(message: string): void {
+    this.stopping = true;
+    this.trades.cancelAll("server_shutdown", message);
+    this.duels.cancelAll(message);
   }
 }

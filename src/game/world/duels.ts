@@ -23,7 +23,7 @@ const SETUP: readonly DuelScreen[] = ["rules", "stakes", "confirm"];
 const NEXT: Partial<Record<DuelScreen, DuelScreen>> = { rules: "stakes", stakes: "confirm" };
 
 /** The world as its duels see it: what WorldCore holds, and who is in a trade (World's trade book). */
-type DuelWorld = WorldCore & { readonly trades: { tradeOf(playerId: string): unknown } };
+type DuelWorld = WorldCore & { readonly trades: { tradeOf(playerId: string): unknown }; readonly stopping: boolean };
 
 export class DuelBook {
   readonly sessions = new Map<string, DuelSession>();
@@ -98,6 +98,7 @@ export class DuelBook {
   /** duel:challenge: ask a player standing near to duel. Asked back, the challenge is answered. */
   challenge(fromId: string, targetId: string, now: number): DuelSession {
     const from = playerOf(this.world, fromId);
+    if (this.world.stopping) throw new DuelError("SERVER_STOPPING", "The server is shutting down: no new duels");
     if (targetId === fromId) throw new DuelError("SELF_DUEL", "You can't duel yourself");
     const target = this.world.players.get(targetId);
     if (!target) throw new DuelError("PLAYER_OFFLINE", "That player is not online");
@@ -262,7 +263,7 @@ export class DuelBook {
     this.pending.push({ kind: "ended", duel, outcome: duel.result.outcome, winnerId: duel.result.winnerId, received: [], settled: false, message });
   }
 
-  /** Every duel not being settled is called off (the world is shutting down): fighters walk out, both keep their stakes. */
+  /** Every duel not being settled is called off (the world is stopping: World.callOff): fighters walk out, both keep their stakes. */
   cancelAll(message: string): void {
     for (const duel of [...this.sessions.values()]) {
       if (duel.screen === "settling") continue;

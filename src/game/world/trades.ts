@@ -61,7 +61,7 @@ export class TradeError extends GameError {
 }
 
 /** The world as its trades see it: what WorldCore holds, and who is in a duel (World's duel book). */
-type TradeWorld = WorldCore & { readonly duels: { duelOf(playerId: string): unknown } };
+type TradeWorld = WorldCore & { readonly duels: { duelOf(playerId: string): unknown }; readonly stopping: boolean };
 
 export class TradeBook {
   readonly sessions = new Map<string, TradeSession>();
@@ -94,6 +94,7 @@ export class TradeBook {
   /** tradeRequest: ask a player standing near to trade. */
   request(fromId: string, targetId: string, now: number): TradeSession {
     const from = playerOf(this.world, fromId);
+    if (this.world.stopping) throw new TradeError("SERVER_STOPPING", "The server is shutting down: no new trades");
     if (targetId === fromId) throw new TradeError("SELF_TRADE", "You can't trade with yourself");
     const target = this.world.players.get(targetId);
     if (!target) throw new TradeError("PLAYER_OFFLINE", "That player is not online");
@@ -260,7 +261,7 @@ export class TradeBook {
     for (const [key, at] of this.lastAsked) if (now - at >= this.limits.repeatRequestMs) this.lastAsked.delete(key);
   }
 
-  /** Every trade not being committed ends (the world is shutting down). */
+  /** Every trade not being committed ends (the world is stopping: World.callOff). */
   cancelAll(reason: TradeCancelReason, message: string): void {
     for (const trade of [...this.sessions.values()]) if (trade.screen !== "committing") this.cancel(trade, reason, message);
   }
