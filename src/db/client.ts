@@ -20,7 +20,8 @@ export interface Database {
   ping(): Promise<void>;
   /**
    * The embedded database's whole data folder as one tar file (written beside and renamed), taken
-   * between two of its statements, so consistent while the server runs (src/db/backup.ts). Absent
+   * between two of its statements, so consistent while the server runs. Backups go through
+   * src/db/backup.ts's backupEmbedded, which writes and checks the manifest beside the file. Absent
    * for PostgreSQL: pg_dump backs it up.
    */
   backup?(file: string): Promise<void>;

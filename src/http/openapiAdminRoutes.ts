@@ -263,9 +263,13 @@ export const ADMIN_ROUTES: RouteDoc[] = [
       route: "POST /api/admin/backup",
       summary: "Back the embedded database up now, while the server runs, to DATA_DIR/backups (admin)",
       responses: {
-        201: answer("the file written (restore it with npm run restore)", ok({ file: str, bytes: int })),
+        201: answer(
+          "the file written, its manifest beside it, both checked (restore it with npm run restore)",
+          ok({ file: str, bytes: int, sha256: str, manifest: str, characters: int }),
+        ),
         ...staff,
         409: err("the server runs on PostgreSQL: use pg_dump", "NOT_EMBEDDED"),
+        500: err("the file written does not match its manifest when read back", "BACKUP_FAILED"),
         503: acting[503],
       },
     },

@@ -1,9 +1,9 @@
-import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Prisma } from "@prisma/client";
 import { Router, type Request } from "express";
 import { z } from "zod";
 import type { ServerContext } from "../../context.js";
+import { BackupError, backupEmbedded } from "../../db/backup.js";
 import { loadCharacter } from "../../db/characterRepo.js";
 import { findTarget, standingOf, standingView } from "../../db/staffRepo.js";
 import { conservation, ledgerPage } from "../../db/ledgerRepo.js";
@@ -269,15 +269,18 @@ export function adminRoutes(ctx: ServerContext) {
 
   router.post("/api/admin/backup", async (req, res) => {
     const who = await actor(req, "backup");
-    const backup = ctx.db.backup;
-    if (!backup) {
+    if (!ctx.db.backup) {
       throw new HttpError(409, "NOT_EMBEDDED", "This server runs on PostgreSQL: back it up with pg_dump (README, Backups)");
     }
     const file = path.join(ctx.config.dataDir, "backups", `backup-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`);
     await staffAct(() => moderation.record(who, "backup", "backup", null, { file }));
-    await mkdir(path.dirname(file), { recursive: true });
-    await backup(file);
-    res.status(201).json({ success: true, file, bytes: (await stat(file)).size });
+    // The tar with its manifest beside it, checked against each other before the answer (src/db/backup.ts).
+    const { manifest, manifestFile } = await backupEmbedded(ctx.db, file).catch((err) => {
+      throw err instanceof BackupError ? new HttpError(500, "BACKUP_FAILED", err.message) : err;
+    });
+    res
+      .status(201)
+      .json({ success: true, file, bytes: manifest.bytes, sha256: manifest.sha256, manifest: manifestFile, characters: manifest.counts.characters });
   });
 
   router.post("/api/admin/content/reload", async (req, res) => {
