@@ -66,7 +66,7 @@ export function installChat(root: HTMLElement, game: Game) {
     log.append(h("div", { className: kind }, text));
     while (log.childElementCount > MAX_LINES) log.firstElementChild!.remove();
   };
-  for (const line of kept) show(line.text, line.kind);
+  for (const line of kept) show(line.text, line.kind as LogKind);
   game.logTo = (text: string, kind: LogKind) => {
     show(text, kind);
     log.scrollTop = log.scrollHeight;

@@ -1,5 +1,3 @@
-import type { LogKind } from "./game.js";
-
 /**
  * What the page keeps for this tab's session (sessionStorage: a reload keeps it, another tab
  * does not): the server login, the character it plays, whether a reload signs straight back in,
@@ -60,9 +58,10 @@ export function setSignsBackIn(on: boolean) {
   write(AUTO_KEY, on);
 }
 
+/** A chat line as the chat box showed it (its kind one of game.ts's LogKind, kept as text). */
 export interface KeptLine {
   text: string;
-  kind: LogKind;
+  kind: string;
 }
 
 export function keptChat(): KeptLine[] {
