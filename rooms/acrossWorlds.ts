@@ -3,6 +3,7 @@ import type { SqlRunner } from "../src/db/sql.js";
 import { characterIdByName } from "../src/db/socialRepo.js";
 import type { ServerMessage } from "../src/protocol/index.js";
 import type { WorldAccess } from "../src/worldAccess.js";
+import { orderOf } from "./messageOrder.js";
 import { inReplyLater, replier, type ProtocolClient } from "./protocolClient.js";
 
 /**
@@ -31,10 +32,11 @@ export class AcrossWorlds {
 
   privateMessage(from: { playerId: string; name: string; client: ProtocolClient }, toName: string, message: string): void {
     const reply = replier(from.client);
-    this.sendPrivate(from, reply, toName, message).catch((err) => {
+    const sent = this.sendPrivate(from, reply, toName, message).catch((err) => {
       this.o.logger.warn({ err }, "a private message could not be sent");
       reply("error", { code: "INTERNAL", message: "The message could not be sent" });
     });
+    orderOf(from.client).hold(sent);
   }
 
   /**
@@ -46,7 +48,7 @@ export class AcrossWorlds {
     const target = (payload as { targetPlayerId?: unknown } | null)?.targetPlayerId;
     if (typeof target !== "string" || this.o.isHere(target)) return false;
     const within = inReplyLater(client);
-    this.o.world.worldOf(target).then(
+    const answered = this.o.world.worldOf(target).then(
       (w) =>
         within(() => {
           if (w !== undefined && w !== this.o.worldId)
@@ -55,6 +57,7 @@ export class AcrossWorlds {
         }),
       () => within(otherwise),
     );
+    orderOf(client).hold(answered);
     return true;
   }
 

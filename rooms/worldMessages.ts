@@ -2,6 +2,8 @@ import type { Logger } from "pino";
 import type { World } from "../src/game/world/World.js";
 import { ClientMessages, DuelMessages, TradeMessages, type ClientMessageType, type DuelMessageType, type TradeMessageType } from "../src/protocol/index.js";
 import type { AcrossWorlds } from "./acrossWorlds.js";
+import { MAX_WAITING, orderOf } from "./messageOrder.js";
+import { inReplyLater } from "./protocolClient.js";
 import { runCommand, type CommandHandlers } from "./worldCommands.js";
 import type { DuelDesk } from "./worldDuels.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
@@ -30,8 +32,15 @@ export interface MessageRoutes {
  */
 export function routeWorldMessages(r: MessageRoutes): void {
   const told = () => dispatchEvents(r.events, r.world.events.drain());
-  for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
+  // Each client's messages in the order sent (rooms/messageOrder.ts): one whose answer is under way holds the next.
+  const on = (type: string, handler: (client: WorldClient, payload: unknown) => void) =>
     r.on(type, (client, payload) => {
+      const run = inReplyLater(client);
+      const ran = orderOf(client).run(() => run(() => handler(client, payload)));
+      if (!ran) client.send("error", { code: "RATE_LIMITED", message: `At most ${MAX_WAITING} messages may wait behind one still being answered` });
+    });
+  for (const type of Object.keys(ClientMessages) as ClientMessageType[]) {
+    on(type, (client, payload) => {
       const session = client.userData;
       if (!session) return client.send("error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
       const refusal = runCommand(r.commands, r.logger, session, type, payload);
@@ -40,7 +49,7 @@ export function routeWorldMessages(r: MessageRoutes): void {
     });
   }
   for (const type of Object.keys(TradeMessages) as TradeMessageType[]) {
-    r.on(type, (client, payload) => {
+    on(type, (client, payload) => {
       const session = client.userData;
       if (!session) return client.send("tradeError", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
       const run = () => r.trades.receive(session.playerId, type, payload);
@@ -49,7 +58,7 @@ export function routeWorldMessages(r: MessageRoutes): void {
     });
   }
   for (const type of Object.keys(DuelMessages) as DuelMessageType[]) {
-    r.on(type, (client, payload) => {
+    on(type, (client, payload) => {
       const session = client.userData;
       if (!session) return client.send("duel:error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
       const run = () => {

@@ -16,6 +16,7 @@ import { GameError } from "../src/game/types.js";
 import type { World } from "../src/game/world/World.js";
 import { CLOSE_CODES, type ServerMessage } from "../src/protocol/index.js";
 import type { ChatLine, Moderation, StaffActor } from "../src/staff/moderation.js";
+import { orderOf } from "./messageOrder.js";
 import { replier, type ProtocolClient } from "./protocolClient.js";
 
 /** What the staff side of a world reads of a session. */
@@ -249,7 +250,7 @@ export class WorldStaff {
   private answer(session: StaffSession, act: () => Promise<{ code: string; message: string }>) {
     // The answer comes later, and still echoes the /ws frame's id.
     const reply = replier(session.client);
-    act().then(
+    const answered = act().then(
       (notice) => reply("notice", notice),
       (err: unknown) => {
         if (err instanceof GameError) return reply("error", { code: err.code, message: err.message });
@@ -257,5 +258,7 @@ export class WorldStaff {
         reply("error", { code: "INTERNAL", message: "Something went wrong" });
       },
     );
+    // The client's next messages take effect after this one (a teleport before the purchase sent after it).
+    orderOf(session.client).hold(answered);
   }
 }
