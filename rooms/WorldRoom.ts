@@ -313,6 +313,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     await this.callOff();
     await this.stores.settled();
     await this.stores.saveDirty().catch(() => {});
+    // The ground as it is at the stop: its items keep their age across the restart.
+    await this.saver.saveWhole(this.world, []).catch(() => {});
     await this.saver.flush();
     // Everyone here is saved: their characters are free to go live elsewhere, and the world to run on another process.
     await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.locks.release(id)));
@@ -335,7 +337,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   /** Save every player of this world now (a staff's save-all, a restart); how many. */
   async saveAll(): Promise<number> {
     const players = [...this.world.players.values()];
-    await this.saver.save(this.world, players);
+    await this.saver.saveWhole(this.world, players);
     await this.saver.flush();
     return players.length;
   }

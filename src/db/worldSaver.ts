@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { CharacterSnapshot, PendingDeath, PlayerEntity } from "../game/world/entities.js";
 import { snapshotOf } from "../game/world/players.js";
 import { chunkData } from "../game/world/setup.js";
+import { chunkKey } from "../game/world/worldCore.js";
 import { turnOf } from "../game/turns.js";
 import type { World } from "../game/world/World.js";
 import { worldSaves } from "../metrics.js";
@@ -95,6 +96,11 @@ export class WorldSaver {
     return this.saveWith(world, players).then(() => undefined);
   }
 
+  /** These characters and every chunk of the ground as it is now (a save-all, the last save of a world that stops). */
+  saveWhole(world: World, players: PlayerEntity[]): Promise<void> {
+    return this.saveWith(world, players, undefined, [], true).then(() => undefined);
+  }
+
   /**
    * A save with more work in the same transaction: `work(tx, writeSave)` runs inside it and calls
    * `writeSave()` where the captured characters and chunks are to be written; the save resolves
@@ -128,6 +134,9 @@ export class WorldSaver {
     const orphans = this.orphans.filter((o) => !wanted.has(o.snap.id) && !world.players.has(o.snap.id));
     const captured = [...orphans, ...[...wanted.values()].map((p) => capture(p, this.ledger))];
     this.orphans = [];
+    // A full save writes every chunk that holds a ground item, changed or not: its age (and so when
+    // it turns public and despawns) moves on every tick, and a restart takes it from the last save.
+    if (allChunks) for (const g of world.groundItems.values()) if (!g.deathId) world.dirtyChunks.add(chunkKey(g.tile));
     // (A character whose failed save is written again may have shared its chunks' changes.)
     const chunkKeys = linked || allChunks || orphans.length > 0 ? [...world.dirtyChunks] : [];
     for (const key of chunkKeys) world.dirtyChunks.delete(key);

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../src/db/client.js";
+import { GROUND_ITEM_PRIVATE_TICKS, groundItemVisibleTo } from "../../src/game/drops.js";
 import { silentLogger } from "../../src/logger.js";
 import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
@@ -226,6 +227,36 @@ for (const kind of DATABASE_KINDS) {
       assert.ok(restored, "the dropped coins are back");
       assert.deepEqual([restored.itemId, restored.quantity, restored.tile], ["coins", 7, dropped.tile]);
       assert.equal(room2.world.resources.get(tree.id)!.depleted, true, "the felled tree is still felled");
+      await b.leave();
+    });
+
+    it("ground items keep their age across a restart: another player sees a drop turn public when it would have, not 100 ticks later", async () => {
+      server = await startTestServer({ db: t.db });
+      const a = await joinWorld(server);
+      const room = worldRoomOf(a);
+      await dropSevenCoins(room, a);
+      const dropped = [...room.world.groundItems.values()].find((g) => g.itemId === "coins" && g.ownerId === a.id)!;
+      // The drop is saved with its chunk; then it lies there (90 ticks pass, as play passes them)
+      // while nothing else changes in its chunk, and the server stops with its dropper still online.
+      await room.saveAll();
+      dropped.createdTick -= GROUND_ITEM_PRIVATE_TICKS - 10;
+      const ageAtStop = room.world.tick - dropped.createdTick;
+      await server.close();
+      server = undefined;
+
+      server = await startTestServer({ db: t.db });
+      const b = await joinWorld(server);
+      const room2 = worldRoomOf(b);
+      const restored = room2.world.groundItems.get(dropped.id)!;
+      assert.ok(restored, "the dropped coins are back");
+      const age = room2.world.tick - restored.createdTick;
+      assert.ok(age >= ageAtStop && age <= ageAtStop + 5, `age ${age} after the restart, ${ageAtStop} at the stop`);
+      assert.equal(restored.ownerId, a.id, "still the dropper's for now");
+      // Another player beside it: it turns public within the 10 ticks it had left.
+      place(room2, b.id, dropped.tile);
+      assert.equal(groundItemVisibleTo(restored, b.id, room2.world.tick), false, "private to its dropper at first");
+      await b.sees((state) => state.groundItems?.get(dropped.id), "the coins turned public", 30_000);
+      assert.ok(room2.world.tick - restored.createdTick >= GROUND_ITEM_PRIVATE_TICKS);
       await b.leave();
     });
 
