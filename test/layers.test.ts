@@ -12,7 +12,17 @@ import ts from "typescript";
 const LAYERS: { name: string; paths: string[] }[] = [
   {
     name: "base",
-    paths: ["src/protocol/", "schema/", "src/config.ts", "src/worldSpecs.ts", "src/paths.ts", "src/logger.ts", "src/version.ts", "src/metrics.ts"],
+    paths: [
+      "src/protocol/",
+      "schema/",
+      "src/config.ts",
+      "src/worldSpecs.ts",
+      "src/paths.ts",
+      "src/keptSecret.ts",
+      "src/logger.ts",
+      "src/version.ts",
+      "src/metrics.ts",
+    ],
   },
   { name: "manifests", paths: ["src/manifests/"] },
   { name: "game", paths: ["src/game/"] },
