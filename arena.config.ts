@@ -20,10 +20,8 @@ import { frameworkLogger, serverLogger, type Logger } from "./src/logger.js";
 import { processInfo } from "./src/metrics.js";
 import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import os from "node:os";
-import { RedisDriver } from "@colyseus/redis-driver";
-import { RedisPresence } from "@colyseus/redis-presence";
 import { WorldHosting, worldRoomId } from "./rooms/worldHosting.js";
 import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
@@ -130,7 +128,9 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   const here = localWorlds(() => hosting?.hosted ?? []);
 
   // Shared counters (rate limits) across server processes when Redis is configured.
-  const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = ctx.config.redisUrl
+    ? new (redisModules(ctx).Redis)(ctx.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
   redis?.on("error", (err) => ctx.logger.warn({ err: err.message }, "redis connection error (rate limits fall back to this process's memory)"));
   const limiters = ctx.config.rateLimitDisabled ? undefined : createLimiters(options.rateLimits, redis);
 
@@ -261,6 +261,33 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   };
 }
 
+/** What Redis takes (ioredis, Colyseus's Redis presence and driver): loaded by loadRedis, for a server that uses it. */
+let redisLoaded:
+  | {
+      Redis: typeof import("ioredis").Redis;
+      RedisDriver: typeof import("@colyseus/redis-driver").RedisDriver;
+      RedisPresence: typeof import("@colyseus/redis-presence").RedisPresence;
+    }
+  | undefined;
+
+/**
+ * Load what Redis takes, before createArena for a configuration with REDIS_URL (src/index.ts does):
+ * the modules are ~0.1 s of a start, and a server without Redis never loads them.
+ */
+export async function loadRedis(): Promise<void> {
+  const [{ Redis }, { RedisDriver }, { RedisPresence }] = await Promise.all([
+    import("ioredis"),
+    import("@colyseus/redis-driver"),
+    import("@colyseus/redis-presence"),
+  ]);
+  redisLoaded = { Redis, RedisDriver, RedisPresence };
+}
+
+function redisModules(ctx: ServerContext): NonNullable<typeof redisLoaded> {
+  if (!redisLoaded) throw new Error(`REDIS_URL is set (${ctx.config.redisUrl}): await loadRedis() from arena.config.ts before createArena`);
+  return redisLoaded;
+}
+
 /**
  * Cluster mode (REDIS_URL): Colyseus's Redis presence (locks, pub/sub, remote room calls) and
  * driver (every process's room listings), and the address clients reach this process at.
@@ -268,6 +295,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
 function clusterEngine(ctx: ServerContext) {
   const cluster = ctx.config.cluster;
   if (!cluster) return {};
+  const { RedisPresence, RedisDriver } = redisModules(ctx);
   return {
     presence: new RedisPresence(cluster.redisUrl),
     driver: new RedisDriver(cluster.redisUrl),

@@ -4,8 +4,10 @@
  * left (the usual restart), against the least a Colyseus + Express server is
  * (bench/startupBaseline.ts), started the same way through npm in the same run. Each round starts
  * the three in turn, each a fresh process on a fresh port, and stops it with SIGTERM before the
- * next. It prints each one's median, fastest and slowest time, the median's ratio to the baseline,
- * and when the server's own log lines came (the manifests, the database, the listening socket).
+ * next. It prints each one's median, fastest and slowest time and their ratios to the baseline's,
+ * and where the server's time went, phase by phase: the `startup` field of its "server listening"
+ * line (src/startupTimes.ts) says when each phase ended, in ms since its process began. The
+ * server's bundle (src/launch.mjs) is made before the first round, so no round times a build.
  *
  * --runs   rounds (default 5)
  */
@@ -14,21 +16,27 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../src/db/localPostgres.js";
+import { bundle } from "../src/launch.mjs";
 import { ROOT } from "../src/paths.js";
 import { benchArgs } from "./args.js";
-import { fmt, fmtRatio, percentiles, ratio, table } from "./stats.js";
+import { fmt, fmtRatio, median, percentiles, ratio, table } from "./stats.js";
 
 const args = benchArgs("npm run bench:startup", { runs: "5" });
 const runs = Math.max(1, Number(args.runs));
 
-/** Log lines of the server whose arrival is reported, in the order they come. */
-const MILESTONES = { "game data": /game data loaded/, database: /database ready/, "items synced": /item definitions synced/, listening: /server listening/ };
-
 interface Start {
   /** ms from the spawn to the first 200 from /health. */
   healthMs: number;
-  /** ms from the spawn to each milestone's log line. */
-  lines: Record<string, number>;
+  /** ms from the spawn to the "server listening" line. */
+  listeningMs?: number;
+  /** The server's own account: when each phase ended, ms since its process began. */
+  phases?: Record<string, number>;
+}
+
+/** The `startup` field of the "server listening" line (JSON, or pino-pretty's line with the fields as JSON). */
+function phasesIn(line: string): Record<string, number> | undefined {
+  const m = /"startup":(\{[^}]*\})/.exec(line);
+  return m ? (JSON.parse(m[1]) as Record<string, number>) : undefined;
 }
 
 async function timeStart(script: string, env: Record<string, string>): Promise<Start> {
@@ -39,12 +47,20 @@ async function timeStart(script: string, env: Record<string, string>): Promise<S
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const lines: Record<string, number> = {};
+  const start: Partial<Start> = {};
   let output = "";
   const read = (d: Buffer) => {
-    const text = d.toString();
-    output += text;
-    for (const [name, re] of Object.entries(MILESTONES)) if (lines[name] === undefined && re.test(text)) lines[name] = performance.now() - started;
+    const lineStart = output.lastIndexOf("\n") + 1;
+    output += d.toString();
+    if (start.listeningMs !== undefined) return;
+    const line = output
+      .slice(lineStart)
+      .split("\n")
+      .find((l, i, all) => i < all.length - 1 && l.includes("server listening"));
+    if (line) {
+      start.listeningMs = performance.now() - started;
+      start.phases = phasesIn(line);
+    }
   };
   child.stdout.on("data", read);
   child.stderr.on("data", read);
@@ -63,11 +79,16 @@ async function timeStart(script: string, env: Record<string, string>): Promise<S
     const healthMs = performance.now() - started;
     child.kill("SIGTERM");
     await exited;
-    return { healthMs, lines };
+    return { ...start, healthMs };
   } finally {
     child.kill("SIGKILL");
   }
 }
+
+// The server's bundle made now if its sources changed, so that no round below times a build.
+const made = performance.now();
+await bundle();
+console.log(`the server's bundle ready (${fmt(performance.now() - made, 0)} ms)`);
 
 const kinds = ["new data folder", "existing data folder", "baseline"] as const;
 const starts: Record<(typeof kinds)[number], Start[]> = { "new data folder": [], "existing data folder": [], baseline: [] };
@@ -85,30 +106,63 @@ for (let round = 1; round <= runs; round++) {
 }
 
 const baseline = percentiles(starts.baseline.map((s) => s.healthMs)).median;
+const fastestBaseline = Math.min(...starts.baseline.map((s) => s.healthMs));
 console.log(`\nnpm start → GET /health 200 (ms over ${runs} rounds; this machine, this run)\n`);
 console.log(
   table(
-    ["start", "median", "fastest", "slowest", "÷ baseline"],
+    ["start", "median", "fastest", "slowest", "median ÷ baseline's", "fastest ÷ baseline's"],
     kinds.map((k) => {
       const times = starts[k].map((s) => s.healthMs);
       const p = percentiles(times);
-      return [k, fmt(p.median, 0), fmt(Math.min(...times), 0), fmt(p.max, 0), fmtRatio(ratio(p.median, baseline))];
+      const fastest = Math.min(...times);
+      return [k, fmt(p.median, 0), fmt(fastest, 0), fmt(p.max, 0), fmtRatio(ratio(p.median, baseline)), fmtRatio(ratio(fastest, fastestBaseline))];
     }),
   ),
 );
-console.log(`\nwhen the server's log lines came (median ms after the command)\n`);
-console.log(
-  table(
-    ["start", ...Object.keys(MILESTONES), "/health"],
-    kinds
-      .filter((k) => k !== "baseline")
-      .map((k) => [
-        k,
-        ...Object.keys(MILESTONES).map((name) => {
-          const at = starts[k].map((s) => s.lines[name]).filter((v): v is number => v !== undefined);
-          return at.length ? fmt(percentiles(at).median, 0) : "-";
-        }),
-        fmt(percentiles(starts[k].map((s) => s.healthMs)).median, 0),
-      ]),
-  ),
-);
+
+/**
+ * The server's phases, each from the end of the one it waits for to its own end (the database
+ * opens on its own thread from "server code" on, beside the modules and the game data). "npm,
+ * node" is the spawn to the launcher running: npm's own start, then Node's; the line's arrival
+ * less the server's own time to it says when its process began.
+ */
+const PHASES: Array<{ name: string; from?: string; to: string }> = [
+  { name: "npm, node", to: "node" },
+  { name: "bundle found (src/launch.mjs)", from: "node", to: "bundle" },
+  { name: "first modules (src/index.ts)", from: "bundle", to: "server code" },
+  { name: "the rest of the modules", from: "server code", to: "modules" },
+  { name: "database: thread, open, migrations", from: "server code", to: "database" },
+  { name: "game data (manifests)", from: "modules", to: "game data" },
+  { name: "item definitions synced", from: "game data|database", to: "items" },
+  { name: "worlds made", from: "items", to: "worlds" },
+  { name: "routes, listening", from: "worlds", to: "listening" },
+  { name: "first /health 200", from: "listening", to: "/health" },
+];
+
+/** ms after the command at which each phase of one start ended (undefined where the line was missing). */
+function endsOf(s: Start): Record<string, number> | undefined {
+  if (!s.phases || s.listeningMs === undefined || s.phases.listening === undefined) return undefined;
+  const began = s.listeningMs - s.phases.listening;
+  return { ...Object.fromEntries(Object.entries(s.phases).map(([k, v]) => [k, began + v])), "/health": s.healthMs };
+}
+
+const phaseRows = PHASES.map((p) => {
+  const cells = kinds
+    .filter((k) => k !== "baseline")
+    .flatMap((k) => {
+      const spans: number[] = [];
+      const ends: number[] = [];
+      for (const s of starts[k]) {
+        const e = endsOf(s);
+        if (!e || e[p.to] === undefined) continue;
+        const from = p.from === undefined ? 0 : Math.max(...p.from.split("|").map((f) => e[f] ?? NaN));
+        if (Number.isNaN(from)) continue;
+        spans.push(e[p.to] - from);
+        ends.push(e[p.to]);
+      }
+      return spans.length ? [fmt(median(spans), 0), fmt(median(ends), 0)] : ["-", "-"];
+    });
+  return [p.name, ...cells];
+});
+console.log(`\nwhere the time went (median ms: each phase's own time, and when it ended after the command)\n`);
+console.log(table(["phase", "new: takes", "ends", "existing: takes", "ends"], phaseRows));

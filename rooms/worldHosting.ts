@@ -1,6 +1,7 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import type { Logger } from "pino";
 import type { WorldSpec } from "../src/worldSpecs.js";
+import { markStart } from "../src/startupTimes.js";
 import { PresenceClaims } from "./presenceClaims.js";
 
 /**
@@ -72,6 +73,7 @@ export class WorldHosting {
   /** The first round (this process's share of the free worlds made), then a round every `everyMs`. */
   async start(everyMs = WORLD_ROUND_MS): Promise<void> {
     await this.round();
+    markStart("worlds");
     if (this.stopped) return;
     this.timer = setInterval(() => void this.round(), everyMs);
     this.timer.unref();

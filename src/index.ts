@@ -4,6 +4,7 @@ import type { ServerContext } from "./context.js";
 import { databaseOptionsFrom, openDatabase } from "./db/client.js";
 import { serverLogger } from "./logger.js";
 import { installProcessHandlers } from "./processHandlers.js";
+import { markStart, startTimes } from "./startupTimes.js";
 import { VERSION } from "./version.js";
 
 /** How long a graceful shutdown may take before the process exits anyway. */
@@ -23,6 +24,7 @@ function exitAfterLogs(logger: Logger, code: number) {
 }
 
 async function main() {
+  markStart("server code");
   let config;
   try {
     config = loadConfig(process.env, { version: VERSION });
@@ -44,11 +46,13 @@ async function main() {
   // load here: this file imports only what that needs, and the rest once it has started.
   const database = openDatabase(databaseOptionsFrom(config, logger));
   database.catch(() => {}); // its failure is openServerContext's to report
-  const [{ createArena }, { cleanIdleGuests, openServerContext }, { ManifestError }] = await Promise.all([
+  const [{ createArena, loadRedis }, { cleanIdleGuests, openServerContext }, { ManifestError }] = await Promise.all([
     import("../arena.config.js"),
     import("./startup.js"),
     import("./manifests/index.js"),
   ]);
+  if (config.redisUrl) await loadRedis();
+  markStart("modules");
   let ctx: ServerContext;
   try {
     ctx = await openServerContext(config, logger, database);
@@ -62,8 +66,10 @@ async function main() {
   const { db } = ctx;
   const arena = createArena(ctx);
   const port = await arena.listen(config.port);
+  markStart("listening");
   const guestCleanup = cleanIdleGuests(ctx);
-  logger.info({ port, database: db.kind, world: config.world }, `server listening on http://localhost:${port}`);
+  // `startup`: when each phase of this start ended, ms since the process began (npm run bench:startup reads it).
+  logger.info({ port, database: db.kind, world: config.world, startup: startTimes() }, `server listening on http://localhost:${port}`);
 
   let stopping = false;
   const stop = async (signal: string, exitCode = 0) => {

@@ -2,10 +2,10 @@
  * `npm start`'s entry: the server (src/index.ts) as one bundle of its own code, made by esbuild and
  * kept under node_modules/.cache/arena-world/server-<fingerprint>/, run by plain Node. Node then
  * loads the server's ~220 TypeScript files as a few modules, with no TypeScript loader in between
- * for them or for the ~280 modules of the packages (the packages are not bundled: they load from
- * node_modules as usual). On this project's 2-core machine that takes ~0.5 s off a start
- * (`npm run bench:startup`). The bundle is made again when any source file changes (the
- * fingerprint is a hash of every file it is made from), in ~0.2 s.
+ * for them or for the packages. Most packages are not bundled (they load from node_modules as
+ * usual); the few in BUNDLED are, as they load faster so. The bundle is made again when any
+ * source file or the package lock changes (the fingerprint is a hash of every file it is made
+ * from), in ~0.3 s. The start's phases are marked (src/startupTimes.ts): `npm run bench:startup`.
  *
  * This one file is JavaScript: it runs before anything can read TypeScript. When no bundle can be
  * made (no folder to write it in, esbuild missing), the server runs from its sources through tsx,
@@ -13,38 +13,70 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** src/paths.ts's CACHE_DIR (this file cannot import TypeScript). */
 const CACHE = path.join(ROOT, "node_modules", ".cache", "arena-world");
-/** What the bundle is made from (the server's code and its build settings). */
-const SOURCES = ["src", "rooms", "schema", "arena.config.ts", "tsconfig.json", "package.json"];
+/** What the bundle is made from (the server's code, its build settings, and the packages' versions: some are bundled). */
+const SOURCES = ["src", "rooms", "schema", "arena.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
+/**
+ * The packages bundled with the server's code (the others load from node_modules). These load
+ * as ~200 small modules, a third of them the ESM loader's own work, and nothing outside the
+ * server's code imports them: bundled, they take ~0.1 s less of a start. The rest stay outside:
+ * shared with other packages (Colyseus, express, ws), reading files beside their code (PGlite,
+ * Prisma, pino's transports, the monitor), native, or loaded only when used.
+ */
+const BUNDLED = new Set(["zod", "prom-client", "rate-limiter-flexible"]);
+
+/** esbuild: a package import stays an import, unless the package is BUNDLED or the importer is bundled itself. */
+const bundledPackages = {
+  name: "bundled-packages",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const name = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
+      return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
 /** Bundles kept besides the newest (a server still running an older one may yet load its chunks). */
 const KEEP = 3;
 
 /** A hash of every source file's path and content under `root`, and of the bundler's version. */
 export function fingerprint(esbuildVersion, root = ROOT) {
   const hash = createHash("sha256").update(`esbuild ${esbuildVersion}\n`);
-  const visit = (rel) => {
-    const abs = path.join(root, rel);
-    if (!existsSync(abs)) return;
-    if (statSync(abs).isDirectory()) {
-      for (const name of readdirSync(abs).sort()) visit(path.join(rel, name));
-    } else if (/\.(ts|mjs|json)$/.test(rel)) {
-      hash.update(`${rel}\n`).update(readFileSync(abs));
+  const file = (rel) => hash.update(`${rel}\n`).update(readFileSync(path.join(root, rel)));
+  // Each folder read once with its entries' kinds (no stat per file): a few ms for the ~280 files.
+  const folder = (rel) => {
+    const entries = readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const child = path.join(rel, entry.name);
+      if (entry.isDirectory()) folder(child);
+      else if (/\.(ts|mjs|json)$/.test(entry.name)) file(child);
     }
   };
-  for (const rel of SOURCES) visit(rel);
+  for (const rel of SOURCES) {
+    const stats = statSync(path.join(root, rel), { throwIfNoEntry: false });
+    if (stats?.isDirectory()) folder(rel);
+    else if (stats) file(rel);
+  }
   return hash.digest("hex").slice(0, 16);
+}
+
+/** The bundler's version, read from its package (importing esbuild itself takes ~0.1 s of a start that needs no build). */
+function esbuildVersion() {
+  const manifest = createRequire(import.meta.url).resolve("esbuild/package.json");
+  return JSON.parse(readFileSync(manifest, "utf8")).version;
 }
 
 /** The server's bundle (index.js, the embedded database's thread as pgliteWorker.js): made when missing. */
 export async function bundle() {
-  const esbuild = await import("esbuild");
-  const dir = path.join(CACHE, `server-${fingerprint(esbuild.version)}`);
+  const dir = path.join(CACHE, `server-${fingerprint(esbuildVersion())}`);
   if (existsSync(path.join(dir, "index.js"))) return dir;
+  const esbuild = await import("esbuild");
   // Made beside and renamed: a server starting at the same time never sees half of it.
   const making = `${dir}.${process.pid}.part`;
   await esbuild.build({
@@ -56,7 +88,9 @@ export async function bundle() {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    plugins: [bundledPackages],
+    // A bundled CommonJS package's require() of Node's own modules (esbuild's ESM output has no require of its own).
+    banner: { js: `import { createRequire as __arenaCreateRequire } from "node:module";\nconst require = __arenaCreateRequire(import.meta.url);` },
     sourcemap: "linked",
     logLevel: "error",
   });
@@ -81,12 +115,15 @@ function prune(current) {
 
 /** Start the server: from its bundle, else from its sources through tsx. */
 async function launch() {
+  // The start's phases (src/startupTimes.ts): Node and this file loaded, then the bundle found or made.
+  performance.mark("start:node");
   let dir;
   try {
     dir = await bundle();
   } catch (err) {
     console.error(`warning: the server's bundle could not be made (${err.message}); running from its sources through tsx`);
   }
+  performance.mark("start:bundle");
   if (dir) {
     // Stack traces name the TypeScript sources (the bundle's source maps).
     process.setSourceMapsEnabled(true);

@@ -6,6 +6,7 @@ import { databaseOptionsFrom, openDatabase, type Database } from "./db/client.js
 import { syncItems } from "./db/itemSync.js";
 import type { Logger } from "./logger.js";
 import { manifestSyncOptions, prepareGameData } from "./manifests/index.js";
+import { markStart } from "./startupTimes.js";
 
 /**
  * What a server process opens before it assembles the server, from its configuration: shared by
@@ -31,6 +32,14 @@ export async function openServerContext(
     );
   }
   const gameData = prepareGameData(manifestSyncOptions(config, logger));
+  void gameData.then(
+    () => markStart("game data"),
+    () => {},
+  );
+  void database.then(
+    () => markStart("database"),
+    () => {},
+  );
   // Both settle before anything fails: a database that opened is closed when the game data did not load.
   const [data, opened] = await Promise.allSettled([gameData, database]);
   if (data.status === "rejected" || opened.status === "rejected") {
@@ -41,6 +50,7 @@ export async function openServerContext(
   try {
     const synced = await syncItems(db.sql, data.value.items.values());
     logger.info(synced, "item definitions synced");
+    markStart("items");
   } catch (err) {
     await db.close();
     throw err;

@@ -22,6 +22,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
       "src/logger.ts",
       "src/version.ts",
       "src/metrics.ts",
+      "src/startupTimes.ts",
     ],
   },
   { name: "manifests", paths: ["src/manifests/"] },

@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import { startLocalPostgres } from "./localPostgres.js";
@@ -57,22 +57,35 @@ async function openPostgresAt(url: string): Promise<OpenedDriver> {
  * copy of the migrated template (src/db/pgliteTemplate.ts: a data folder copied, or a tar loaded
  * in memory); one the template cannot make (a damaged template) is made anew.
  */
-async function openEmbedded(dir: string | undefined, options: OpenDatabaseOptions): Promise<OpenedDriver> {
-  if (options.migrate === false || !isNewPgliteDir(dir)) return openPglite(dir);
+async function openEmbedded(dir: string | undefined, options: OpenDatabaseOptions, onAdapter: (adapter: unknown) => void): Promise<OpenedDriver> {
+  if (options.migrate === false || !isNewPgliteDir(dir)) return openPglite(dir, undefined, onAdapter);
   const { logger, templateDir } = options;
   try {
-    return await openPglite(dir, await (dir ? pgliteTemplateFolder : pgliteTemplate)(logger, templateDir));
+    return await openPglite(dir, await (dir ? pgliteTemplateFolder : pgliteTemplate)(logger, templateDir), onAdapter);
   } catch (err) {
     logger.warn({ err }, "the embedded database's template could not be loaded: making the database anew");
     await discardTemplate(templateDir);
     if (dir) await rm(dir, { recursive: true, force: true });
-    return openPglite(dir);
+    return openPglite(dir, undefined, onAdapter);
   }
 }
 
 /** Open the configured database, migrate it, and hand back Prisma plus the raw SQL channel. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const { logger } = options;
+  // Prisma's client loads while the database opens (for the embedded one, its thread starts first).
+  const client = import("@prisma/client");
+  client.catch(() => {});
+  // The embedded database's Prisma is made, and its engine started (its query compiler loaded: no
+  // query yet), as soon as the adapter exists, while PGlite opens on its thread.
+  const early: { adapter?: unknown; prisma?: Promise<PrismaClient> } = {};
+  const dropEarly = () => void early.prisma?.then((p) => p.$disconnect()).catch(() => {});
+  const startPrisma = (adapter: unknown) => {
+    dropEarly();
+    early.adapter = adapter;
+    early.prisma = client.then(({ PrismaClient }) => new PrismaClient({ adapter: adapter as never }));
+    early.prisma.then((p) => p.$connect()).catch(() => {});
+  };
   let kind: DatabaseKind;
   let opened: OpenedDriver;
   let stopServer: (() => Promise<void>) | undefined;
@@ -100,7 +113,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
           `(if no server runs there, the file ${path.join(options.dataDir!, "embedded.pid")} is left over from a crash: delete it)`,
       );
     }
-    opened = await openEmbedded(options.dataDir ? path.join(options.dataDir, "pglite") : undefined, options);
+    try {
+      opened = await openEmbedded(options.dataDir ? path.join(options.dataDir, "pglite") : undefined, options, startPrisma);
+    } catch (err) {
+      dropEarly();
+      throw err;
+    }
     // The operator's commands (npm run admin) see that this process holds the folder's embedded database.
     if (options.dataDir) {
       const release = holdEmbedded(options.dataDir);
@@ -109,15 +127,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
   }
 
+  let prisma: PrismaClient;
   try {
     if (options.migrate !== false) await applyMigrations(opened.sql, logger);
+    const made = early.adapter === opened.adapter ? early.prisma : undefined;
+    prisma = made ? await made : new (await client).PrismaClient({ adapter: opened.adapter as never });
   } catch (err) {
+    dropEarly();
     await opened.close().catch(() => {});
     await stopServer?.();
     throw err;
   }
 
-  const prisma = new PrismaClient({ adapter: opened.adapter as never });
   logger.info({ database: kind }, "database ready");
   let closed = false;
   return {

@@ -37,6 +37,16 @@ export async function applyMigrations(sql: SqlRunner, logger: Logger, dir: strin
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
+  const texts = await Promise.all(names.map((name) => readFile(path.join(dir, name, "migration.sql"), "utf8")));
+  const checksums = texts.map((text) => createHash("sha256").update(text).digest("hex"));
+
+  // The usual start: every migration recorded, none changed. One read says so, with no lock and
+  // no transaction (a migration missing or changed takes the way below, which checks again under the lock).
+  const recorded = await recordedMigrations(sql);
+  if (recorded && names.every((name, i) => recorded.get(name) === checksums[i])) {
+    logger.debug({ count: names.length }, "database schema up to date");
+    return { applied: [], alreadyApplied: names };
+  }
 
   await sql.transaction(async (tx) => {
     // Serialise concurrent starters (several processes on one PostgreSQL); released at commit.
@@ -49,9 +59,9 @@ export async function applyMigrations(sql: SqlRunner, logger: Logger, dir: strin
   });
 
   const result: MigrationResult = { applied: [], alreadyApplied: [] };
-  for (const name of names) {
-    const text = await readFile(path.join(dir, name, "migration.sql"), "utf8");
-    const checksum = createHash("sha256").update(text).digest("hex");
+  for (const [i, name] of names.entries()) {
+    const text = texts[i];
+    const checksum = checksums[i];
     await sql.transaction(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
       const rows = await tx.query<{ checksum: string }>(`SELECT "checksum" FROM "_arena_migrations" WHERE "name" = $1`, [name]);
@@ -70,4 +80,12 @@ export async function applyMigrations(sql: SqlRunner, logger: Logger, dir: strin
   }
   if (result.applied.length === 0) logger.debug({ count: result.alreadyApplied.length }, "database schema up to date");
   return result;
+}
+
+/** The migrations a database records (name → checksum), or undefined when it has no record yet. */
+async function recordedMigrations(sql: SqlRunner): Promise<Map<string, string> | undefined> {
+  const [table] = await sql.query<{ found: string | null }>(`SELECT to_regclass('"_arena_migrations"')::text AS "found"`);
+  if (!table?.found) return undefined;
+  const rows = await sql.query<{ name: string; checksum: string }>(`SELECT "name", "checksum" FROM "_arena_migrations"`);
+  return new Map(rows.map((r) => [r.name, r.checksum]));
 }

@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PgliteThread, type ThreadTransaction } from "./pgliteThread.js";
 import type { OpenedDriver, SqlRunner, SqlTx } from "./sql.js";
 
@@ -7,10 +6,33 @@ import type { OpenedDriver, SqlRunner, SqlTx } from "./sql.js";
  * The embedded database: PGlite with its files under `dir` (or in memory when dir is undefined),
  * run on a thread of its own (PgliteThread) so its work does not hold up the game's loop. A new
  * database starts as a copy of `template` when one is given (src/db/pgliteTemplate.ts).
+ * `onAdapter` is handed Prisma's adapter as soon as it exists, while the database is still opening
+ * (Prisma's own start needs no database: src/db/client.ts runs it meanwhile).
  */
-export async function openPglite(dir: string | undefined, template?: string): Promise<OpenedDriver & { dump(file: string): Promise<void> }> {
+export async function openPglite(
+  dir: string | undefined,
+  template?: string,
+  onAdapter?: (adapter: unknown) => void,
+): Promise<OpenedDriver & { dump(file: string): Promise<void> }> {
   if (dir) mkdirSync(dir, { recursive: true });
-  const pg = await PgliteThread.open(dir, template);
+  // Prisma's adapter loads while the database's thread starts, rather than before it.
+  const adapterModule = import("pglite-prisma-adapter");
+  adapterModule.catch(() => {});
+  const { thread: pg, ready } = PgliteThread.start(dir, template);
+  let PrismaPGlite: (typeof import("pglite-prisma-adapter"))["PrismaPGlite"];
+  try {
+    ({ PrismaPGlite } = await adapterModule);
+  } catch (err) {
+    await ready.then(
+      () => pg.close(),
+      () => {},
+    );
+    throw err;
+  }
+  // Prisma's adapter calls query, exec and transaction as PGlite has them; the thread answers all three.
+  const adapter = new PrismaPGlite(pg as unknown as ConstructorParameters<typeof PrismaPGlite>[0]);
+  onAdapter?.(adapter);
+  await ready;
   const channel = (db: PgliteThread | ThreadTransaction): SqlTx => ({
     exec: async (text) => {
       await db.exec(text);
@@ -20,9 +42,8 @@ export async function openPglite(dir: string | undefined, template?: string): Pr
     batch: (statements) => (statements.length ? db.batch(statements) : Promise.resolve([])),
   });
   const sql: SqlRunner = { ...channel(pg), transaction: (fn) => pg.transaction((tx) => fn(channel(tx))) };
-  // Prisma's adapter calls query, exec and transaction as PGlite has them; the thread answers all three.
   return {
-    adapter: new PrismaPGlite(pg as unknown as ConstructorParameters<typeof PrismaPGlite>[0]),
+    adapter,
     sql,
     dump: (file) => pg.dump(file),
     close: () => pg.close(),

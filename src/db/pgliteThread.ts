@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { messages } from "@electric-sql/pglite";
+import type { messages } from "@electric-sql/pglite";
 import type { ThreadError, ThreadOp, ThreadReply } from "./pgliteCalls.js";
 import type { Statement } from "./sql.js";
 
@@ -75,12 +75,24 @@ export class PgliteThread {
    * folder (copied into `dir`, on the database's thread).
    */
   static async open(dir: string | undefined, template?: string): Promise<PgliteThread> {
+    const { thread, ready } = PgliteThread.start(dir, template);
+    await ready;
+    return thread;
+  }
+
+  /**
+   * `open`, handing back the thread at once: `ready` settles when the database is open (or failed
+   * to). Calls made before then wait on the thread for it.
+   */
+  static start(dir: string | undefined, template?: string): { thread: PgliteThread; ready: Promise<void> } {
+    // PGlite's own module (for its error class) loads here while the thread starts: not before it.
+    pgliteLoaded ??= import("@electric-sql/pglite").then((m) => void (DatabaseError = m.messages.DatabaseError));
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const thread = new PgliteThread(startWorker({ dir, template, port: port2, flag }), { port: port1, flag });
     thread.worker.ref();
-    await new Promise<void>((resolve, reject) => thread.calls.set(0, { resolve: () => resolve(), reject }));
-    return thread;
+    const opened = new Promise<void>((resolve, reject) => thread.calls.set(0, { resolve: () => resolve(), reject }));
+    return { thread, ready: Promise.all([pgliteLoaded, opened]).then(() => {}) };
   }
 
   /** `tx`: the transaction it belongs to (its statements are waited for in place). */
@@ -233,6 +245,8 @@ export class PgliteThread {
   private answer(reply: ThreadReply) {
     const call = this.calls.get(reply.id);
     if (!call) return;
+    // An answer before PGlite's module is here (the thread failing to open, at once): its error's class comes with it.
+    if (!DatabaseError && !reply.ok && reply.error.database) return void pgliteLoaded!.then(() => this.answer(reply));
     this.calls.delete(reply.id);
     this.unrefIfIdle();
     if (reply.ok) call.resolve(reply.result);
@@ -278,9 +292,13 @@ function startWorker(workerData: { dir: string | undefined; template: string | u
   return new Worker(boot, { ...options, eval: true });
 }
 
+/** PGlite's error class, once its module is loaded (by the first `open`). */
+let DatabaseError: typeof messages.DatabaseError | undefined;
+let pgliteLoaded: Promise<void> | undefined;
+
 /** A PostgreSQL error as PGlite throws it (its class, code and fields), or a plain Error. */
 function errorFrom(e: ThreadError): Error {
-  const err = e.database ? new messages.DatabaseError(e.message, e.length ?? 0, (e.name ?? "error") as "error") : new Error(e.message);
+  const err = e.database && DatabaseError ? new DatabaseError(e.message, e.length ?? 0, (e.name ?? "error") as "error") : new Error(e.message);
   return Object.assign(err, e.fields);
 }
 

@@ -1,28 +1,36 @@
-import { Router } from "express";
-import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument, type Operation, type ResponseObject } from "./openapi.js";
-import { ROUTES } from "./openapiRoutes.js";
+import { Router, type NextFunction } from "express";
+import type { JsonSchema, OpenApiDocument, Operation, ResponseObject } from "./openapi.js";
 
 /**
  * GET /api/openapi.json (the OpenAPI document) and GET /api/docs (the same document as a plain
  * HTML page, made here on the server: no script, no style or font from anywhere else), of every
- * route in openapiRoutes.ts. Both are rendered once, public, and mounted ahead of the /api rate
- * limiter. `serverUrl`: the public REST base URL (PUBLIC_API_URL).
+ * route in openapiRoutes.ts. Both are public and mounted ahead of the /api rate limiter. They are
+ * rendered once, on the first request for either: the route descriptions and their conversion to
+ * JSON Schema are ~0.1 s of a start that no other request needs. `serverUrl`: the public REST base
+ * URL (PUBLIC_API_URL).
  */
 export function apiDocsRoutes(serverUrl: string) {
   const router = Router();
-  const doc = buildOpenApiDocument(ROUTES, { serverUrl });
-  const json = JSON.stringify(doc);
-  const html = renderApiDocs(doc);
-  router.get("/api/openapi.json", (_req, res) => {
-    res.type("application/json").set("Cache-Control", "public, max-age=300").send(json);
+  let rendered: Promise<{ json: string; html: string }> | undefined;
+  const render = (next: NextFunction, send: (page: { json: string; html: string }) => void) => {
+    rendered ??= Promise.all([import("./openapi.js"), import("./openapiRoutes.js")]).then(([{ buildOpenApiDocument }, { ROUTES }]) => {
+      const doc = buildOpenApiDocument(ROUTES, { serverUrl });
+      return { json: JSON.stringify(doc), html: renderApiDocs(doc) };
+    });
+    rendered.then(send).catch(next);
+  };
+  router.get("/api/openapi.json", (_req, res, next) => {
+    render(next, ({ json }) => res.type("application/json").set("Cache-Control", "public, max-age=300").send(json));
   });
-  router.get("/api/docs", (_req, res) => {
-    res
-      .type("text/html")
-      .set("Cache-Control", "public, max-age=300")
-      // The page loads nothing: its only style is inline.
-      .set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-      .send(html);
+  router.get("/api/docs", (_req, res, next) => {
+    render(next, ({ html }) =>
+      res
+        .type("text/html")
+        .set("Cache-Control", "public, max-age=300")
+        // The page loads nothing: its only style is inline.
+        .set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+        .send(html),
+    );
   });
   return router;
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { monitor } from "@colyseus/monitor";
+import { createRequire } from "node:module";
+import { matchMaker } from "@colyseus/core";
 import { Router, type Request, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
@@ -126,6 +127,25 @@ export function monitorRoutes(adminCode: string | undefined, options: AdminAuthO
     options.logger.info("admin monitor at /colyseus is disabled: set ADMIN_CODE to enable it");
     return router;
   }
-  router.use("/colyseus", adminGate(adminCode, options, staff), monitor() as unknown as RequestHandler);
+  // The monitor's package (~0.2 s to load) is loaded for the first admin through the gate, not at start.
+  let loading: Promise<RequestHandler> | undefined;
+  const serve: RequestHandler = (req, res, next) => {
+    loading ??= loadMonitor();
+    loading.then((handler) => handler(req, res, next)).catch(next);
+  };
+  router.use("/colyseus", adminGate(adminCode, options, staff), serve);
   return router;
+}
+
+/**
+ * The monitor, loaded as this server's own copy of Colyseus was (it reads the rooms through its
+ * @colyseus/core): as an ES module under `npm start`, through require where a test runner made
+ * the server CommonJS (an import would then reach the other copy, whose matchmaker runs nothing).
+ */
+async function loadMonitor(): Promise<RequestHandler> {
+  const esm = await import("@colyseus/core");
+  const { monitor } = (
+    esm.matchMaker === matchMaker ? await import("@colyseus/monitor") : createRequire(import.meta.url)("@colyseus/monitor")
+  ) as typeof import("@colyseus/monitor");
+  return monitor() as unknown as RequestHandler;
 }

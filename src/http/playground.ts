@@ -6,21 +6,24 @@ import type { NodeEnv } from "../config.js";
  * @colyseus/playground at /playground, in development only: a page that lists the rooms, joins them
  * (with a token from POST /api/auth/guest) and sends them messages. It shows every room to anyone,
  * so it is never mounted in test or production, and its package (a development dependency) is
- * not even loaded there. Without the package installed, /playground is a 404 and a warning says why.
+ * not even loaded there. In development it is loaded on the first visit (it and its
+ * @colyseus/auth are ~0.2 s of a start). Without the package installed, /playground is a 404 and
+ * a warning says why.
  */
 export function playgroundRoutes(nodeEnv: NodeEnv, logger: Logger): Router {
   const router = Router();
   if (nodeEnv !== "development") return router;
-  const loading = loadPlayground();
-  loading.catch((err: Error) => logger.warn({ err: err.message }, "the playground at /playground is unavailable"));
-  router.use(
-    "/playground",
-    (req, res, next) =>
-      void loading.then(
-        (serve) => serve(req, res, next),
-        () => next(),
-      ),
-  );
+  let loading: Promise<RequestHandler> | undefined;
+  router.use("/playground", (req, res, next) => {
+    if (!loading) {
+      loading = loadPlayground();
+      loading.catch((err: Error) => logger.warn({ err: err.message }, "the playground at /playground is unavailable"));
+    }
+    void loading.then(
+      (serve) => serve(req, res, next),
+      () => next(),
+    );
+  });
   return router;
 }
 
@@ -33,10 +36,16 @@ async function loadPlayground(): Promise<RequestHandler> {
   const { WebSocketClient } = await import("@colyseus/ws-transport");
   const roomClass = core.Room as unknown as { onAuth: unknown; prototype: { _onJoin: OnJoin } };
   const frameworkOnAuth = roomClass.onAuth;
-  const { playground } = await import("@colyseus/playground");
   // Its peer @colyseus/auth, on import, swaps Colyseus's default Room.onAuth for a decoder of its
-  // own tokens, which would refuse our players: our rooms check our tokens themselves.
-  roomClass.onAuth = frameworkOnAuth;
+  // own tokens, which would refuse our players: our rooms check our tokens themselves. While it
+  // loads, the default cannot be swapped (a player joining meanwhile still meets Colyseus's own).
+  Object.defineProperty(roomClass, "onAuth", { configurable: true, get: () => frameworkOnAuth, set: () => {} });
+  let playground: typeof import("@colyseus/playground").playground;
+  try {
+    ({ playground } = await import("@colyseus/playground"));
+  } finally {
+    Object.defineProperty(roomClass, "onAuth", { configurable: true, writable: true, value: frameworkOnAuth });
+  }
 
   const onJoin = roomClass.prototype._onJoin;
   const serve = playground() as unknown as RequestHandler;

@@ -1,5 +1,4 @@
 import path from "node:path";
-import { build } from "esbuild";
 import { Router } from "express";
 import type { Logger } from "../logger.js";
 import { ROOT } from "../paths.js";
@@ -12,21 +11,25 @@ let bundle: Promise<string> | undefined;
 /**
  * The web client's script: client/src bundled by esbuild (with @colyseus/sdk) the first time it is
  * asked for, then kept for the life of the process. No build step before `npm start`, and nothing
- * generated is committed.
+ * generated is committed (and esbuild itself is loaded then, not at start).
  */
 export function clientBundle(minify: boolean): Promise<string> {
-  bundle ??= build({
-    entryPoints: [path.join(CLIENT_DIR, "src", "main.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify,
-    sourcemap: minify ? false : "inline",
-    write: false,
-    logLevel: "silent",
-    tsconfig: path.join(CLIENT_DIR, "tsconfig.json"),
-  }).then((out) => out.outputFiles[0]!.text);
+  bundle ??= import("esbuild")
+    .then(({ build }) =>
+      build({
+        entryPoints: [path.join(CLIENT_DIR, "src", "main.ts")],
+        bundle: true,
+        format: "esm",
+        platform: "browser",
+        target: "es2022",
+        minify,
+        sourcemap: minify ? false : "inline",
+        write: false,
+        logLevel: "silent",
+        tsconfig: path.join(CLIENT_DIR, "tsconfig.json"),
+      }),
+    )
+    .then((out) => out.outputFiles[0]!.text);
   // A failed build is tried again on the next request (after the sources are fixed).
   bundle.catch(() => (bundle = undefined));
   return bundle;
