@@ -18,9 +18,9 @@ import { WorldSessions, type Session, type WorldClient } from "./worldSessions.j
 import { createWorld, restoreWorld } from "./worldSetup.js";
 import { worldKey, worldMetadata, worldSpecOf, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
 import { RecentTicks } from "./recentTicks.js";
-import { WorldSync } from "./worldSync.js";
-import { shareEntityEncodes } from "./sharedEncodes.js";
-import { firstStatesFromViews } from "./firstState.js";
+import { WorldSync } from "./interest/worldSync.js";
+import { shareEntityEncodes } from "./interest/sharedEncodes.js";
+import { firstStatesFromViews } from "./interest/firstState.js";
 import { StoreDesk } from "./worldStores.js";
 import { TradeDesk } from "./worldTrades.js";
 import { DuelDesk } from "./worldDuels.js";

@@ -27,7 +27,7 @@ import { CLOSE_CODES, describeZodError, JoinOptions } from "../src/protocol/inde
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { ProtocolClient } from "./protocolClient.js";
 import type { ChatSession } from "./worldChat.js";
-import type { WorldSync } from "./worldSync.js";
+import type { WorldSync } from "./interest/worldSync.js";
 import type { StoreDesk } from "./worldStores.js";
 import type { TradeDesk } from "./worldTrades.js";
 import type { DuelDesk } from "./worldDuels.js";
@@ -36,7 +36,7 @@ import type { DuelDesk } from "./worldDuels.js";
 export interface Session extends ChatSession {
   accountId: string;
   dbSessionId: string;
-  /** Takes world:update in the changes form (joined with `worldUpdates: "changes"`; rooms/updateForms.ts). */
+  /** Takes world:update in the changes form (joined with `worldUpdates: "changes"`; rooms/interest/updateForms.ts). */
   updatesAsChanges: boolean;
   /** Set when another login took this character over: its leave must not save or remove. */
   replaced: boolean;
@@ -253,7 +253,7 @@ export class WorldSessions {
 
     // The /ws adapter's clients, the built-in agents and MCP sessions take world:update JSON instead of schema patches: no StateView.
     const patches = options.clientType !== "ws" && options.clientType !== "runtime" && options.clientType !== "mcp";
-    // The view the session's client is encoded through changes as it moves between zones (rooms/worldViews.ts).
+    // The view the session's client is encoded through changes as it moves between zones (rooms/interest/worldViews.ts).
     const viewer = sync.views.attach(player.id, Boolean(options.worldUpdates), patches ? (view) => (session.client.view = view) : undefined);
     // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the
     // next one), so a join costs the same however many players are online.

@@ -5,12 +5,12 @@ import type { World } from "../src/game/world/World.js";
 import type { WorldUpdate } from "../src/protocol/index.js";
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { TickPhases, WorldTickPhase } from "./tickPhases.js";
-import { updateInForm } from "./updateForms.js";
+import { updateInForm } from "./interest/updateForms.js";
 import type { DuelDesk } from "./worldDuels.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { Session } from "./worldSessions.js";
 import type { StoreDesk } from "./worldStores.js";
-import type { WorldSync } from "./worldSync.js";
+import type { WorldSync } from "./interest/worldSync.js";
 import type { TradeDesk } from "./worldTrades.js";
 
 /** The game tick: every rule advances once per tick. */

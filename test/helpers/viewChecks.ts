@@ -5,7 +5,7 @@ import type { WorldPlayer } from "./worldClient.js";
 import type { Frame } from "./wsClient.js";
 
 /**
- * What SDK clients decode, checked against what the server has them see (rooms/worldViews.ts,
+ * What SDK clients decode, checked against what the server has them see (rooms/interest/worldViews.ts,
  * PROTOCOL.md §2): the server's sets recorded tick by tick, each client's decoded state compared
  * with them patch after patch.
  */

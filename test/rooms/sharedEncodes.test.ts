@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { ClientState, Protocol, SchemaSerializer } from "@colyseus/core";
 import { $changes, Decoder, StateView } from "@colyseus/schema";
 import { NpcState, PlayerState, WorldState } from "../../schema/WorldState.js";
-import { shareEntityEncodes, type SharedEncodes } from "../../rooms/sharedEncodes.js";
+import { shareEntityEncodes, type SharedEncodes } from "../../rooms/interest/sharedEncodes.js";
 
 /**
- * rooms/sharedEncodes.ts copies each entity's bytes into every view instead of encoding them per
+ * rooms/interest/sharedEncodes.ts copies each entity's bytes into every view instead of encoding them per
  * view. Two identical worlds are driven by the same random script (entities moving, joining and
  * leaving the state, views adding and removing them, several clients on one view): one encoded
  * the Colyseus way, one with shared encodes. Each client of each is decoded by a real Decoder.
@@ -200,7 +200,7 @@ function onlyOneMadeAgain(side: Side, added: object[], make: () => Uint8Array, h
   return bytes;
 }
 
-describe("Shared entity encodes (rooms/sharedEncodes.ts): one encode per entity, copied into every view", () => {
+describe("Shared entity encodes (rooms/interest/sharedEncodes.ts): one encode per entity, copied into every view", () => {
   it("over 60 random ticks, every client's patches are as long as Colyseus's and decode to the same state, the state its view holds", () => {
     const colyseus = new Side(false, 8, 2);
     const shared = new Side(true, 8, 2);

@@ -9,7 +9,7 @@ import { place, tileAway, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 import { COLLECTIONS, checkEveryPatch, decodedState, recordComplaints, recordViews, snapshotOf, zonesEast, type Snapshot } from "../helpers/viewChecks.js";
 
 /**
- * A joining SDK client's first state (rooms/firstState.ts, rooms/firstViews.ts): made from what its
+ * A joining SDK client's first state (rooms/interest/firstState.ts, rooms/interest/firstViews.ts): made from what its
  * view was seeded with, it decodes onto an empty state to exactly what the server has it see, with
  * no structure before the entry that introduces it, however the join falls between ticks.
  */

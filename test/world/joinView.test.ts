@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { tileDistance, zoneOf } from "../../src/game/world/interest.js";
 import type { EntityKind } from "../../src/game/world/entities.js";
 import type { Tile } from "../../src/game/types.js";
-import type { Zone } from "../../rooms/viewWindows.js";
+import type { Zone } from "../../rooms/interest/viewWindows.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { leaveAndSettle, place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 /**
  * A join into a zone whose window was worked out last tick, under the cap, sees that window
- * (rooms/worldViews.ts, refreshViewer): no spatial query, so the first view costs what the window
+ * (rooms/interest/worldViews.ts, refreshViewer): no spatial query, so the first view costs what the window
  * holds however many are online, and the joins into one zone before the next tick are sent the
  * same bytes of it. Into a crowd over the cap it sees the zone's window cut to the cap, then its own
  * window of the nearest from the next tick (and so does a /ws client: viewCap.test.ts).

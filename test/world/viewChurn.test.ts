@@ -5,7 +5,7 @@ import { seededRng } from "../../src/game/random.js";
 import { checkEveryPatch, recordComplaints, recordViews } from "../helpers/viewChecks.js";
 
 /**
- * Views under churn (rooms/worldViews.ts): SDK players walking, teleported across zones, dropping
+ * Views under churn (rooms/interest/worldViews.ts): SDK players walking, teleported across zones, dropping
  * what only they may see, leaving, coming back and taken over, some of it between two ticks, in a
  * crowd over a small cap. Every client decodes, patch after patch, exactly what the server has it
  * see, and its decoder never meets a structure it does not know.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import type { HandOverFrames } from "../../rooms/viewHandOvers.js";
+import type { HandOverFrames } from "../../rooms/interest/viewHandOvers.js";
 import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
 import { ZONE_MARGIN, ZONE_SIZE, zoneCentre, zoneOf } from "../../src/game/world/interest.js";
 import type { Tile } from "../../src/game/types.js";
@@ -10,7 +10,7 @@ import { wsConnect } from "../helpers/wsClient.js";
 import { checkEveryPatch, decoded, ghostsAndMissing, heldBy, recordViews, wsModelOf, zonesEast } from "../helpers/viewChecks.js";
 
 /**
- * Shared views (rooms/worldViews.ts, PROTOCOL.md §2): the clients standing in one zone are encoded
+ * Shared views (rooms/interest/worldViews.ts, PROTOCOL.md §2): the clients standing in one zone are encoded
  * through one StateView; one moving between zones, or with a drop only it may see, is handed a
  * view of its own seeded with what it holds, and its decoded state stays exactly what the server
  * says it sees, patch after patch.

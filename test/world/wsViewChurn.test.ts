@@ -6,7 +6,7 @@ import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
 import { ghostsAndMissing, heldBy, wsModelOf } from "../helpers/viewChecks.js";
 
 /**
- * world:update under churn (rooms/worldViews.ts, PROTOCOL.md §2): /ws players walking, teleported
+ * world:update under churn (rooms/interest/worldViews.ts, PROTOCOL.md §2): /ws players walking, teleported
  * across zones, dropping what only they may see, among SDK players teleported and taken over
  * between two ticks, in a crowd over a small cap. After every round, with the tick loop stopped,
  * the model each /ws client built from its world:update frames alone holds exactly the entities

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import { collectionOf, KINDS } from "../../rooms/stateCollections.js";
+import { collectionOf, KINDS } from "../../rooms/interest/stateCollections.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
 import { place, theWorld, tileAway } from "../helpers/worldRoom.js";

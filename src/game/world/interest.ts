@@ -13,7 +13,7 @@ export const CALM_TICKS = 10;
 /**
  * Zones: the world is cut into ZONE_SIZE×ZONE_SIZE squares of tiles. The clients standing in one
  * zone share one window on the world, centred on the zone's middle tile, so what they are sent is
- * worked out and encoded once for all of them (see rooms/worldViews.ts). 32 rather than the classic
+ * worked out and encoded once for all of them (see rooms/interest/worldViews.ts). 32 rather than the classic
  * 8: every doubling cut the tick of bench:world at 2,000 players (fewer windows to work out and
  * encode, fewer hand-overs between them, and each one shared by more clients): from 16 to 32 the
  * crowded default world went from ~150 to ~100 ms median and the spread map from ~165 to ~100 ms.

@@ -1,6 +1,6 @@
 import type { Client, Room } from "@colyseus/core";
 import { $changes, $refId, OPERATION, type StateView } from "@colyseus/schema";
-import type { WorldState } from "../schema/WorldState.js";
+import type { WorldState } from "../../schema/WorldState.js";
 import { KINDS, collectionOf } from "./stateCollections.js";
 import { withChangeList, type EncoderInternals } from "./schemaInternals.js";
 
@@ -22,8 +22,8 @@ interface FirstStateInternals {
  * Here the shared part (the state's unfiltered fields: only the tick, as every collection is
  * view-filtered) is encoded once per patch, as Colyseus itself marks it stale after each patch,
  * then the root's field of each collection for the client's fresh StateView. Then `adds`: the
- * adds of everything the view was seeded with (FirstViews.firstAdds, rooms/firstViews.ts), each
- * entity's bytes copied from the last time they were made (rooms/sharedEncodes.ts), with the
+ * adds of everything the view was seeded with (FirstViews.firstAdds, rooms/interest/firstViews.ts), each
+ * entity's bytes copied from the last time they were made (rooms/interest/sharedEncodes.ts), with the
  * values it has now. A first decode onto an empty state is the same as decoding a patch. Only for
  * a view no patch has been encoded from yet; anything else takes Colyseus's way.
  *

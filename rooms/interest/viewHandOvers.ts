@@ -1,11 +1,11 @@
-import type { WorldState } from "../schema/WorldState.js";
+import type { WorldState } from "../../schema/WorldState.js";
 import type { CollectionMove } from "./moveFrames.js";
 import { KINDS, collectionOf } from "./stateCollections.js";
 import type { Window } from "./viewWindows.js";
 
 /** How the room makes and sends the frame that hands a client from one zone's view to another's. */
 export interface HandOverFrames {
-  /** A patch frame of these removes and adds alone (rooms/sharedEncodes.ts), made after a tick's patch. */
+  /** A patch frame of these removes and adds alone (rooms/interest/sharedEncodes.ts), made after a tick's patch. */
   moveFrame(moves: CollectionMove[]): Uint8Array;
   /** The same as a state message's body, made while the state may have changes not yet patched (a joining client's first state). */
   addsBody(moves: CollectionMove[]): Uint8Array;

@@ -1,5 +1,5 @@
 import { $changes, StateView } from "@colyseus/schema";
-import type { WorldState } from "../schema/WorldState.js";
+import type { WorldState } from "../../schema/WorldState.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 
 /**
@@ -7,7 +7,7 @@ import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
  * collection and the root are marked visible to the view, and nothing is queued, so its next
  * encode sends only what changes from here on (and the DELETE of any of them that left the state
  * this tick). This is how a client moves from one shared view to another without being sent again
- * what it has (rooms/worldViews.ts).
+ * what it has (rooms/interest/worldViews.ts).
  *
  * @colyseus/schema 5 keeps a view's visibility as bits on each ChangeTree, set by `add()` along
  * with the snapshot it queues; `markVisible` sets the bit alone. The view takes its id from the

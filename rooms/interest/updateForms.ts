@@ -1,5 +1,5 @@
 import { $changes } from "@colyseus/schema";
-import type { WorldUpdate } from "../src/protocol/index.js";
+import type { WorldUpdate } from "../../src/protocol/index.js";
 import { COLLECTION, KINDS, type AnyState } from "./stateCollections.js";
 
 /**

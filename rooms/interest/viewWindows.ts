@@ -1,10 +1,10 @@
 import type { StateView } from "@colyseus/schema";
-import { AOI_RADIUS } from "../src/game/spatialGrid.js";
-import type { EntityKind } from "../src/game/world/entities.js";
-import type { Tile } from "../src/game/types.js";
-import type { WorldUpdate } from "../src/protocol/index.js";
+import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
+import type { EntityKind } from "../../src/game/world/entities.js";
+import type { Tile } from "../../src/game/types.js";
+import type { WorldUpdate } from "../../src/protocol/index.js";
 
-/** The windows on the world that WorldViews (rooms/worldViews.ts) keeps: a zone's, shared, or a client's own. */
+/** The windows on the world that WorldViews (rooms/interest/worldViews.ts) keeps: a zone's, shared, or a client's own. */
 
 export type Sets = Record<EntityKind, Set<string>>;
 export const sets = (): Sets => ({ player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() });

@@ -1,5 +1,5 @@
-import type { EntityKind } from "../src/game/world/entities.js";
-import type { GroundItemState, NpcState, PlayerState, ResourceState, StationState, WorldState } from "../schema/WorldState.js";
+import type { EntityKind } from "../../src/game/world/entities.js";
+import type { GroundItemState, NpcState, PlayerState, ResourceState, StationState, WorldState } from "../../schema/WorldState.js";
 
 /** The schema state of any one entity. */
 export type AnyState = PlayerState | NpcState | ResourceState | GroundItemState | StationState;

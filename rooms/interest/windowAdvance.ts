@@ -1,13 +1,13 @@
-import { AOI_RADIUS } from "../src/game/spatialGrid.js";
-import type { EntityKind } from "../src/game/world/entities.js";
-import type { World } from "../src/game/world/World.js";
-import type { Tile } from "../src/game/types.js";
-import type { WorldState } from "../schema/WorldState.js";
-import type { WorldUpdate } from "../src/protocol/index.js";
+import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
+import type { EntityKind } from "../../src/game/world/entities.js";
+import type { World } from "../../src/game/world/World.js";
+import type { Tile } from "../../src/game/types.js";
+import type { WorldState } from "../../schema/WorldState.js";
+import type { WorldUpdate } from "../../src/protocol/index.js";
 import { COLLECTION, KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { emptyUpdate, type Window } from "./viewWindows.js";
 
-/** An entity's JSON for a world:update: whole (entering a view) or its change entry (held already; rooms/updateForms.ts). */
+/** An entity's JSON for a world:update: whole (entering a view) or its change entry (held already; rooms/interest/updateForms.ts). */
 export interface EntityJson {
   whole(id: string, s: AnyState): object;
   change(id: string, s: AnyState): object;

@@ -1,11 +1,11 @@
-import { canSeeGroundItem } from "../src/game/world/deathPiles.js";
-import { AOI_RADIUS } from "../src/game/spatialGrid.js";
-import { boundedView, tileDistance } from "../src/game/world/interest.js";
-import type { EntityKind, PlayerEntity } from "../src/game/world/entities.js";
-import type { World } from "../src/game/world/World.js";
-import type { Tile } from "../src/game/types.js";
-import type { WorldState } from "../schema/WorldState.js";
-import type { WorldUpdate } from "../src/protocol/index.js";
+import { canSeeGroundItem } from "../../src/game/world/deathPiles.js";
+import { AOI_RADIUS } from "../../src/game/spatialGrid.js";
+import { boundedView, tileDistance } from "../../src/game/world/interest.js";
+import type { EntityKind, PlayerEntity } from "../../src/game/world/entities.js";
+import type { World } from "../../src/game/world/World.js";
+import type { Tile } from "../../src/game/types.js";
+import type { WorldState } from "../../schema/WorldState.js";
+import type { WorldUpdate } from "../../src/protocol/index.js";
 import { collectionOf, type AnyState } from "./stateCollections.js";
 import { emptyUpdate, type Window, type Zone } from "./viewWindows.js";
 import { ANYONE, DropSight } from "./dropSight.js";
@@ -16,10 +16,10 @@ import { changeEntry } from "./updateForms.js";
 const NONE: ReadonlySet<string> = new Set();
 
 /**
- * What each window of WorldViews (rooms/worldViews.ts) holds: everything within AOI_RADIUS tiles of
+ * What each window of WorldViews (rooms/interest/worldViews.ts) holds: everything within AOI_RADIUS tiles of
  * its centre that is in the schema (ground items: those its viewer may see, a zone's those everyone
  * may see), players capped at `playerCap` others (PROTOCOL.md §2). Each call moves one window to
- * its new sets (rooms/windowAdvance.ts) and gives its world:update, when it takes them.
+ * its new sets (rooms/interest/windowAdvance.ts) and gives its world:update, when it takes them.
  */
 export class WindowContents {
   /** Filled by each spatial query in turn (read before the next one). */
@@ -175,7 +175,7 @@ export class WindowContents {
     return { centre, viewerId, players, admits: this.admitsOne };
   }
 
-  /** Move a window to the sets `fill` gives (rooms/windowAdvance.ts). */
+  /** Move a window to the sets `fill` gives (rooms/interest/windowAdvance.ts). */
   private advance(
     win: Window,
     update: boolean | WorldUpdate | undefined,

@@ -1,6 +1,6 @@
 import type { StateView } from "@colyseus/schema";
-import type { EntityKind } from "../src/game/world/entities.js";
-import type { WorldState } from "../schema/WorldState.js";
+import type { EntityKind } from "../../src/game/world/entities.js";
+import type { WorldState } from "../../schema/WorldState.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import type { HandOverFrames } from "./viewHandOvers.js";
 import type { CollectionMove } from "./moveFrames.js";
@@ -15,9 +15,9 @@ interface Seeded {
 }
 
 /**
- * The views made at joins that no patch has been encoded from yet (rooms/worldViews.ts seeds each
+ * The views made at joins that no patch has been encoded from yet (rooms/interest/worldViews.ts seeds each
  * with its viewer's first window), and the adds their clients' first states are made of
- * (rooms/firstState.ts). Where a join's first window is its zone's and itself, the zone's adds are
+ * (rooms/interest/firstState.ts). Where a join's first window is its zone's and itself, the zone's adds are
  * made once until the schema is synced again: every join into that zone until the next tick is
  * sent the same bytes, then its own add.
  */

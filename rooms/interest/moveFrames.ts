@@ -14,7 +14,7 @@ export interface SharedEncodeCounts {
  * Frames that move a client from one set of entities to another (a zone's hand-over, a joining
  * client's first state): the removes of what it is to stop holding and the adds of what it is to
  * start holding, as a StateView's would be. Each flat entity's add (its entry in its collection and
- * its every field) is made once and kept from patch to patch (rooms/sharedEncodes.ts makes the
+ * its every field) is made once and kept from patch to patch (rooms/interest/sharedEncodes.ts makes the
  * room's patches; this keeps its own bytes beside them).
  */
 

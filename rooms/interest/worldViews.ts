@@ -1,10 +1,10 @@
 import { StateView } from "@colyseus/schema";
-import { nearZone, zoneCentre, zoneOf } from "../src/game/world/interest.js";
-import type { EntityKind } from "../src/game/world/entities.js";
-import type { World } from "../src/game/world/World.js";
-import type { Tile } from "../src/game/types.js";
-import type { WorldState } from "../schema/WorldState.js";
-import type { WorldUpdate } from "../src/protocol/index.js";
+import { nearZone, zoneCentre, zoneOf } from "../../src/game/world/interest.js";
+import type { EntityKind } from "../../src/game/world/entities.js";
+import type { World } from "../../src/game/world/World.js";
+import type { Tile } from "../../src/game/types.js";
+import type { WorldState } from "../../schema/WorldState.js";
+import type { WorldUpdate } from "../../src/protocol/index.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { seedView, ViewPool } from "./seededView.js";
 import { Viewer, Window, Zone } from "./viewWindows.js";
@@ -14,7 +14,7 @@ import { WindowContents } from "./windowContents.js";
 
 /**
  * Decides which window each client sees through and keeps the StateViews that filter its patches:
- * its zone's window, shared (what a window holds: rooms/windowContents.ts, everything within
+ * its zone's window, shared (what a window holds: rooms/interest/windowContents.ts, everything within
  * AOI_RADIUS tiles of its centre, players capped at VIEW_PLAYER_CAP others, PROTOCOL.md §2). The
  * clients of a zone share one StateView, so Colyseus encodes a zone's patch once for all of them,
  * and one world:update.
@@ -23,7 +23,7 @@ import { WindowContents } from "./windowContents.js";
  * and it is not among those shown) gets a window of its own, centred on itself, as the classic
  * protocol does. A client of schema patches stepping into another zone gets its old zone's patch
  * for that tick (the old zone shows it, whatever the cap), then, after the patch, one frame of
- * what comes and goes between the two zones' sets (rooms/viewHandOvers.ts), and shares the new
+ * what comes and goes between the two zones' sets (rooms/interest/viewHandOvers.ts), and shares the new
  * zone's view from then on. Any other change of windows (to or from a window of its own, or a
  * client of world:update JSON) goes through a StateView of its own for one tick, seeded with what
  * the client already holds (nothing re-sent), moved to the new window's set.
@@ -34,9 +34,9 @@ export class WorldViews {
   /** Clients handed from one zone's view to another's so far, and the frames made for them (one per pair of zones a tick). */
   readonly handOvers = { clients: 0, frames: 0 };
   private readonly pool = new ViewPool();
-  /** What each window holds (rooms/windowContents.ts). */
+  /** What each window holds (rooms/interest/windowContents.ts). */
   private readonly contents: WindowContents;
-  /** The views made at joins, until their first states are made (rooms/firstViews.ts). */
+  /** The views made at joins, until their first states are made (rooms/interest/firstViews.ts). */
   readonly first: FirstViews;
   /** States removed from the schema since the last patch, by kind and id (a seeded view must still see them go). */
   private readonly removedStates: Record<EntityKind, Map<string, AnyState>> = {

@@ -1,7 +1,7 @@
 import type { StateView } from "@colyseus/schema";
 
 /**
- * The parts of @colyseus/schema 5's encoder that rooms/sharedEncodes.ts and rooms/moveFrames.ts
+ * The parts of @colyseus/schema 5's encoder that rooms/interest/sharedEncodes.ts and rooms/interest/moveFrames.ts
  * work on (its change list, ChangeTree fields and the structure-switch byte); the version is
  * pinned in package.json.
  */

@@ -69,7 +69,7 @@ export interface SharedEncodes {
   moveFrame(moves: CollectionMove[]): Uint8Array;
   /**
    * The same removes and adds as a state message's body, without the message's first byte: for a
-   * joining client's first state (rooms/firstState.ts). Unlike moveFrame, it may be made while the
+   * joining client's first state (rooms/interest/firstState.ts). Unlike moveFrame, it may be made while the
    * state has changes not yet patched (an entity among them has its add made afresh).
    */
   addsBody(moves: CollectionMove[]): Uint8Array;
@@ -92,7 +92,7 @@ export function shareEntityEncodes(serializer: unknown): SharedEncodes {
   let patch = 0;
   let patches = 0;
   /**
-   * The bytes made this patch, by structure (rooms/moveFrames.ts keeps each entity's whole add
+   * The bytes made this patch, by structure (rooms/interest/moveFrames.ts keeps each entity's whole add
    * between patches, beside them too). Kept beside Colyseus's ChangeTrees, not on
    * them: a property added to some of them gives their class many shapes, and every read of one
    * (here and in Colyseus's encoder) grows slow (bench:world's spread map, 2,000 players).

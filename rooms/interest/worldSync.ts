@@ -1,7 +1,7 @@
-import { maxHealth } from "../src/game/skills.js";
-import type { EntityKind, PlayerEntity } from "../src/game/world/entities.js";
-import type { World } from "../src/game/world/World.js";
-import { GroundItemState, NpcState, PlayerState, ResourceState, StationState, type WorldState } from "../schema/WorldState.js";
+import { maxHealth } from "../../src/game/skills.js";
+import type { EntityKind, PlayerEntity } from "../../src/game/world/entities.js";
+import type { World } from "../../src/game/world/World.js";
+import { GroundItemState, NpcState, PlayerState, ResourceState, StationState, type WorldState } from "../../schema/WorldState.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 import { WorldViews } from "./worldViews.js";
 import type { HandOverFrames } from "./viewHandOvers.js";
@@ -18,7 +18,7 @@ function actionLabel(w: World, p: PlayerEntity): string {
 
 /**
  * Mirrors the world into the Colyseus schema; `views` decides which of it each client sees
- * (rooms/worldViews.ts).
+ * (rooms/interest/worldViews.ts).
  */
 export class WorldSync {
   readonly views: WorldViews;
