@@ -1,12 +1,12 @@
 import { matchMaker, Room, ServerError, type AuthContext } from "@colyseus/core";
 import { TokenError, verifyToken } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
-import type { TradeSession, TradeSide } from "../src/game/world/trades.js";
+import type { TradeSession, TradeSide } from "../src/game/world/tradeBook.js";
 import { TradeItemState, TradeState, type TradeOfferState } from "../schema/TradeState.js";
 import { TRADE_ROOM_MESSAGES } from "../src/protocol/index.js";
 import { withdrawUntakenSeats } from "./colyseusSeats.js";
 import type { ProtocolClient } from "./protocolClient.js";
-import type { TradeDesk, TradeRoomHandle, TradeSeat } from "./worldTrades.js";
+import type { TradeDesk, TradeRoomHandle, TradeSeat } from "./tradeDesk.js";
 
 type TradeClient = ProtocolClient<unknown, TradeSeat>;
 

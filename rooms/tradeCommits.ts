@@ -5,7 +5,7 @@ import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue, type Swap } from "../src/game/trade.js";
 import type { PlayerEntity } from "../src/game/world/entities.js";
 import { snapshotOf } from "../src/game/world/players.js";
-import type { TradeBook, TradeSession } from "../src/game/world/trades.js";
+import type { TradeBook, TradeSession } from "../src/game/world/tradeBook.js";
 import type { World } from "../src/game/world/World.js";
 import { tradeCommitDuration } from "../src/metrics.js";
 

@@ -17,7 +17,7 @@ import { startMaking } from "../src/game/world/making.js";
 import { startPraying, togglePrayer } from "../src/game/world/praying.js";
 import { closeStore } from "../src/game/world/stores.js";
 import { closeDialogue, respond, startTalk } from "../src/game/world/talk.js";
-import type { StoreDesk } from "./worldStores.js";
+import type { StoreDesk } from "./storeDesk.js";
 import type { World } from "../src/game/world/World.js";
 import { handleChat, type ChatContext, type ChatSession } from "./worldChat.js";
 import { ClientMessages, describeZodError, type ClientMessage, type ClientMessageType } from "../src/protocol/index.js";

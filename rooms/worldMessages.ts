@@ -5,10 +5,10 @@ import type { AcrossWorlds } from "./acrossWorlds.js";
 import { MAX_WAITING, orderOf } from "./messageOrder.js";
 import { inReplyLater } from "./protocolClient.js";
 import { runCommand, type CommandHandlers } from "./worldCommands.js";
-import type { DuelDesk } from "./worldDuels.js";
+import type { DuelDesk } from "./duelDesk.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { WorldClient } from "./worldSessions.js";
-import type { TradeDesk } from "./worldTrades.js";
+import type { TradeDesk } from "./tradeDesk.js";
 
 /** What a world room's messages are handed to. */
 export interface MessageRoutes {

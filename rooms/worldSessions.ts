@@ -28,9 +28,9 @@ import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { ProtocolClient } from "./protocolClient.js";
 import type { ChatSession } from "./worldChat.js";
 import type { WorldSync } from "./interest/worldSync.js";
-import type { StoreDesk } from "./worldStores.js";
-import type { TradeDesk } from "./worldTrades.js";
-import type { DuelDesk } from "./worldDuels.js";
+import type { StoreDesk } from "./storeDesk.js";
+import type { TradeDesk } from "./tradeDesk.js";
+import type { DuelDesk } from "./duelDesk.js";
 
 /** A client's session in the world: its character, account and database session. */
 export interface Session extends ChatSession {

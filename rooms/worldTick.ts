@@ -6,12 +6,12 @@ import type { WorldUpdate } from "../src/protocol/index.js";
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { TickPhases, WorldTickPhase } from "./tickPhases.js";
 import { updateInForm } from "./interest/updateForms.js";
-import type { DuelDesk } from "./worldDuels.js";
+import type { DuelDesk } from "./duelDesk.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { Session } from "./worldSessions.js";
-import type { StoreDesk } from "./worldStores.js";
+import type { StoreDesk } from "./storeDesk.js";
 import type { WorldSync } from "./interest/worldSync.js";
-import type { TradeDesk } from "./worldTrades.js";
+import type { TradeDesk } from "./tradeDesk.js";
 
 /** The game tick: every rule advances once per tick. */
 export const TICK_MS = 600;

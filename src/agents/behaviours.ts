@@ -6,7 +6,7 @@ import { prepareToFight } from "./fighting.js";
 import { errand, type Mind, type Order } from "./mind.js";
 import { goTo, walkToward } from "./moves.js";
 import { hasBankable, isKept } from "./pack.js";
-import { gatherNeeds, type Skip } from "./shopping.js";
+import { gatherNeeds, type Skip } from "./storePlans.js";
 import { nearest, type AgentView } from "./view.js";
 
 /** The agent's ways of working toward a goal, one step at a time: gathering, fighting, banking, picking up. */

@@ -6,8 +6,8 @@ import { goalFrom, measure, type Deal, type Mind, type Order } from "./mind.js";
 import { coinsOf } from "./pack.js";
 import { produce } from "./producing.js";
 import { doQuest } from "./questing.js";
-import { offersOf } from "./shopping.js";
-import { buy, sell } from "./trading.js";
+import { offersOf } from "./storePlans.js";
+import { buy, sell } from "./storeVisits.js";
 import type { AgentView } from "./view.js";
 import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/index.js";
 

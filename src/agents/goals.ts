@@ -2,7 +2,7 @@ import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { coinsOf, equippedOf, hasBankable, isTool } from "./pack.js";
 import { bestRecipe, recipeAvailability, recipesOf } from "./productionPlan.js";
 import { questAvailability } from "./questPlan.js";
-import { gatherNeeds, offersOf, salePlan, type Skip } from "./shopping.js";
+import { gatherNeeds, offersOf, salePlan, type Skip } from "./storePlans.js";
 import type { AgentView } from "./view.js";
 import { GATHERING_SKILLS, PRODUCTION_KINDS, type GatheringSkill, type ProductionKind } from "../protocol/index.js";
 

@@ -1,12 +1,12 @@
 import { chebyshev } from "../game/movement.js";
 import { attemptsPossible, checkMake, inputsFor, outputsAt, toolsOf, type Maker } from "../game/production.js";
-import { COINS } from "../game/shop.js";
+import { COINS } from "../game/store.js";
 import { GameError, type Tile } from "../game/types.js";
 import type { GatheringResource, Recipe } from "../manifests/index.js";
 import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/index.js";
 import { resourceDef, type WorldKnowledge } from "../game/world/knowledge.js";
 import { coinsOf, equippedOf, hasBankable, inventoryOf } from "./pack.js";
-import { gatherNeeds, offersOf, type Skip } from "./shopping.js";
+import { gatherNeeds, offersOf, type Skip } from "./storePlans.js";
 import type { AgentView } from "./view.js";
 
 /**

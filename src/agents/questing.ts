@@ -8,8 +8,8 @@ import { errand, expect, waitingFor, type Mind, type Order } from "./mind.js";
 import { approach } from "./moves.js";
 import { coinsOf } from "./pack.js";
 import { questStep, responseToward, type QuestStep } from "./questPlan.js";
-import { gatherNeeds, offersOf } from "./shopping.js";
-import { NPC_APPROACH } from "./trading.js";
+import { gatherNeeds, offersOf } from "./storePlans.js";
+import { NPC_APPROACH } from "./storeVisits.js";
 import type { AgentView } from "./view.js";
 
 /**

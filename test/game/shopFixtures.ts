@@ -1,4 +1,4 @@
-import { newStock, type StoreStock } from "../../src/game/shop.js";
+import { newStock, type StoreStock } from "../../src/game/store.js";
 import { INVENTORY_SIZE, MAX_STACK, type Inventory } from "../../src/game/types.js";
 import type { ItemDef, StoreDef, StoreItem } from "../../src/manifests/gameData.js";
 import { inv, item } from "./fixtures.js";

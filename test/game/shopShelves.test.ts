@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { addToStock, COINS, planPurchase, restockDue, restoreShelf, shelfChange, STOCK_DECAY_TICKS, takeFromStock } from "../../src/game/shop.js";
+import { addToStock, COINS, planPurchase, restockDue, restoreShelf, shelfChange, STOCK_DECAY_TICKS, takeFromStock } from "../../src/game/store.js";
 import { code, inv, item } from "./fixtures.js";
 import { items, RESTOCK, listing, general, entry } from "./shopFixtures.js";
 

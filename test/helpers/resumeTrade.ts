@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { chance, randomInt } from "../../src/game/random.js";
 import type { Rng } from "../../src/game/types.js";
-import type { TradeSession } from "../../src/game/world/trades.js";
+import type { TradeSession } from "../../src/game/world/tradeBook.js";
 import { until } from "./tradeSuite.js";
 import type { Frame } from "./wsClient.js";
 import type { ResumingPlayer } from "./wsResume.js";

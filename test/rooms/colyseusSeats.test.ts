@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { matchMaker, Room } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import { reserveSeats, withdrawUntakenSeats, type RoomSeatInternals } from "../../rooms/colyseusSeats.js";
-import { reserveTradeSeats } from "../../rooms/worldTrades.js";
+import { reserveTradeSeats } from "../../rooms/tradeDesk.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 /**

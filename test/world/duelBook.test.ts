@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { movePlayer, startPickup } from "../../src/game/world/commands.js";
-import type { DuelBook } from "../../src/game/world/duels.js";
+import type { DuelBook } from "../../src/game/world/duelBook.js";
 import type { DuelEvent } from "../../src/game/world/duelSession.js";
 import { useItem } from "../../src/game/world/itemUse.js";
 import { removePlayer, snapshotOf } from "../../src/game/world/players.js";

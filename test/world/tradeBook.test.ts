@@ -5,7 +5,7 @@ import { useItem } from "../../src/game/world/itemUse.js";
 import { killPlayer } from "../../src/game/world/npcSystem.js";
 import { removePlayer } from "../../src/game/world/players.js";
 import { tickWorld } from "../../src/game/world/tick.js";
-import type { TradeBook, TradeEvent } from "../../src/game/world/trades.js";
+import type { TradeBook, TradeEvent } from "../../src/game/world/tradeBook.js";
 import type { World } from "../../src/game/world/World.js";
 import { code } from "../game/fixtures.js";
 import { addStarter } from "../helpers/handPlaced.js";

@@ -2,8 +2,8 @@ import type { GameData } from "../../manifests/index.js";
 import type { DuelLimits } from "../duel.js";
 import type { TradeLimits } from "../trade.js";
 import type { Rng } from "../types.js";
-import { DuelBook } from "./duels.js";
-import { TradeBook } from "./trades.js";
+import { DuelBook } from "./duelBook.js";
+import { TradeBook } from "./tradeBook.js";
 import { WorldCore } from "./worldCore.js";
 
 export interface WorldOptions {

@@ -3,7 +3,7 @@ import { holdingsOf } from "../ledger.js";
 import { findRecipes } from "../production.js";
 import { sameBounds, worldBounds } from "../tileMap.js";
 import type { Tile } from "../types.js";
-import { newStock, restoreShelf, type StoreStock } from "../shop.js";
+import { newStock, restoreShelf, type StoreStock } from "../store.js";
 import type { PlayerEntity } from "./entities.js";
 import { endAction } from "./playerSystem.js";
 import { populateWorld } from "./setup.js";

@@ -6,7 +6,7 @@ import type { PlayerEntity } from "./entities.js";
 import { prayersOff, type WorldCore } from "./worldCore.js";
 
 /**
- * Moving duellists in and out of an arena (src/game/world/duels.ts decides when): in, each at a
+ * Moving duellists in and out of an arena (src/game/world/duelBook.ts decides when): in, each at a
  * spawn point with the tile they left from kept (where they walk back to, and the tile a save
  * records); out, back there with full health and prayers off. A duel death is not a world death.
  */

@@ -4,7 +4,7 @@ import type { DuelRules } from "../duel.js";
 import type { OfferItem } from "../trade.js";
 import { GameError } from "../types.js";
 
-/** A duel as the duel book keeps it (src/game/world/duels.ts): its screen, both sides, the rules, the arena, the result; and what it tells the desk. */
+/** A duel as the duel book keeps it (src/game/world/duelBook.ts): its screen, both sides, the rules, the arena, the result; and what it tells the desk. */
 
 export type DuelScreen = "requested" | "rules" | "stakes" | "confirm" | "countdown" | "fighting" | "settling";
 export type DuelEndOutcome = "win" | "forfeit" | "disconnect" | "draw";

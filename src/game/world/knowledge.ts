@@ -1,5 +1,5 @@
 import type { GameData, GatheringResource } from "../../manifests/index.js";
-import { newStock, type StoreStock } from "../shop.js";
+import { newStock, type StoreStock } from "../store.js";
 import type { Tile } from "../types.js";
 import { isTanner } from "./making.js";
 import type { World } from "./World.js";

@@ -1,6 +1,6 @@
 import type { ItemStack, Tile } from "../types.js";
 import type { NpcEntity, ResourceEntity, StationEntity } from "./entities.js";
-import { newStock, restoreShelf } from "../shop.js";
+import { newStock, restoreShelf } from "../store.js";
 import type { World } from "./World.js";
 import { chunkKey } from "./worldCore.js";
 

@@ -1,4 +1,4 @@
-import { COINS } from "../shop.js";
+import { COINS } from "../store.js";
 import type { StoreItemView, StoreView } from "../../protocol/index.js";
 import {
   addToStock,
@@ -13,7 +13,7 @@ import {
   type SalePlan,
   type StockEntry,
   type StoreStock,
-} from "../shop.js";
+} from "../store.js";
 import { GameError, type Inventory } from "../types.js";
 import { itemHolderOf, TALK_RANGE, withinTalk } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
@@ -22,7 +22,7 @@ import type { World } from "./World.js";
 /**
  * A world's stores: opening one at its keeper, buying and selling while next to them, and the
  * shelves moving back toward their listed stock. A purchase or sale changes the pack and the
- * shelves at once and freezes the pack until the room has written it (rooms/worldStores.ts):
+ * shelves at once and freezes the pack until the room has written it (rooms/storeDesk.ts):
  * `settleDeal` then keeps it, or puts everything back when the write failed.
  */
 

@@ -3,7 +3,7 @@ import { SpatialGrid } from "../spatialGrid.js";
 import { buildTileMap, type TileMap } from "../tileMap.js";
 import { GameError, type Rng, type Tile } from "../types.js";
 import type { EntityKind, GroundItemEntity, NpcEntity, PlayerEntity, ResourceEntity, StationEntity } from "./entities.js";
-import type { StoreStock } from "../shop.js";
+import type { StoreStock } from "../store.js";
 import { EventSink } from "./events.js";
 
 /** Tiles per side of a persistence chunk (world_chunks). */

@@ -4,7 +4,7 @@ import { DuelSettleError, lockDuellists, settleDuelInTransaction, type DuelRecor
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { offerValue } from "../src/game/trade.js";
 import { receiveAtDesk, type DeskReplies } from "./deskMessages.js";
-import type { DuelBook } from "../src/game/world/duels.js";
+import type { DuelBook } from "../src/game/world/duelBook.js";
 import { DuelError, type DuelEvent, type DuelSession, type DuelSide } from "../src/game/world/duelSession.js";
 import { snapshotOf } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";

@@ -1,6 +1,6 @@
 import { canGather } from "../game/gathering.js";
 import { chebyshev } from "../game/movement.js";
-import { COINS, sellPrice } from "../game/shop.js";
+import { COINS, sellPrice } from "../game/store.js";
 import type { GatheringResource } from "../manifests/index.js";
 import type { Townsperson, WorldKnowledge } from "../game/world/knowledge.js";
 import { coinsOf, equippedOf, inventoryOf, isKept, withItem } from "./pack.js";

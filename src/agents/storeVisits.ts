@@ -3,7 +3,7 @@ import type { Townsperson, WorldKnowledge } from "../game/world/knowledge.js";
 import { expect, waitingFor, type Mind, type Order } from "./mind.js";
 import { approach } from "./moves.js";
 import { coinsOf } from "./pack.js";
-import { offerKey, offersOf, saleKey, salePlan } from "./shopping.js";
+import { offerKey, offersOf, saleKey, salePlan } from "./storePlans.js";
 import { drop, finish, skipOf } from "./behaviours.js";
 import type { AgentView } from "./view.js";
 

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { WorldSaver } from "../src/db/worldSaver.js";
 import { tradeValues, type OfferItem } from "../src/game/trade.js";
 import { receiveAtDesk, type DeskReplies } from "./deskMessages.js";
-import { TradeError, type TradeBook, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/trades.js";
+import { TradeError, type TradeBook, type TradeEvent, type TradeSession, type TradeSide } from "../src/game/world/tradeBook.js";
 import type { World } from "../src/game/world/World.js";
 import { tradesEnded } from "../src/metrics.js";
 import {
