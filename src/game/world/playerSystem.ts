@@ -4,7 +4,7 @@ import { addItem, addItemAll } from "../inventory.js";
 import { stepAlong, tilesPerTick } from "../movement.js";
 import { GameError } from "../types.js";
 import { adjacent, gatherOptions } from "./commands.js";
-import type { PlayerEntity } from "./entities.js";
+import type { PlayerAction, PlayerEntity } from "./entities.js";
 import { tickAttack } from "./fighting.js";
 import { drainPrayers, tickPraying } from "./praying.js";
 import { canSeeGroundItem, reclaimDeathPile } from "./deathPiles.js";
@@ -14,6 +14,19 @@ import { tickConversations, tickTalk } from "./talk.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
 import { chunkKey } from "./worldCore.js";
+
+/**
+ * What a tick does for each kind of action a player carries on with: one entry per kind of
+ * PlayerAction (a mapped type), so a kind added without its tick does not compile.
+ */
+const ACTIONS: { [K in PlayerAction["type"]]: (world: World, p: PlayerEntity) => void } = {
+  gather: (world, p) => gather(world, p),
+  attack: tickAttack,
+  pray: tickPraying,
+  pickup: (world, p) => pickup(world, p),
+  talk: tickTalk,
+  make: tickMaking,
+};
 
 /** One tick of every player: walk, then carry on with the current action. */
 export function tickPlayers(world: World) {
@@ -25,12 +38,7 @@ export function tickPlayers(world: World) {
     // A trade or store deal being committed freezes the inventory: the action carries on once it is done.
     if (!p.action || p.inventoryFrozen) continue;
     try {
-      if (p.action.type === "gather") gather(world, p);
-      else if (p.action.type === "attack") tickAttack(world, p);
-      else if (p.action.type === "pray") tickPraying(world, p);
-      else if (p.action.type === "pickup") pickup(world, p);
-      else if (p.action.type === "talk") tickTalk(world, p);
-      else if (p.action.type === "make") tickMaking(world, p);
+      ACTIONS[p.action.type](world, p);
     } catch (err) {
       if (!(err instanceof GameError)) throw err;
       endAction(world, p, err.code, err.message);
