@@ -122,7 +122,7 @@ console.log(
 
 /**
  * The server's phases, each from the end of the one it waits for to its own end (the database
- * opens on its own thread from "server code" on, beside the modules and the game data). "npm,
+ * opens on its own thread, started from "server code" on, beside the modules and the game data). "npm,
  * node" is the spawn to the launcher running: npm's own start, then Node's; the line's arrival
  * less the server's own time to it says when its process began.
  */
@@ -131,7 +131,8 @@ const PHASES: Array<{ name: string; from?: string; to: string }> = [
   { name: "bundle found (src/launch.mjs)", from: "node", to: "bundle" },
   { name: "first modules (src/index.ts)", from: "bundle", to: "server code" },
   { name: "the rest of the modules", from: "server code", to: "modules" },
-  { name: "database: thread, open, migrations", from: "server code", to: "database" },
+  { name: "database: its thread started", from: "server code", to: "database thread" },
+  { name: "database: open, migrations checked", from: "database thread", to: "database" },
   { name: "game data (manifests)", from: "modules", to: "game data" },
   { name: "item definitions synced", from: "game data|database", to: "items" },
   { name: "worlds made", from: "items", to: "worlds" },

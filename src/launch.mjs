@@ -15,7 +15,9 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import v8 from "node:v8";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** src/paths.ts's CACHE_DIR (this file cannot import TypeScript). */
@@ -113,10 +115,33 @@ function prune(current) {
   for (const { dir } of old.slice(KEEP)) rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * V8's budget for optimizing WebAssembly (roughly, the bytes a function runs before TurboFan
+ * compiles it: V8's default in Node 20 and 22), and the one a start uses. A start runs much of
+ * PGlite's PostgreSQL and of Prisma's query compiler once or a few times, and at the default,
+ * optimizing what it ran took ~1 s of CPU on V8's background threads, beside the start, on this
+ * project's 2-core machine (`npm run bench:startup`). The budget goes back to the default once
+ * the server listens: what the running server runs often is optimized as before.
+ */
+const WASM_TIERING_BUDGET = 1_800_000;
+const START_WASM_TIERING_BUDGET = 10 * WASM_TIERING_BUDGET;
+
+/** The start's own settings, until the server listens (src/index.ts marks "start:listening"). */
+function startSettings() {
+  v8.setFlagsFromString(`--wasm-tiering-budget=${START_WASM_TIERING_BUDGET}`);
+  const listening = new PerformanceObserver((list) => {
+    if (!list.getEntriesByName("start:listening").length) return;
+    listening.disconnect();
+    v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  });
+  listening.observe({ entryTypes: ["mark"] });
+}
+
 /** Start the server: from its bundle, else from its sources through tsx. */
 async function launch() {
   // The start's phases (src/startupTimes.ts): Node and this file loaded, then the bundle found or made.
   performance.mark("start:node");
+  startSettings();
   let dir;
   try {
     dir = await bundle();

@@ -7,7 +7,7 @@ import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
 import { embeddedHolder, holdEmbedded } from "./embeddedHolder.js";
-import { discardTemplate, isNewPgliteDir, pgliteTemplate, pgliteTemplateFolder } from "./pgliteTemplate.js";
+import { discardTemplate, isNewPgliteDir, madeTemplateFolder, pgliteTemplate, pgliteTemplateFolder } from "./pgliteTemplate.js";
 import type { OpenedDriver, SqlRunner } from "./sql.js";
 
 export type DatabaseKind = "pglite" | "postgres" | "local-postgres";
@@ -61,7 +61,8 @@ async function openEmbedded(dir: string | undefined, options: OpenDatabaseOption
   if (options.migrate === false || !isNewPgliteDir(dir)) return openPglite(dir, undefined, onAdapter);
   const { logger, templateDir } = options;
   try {
-    return await openPglite(dir, await (dir ? pgliteTemplateFolder : pgliteTemplate)(logger, templateDir), onAdapter);
+    const made = dir ? madeTemplateFolder(templateDir) : undefined;
+    return await openPglite(dir, made ?? (await (dir ? pgliteTemplateFolder : pgliteTemplate)(logger, templateDir)), onAdapter);
   } catch (err) {
     logger.warn({ err }, "the embedded database's template could not be loaded: making the database anew");
     await discardTemplate(templateDir);

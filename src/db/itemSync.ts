@@ -13,9 +13,10 @@ export interface ItemRow {
 }
 
 /**
- * Bring the items table in line with the manifests in one statement: insert new definitions,
- * update changed ones (and only those: their `updatedAt` says when they last changed), mark the ones no longer defined inactive (never delete: inventories,
- * banks and trade history may still hold them).
+ * Bring the items table in line with the manifests: insert new definitions, update changed ones
+ * (and only those: their `updatedAt` says when they last changed), mark the ones no longer defined
+ * inactive (never delete: inventories, banks and trade history may still hold them). When the
+ * table already is in line (the usual restart), one read finds so and nothing is written.
  */
 export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promise<{ active: number; deactivated: number }> {
   const rows = [...items].map((i) => ({
@@ -27,6 +28,12 @@ export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promi
     tradeable: i.tradeable,
     equipSlot: equipSlotOf(i) ?? null,
   }));
+  // The usual restart: the table already holds these definitions, active, and no other active one.
+  // One read says so (~20 ms on the embedded database) where the statements below take ~0.1 s.
+  const held = await sql.query<Definition>(
+    `SELECT "id", "name", "type", "stackable", "value", "tradeable", "equipSlot"::text AS "equipSlot" FROM "items" WHERE "active"`,
+  );
+  if (sameDefinitions(held, rows)) return { active: rows.length, deactivated: 0 };
   return sql.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO "items" ("id", "name", "type", "stackable", "value", "tradeable", "equipSlot", "active", "updatedAt")
@@ -47,6 +54,26 @@ export async function syncItems(sql: SqlRunner, items: Iterable<ItemRow>): Promi
       [rows.map((r) => r.id)],
     );
     return { active: rows.length, deactivated: gone.length };
+  });
+}
+
+/** Whether the active rows read are exactly the definitions (each field as the statement below writes it). */
+type Definition = Omit<ItemRow, "equipSlot"> & { equipSlot: string | null };
+
+function sameDefinitions(held: Definition[], rows: Definition[]): boolean {
+  if (held.length !== rows.length) return false;
+  const byId = new Map(held.map((h) => [h.id, h]));
+  return rows.every((r) => {
+    const h = byId.get(r.id);
+    return (
+      h !== undefined &&
+      h.name === r.name &&
+      h.type === r.type &&
+      h.stackable === r.stackable &&
+      Number(h.value) === r.value &&
+      h.tradeable === r.tradeable &&
+      h.equipSlot === r.equipSlot
+    );
   });
 }
 

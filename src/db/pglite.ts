@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { markStart } from "../startupTimes.js";
 import { PgliteThread, type ThreadTransaction } from "./pgliteThread.js";
 import type { OpenedDriver, SqlRunner, SqlTx } from "./sql.js";
 
@@ -19,6 +20,7 @@ export async function openPglite(
   const adapterModule = import("pglite-prisma-adapter");
   adapterModule.catch(() => {});
   const { thread: pg, ready } = PgliteThread.start(dir, template);
+  markStart("database thread");
   let PrismaPGlite: (typeof import("pglite-prisma-adapter"))["PrismaPGlite"];
   try {
     ({ PrismaPGlite } = await adapterModule);

@@ -108,6 +108,17 @@ export function pgliteTemplateFolder(logger: Logger, dir?: string): Promise<stri
   });
 }
 
+/**
+ * The template's data folder when it is already made (the usual case), found without waiting a
+ * turn of the loop: the new database's thread then starts at once, before the rest of the server
+ * loads. Undefined when it is still to be made (pgliteTemplateFolder makes it).
+ */
+export function madeTemplateFolder(dir?: string): string | undefined {
+  const name = templateName().replace(/\.tar$/, "");
+  const folders = dir ? [path.join(dir, name)] : [CACHE_DIR, path.join(os.tmpdir(), "arena-world-cache")].map((d) => path.join(d, name));
+  return folders.find((folder) => existsSync(path.join(folder, "PG_VERSION")));
+}
+
 /** Forget the templates in `dir` (one failed to load): the next database makes them anew. */
 export async function discardTemplate(dir?: string): Promise<void> {
   made.delete(`tar ${dir}`);
