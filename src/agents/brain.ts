@@ -10,6 +10,7 @@ import { offersOf } from "./storePlans.js";
 import { buy, sell } from "./storeVisits.js";
 import type { AgentView } from "./view.js";
 import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/index.js";
+import { isProductionKind } from "../game/production.js";
 
 /**
  * An agent's decisions, one step per world tick: pure apart from the mind it updates. Each step
@@ -66,6 +67,8 @@ function act(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders:
     if (food) orders.push({ type: "inventory:use", data: { slot: food.slot, action: "eat" } });
   }
 
+  // Every kind of production the same way.
+  if (isProductionKind(goal.type)) return void produce(mind, goal, view, k, orders);
   switch (goal.type) {
     case "woodcutting":
     case "mining":
@@ -75,14 +78,6 @@ function act(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge, orders:
       else mind.goal = null;
       break;
     }
-    case "smelting":
-    case "smithing":
-    case "crafting":
-    case "fletching":
-    case "runecrafting":
-    case "tanning":
-      produce(mind, goal, view, k, orders);
-      break;
     case "combat":
       fight(mind, goal.target ?? "", view, k, orders);
       break;

@@ -1,5 +1,6 @@
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { PRODUCTION_KINDS, type AgentCommand, type ProductionKind } from "../protocol/index.js";
+import { productionWordsList } from "./productionWords.js";
 
 /** A command an owner can send in words: the wire's `AgentCommand` (an external runtime is told the same). */
 export type Command = AgentCommand;
@@ -15,19 +16,7 @@ export const normalName = (text: string) =>
 
 /** The verbs of making, and the kind of production each names (null: any). */
 const MAKE_VERBS: Record<string, ProductionKind | null> = {
-  smelt: "smelting",
-  smelting: "smelting",
-  smith: "smithing",
-  smithing: "smithing",
-  forge: "smithing",
-  craft: "crafting",
-  crafting: "crafting",
-  fletch: "fletching",
-  fletching: "fletching",
-  runecraft: "runecrafting",
-  runecrafting: "runecrafting",
-  tan: "tanning",
-  tanning: "tanning",
+  ...Object.fromEntries(productionWordsList().flatMap(([kind, w]) => w.words.map((word) => [word, kind]))),
   make: null,
   create: null,
 };

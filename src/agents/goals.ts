@@ -4,6 +4,7 @@ import { bestRecipe, recipeAvailability, recipesOf } from "./productionPlan.js";
 import { questAvailability } from "./questPlan.js";
 import { gatherNeeds, offersOf, salePlan, type Skip } from "./storePlans.js";
 import type { AgentView } from "./view.js";
+import { productionWordsList } from "./productionWords.js";
 import { GATHERING_SKILLS, PRODUCTION_KINDS, type GatheringSkill, type ProductionKind } from "../protocol/index.js";
 
 /**
@@ -175,14 +176,7 @@ export function availableGoals(view: AgentView, k: WorldKnowledge, skip?: Skip):
 }
 
 /** How each kind of production is said ("Smith bronze dagger"). */
-export const PRODUCTION_VERB: Record<ProductionKind, string> = {
-  smelting: "Smelt",
-  smithing: "Smith",
-  crafting: "Craft",
-  fletching: "Fletch",
-  runecrafting: "Craft",
-  tanning: "Tan",
-};
+export const PRODUCTION_VERB = Object.fromEntries(productionWordsList().map(([kind, w]) => [kind, w.verb])) as Record<ProductionKind, string>;
 
 /**
  * Production goals: for each kind, one to make the best it can (target null, listed first), then one

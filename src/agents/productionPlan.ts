@@ -17,7 +17,7 @@ import type { AgentView } from "./view.js";
  * gathered, or bought; tools are bought first. Pure.
  */
 
-export const isProductionKind = (type: string): type is ProductionKind => (PRODUCTION_KINDS as readonly string[]).includes(type);
+export { isProductionKind } from "../game/production.js";
 
 /** At most this many attempts are planned at once (a pack's worth). */
 export const MAX_BATCH = 28;

@@ -3,16 +3,10 @@ import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { nearest, type AgentView } from "./view.js";
 import { chebyshev } from "../game/movement.js";
 import type { ProductionKind } from "../protocol/index.js";
+import { productionWordsList } from "./productionWords.js";
 
 /** The quick commands of production: kind, command, label. */
-const PRODUCTION_ACTIONS: Array<[ProductionKind, string, string]> = [
-  ["smelting", "smelt", "Smelt bars"],
-  ["smithing", "smith", "Smith"],
-  ["crafting", "craft", "Craft"],
-  ["fletching", "fletch", "Fletch"],
-  ["runecrafting", "runecraft", "Craft runes"],
-  ["tanning", "tan hides", "Tan hides"],
-];
+const PRODUCTION_ACTIONS: Array<[ProductionKind, string, string]> = productionWordsList().map(([kind, w]) => [kind, w.command, w.label]);
 
 /**
  * The quick commands an owner can give (each with whether the agent can do it now, and why not),

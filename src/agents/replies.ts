@@ -1,15 +1,11 @@
 import type { Goal } from "./goals.js";
+import { productionWordsList } from "./productionWords.js";
 
 const doing: Record<string, string> = {
   woodcutting: "chopping trees",
   mining: "mining",
   fishing: "fishing",
-  smelting: "smelting bars",
-  smithing: "smithing",
-  crafting: "crafting",
-  fletching: "fletching",
-  runecrafting: "crafting runes",
-  tanning: "getting hides tanned",
+  ...Object.fromEntries(productionWordsList().map(([kind, w]) => [kind, w.doing])),
   combat: "fighting",
   bank: "on my way to the bank",
   pickup: "picking things up",

@@ -3,14 +3,14 @@ import { z } from "zod";
 import { goalFrom } from "../agents/brain.js";
 import { availableGoals, goalView, type GoalOption } from "../agents/goals.js";
 import { GoalBody } from "../http/api/agents.js";
-import { ClientMessages, SERVER_MESSAGE_TYPES, TradeMessages, TRADE_CANCEL_REASONS } from "../protocol/index.js";
+import { ClientMessages, PRODUCTION_KINDS, SERVER_MESSAGE_TYPES, TradeMessages, TRADE_CANCEL_REASONS } from "../protocol/index.js";
 import { DEFAULT_MAX_TICKS, MAX_TICKS, perform, type Watch } from "./act.js";
 import { toolResult, ToolError } from "./results.js";
 import type { McpSession } from "./session.js";
 import { maxTicks, tool } from "./toolKit.js";
 
 /** Goal types a count applies to (as the agents' REST routes). */
-const COUNTED: ReadonlySet<string> = new Set(["smelting", "smithing", "crafting", "fletching", "runecrafting", "tanning", "buy"]);
+const COUNTED: ReadonlySet<string> = new Set([...PRODUCTION_KINDS, "buy"]);
 
 /** The goal of `set_goal`: one of `availableGoals` by id, or by type and target (the agents' REST body, as one object). */
 const GoalArgs = z
