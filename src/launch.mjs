@@ -18,6 +18,7 @@ import path from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";
+import { Worker } from "node:worker_threads";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** src/paths.ts's CACHE_DIR (this file cannot import TypeScript). */
@@ -137,6 +138,19 @@ function startSettings() {
   listening.observe({ entryTypes: ["mark"] });
 }
 
+/**
+ * The embedded database's thread, started now: it loads PGlite (~0.2 s) while the server's code
+ * loads here, then opens the database src/db/pgliteThread.ts hands it (the first one opened; a
+ * server on PostgreSQL ends it). Unreferenced: it keeps no process alive.
+ */
+function startDatabaseThread(dir) {
+  const ahead = { worker: new Worker(pathToFileURL(path.join(dir, "pgliteWorker.js")), { workerData: { prewarmed: true } }), failed: false };
+  ahead.worker.unref();
+  const failed = () => (ahead.failed = true);
+  ahead.worker.once("error", failed).once("exit", failed);
+  globalThis[Symbol.for("arena-world.pgliteThreadAhead")] = ahead;
+}
+
 /** Start the server: from its bundle, else from its sources through tsx. */
 async function launch() {
   // The start's phases (src/startupTimes.ts): Node and this file loaded, then the bundle found or made.
@@ -150,6 +164,7 @@ async function launch() {
   }
   performance.mark("start:bundle");
   if (dir) {
+    startDatabaseThread(dir);
     // Stack traces name the TypeScript sources (the bundle's source maps).
     process.setSourceMapsEnabled(true);
     await import(pathToFileURL(path.join(dir, "index.js")).href);

@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import { startLocalPostgres } from "./localPostgres.js";
 import { applyMigrations } from "./migrate.js";
 import { openPglite } from "./pglite.js";
+import { endThreadStartedAhead } from "./pgliteThread.js";
 import { embeddedHolder, holdEmbedded } from "./embeddedHolder.js";
 import { discardTemplate, isNewPgliteDir, madeTemplateFolder, pgliteTemplate, pgliteTemplateFolder } from "./pgliteTemplate.js";
 import type { OpenedDriver, SqlRunner } from "./sql.js";
@@ -91,6 +92,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let opened: OpenedDriver;
   let stopServer: (() => Promise<void>) | undefined;
 
+  if (options.databaseUrl || options.useLocalPostgres) endThreadStartedAhead();
   if (options.databaseUrl) {
     kind = "postgres";
     opened = await openPostgresAt(options.databaseUrl);

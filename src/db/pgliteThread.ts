@@ -281,6 +281,11 @@ const WAIT_LIMIT_MS = 120_000;
  * source (npm start, the tests) through tsx, which does not load itself in worker threads.
  */
 function startWorker(workerData: { dir: string | undefined; template: string | undefined; port: MessagePort; flag: Int32Array }): Worker {
+  const ahead = takeThreadStartedAhead();
+  if (ahead) {
+    ahead.postMessage(workerData, [workerData.port]);
+    return ahead;
+  }
   const options = { workerData, transferList: [workerData.port] };
   const fromSource = import.meta.url.endsWith(".ts");
   const entry = new URL(fromSource ? "./pgliteWorker.ts" : "./pgliteWorker.js", import.meta.url);
@@ -290,6 +295,25 @@ function startWorker(workerData: { dir: string | undefined; template: string | u
   const tsx = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve("tsx/esm/api")), "index.mjs")).href;
   const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { ...options, eval: true });
+}
+
+/**
+ * A database thread npm start's launcher (src/launch.mjs) started ahead, while the server's code
+ * loads: it has loaded PGlite by the time the first database opens, and takes that database.
+ */
+const AHEAD = Symbol.for("arena-world.pgliteThreadAhead");
+type Ahead = { worker: Worker; failed: boolean } | undefined;
+
+/** The thread started ahead, unless it failed or was taken: once. */
+function takeThreadStartedAhead(): Worker | undefined {
+  const ahead = (globalThis as Record<symbol, Ahead>)[AHEAD];
+  delete (globalThis as Record<symbol, Ahead>)[AHEAD];
+  return ahead && !ahead.failed ? ahead.worker : undefined;
+}
+
+/** A server whose database is not the embedded one ends the thread started ahead for it. */
+export function endThreadStartedAhead(): void {
+  void takeThreadStartedAhead()?.terminate();
 }
 
 /** PGlite's error class, once its module is loaded (by the first `open`). */

@@ -1,9 +1,10 @@
 /**
- * The embedded database's own thread: it opens PGlite (its files under workerData.dir, or in
- * memory) and runs what the server's thread asks (src/db/pgliteCalls.ts), so PostgreSQL's work
- * (planning, executing, reading rows back) never holds up the game's loop. Calls are started in
- * the order they arrive; PGlite's own locks then order them as they would on one thread (a query
- * outside a transaction waits for the open one to end).
+ * The embedded database's own thread: it opens PGlite (its files under `dir`, or in memory, as its
+ * workerData says, or its first message when the launcher started it ahead) and runs what the
+ * server's thread asks (src/db/pgliteCalls.ts), so PostgreSQL's work (planning, executing, reading
+ * rows back) never holds up the game's loop. Calls are started in the order they arrive; PGlite's
+ * own locks then order them as they would on one thread (a query outside a transaction waits for
+ * the open one to end).
  */
 import { cpSync, readFileSync, statSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
@@ -12,7 +13,23 @@ import { messages, PGlite, type Results, type Transaction } from "@electric-sql/
 import { ERROR_FIELDS, type ThreadCall, type ThreadError, type ThreadReply } from "./pgliteCalls.js";
 
 const port = parentPort!;
-const { dir, template, port: waitedPort, flag } = workerData as { dir?: string; template?: string; port: MessagePort; flag: Int32Array };
+/** What the thread opens, and where it answers the waited calls. */
+interface Opening {
+  dir?: string;
+  template?: string;
+  port: MessagePort;
+  flag: Int32Array;
+}
+// Started ahead by npm start's launcher (src/launch.mjs), the thread has loaded PGlite meanwhile and
+// is told what to open by its first message; else by its workerData.
+const {
+  dir,
+  template,
+  port: waitedPort,
+  flag,
+} = (workerData as { prewarmed?: boolean } | undefined)?.prewarmed
+  ? await new Promise<Opening>((resolve) => port.once("message", resolve))
+  : (workerData as Opening);
 // A new database starts as a copy of the migrated template (src/db/pgliteTemplate.ts) when given
 // one, which skips initdb and the migrations: its data folder copied into `dir` (here, beside the
 // server's thread, which meanwhile loads the rest of the server), or its tar loaded (in memory).
