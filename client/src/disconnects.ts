@@ -58,7 +58,7 @@ export function installDisconnects(game: Game) {
    * after a drop the SDK's own reconnection could not mend (the server was restarted without one,
    * or the connection was away too long).
    */
-  const rejoin = async (why: string) => {
+  const rejoin = async (why: string, restart = false) => {
     let wait = RESTART_WAIT_MS;
     for (let attempt = 1; attempt <= RESTART_TRIES; attempt++) {
       // Spread out, so that every player does not knock at the same moment.
@@ -69,7 +69,7 @@ export function installDisconnects(game: Game) {
       try {
         await net.rejoin();
         show(null);
-        game.log("Reconnected: you are back in the world.");
+        game.log(restart ? "Reconnected after the server's restart." : "Reconnected: you are back in the world.");
         return;
       } catch (err) {
         if (/banned/i.test(describe(err))) return showEnded("Banned", describe(err));
@@ -91,7 +91,7 @@ export function installDisconnects(game: Game) {
     room.onLeave((code: number) => {
       if (code === CLOSE_CODES.BANNED) return showEnded("Banned", banned ?? "Your account is banned.");
       if (code === CLOSE_CODES.KICKED) return showEnded("Removed from the world", kicked ?? "A member of the staff removed you from the world.");
-      if (code === CLOSE_CODES.RESTART) return void rejoin("The server is restarting");
+      if (code === CLOSE_CODES.RESTART) return void rejoin("The server is restarting", true);
       if (code === CLOSE_CODES.REPLACED) return showEnded("Playing elsewhere", "Your character was taken over by another login (another tab or device).");
       // The page's own leave (Log out) reloads it; a flood's close is not mended by knocking again.
       if (code === CloseCode.CONSENTED || code === CloseCode.WITH_ERROR) return show(`Disconnected (${code}). Reload the page to play again.`);

@@ -52,8 +52,8 @@ describe("web client in Chromium: friends, private messages, settings", function
     const saved = await page.evaluate(() => JSON.parse(localStorage.getItem("arena.settings") ?? "{}"));
     assert.equal(saved.run, true);
     assert.equal(saved.zoom, 32);
+    // A reload goes straight back into the world (the tab kept its login), settings and all.
     await page.reload();
-    await page.click("#play");
     await page.waitForSelector("#game:not([hidden])");
     await page.locator("#run.on").waitFor();
     await page.click('#tabs button:has-text("Options")');
