@@ -95,6 +95,8 @@ export async function bundle() {
     // A bundled CommonJS package's require() of Node's own modules (esbuild's ESM output has no require of its own).
     banner: { js: `import { createRequire as __arenaCreateRequire } from "node:module";\nconst require = __arenaCreateRequire(import.meta.url);` },
     sourcemap: "linked",
+    // Stack traces need the maps' positions, not the sources in them (Node reads every map at start).
+    sourcesContent: false,
     logLevel: "error",
   });
   try {
