@@ -34,9 +34,19 @@ export class MessageOrder {
     done.then(release, release);
   }
 
-  /** Run what waits, in order, until one of them holds again. */
+  /**
+   * Run what waits, in order, until one of them holds again. A handler that throws does not stop
+   * the ones after it; its error goes to the process's unhandled-rejection log line.
+   */
   private drain() {
-    while (this.holds === 0 && this.waiting.length) this.waiting.shift()!();
+    while (this.holds === 0 && this.waiting.length) {
+      const next = this.waiting.shift()!;
+      try {
+        next();
+      } catch (err) {
+        void Promise.reject(err);
+      }
+    }
   }
 }
 

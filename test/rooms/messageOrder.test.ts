@@ -84,6 +84,21 @@ describe("one client's messages in the order sent (rooms/messageOrder.ts)", () =
     assert.equal(ran, MAX_WAITING + 1);
   });
 
+  it("a waiting handler that throws does not stop the ones after it; its error is reported as an unhandled rejection", async () => {
+    const o = new MessageOrder();
+    const held = pending();
+    const ran: string[] = [];
+    const reported = new Promise<unknown>((resolve) => process.prependOnceListener("unhandledRejection", resolve));
+    o.run(() => o.hold(held.p));
+    o.run(() => {
+      throw new Error("a handler failed");
+    });
+    o.run(() => ran.push("after"));
+    held.settle(true);
+    assert.equal(((await reported) as Error).message, "a handler failed");
+    assert.deepEqual(ran, ["after"]);
+  });
+
   it("each client has its own order", () => {
     const a = {};
     const b = {};
