@@ -48,6 +48,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A call or join refused for its login (401: the token is invalid or expired, its account is gone),
+ * not for the world's state: an ApiError's status, the SDK's ServerError's status or code.
+ */
+export function loginRefused(err: unknown): boolean {
+  const { status, code } = err as { status?: unknown; code?: unknown };
+  return (status ?? code) === 401;
+}
+
 /** A REST call: its JSON answer, or an ApiError with the server's code and message. */
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(serverUrl() + path, init);

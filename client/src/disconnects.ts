@@ -1,5 +1,6 @@
 import { CloseCode } from "@colyseus/sdk";
 import { CLOSE_CODES } from "../../src/protocol/codes.js";
+import { loginRefused } from "./api.js";
 import { byId } from "./dom.js";
 import type { Game } from "./game.js";
 import { forgetLogin } from "./session.js";
@@ -74,7 +75,7 @@ export function installDisconnects(game: Game) {
       } catch (err) {
         if (/banned/i.test(describe(err))) return showEnded("Banned", describe(err));
         // The login itself is refused (expired, its account removed): trying again cannot help.
-        if ((err as { code?: unknown }).code === 401) {
+        if (loginRefused(err)) {
           forgetLogin();
           return showEnded("Signed out", `Your sign-in can no longer be used (${describe(err)}). Back to the start to play again.`);
         }

@@ -1,4 +1,16 @@
-import { ApiError, loadAreas, loadCatalogue, loadMap, loginAsGuest, loginWithIdp, publicEnv, refreshLogin, serverUrl, type Login } from "./api.js";
+import {
+  ApiError,
+  loginRefused,
+  loadAreas,
+  loadCatalogue,
+  loadMap,
+  loginAsGuest,
+  loginWithIdp,
+  publicEnv,
+  refreshLogin,
+  serverUrl,
+  type Login,
+} from "./api.js";
 import { installBroadcasts } from "./broadcasts.js";
 import { installChat } from "./chat.js";
 import { Connection } from "./connection.js";
@@ -65,8 +77,7 @@ async function signIn(): Promise<SavedLogin> {
       return saved;
     }
   }
-  const idp = Boolean(publicEnv().PUBLIC_IDP_APP_ID);
-  const login: Login = idp ? await loginWithIdp(byId<HTMLInputElement>("idp-token").value.trim()) : await loginAsGuest();
+  const login: Login = idpMode() ? await loginWithIdp(byId<HTMLInputElement>("idp-token").value.trim()) : await loginAsGuest();
   saveLogin(login);
   return login;
 }
@@ -216,12 +227,6 @@ class LoginRefused extends Error {}
 /** Why a kept login no longer works, and the way back. */
 function refusedText(why: string): string {
   return `Your earlier sign-in can no longer be used (${why}). Play again to start ${idpMode() ? "by signing in" : "as a new guest"}.`;
-}
-
-/** A join refused for its login (401: the token is invalid or expired; its account is gone), not for the world's state. */
-function loginRefused(err: unknown): boolean {
-  const status = (err as { code?: unknown; status?: unknown }).status ?? (err as { code?: unknown }).code;
-  return status === 401 || (err instanceof ApiError && err.status === 401);
 }
 
 /** The start form: Play as a guest (or with the provider's token); a kept login plays its character again. */

@@ -14,6 +14,12 @@ export const MANIFEST_CACHE_CONTROL = "public, max-age=300, must-revalidate";
 export function manifestRoutes(manifestDir: string) {
   const root = path.resolve(manifestDir);
   const router = Router();
+  // The folder's own real path, found once (it may itself be a link); looked for again after a failure.
+  let realRoot: Promise<string> | undefined;
+  const realRootOnce = () => {
+    if (!realRoot) (realRoot = realpath(root)).catch(() => (realRoot = undefined));
+    return realRoot;
+  };
   router.use(
     "/manifests",
     (req, res, next) => {
@@ -32,7 +38,7 @@ export function manifestRoutes(manifestDir: string) {
       // is addressed to caches on the way (and Node's fetch adds it to every If-None-Match).
       delete req.headers["cache-control"];
       delete req.headers.pragma;
-      regularFileInside(root, target).then(
+      regularFileInside(root, realRootOnce(), target).then(
         (ok) => (ok ? next() : sendError(res, 404, "NOT_FOUND", "No such manifest")),
         () => sendError(res, 404, "NOT_FOUND", "No such manifest"),
       );
@@ -54,7 +60,7 @@ export function manifestRoutes(manifestDir: string) {
  * Whether `target` is a regular file reached from `root` through no symbolic link: its real path
  * is the one asked for (the folder's own real path, which may itself be a link, taken as it is).
  */
-async function regularFileInside(root: string, target: string): Promise<boolean> {
-  const [realRoot, realTarget, st] = await Promise.all([realpath(root), realpath(target), lstat(target)]);
-  return st.isFile() && realTarget === path.join(realRoot, path.relative(root, target));
+async function regularFileInside(root: string, realRoot: Promise<string>, target: string): Promise<boolean> {
+  const [realTop, realTarget, st] = await Promise.all([realRoot, realpath(target), lstat(target)]);
+  return st.isFile() && realTarget === path.join(realTop, path.relative(root, target));
 }

@@ -31,6 +31,9 @@ export function requestLog(logger: Logger) {
       const { err: _dropped, ...rest } = val;
       return { ...rest, code: refusal };
     },
-    customErrorMessage: (_req, res) => (refusalOf(res) ? `request refused: ${refusalOf(res)}` : "request errored"),
+    customErrorMessage: (_req, res) => {
+      const refusal = refusalOf(res);
+      return refusal ? `request refused: ${refusal}` : "request errored";
+    },
   });
 }

@@ -68,8 +68,8 @@ describe("web client: signing back in", function () {
 
     // Log out: the page stays at its start, and Play goes back as the same character.
     await page.click("#logout");
-    await page.waitForSelector("#login:not([hidden])");
-    assert.match(String(await page.textContent("#login-mode")), /back into the world as your character/);
+    // The page reloads: its start says so once its script has run.
+    await page.locator("#login-mode", { hasText: /back into the world as your character/ }).waitFor();
     await page.click("#play");
     await inWorld(page);
     assert.equal(await playerId(page), id, "the same character after Log out and Play");

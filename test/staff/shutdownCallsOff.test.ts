@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import path from "node:path";
 import { tileOf } from "../../src/manifests/shapes.js";
 import { inArena, type DuelArena } from "../../src/manifests/duelArenas.js";
-import { loadGameData } from "../../src/manifests/index.js";
-import { silentLogger } from "../../src/logger.js";
-import { ROOT } from "../../src/paths.js";
 import { restartsOf } from "../../src/staff/restart.js";
 import type { Database } from "../../src/db/client.js";
 import { crashRun, newGuests } from "../helpers/crashRun.js";
@@ -12,7 +8,7 @@ import { DATABASE_KINDS, openTestDb, type TestDb, type TestDbKind } from "../hel
 import { duelToFight } from "../helpers/duelSteps.js";
 import { addTo, plain, readLedger, type Bag } from "../helpers/itemLedger.js";
 import { rest } from "../helpers/rest.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { defaultGameData, startTestServer, type TestServer } from "../helpers/server.js";
 import { bothAccept, offer, openTrade, slotOf } from "../helpers/tradeSteps.js";
 import { sdkTrader, wsTrader, type Trader } from "../helpers/traders.js";
 import { guestToken } from "../helpers/worldClient.js";
@@ -103,9 +99,8 @@ async function nothingMoved(db: Database, before: Map<string, Bag>, arenas: Duel
   assert.deepEqual(inside, [], "the fighters walked out before they were saved");
 }
 
-let arenas: Promise<DuelArena[]> | undefined;
-/** The default world's duel arenas. */
-const arenasOf = () => (arenas ??= loadGameData(path.join(ROOT, "world", "manifests"), silentLogger).then((data) => data.duelArenas));
+/** The default world's duel arenas (its game data, loaded once per test run). */
+const arenasOf = () => defaultGameData().then((data) => data.duelArenas);
 
 for (const kind of DATABASE_KINDS) {
   describe(`a scheduled restart calls off the fights and trades under way, and moves nothing (${kind})`, function () {
