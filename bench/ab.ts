@@ -14,15 +14,12 @@
  * Usage: npx tsx bench/ab.ts --a HEAD~1 --b . --bench world --runs 3
  *          --args="--maps spread --sizes 1000 --twins 0 --send-cost false --measure-save false"
  */
-import { execFileSync, spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { spawn } from "node:child_process";
 import { benchArgs } from "./args.js";
 import { fmt, fmtRatio, median, ratio, table } from "./stats.js";
+import { checkout } from "./worktree.js";
 
 const a = benchArgs("npx tsx bench/ab.ts", { a: "HEAD~1", b: ".", bench: "world", runs: "3", args: "" });
-const root = path.resolve(import.meta.dirname, "..");
 const runs = Number(a.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a whole number of at least 1");
 if (!["world", "ws"].includes(a.bench)) throw new Error('--bench must be "world" or "ws"');
@@ -46,19 +43,6 @@ function figuresOf(bench: string, report: any): Figures {
     }
   }
   return out;
-}
-
-function checkout(rev: string): { dir: string; label: string; remove?: () => void } {
-  if (rev === ".") return { dir: root, label: "working tree" };
-  const sha = execFileSync("git", ["rev-parse", "--verify", `${rev}^{commit}`], { cwd: root, encoding: "utf8" }).trim();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ab-${sha.slice(0, 8)}-`));
-  execFileSync("git", ["worktree", "add", "--detach", "--force", dir, sha], { cwd: root, stdio: "ignore" });
-  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
-  return {
-    dir,
-    label: `${rev} (${sha.slice(0, 7)})`,
-    remove: () => execFileSync("git", ["worktree", "remove", "--force", dir], { cwd: root, stdio: "ignore" }),
-  };
 }
 
 function runOnce(dir: string): Promise<Figures> {

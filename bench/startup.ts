@@ -9,19 +9,24 @@
  * line (src/startupTimes.ts) says when each phase ended, in ms since its process began. The
  * server's bundle (src/launch.mjs) is made before the first round, so no round times a build.
  *
- * --runs   rounds (default 5)
+ * --runs      rounds (default 5)
+ * --compare   a revision (e.g. HEAD~3) to start beside this checkout in every round, from a temporary
+ *             git worktree sharing node_modules: its two starts come first in each round, and the
+ *             report has its rows and its phases too (before and after a change, in one run)
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { freePort } from "../src/db/localPostgres.js";
-import { bundle } from "../src/launch.mjs";
 import { ROOT } from "../src/paths.js";
 import { benchArgs } from "./args.js";
 import { fmt, fmtRatio, median, percentiles, ratio, table } from "./stats.js";
+import { checkout, type Checkout } from "./worktree.js";
 
-const args = benchArgs("npm run bench:startup", { runs: "5" });
+const args = benchArgs("npm run bench:startup", { runs: "5", compare: undefined });
 const runs = Math.max(1, Number(args.runs));
 
 interface Start {
@@ -39,11 +44,11 @@ function phasesIn(line: string): Record<string, number> | undefined {
   return m ? (JSON.parse(m[1]) as Record<string, number>) : undefined;
 }
 
-async function timeStart(script: string, env: Record<string, string>): Promise<Start> {
+async function timeStart(script: string, env: Record<string, string>, cwd = ROOT): Promise<Start> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn("npm", ["run", "--silent", script], {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -85,25 +90,42 @@ async function timeStart(script: string, env: Record<string, string>): Promise<S
   }
 }
 
-// The server's bundle made now if its sources changed, so that no round below times a build.
-const made = performance.now();
-await bundle();
-console.log(`the server's bundle ready (${fmt(performance.now() - made, 0)} ms)`);
-
-const kinds = ["new data folder", "existing data folder", "baseline"] as const;
-const starts: Record<(typeof kinds)[number], Start[]> = { "new data folder": [], "existing data folder": [], baseline: [] };
-for (let round = 1; round <= runs; round++) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "arena-bench-startup-"));
-  try {
-    const env = { DATA_DIR: dataDir };
-    starts["new data folder"].push(await timeStart("start", env));
-    starts["existing data folder"].push(await timeStart("start", env));
-    starts.baseline.push(await timeStart("bench:startup:baseline", {}));
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
+/** The servers started: the revision compared (when asked) and this checkout. */
+const servers: Array<Checkout & { name: string }> = [];
+if (args.compare) servers.push({ ...checkout(args.compare), name: args.compare });
+servers.push({ dir: ROOT, label: "this checkout", name: "" });
+const kindsOf = (name: string) => [`new data folder${name && ` (${name})`}`, `existing data folder${name && ` (${name})`}`] as const;
+const kinds = [...servers.flatMap((s) => kindsOf(s.name)), "baseline"];
+const starts: Record<string, Start[]> = Object.fromEntries(kinds.map((k) => [k, []]));
+try {
+  // Each server's bundle made now if its sources changed, so that no round below times a build.
+  for (const server of servers) {
+    const launcher = path.join(server.dir, "src", "launch.mjs");
+    if (!existsSync(launcher)) continue;
+    const made = performance.now();
+    const { bundle } = (await import(pathToFileURL(launcher).href)) as { bundle(): Promise<string> };
+    await bundle();
+    console.log(`${server.label}: the server's bundle ready (${fmt(performance.now() - made, 0)} ms)`);
   }
-  console.log(`round ${round}: ${kinds.map((k) => `${k} ${fmt(starts[k][round - 1].healthMs, 0)} ms`).join(", ")}`);
+  for (let round = 1; round <= runs; round++) {
+    for (const server of servers) {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), "arena-bench-startup-"));
+      try {
+        const env = { DATA_DIR: dataDir };
+        const [fresh, existing] = kindsOf(server.name);
+        starts[fresh].push(await timeStart("start", env, server.dir));
+        starts[existing].push(await timeStart("start", env, server.dir));
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    }
+    starts.baseline.push(await timeStart("bench:startup:baseline", {}));
+    console.log(`round ${round}: ${kinds.map((k) => `${k} ${fmt(starts[k][round - 1].healthMs, 0)} ms`).join(", ")}`);
+  }
+} finally {
+  for (const server of servers) server.remove?.();
 }
+if (args.compare) console.log(`\n(${args.compare}) = ${servers[0].label}`);
 
 const baseline = percentiles(starts.baseline.map((s) => s.healthMs)).median;
 const fastestBaseline = Math.min(...starts.baseline.map((s) => s.healthMs));
@@ -147,23 +169,22 @@ function endsOf(s: Start): Record<string, number> | undefined {
   return { ...Object.fromEntries(Object.entries(s.phases).map(([k, v]) => [k, began + v])), "/health": s.healthMs };
 }
 
+const serverKinds = kinds.filter((k) => k !== "baseline");
 const phaseRows = PHASES.map((p) => {
-  const cells = kinds
-    .filter((k) => k !== "baseline")
-    .flatMap((k) => {
-      const spans: number[] = [];
-      const ends: number[] = [];
-      for (const s of starts[k]) {
-        const e = endsOf(s);
-        if (!e || e[p.to] === undefined) continue;
-        const from = p.from === undefined ? 0 : Math.max(...p.from.split("|").map((f) => e[f] ?? NaN));
-        if (Number.isNaN(from)) continue;
-        spans.push(e[p.to] - from);
-        ends.push(e[p.to]);
-      }
-      return spans.length ? [fmt(median(spans), 0), fmt(median(ends), 0)] : ["-", "-"];
-    });
+  const cells = serverKinds.flatMap((k) => {
+    const spans: number[] = [];
+    const ends: number[] = [];
+    for (const s of starts[k]) {
+      const e = endsOf(s);
+      if (!e || e[p.to] === undefined) continue;
+      const from = p.from === undefined ? 0 : Math.max(...p.from.split("|").map((f) => e[f] ?? NaN));
+      if (Number.isNaN(from)) continue;
+      spans.push(e[p.to] - from);
+      ends.push(e[p.to]);
+    }
+    return spans.length ? [fmt(median(spans), 0), fmt(median(ends), 0)] : ["-", "-"];
+  });
   return [p.name, ...cells];
 });
 console.log(`\nwhere the time went (median ms: each phase's own time, and when it ended after the command)\n`);
-console.log(table(["phase", "new: takes", "ends", "existing: takes", "ends"], phaseRows));
+console.log(table(["phase", ...serverKinds.flatMap((k) => [`${k}: takes`, "ends"])], phaseRows));

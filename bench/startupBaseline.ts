@@ -1,7 +1,8 @@
 /**
- * The baseline of `npm run bench:startup`: the least a Colyseus + Express server is, started the way
- * `npm start` starts the game server (`node --import tsx`, through npm): one empty room kind, the
- * WebSocket transport, and Express answering GET /health. Listens on PORT; stops on SIGTERM.
+ * The baseline of `npm run bench:startup`: the least a Colyseus + Express server is, started through
+ * npm as `npm start` is (this one file through tsx, `node --import tsx`, as the game server's start
+ * was when the baseline was set): one empty room kind, the WebSocket transport, and Express
+ * answering GET /health. Listens on PORT; stops on SIGTERM.
  */
 import http from "node:http";
 import { defineRoom, defineServer, Room } from "@colyseus/core";
