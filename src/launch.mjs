@@ -19,6 +19,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import { Worker } from "node:worker_threads";
+import { mapStackTraces } from "./stackTraces.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** src/paths.ts's CACHE_DIR (this file cannot import TypeScript). */
@@ -95,7 +96,7 @@ export async function bundle() {
     // A bundled CommonJS package's require() of Node's own modules (esbuild's ESM output has no require of its own).
     banner: { js: `import { createRequire as __arenaCreateRequire } from "node:module";\nconst require = __arenaCreateRequire(import.meta.url);` },
     sourcemap: "linked",
-    // Stack traces need the maps' positions, not the sources in them (Node reads every map at start).
+    // Stack traces need the maps' positions, not the sources in them (src/stackTraces.mjs reads a map when a stack needs it).
     sourcesContent: false,
     logLevel: "error",
   });
@@ -167,8 +168,8 @@ async function launch() {
   performance.mark("start:bundle");
   if (dir) {
     startDatabaseThread(dir);
-    // Stack traces name the TypeScript sources (the bundle's source maps).
-    process.setSourceMapsEnabled(true);
+    // Stack traces name the TypeScript sources (the bundle's source maps, read when a stack needs them).
+    mapStackTraces(dir);
     await import(pathToFileURL(path.join(dir, "index.js")).href);
   } else {
     const { register } = await import("tsx/esm/api");

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { bundle, fingerprint } from "../src/launch.mjs";
-import { CACHE_DIR } from "../src/paths.js";
+import { CACHE_DIR, ROOT } from "../src/paths.js";
 
 /** npm start's entry (src/launch.mjs): the server as a bundle of its sources, made when they change. */
 describe("npm start's launcher", function () {
@@ -37,6 +38,49 @@ describe("npm start's launcher", function () {
       assert.notEqual(changed, first, "a changed source");
       await writeFile(path.join(root, "arena.config.ts"), "export {};\n");
       assert.notEqual(fingerprint("0.1.0", root), changed, "a new source");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("maps a stack's frames in the bundle to the TypeScript sources, and leaves the frames outside it as they were", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "arena-stacks-"));
+    try {
+      const source = path.join(root, "thrower.ts");
+      // The throw is on line 4, column 9 of the source; the bundle puts it elsewhere.
+      await writeFile(
+        source,
+        'type Unused = { a: number };\nexport function thrower(): never {\n  const why: string = "on purpose";\n  throw new Error(why);\n}\n',
+      );
+      const out = path.join(root, "bundle");
+      const esbuild = await import("esbuild");
+      await esbuild.build({
+        entryPoints: [source],
+        outdir: out,
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        sourcemap: "linked",
+        sourcesContent: false,
+        logLevel: "error",
+      });
+      const script = [
+        `import { mapStackTraces } from ${JSON.stringify(path.join(ROOT, "src", "stackTraces.mjs"))};`,
+        `mapStackTraces(${JSON.stringify(out)});`,
+        `const { thrower } = await import(${JSON.stringify(path.join(out, "thrower.js"))});`,
+        `let stack; try { thrower(); } catch (err) { stack = err.stack; }`,
+        `console.log(JSON.stringify({ stack, other: new Error("outside the bundle").stack }));`,
+      ].join("\n");
+      const { stack, other } = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })) as Record<
+        string,
+        string
+      >;
+      const [first, second] = stack.split("\n");
+      const outside = other.split("\n")[1];
+      assert.equal(first, "Error: on purpose");
+      assert.ok(second.includes(`${source}:4:9`), second);
+      assert.ok(!second.includes("thrower.js"), second);
+      assert.ok(outside.includes("[eval"), `a frame outside the bundle is left as V8 writes it: ${outside}`);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
