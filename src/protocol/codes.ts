@@ -227,8 +227,8 @@ export const NOTICE_CODES = [
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 
-/** `tradeCancelled.reason` (§9). */
-export const TRADE_CANCEL_REASONS = [
+/** The reasons a trade and a duel share for being cancelled. */
+export const NEGOTIATION_CANCEL_REASONS = [
   "declined",
   "cancelled",
   "timeout",
@@ -236,25 +236,17 @@ export const TRADE_CANCEL_REASONS = [
   "player_died",
   "inventory_full",
   "unavailable",
-  "offer_changed",
   "server_shutdown",
-  "error",
 ] as const;
+/** Why a trade or a duel was cancelled, whichever it is. */
+export type NegotiationCancelReason = (typeof NEGOTIATION_CANCEL_REASONS)[number];
+
+/** `tradeCancelled.reason` (§9): a negotiation's reasons, and an offer that changed or a commit that failed. */
+export const TRADE_CANCEL_REASONS = [...NEGOTIATION_CANCEL_REASONS, "offer_changed", "error"] as const;
 export type TradeCancelReason = (typeof TRADE_CANCEL_REASONS)[number];
 
-/** `duel:cancelled.reason` (§11). */
-export const DUEL_CANCEL_REASONS = [
-  "declined",
-  "cancelled",
-  "timeout",
-  "disconnected",
-  "player_died",
-  "inventory_full",
-  "unavailable",
-  "stake_changed",
-  "no_arena",
-  "server_shutdown",
-] as const;
+/** `duel:cancelled.reason` (§11): a negotiation's reasons, and a stake that changed or no arena free. */
+export const DUEL_CANCEL_REASONS = [...NEGOTIATION_CANCEL_REASONS, "stake_changed", "no_arena"] as const;
 export type DuelCancelReason = (typeof DUEL_CANCEL_REASONS)[number];
 
 export function isErrorCode(code: string): code is ErrorCode {

@@ -1,14 +1,14 @@
 import type { TradeCancelReason } from "../../protocol/index.js";
 import { NoRoomError, offerAdd, offerRemove, planSwap, TRADE_LIMITS, type OfferItem, type Swap, type TradeLimits } from "../trade.js";
-import { withinRange } from "../movement.js";
 import { GameError } from "../types.js";
 import type { PlayerEntity } from "./entities.js";
-import { playerOf, type WorldCore } from "./worldCore.js";
+import { Negotiations, type BusyElsewhere, type NegotiationChange, type NegotiationWords, type NegotiationWorld } from "./negotiation.js";
+import { playerOf } from "./worldCore.js";
 
 /**
- * Trade sessions between players of one world (`world.trades`): the state machine of
- * docs/PROTOCOL.md (request, offer screen, confirm screen, commit), offered slots locked in the
- * owners' inventories (locked and unlocked here alone), and the timeouts. A death or a leave ends a
+ * Trade sessions between players of one world (`world.trades`), a negotiation (negotiation.ts) of
+ * two screens: the offer screen, then the confirm screen, then the commit. Both accepting either
+ * screen first checks that each side has room for what it would get. A death or a leave ends a
  * player's trade inside the rules (killPlayer, removePlayer). Pure: the room's trade desk drains the
  * events, tells the players, and runs the commit (a database transaction) when a `commit` event
  * asks for it, then calls `completed` or `failed`.
@@ -60,164 +60,68 @@ export class TradeError extends GameError {
   }
 }
 
-/** The world as its trades see it: what WorldCore holds, and who is in a duel (World's duel book). */
-type TradeWorld = WorldCore & { readonly duels: { duelOf(playerId: string): unknown }; readonly stopping: boolean };
+/** The world as its trades see it: a negotiation's world, and who is in a duel (World's duel book). */
+type TradeWorld = NegotiationWorld & { readonly duels: { duelOf(playerId: string): unknown } };
 
-export class TradeBook {
-  readonly sessions = new Map<string, TradeSession>();
-  /** The one trade each player is in: an open trade or its own unanswered request. */
-  private readonly busy = new Map<string, string>();
+const WORDS: NegotiationWords = {
+  error: (code, message, id) => new TradeError(code, message, id),
+  busyCode: "ALREADY_IN_TRADE",
+  self: { code: "SELF_TRADE", message: "You can't trade with yourself" },
+  unknown: { code: "UNKNOWN_TRADE", message: "There is no such trade" },
+  notYours: { code: "NOT_YOUR_TRADE", message: "You are not in that trade" },
+  stopping: "The server is shutting down: no new trades",
+  unavailable: (name) => `${name} can't trade right now`,
+  tooFar: (name, tiles) => `Stand within ${tiles} tiles of ${name} to trade`,
+  waiting: "You are already waiting for an answer to a trade request",
+  busy: "You are already trading",
+  targetBusy: (name) => `${name} is already trading`,
+  alreadyStarted: "The trade has already started",
+  notStarted: "The trade has not started",
+  onlyAsked: "Only the player asked can answer the request",
+  declined: (name) => `${name} declined the trade`,
+  tookAnother: (name) => `${name} started another trade`,
+  otherTook: "That player started another trade",
+  cancelled: (name, withdrawing) => (withdrawing ? `${name} withdrew the trade request` : `${name} cancelled the trade`),
+  requestTimeout: "The trade request was not answered in time",
+  idleTimeout: "The trade was idle for too long",
+};
+
+export class TradeBook extends Negotiations<TradeSession, TradeSide, TradeEvent, TradeCancelReason> {
+  protected readonly screens = ["offer", "confirm"] as const;
+  protected readonly words = WORDS;
   /** When each player last asked each other player (`from>to`). */
   private readonly lastAsked = new Map<string, number>();
-  private pending: TradeEvent[] = [];
 
   constructor(
-    private readonly world: TradeWorld,
-    private readonly newId: () => string,
-    readonly limits: TradeLimits = TRADE_LIMITS,
-    /** Does the player `playerId` ignore `fromId` (their trade requests are hidden from them)? */
-    private readonly ignoring: (playerId: string, fromId: string) => boolean = () => false,
-  ) {}
-
-  drain(): TradeEvent[] {
-    const out = this.pending;
-    this.pending = [];
-    return out;
+    protected override readonly world: TradeWorld,
+    newId: () => string,
+    override readonly limits: TradeLimits = TRADE_LIMITS,
+    ignoring: (playerId: string, fromId: string) => boolean = () => false,
+  ) {
+    super(world, newId, limits, ignoring);
   }
 
   /** The trade a player is in (open, committing, or its own request), if any. */
   tradeOf(playerId: string): TradeSession | undefined {
-    const id = this.busy.get(playerId);
-    return id ? this.sessions.get(id) : undefined;
+    return this.sessionOf(playerId);
   }
 
   /** tradeRequest: ask a player standing near to trade. */
   request(fromId: string, targetId: string, now: number): TradeSession {
-    const from = playerOf(this.world, fromId);
-    if (this.world.stopping) throw new TradeError("SERVER_STOPPING", "The server is shutting down: no new trades");
-    if (targetId === fromId) throw new TradeError("SELF_TRADE", "You can't trade with yourself");
-    const target = this.world.players.get(targetId);
-    if (!target) throw new TradeError("PLAYER_OFFLINE", "That player is not online");
-    if (target.health <= 0 || this.world.duels.duelOf(targetId)) throw new TradeError("PLAYER_UNAVAILABLE", `${target.name} can't trade right now`);
-    if (this.world.duels.duelOf(fromId)) throw new TradeError("IN_DUEL", "Finish your duel first");
-    if (!withinRange(from.tile, target.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${target.name} to trade`);
-
-    // Both asked each other: the second request answers the first.
-    const theirs = this.tradeOf(targetId);
-    if (theirs && theirs.screen === "requested" && theirs.initiator.playerId === targetId && theirs.recipient.playerId === fromId) {
-      this.respond(fromId, theirs.id, true, now);
-      return theirs;
-    }
-    const key = `${fromId}>${targetId}`;
-    const last = this.lastAsked.get(key);
-    if (last !== undefined && now - last < this.limits.repeatRequestMs) {
-      throw new TradeError("RATE_LIMITED", `Wait ${Math.ceil((this.limits.repeatRequestMs - (now - last)) / 1000)} s before asking ${target.name} again`);
-    }
-    const mine = this.tradeOf(fromId);
-    if (mine) throw new TradeError("ALREADY_IN_TRADE", mine.screen === "requested" ? "You are already waiting for an answer to a trade request" : "You are already trading", mine.id);
-    const targets = this.tradeOf(targetId);
-    if (targets && targets.screen !== "requested") throw new TradeError("ALREADY_IN_TRADE", `${target.name} is already trading`);
-
-    this.lastAsked.set(key, now);
-    const trade: TradeSession = {
-      id: this.newId(),
-      screen: "requested",
-      initiator: { playerId: from.id, name: from.name, items: [], accepted: false },
-      recipient: { playerId: target.id, name: target.name, items: [], accepted: false },
-      createdAt: now,
-      lastActivityAt: now,
-      ...(this.ignoring(target.id, from.id) ? { hiddenFromTarget: true } : {}),
-    };
-    this.sessions.set(trade.id, trade);
-    this.busy.set(from.id, trade.id);
-    this.pending.push({ kind: "requested", trade });
-    return trade;
-  }
-
-  /** tradeRequestRespond: the asked player accepts (the offer screen opens) or declines. */
-  respond(playerId: string, tradeId: string, accept: boolean, now: number): TradeSession {
-    const trade = this.sessionFor(playerId, tradeId);
-    if (trade.screen !== "requested") throw new TradeError("INVALID_STATE", "The trade has already started", trade.id);
-    if (trade.recipient.playerId !== playerId) throw new TradeError("INVALID_STATE", "Only the player asked can answer the request", trade.id);
-    if (!accept) {
-      this.cancel(trade, "declined", `${trade.recipient.name} declined the trade`);
-      return trade;
-    }
-    const asker = this.world.players.get(trade.initiator.playerId);
-    const me = playerOf(this.world, playerId);
-    if (!asker) throw new TradeError("PLAYER_OFFLINE", `${trade.initiator.name} is not online`, trade.id);
-    if (this.world.duels.duelOf(playerId)) throw new TradeError("IN_DUEL", "Finish your duel first", trade.id);
-    if (!withinRange(asker.tile, me.tile, this.limits.rangeTiles)) throw new TradeError("TOO_FAR", `Stand within ${this.limits.rangeTiles} tiles of ${asker.name} to trade`, trade.id);
-    const other = this.tradeOf(playerId);
-    if (other && other.id !== trade.id) {
-      if (other.screen !== "requested") throw new TradeError("ALREADY_IN_TRADE", "You are already trading", trade.id);
-      // Answering a request withdraws the player's own unanswered request.
-      this.cancel(other, "unavailable", `${me.name} started another trade`);
-    }
-    trade.screen = "offer";
-    trade.lastActivityAt = now;
-    this.busy.set(playerId, trade.id);
-    this.pending.push({ kind: "started", trade });
-    // Requests still waiting on either player can no longer be answered.
-    for (const s of [...this.sessions.values()]) {
-      if (s.screen === "requested" && s.id !== trade.id && [s.initiator.playerId, s.recipient.playerId].some((id) => id === trade.initiator.playerId || id === trade.recipient.playerId)) {
-        this.cancel(s, "unavailable", "That player started another trade");
-      }
-    }
-    return trade;
+    return this.ask(fromId, targetId, now);
   }
 
   /** tradeAddItem: offer more of an inventory slot (offer screen only); both acceptances reset. */
   addItem(playerId: string, tradeId: string, slot: unknown, quantity: unknown, now: number): TradeSession {
     const { trade, side, player } = this.offerScreen(playerId, tradeId);
-    side.items = this.withTrade(trade, () => offerAdd(side.items, player.inventory, slot, quantity, this.world.data.items));
-    this.offerChanged(trade, side, player, now);
+    side.items = this.changeOffer(trade, player, now, () => offerAdd(side.items, player.inventory, slot, quantity, this.world.data.items));
     return trade;
   }
 
   /** tradeRemoveItem: take back some or all of an offered slot (offer screen only). */
   removeItem(playerId: string, tradeId: string, slot: unknown, quantity: unknown, now: number): TradeSession {
     const { trade, side, player } = this.offerScreen(playerId, tradeId);
-    side.items = this.withTrade(trade, () => offerRemove(side.items, slot, quantity));
-    this.offerChanged(trade, side, player, now);
-    return trade;
-  }
-
-  /** tradeAccept: on the offer screen both accepting opens the confirm screen; on the confirm screen, the commit. */
-  accept(playerId: string, tradeId: string, now: number): TradeSession {
-    const trade = this.sessionFor(playerId, tradeId);
-    if (trade.screen === "requested") throw new TradeError("INVALID_STATE", "The trade has not started", trade.id);
-    if (trade.screen === "committing") throw new TradeError("TRADE_COMPLETING", "The trade is being completed", trade.id);
-    const side = this.sideOf(trade, playerId);
-    if (side.accepted) throw new TradeError("ALREADY_ACCEPTED", "You have already accepted", trade.id);
-    side.accepted = true;
-    trade.lastActivityAt = now;
-    const other = side === trade.initiator ? trade.recipient : trade.initiator;
-    if (!other.accepted) {
-      this.pending.push({ kind: "updated", trade });
-      return trade;
-    }
-    const swap = this.trySwap(trade);
-    if (!swap) return trade;
-    if (trade.screen === "offer") {
-      trade.initiator.accepted = trade.recipient.accepted = false;
-      trade.screen = "confirm";
-      this.pending.push({ kind: "confirm", trade });
-      return trade;
-    }
-    // Both accepted the confirm screen: freeze both inventories until the commit is done.
-    trade.screen = "committing";
-    for (const p of this.partiesOf(trade)) if (p) p.inventoryFrozen = "trade";
-    this.pending.push({ kind: "commit", trade, swap });
-    return trade;
-  }
-
-  /** tradeCancel: either player, on any screen before the commit. */
-  cancelBy(playerId: string, tradeId: string): TradeSession {
-    const trade = this.sessionFor(playerId, tradeId);
-    if (trade.screen === "committing") throw new TradeError("TRADE_COMPLETING", "The trade is being completed", trade.id);
-    const side = this.sideOf(trade, playerId);
-    this.cancel(trade, "cancelled", trade.screen === "requested" && side === trade.initiator ? `${side.name} withdrew the trade request` : `${side.name} cancelled the trade`);
+    side.items = this.changeOffer(trade, player, now, () => offerRemove(side.items, slot, quantity));
     return trade;
   }
 
@@ -225,39 +129,23 @@ export class TradeBook {
   completed(tradeId: string, swap: Swap): void {
     const trade = this.sessions.get(tradeId);
     if (!trade || trade.screen !== "committing") return;
-    const [initiator, recipient] = this.partiesOf(trade);
+    const [initiator, recipient] = this.parties(trade);
     if (initiator) initiator.inventory = swap.initiator;
     if (recipient) recipient.inventory = swap.recipient;
     for (const p of [initiator, recipient]) if (p) this.world.touchPlayer(p);
     this.close(trade);
-    this.pending.push({ kind: "completed", trade, swap });
+    this.tell({ kind: "completed", trade, swap });
   }
 
   /** The commit failed: nothing changed; the trade is cancelled with the reason. */
   failed(tradeId: string, reason: TradeCancelReason, message: string): void {
     const trade = this.sessions.get(tradeId);
-    if (!trade) return;
-    this.cancel(trade, reason, message);
-  }
-
-  /** A player left the world or died: their trades end (a trade being committed is left to finish). */
-  playerGone(playerId: string, reason: "disconnected" | "player_died"): void {
-    for (const trade of [...this.sessions.values()]) {
-      if (trade.screen === "committing" || (trade.initiator.playerId !== playerId && trade.recipient.playerId !== playerId)) continue;
-      const who = trade.initiator.playerId === playerId ? trade.initiator.name : trade.recipient.name;
-      this.cancel(trade, reason, reason === "player_died" ? `${who} died` : `${who} left the world`);
-    }
+    if (trade) this.cancel(trade, reason, message);
   }
 
   /** Unanswered requests and idle trades time out (called every tick). */
-  expire(now: number): void {
-    for (const trade of [...this.sessions.values()]) {
-      if (trade.screen === "requested" && now - trade.createdAt >= this.limits.requestTimeoutMs) {
-        this.cancel(trade, "timeout", "The trade request was not answered in time");
-      } else if ((trade.screen === "offer" || trade.screen === "confirm") && now - trade.lastActivityAt >= this.limits.idleTimeoutMs) {
-        this.cancel(trade, "timeout", "The trade was idle for too long");
-      }
-    }
+  override expire(now: number): void {
+    super.expire(now);
     for (const [key, at] of this.lastAsked) if (now - at >= this.limits.repeatRequestMs) this.lastAsked.delete(key);
   }
 
@@ -266,19 +154,63 @@ export class TradeBook {
     for (const trade of [...this.sessions.values()]) if (trade.screen !== "committing") this.cancel(trade, reason, message);
   }
 
-  private sessionFor(playerId: string, tradeId: string): TradeSession {
-    const trade = this.sessions.get(tradeId);
-    if (!trade) throw new TradeError("UNKNOWN_TRADE", "There is no such trade", tradeId);
-    if (trade.initiator.playerId !== playerId && trade.recipient.playerId !== playerId) throw new TradeError("NOT_YOUR_TRADE", "You are not in that trade", tradeId);
-    return trade;
+  protected sidesOf(trade: TradeSession): [TradeSide, TradeSide] {
+    return [trade.initiator, trade.recipient];
   }
 
-  private sideOf(trade: TradeSession, playerId: string): TradeSide {
-    return trade.initiator.playerId === playerId ? trade.initiator : trade.recipient;
+  protected create(id: string, from: PlayerEntity, target: PlayerEntity, now: number): TradeSession {
+    this.lastAsked.set(`${from.id}>${target.id}`, now);
+    return {
+      id,
+      screen: "requested",
+      initiator: { playerId: from.id, name: from.name, items: [], accepted: false },
+      recipient: { playerId: target.id, name: target.name, items: [], accepted: false },
+      createdAt: now,
+      lastActivityAt: now,
+    };
   }
 
-  private partiesOf(trade: TradeSession): [PlayerEntity | undefined, PlayerEntity | undefined] {
-    return [this.world.players.get(trade.initiator.playerId), this.world.players.get(trade.recipient.playerId)];
+  protected event(change: NegotiationChange, trade: TradeSession): TradeEvent {
+    const kinds = { requested: "requested", opened: "started", changed: "updated", advanced: "confirm" } as const;
+    return { kind: kinds[change], trade };
+  }
+
+  protected cancelledEvent(trade: TradeSession, reason: TradeCancelReason, message: string): TradeEvent {
+    return { kind: "cancelled", trade, reason, message };
+  }
+
+  protected busyElsewhere(): BusyElsewhere {
+    return { isBusy: (playerId) => !!this.world.duels.duelOf(playerId), code: "IN_DUEL", message: "Finish your duel first" };
+  }
+
+  /** A player may ask the same player again only after the repeat limit. */
+  protected override beforeNewRequest(from: PlayerEntity, target: PlayerEntity, now: number): void {
+    const last = this.lastAsked.get(`${from.id}>${target.id}`);
+    if (last !== undefined && now - last < this.limits.repeatRequestMs) {
+      throw new TradeError("RATE_LIMITED", `Wait ${Math.ceil((this.limits.repeatRequestMs - (now - last)) / 1000)} s before asking ${target.name} again`);
+    }
+  }
+
+  /** Both accepted: the swap must fit; the offer screen then opens the confirm screen, the confirm screen the commit. */
+  protected bothAccepted(trade: TradeSession): void {
+    const swap = this.trySwap(trade);
+    if (!swap) return;
+    if (trade.screen === "offer") return this.nextScreen(trade);
+    // Both accepted the confirm screen: freeze both inventories until the commit is done.
+    trade.screen = "committing";
+    for (const p of this.parties(trade)) if (p) p.inventoryFrozen = "trade";
+    this.tell({ kind: "commit", trade, swap });
+  }
+
+  protected pastScreens(trade: TradeSession): GameError {
+    return new TradeError("TRADE_COMPLETING", "The trade is being completed", trade.id);
+  }
+
+  /** A trade being committed is left to finish. */
+  protected goneMidway(): void {}
+
+  protected namesSession(err: GameError): boolean {
+    return err instanceof TradeError;
   }
 
   private offerScreen(playerId: string, tradeId: string) {
@@ -287,30 +219,13 @@ export class TradeBook {
     if (trade.screen === "confirm") throw new TradeError("OFFER_LOCKED", "Offers can't change on the confirm screen", trade.id);
     if (trade.screen === "committing") throw new TradeError("TRADE_COMPLETING", "The trade is being completed", trade.id);
     const player = playerOf(this.world, playerId);
-    return { trade, side: this.sideOf(trade, playerId), player };
-  }
-
-  /** Run an offer rule; its refusal belongs to this trade. */
-  private withTrade<T>(trade: TradeSession, fn: () => T): T {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof GameError && !(err instanceof TradeError)) throw new TradeError(err.code, err.message, trade.id);
-      throw err;
-    }
-  }
-
-  private offerChanged(trade: TradeSession, side: TradeSide, player: PlayerEntity, now: number) {
-    player.lockedSlots = new Set(side.items.map((o) => o.inventorySlot));
-    player.privateDirty = true;
-    trade.initiator.accepted = trade.recipient.accepted = false;
-    trade.lastActivityAt = now;
-    this.pending.push({ kind: "updated", trade });
+    const [side] = this.mineAndTheirs(trade, playerId);
+    return { trade, side, player };
   }
 
   /** The swap both offers make, or the trade cancelled when a side has no room for it. */
   private trySwap(trade: TradeSession): Swap | undefined {
-    const [initiator, recipient] = this.partiesOf(trade);
+    const [initiator, recipient] = this.parties(trade);
     if (!initiator || !recipient) {
       this.cancel(trade, "disconnected", "Your trade partner left the world");
       return undefined;
@@ -328,24 +243,6 @@ export class TradeBook {
         return undefined;
       }
       throw err;
-    }
-  }
-
-  private cancel(trade: TradeSession, reason: TradeCancelReason, message: string) {
-    this.close(trade);
-    this.pending.push({ kind: "cancelled", trade, reason, message });
-  }
-
-  /** The session ends: locks released, inventories unfrozen, both players free. */
-  private close(trade: TradeSession) {
-    this.sessions.delete(trade.id);
-    for (const side of [trade.initiator, trade.recipient]) {
-      if (this.busy.get(side.playerId) === trade.id) this.busy.delete(side.playerId);
-      const p = this.world.players.get(side.playerId);
-      if (!p || trade.screen === "requested") continue;
-      p.lockedSlots = new Set();
-      p.inventoryFrozen = false;
-      p.privateDirty = true;
     }
   }
 }
