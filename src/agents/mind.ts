@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { RECIPE_SKILL } from "../manifests/recipes.js";
+import { recipeKindSkill } from "../manifests/recipes.js";
 import type { Tile } from "../game/types.js";
 import type { Goal, GoalOption, GoalType } from "./goals.js";
 import type { Command } from "./commands.js";
@@ -88,8 +88,8 @@ export function errand(type: "bank" | "buy", target: string | null, view: AgentV
 const goalSkills = (g: Goal) =>
   (GATHERING_SKILLS as readonly string[]).includes(g.type)
     ? [g.type]
-    : RECIPE_SKILL[g.type]
-      ? [RECIPE_SKILL[g.type]]
+    : recipeKindSkill(g.type)
+      ? [recipeKindSkill(g.type)!]
       : g.type === "combat"
         ? ["attack", "strength", "defense", "constitution"]
         : g.type === "quest"

@@ -3,6 +3,8 @@
  * fletching, runecrafting, tanning; any other file is read generically), each recipe brought to
  * one shape: inputs, outputs, tools, level, xp.
  */
+import type { z } from "zod";
+import type { SkillName } from "../protocol/index.js";
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
 import type { ItemQuantity, Raw } from "./shapes.js";
@@ -41,8 +43,8 @@ export interface Recipe {
   raw: Raw;
 }
 
-/** The skill each recipe file trains (another file's recipes train the skill they name, else one of the file's name). */
-export const RECIPE_SKILL: Record<string, string> = {
+/** The skill each known recipe file trains (another file's recipes train the skill they name, else one of the file's name). */
+export const RECIPE_SKILL: { readonly [K in Exclude<RecipeKind, "other">]: SkillName } = {
   cooking: "cooking",
   firemaking: "firemaking",
   smelting: "smithing",
@@ -53,131 +55,124 @@ export const RECIPE_SKILL: Record<string, string> = {
   tanning: "crafting",
 };
 
+/** The skill a known recipe file (a kind of production) trains; undefined for any other name. */
+export function recipeKindSkill(kind: string): SkillName | undefined {
+  return Object.hasOwn(RECIPE_SKILL, kind) ? RECIPE_SKILL[kind as keyof typeof RECIPE_SKILL] : undefined;
+}
+
 function qty(list: RecipeInputRecord[] | null | undefined): ItemQuantity[] {
   return (list ?? []).map((i) => ({ itemId: (i.item ?? i.itemId)!, quantity: i.amount ?? i.quantity ?? 1 }));
 }
 
 type Base = Omit<Recipe, "kind" | "raw" | "itemRefs">;
 
-/** Bring one validated recipe of a known kind to the common shape. */
-function normalize(kind: RecipeKind, fileKind: string, value: unknown): Base | { error: string } {
+/**
+ * How each kind's validated recipe is brought to the common shape, given the skill its file
+ * trains. A mapped type: a recipe kind added to recipeSchemas without its reader does not compile.
+ */
+const READERS: { [K in RecipeKind]: (r: z.infer<(typeof recipeSchemas)[K]>, skill: string) => Base } = {
+  cooking: (r, skill) => ({
+    id: r.cooked,
+    skill,
+    level: r.level,
+    xp: r.xp,
+    ticks: def(r.ticks),
+    inputs: [{ itemId: r.raw, quantity: 1 }],
+    outputs: [{ itemId: r.cooked, quantity: 1 }],
+    failure: def(r.burnt),
+    tools: [],
+  }),
+  firemaking: (r, skill) => ({
+    id: r.log,
+    skill,
+    level: r.level,
+    xp: r.xp,
+    ticks: def(r.ticks),
+    inputs: [{ itemId: r.log, quantity: 1 }],
+    outputs: [],
+    tools: [],
+  }),
+  smelting: (r, skill) => ({
+    id: r.output,
+    skill,
+    level: r.level,
+    xp: r.xp,
+    ticks: def(r.ticks),
+    inputs: qty(r.inputs),
+    outputs: [{ itemId: r.output, quantity: 1 }],
+    tools: [],
+    station: "furnace",
+    ...(r.successRate != null && r.successRate < 1 ? { successRate: r.successRate } : {}),
+  }),
+  smithing: (r, skill) => ({
+    id: r.output,
+    skill,
+    level: r.level,
+    xp: r.xp,
+    ticks: def(r.ticks),
+    inputs: [{ itemId: r.bar, quantity: r.barsRequired ?? 1 }],
+    outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+    tools: [],
+    station: "anvil",
+  }),
+  crafting: (r, skill) => ({
+    id: r.output,
+    skill,
+    level: r.level,
+    xp: r.xp,
+    ticks: def(r.ticks),
+    inputs: [...qty(r.inputs), ...qty(r.consumables)],
+    outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+    tools: [...(r.tools ?? [])],
+    station: r.station && r.station !== "none" ? r.station : undefined,
+  }),
+  fletching: (r, skill) => ({
+    id: r.output,
+    skill,
+    level: r.level,
+    xp: r.xp,
+    ticks: def(r.ticks),
+    inputs: qty(r.inputs),
+    outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
+    tools: [...(r.tools ?? [])],
+  }),
+  runecrafting: (r, skill) => ({
+    id: r.runeItemId,
+    skill,
+    level: r.levelRequired,
+    xp: r.xpPerEssence,
+    inputs: [{ itemId: r.essenceTypes[0]!, quantity: 1 }],
+    inputAlternatives: r.essenceTypes.slice(1),
+    outputs: [{ itemId: r.runeItemId, quantity: 1 }],
+    extraOutputLevels: [...(r.multiRuneLevels ?? [])].sort((a, b) => a - b),
+    tools: [],
+    station: "runecrafting_altar",
+    ...(r.runeType ? { runeType: r.runeType } : {}),
+  }),
+  tanning: (r, skill) => ({
+    id: r.output,
+    skill,
+    level: 1,
+    xp: 0,
+    inputs: [{ itemId: r.input, quantity: 1 }],
+    outputs: [{ itemId: r.output, quantity: 1 }],
+    tools: [],
+    station: "tanner",
+    coins: r.cost ?? 0,
+  }),
+  other: (r, skill) => {
+    const outputs = r.output ? [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }] : [];
+    const inputs = qty(r.inputs);
+    const id = r.output ?? inputs[0]?.itemId ?? "";
+    return { id, skill: r.skill ?? skill, level: r.level ?? 1, xp: r.xp ?? 0, ticks: def(r.ticks), inputs, outputs, tools: [...(r.tools ?? [])] };
+  },
+};
+
+/** Validate one recipe of a known kind (once) and bring it to the common shape. */
+function normalize<K extends RecipeKind>(kind: K, fileKind: string, value: unknown): Base | { error: string } {
   const parsed = recipeSchemas[kind].safeParse(value);
   if (!parsed.success) return { error: describeIssues(parsed.error) };
-  const skill = RECIPE_SKILL[fileKind] ?? fileKind;
-  switch (kind) {
-    case "cooking": {
-      const r = recipeSchemas.cooking.parse(value);
-      return {
-        id: r.cooked,
-        skill,
-        level: r.level,
-        xp: r.xp,
-        ticks: def(r.ticks),
-        inputs: [{ itemId: r.raw, quantity: 1 }],
-        outputs: [{ itemId: r.cooked, quantity: 1 }],
-        failure: def(r.burnt),
-        tools: [],
-      };
-    }
-    case "firemaking": {
-      const r = recipeSchemas.firemaking.parse(value);
-      return { id: r.log, skill, level: r.level, xp: r.xp, ticks: def(r.ticks), inputs: [{ itemId: r.log, quantity: 1 }], outputs: [], tools: [] };
-    }
-    case "smelting": {
-      const r = recipeSchemas.smelting.parse(value);
-      return {
-        id: r.output,
-        skill,
-        level: r.level,
-        xp: r.xp,
-        ticks: def(r.ticks),
-        inputs: qty(r.inputs),
-        outputs: [{ itemId: r.output, quantity: 1 }],
-        tools: [],
-        station: "furnace",
-        ...(r.successRate != null && r.successRate < 1 ? { successRate: r.successRate } : {}),
-      };
-    }
-    case "smithing": {
-      const r = recipeSchemas.smithing.parse(value);
-      return {
-        id: r.output,
-        skill,
-        level: r.level,
-        xp: r.xp,
-        ticks: def(r.ticks),
-        inputs: [{ itemId: r.bar, quantity: r.barsRequired ?? 1 }],
-        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
-        tools: [],
-        station: "anvil",
-      };
-    }
-    case "crafting": {
-      const r = recipeSchemas.crafting.parse(value);
-      const station = r.station && r.station !== "none" ? r.station : undefined;
-      return {
-        id: r.output,
-        skill,
-        level: r.level,
-        xp: r.xp,
-        ticks: def(r.ticks),
-        inputs: [...qty(r.inputs), ...qty(r.consumables)],
-        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
-        tools: [...(r.tools ?? [])],
-        station,
-      };
-    }
-    case "fletching": {
-      const r = recipeSchemas.fletching.parse(value);
-      return {
-        id: r.output,
-        skill,
-        level: r.level,
-        xp: r.xp,
-        ticks: def(r.ticks),
-        inputs: qty(r.inputs),
-        outputs: [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }],
-        tools: [...(r.tools ?? [])],
-      };
-    }
-    case "runecrafting": {
-      const r = recipeSchemas.runecrafting.parse(value);
-      return {
-        id: r.runeItemId,
-        skill,
-        level: r.levelRequired,
-        xp: r.xpPerEssence,
-        inputs: [{ itemId: r.essenceTypes[0]!, quantity: 1 }],
-        inputAlternatives: r.essenceTypes.slice(1),
-        outputs: [{ itemId: r.runeItemId, quantity: 1 }],
-        extraOutputLevels: [...(r.multiRuneLevels ?? [])].sort((a, b) => a - b),
-        tools: [],
-        station: "runecrafting_altar",
-        ...(r.runeType ? { runeType: r.runeType } : {}),
-      };
-    }
-    case "tanning": {
-      const r = recipeSchemas.tanning.parse(value);
-      return {
-        id: r.output,
-        skill,
-        level: 1,
-        xp: 0,
-        inputs: [{ itemId: r.input, quantity: 1 }],
-        outputs: [{ itemId: r.output, quantity: 1 }],
-        tools: [],
-        station: "tanner",
-        coins: r.cost ?? 0,
-      };
-    }
-    case "other": {
-      const r = recipeSchemas.other.parse(value);
-      const outputs = r.output ? [{ itemId: r.output, quantity: r.outputQuantity ?? 1 }] : [];
-      const inputs = qty(r.inputs);
-      const id = r.output ?? inputs[0]?.itemId ?? "";
-      return { id, skill: r.skill ?? skill, level: r.level ?? 1, xp: r.xp ?? 0, ticks: def(r.ticks), inputs, outputs, tools: [...(r.tools ?? [])] };
-    }
-  }
+  return READERS[kind](parsed.data as z.infer<(typeof recipeSchemas)[K]>, recipeKindSkill(fileKind) ?? fileKind);
 }
 
 /** Every item id a recipe names, including alternatives (e.g. other essence types). */
