@@ -163,7 +163,7 @@ async function main() {
       skipped: room.loop.skipped,
       durations: [...room.loop.durations],
       warnings: warningCount,
-      visiblePlayersMedian: median([...room.sync.views.viewers.values()].map((v) => v.visible.player.size)),
+      visiblePlayersMedian: median([...room.interest.viewers()].map((id) => room.interest.seenBy(id)!.player.size)),
       encoderBufferBytes: 0,
       cpu: process.cpuUsage(),
       elu: performance.eventLoopUtilization(),

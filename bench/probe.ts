@@ -1,11 +1,12 @@
 import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { StateView } from "@colyseus/schema";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
+import { WorldSync } from "../rooms/interest/worldSync.js";
 
 /**
  * Timing taps on a running WorldRoom, installed on the instance (the room's source is untouched):
  * each tick's start, its wall time, and the time spent in the three sync stages the room calls from
- * its tick — WorldSync.syncState (world → schema), WorldSync.updateViews (area of interest and
+ * its tick — WorldInterest.syncState (world → schema), WorldInterest.updateViews (area of interest and
  * StateView add/remove) and Room.broadcastPatch (schema patch encoding per client view and sending).
  * It also counts, while updateViews runs, the StateView add/remove calls: how many entities came
  * into or went out of some client's view. Listeners run right after each tick (setImmediate).
@@ -49,22 +50,21 @@ export class RoomProbe {
   private readonly gcObserver = new PerformanceObserver((list) => {
     for (const e of list.getEntries() as PerformanceEntry[]) this.gcs.push([e.startTime, e.duration]);
   });
-  /** Count StateView add/remove calls only while WorldViews.updateViews runs (outermost calls only). */
+  /** Count StateView add/remove calls only while the interest's updateViews runs (outermost calls only). */
   private countingViews = false;
 
   constructor(readonly room: WorldRoom) {
     this.gcObserver.observe({ entryTypes: ["gc"] });
-    const sync = room.sync;
-    const syncState = sync.syncState.bind(sync);
-    const views = sync.views;
-    const updateViews = views.updateViews.bind(views);
+    const interest = room.interest;
+    const syncState = interest.syncState.bind(interest);
+    const updateViews = interest.updateViews.bind(interest);
     const broadcastPatch = room.broadcastPatch.bind(room);
-    sync.syncState = () => {
+    interest.syncState = () => {
       const t = performance.now();
       syncState();
       this.current.syncMs += performance.now() - t;
     };
-    views.updateViews = () => {
+    interest.updateViews = () => {
       const t = performance.now();
       this.countingViews = true;
       try {
@@ -83,7 +83,9 @@ export class RoomProbe {
     };
     // The loop's tick callback: time it whole and hand each finished tick to the listeners.
     const loop = room.loop as unknown as { onTick: () => void };
-    let handed = { ...room.sync.views.handOvers };
+    // Hand-overs are the shared implementation's (none under the plain one).
+    const handOvers = () => (room.interest instanceof WorldSync ? room.interest.views.handOvers : { clients: 0, frames: 0 });
+    let handed = { ...handOvers() };
     const onTick = loop.onTick;
     loop.onTick = () => {
       this.current = { syncMs: 0, viewsMs: 0, patchMs: 0, entered: 0, left: 0 };
@@ -93,7 +95,7 @@ export class RoomProbe {
       } finally {
         const totalMs = performance.now() - startedAt;
         const tick = room.world.tick;
-        const h = room.sync.views.handOvers;
+        const h = handOvers();
         const phases = Object.fromEntries(room.phases.lastMs);
         this.records.push({
           tick,

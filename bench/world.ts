@@ -175,7 +175,7 @@ async function runMap(map: "default" | "spread") {
       skipped: room.loop.skipped,
       durations: [...room.loop.durations],
       warnings: warningCount,
-      visiblePlayersMedian: median([...room.sync.views.viewers.values()].map((v) => v.visible.player.size)),
+      visiblePlayersMedian: median([...room.interest.viewers()].map((id) => room.interest.seenBy(id)!.player.size)),
       encoderBufferBytes:
         (room as unknown as { _serializer?: { encoder?: { sharedBuffer?: Uint8Array } } })._serializer?.encoder?.sharedBuffer?.byteLength ?? 0,
     });

@@ -19,8 +19,8 @@ import { createWorld, restoreWorld } from "./worldSetup.js";
 import { worldKey, worldMetadata, worldSpecOf, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
 import { RecentTicks } from "./recentTicks.js";
 import { WorldSync } from "./interest/worldSync.js";
-import { shareEntityEncodes } from "./interest/sharedEncodes.js";
-import { firstStatesFromViews } from "./interest/firstState.js";
+import type { WorldInterest } from "./interest/worldInterest.js";
+import { firstStatesFrom } from "./interest/firstState.js";
 import { StoreDesk } from "./storeDesk.js";
 import { TradeDesk } from "./tradeDesk.js";
 import { DuelDesk } from "./duelDesk.js";
@@ -62,7 +62,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   /** Which of the configured worlds this room is (its id, name and capacity). */
   spec!: WorldSpec;
   world!: World;
-  sync!: WorldSync;
+  /** Interest management: which of the world each client sees, and how it reaches it (rooms/interest/worldInterest.ts). */
+  interest!: WorldInterest;
   saver!: WorldSaver;
   loop!: TickLoop;
   /** Trades between the players of this world. */
@@ -125,25 +126,21 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     });
     this.stores = new StoreDesk({ ...desk, worldName: key });
     this.duels = new DuelDesk(desk);
-    // Each entity's bytes are encoded once a patch and copied into every view that sees it.
-    const encodes = shareEntityEncodes((this as unknown as { _serializer: unknown })._serializer);
-    const handOvers = {
-      moveFrame: encodes.moveFrame,
-      addsBody: encodes.addsBody,
-      send: (playerId: string, frame: Uint8Array) => this.sessions.get(playerId)?.client.raw(frame),
-    };
-    this.sync = new WorldSync(this.world, this.state, handOvers, this.ctx.config.viewPlayerCap);
-    this.sync.syncState();
-    firstStatesFromViews(this, this.state, (client) => {
-      const adds = client.view && this.sync.views.first.firstAdds(client.view);
-      return adds ? { view: client.view!, adds } : undefined;
+    this.interest = WorldSync.ofRoom({
+      world: this.world,
+      state: this.state,
+      playerCap: this.ctx.config.viewPlayerCap,
+      serializer: (this as unknown as { _serializer: unknown })._serializer,
+      send: (playerId, frame) => this.sessions.get(playerId)?.client.raw(frame),
     });
+    this.interest.syncState();
+    firstStatesFrom(this, (client) => this.interest.firstState(client));
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,
       worldKey: key,
       logger: this.ctx.logger,
       world: this.world,
-      sync: this.sync,
+      interest: this.interest,
       saver: this.saver,
       trades: this.trades,
       stores: this.stores,
@@ -206,7 +203,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       trades: this.trades,
       duels: this.duels,
       stores: this.stores,
-      sync: this.sync,
+      interest: this.interest,
       sessions: this.sessions,
       locks: this.locks,
       saveEveryTicks: Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS)),

@@ -27,7 +27,7 @@ import { CLOSE_CODES, describeZodError, JoinOptions } from "../src/protocol/inde
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { ProtocolClient } from "./protocolClient.js";
 import type { ChatSession } from "./worldChat.js";
-import type { WorldSync } from "./interest/worldSync.js";
+import type { WorldInterest } from "./interest/worldInterest.js";
 import type { StoreDesk } from "./storeDesk.js";
 import type { TradeDesk } from "./tradeDesk.js";
 import type { DuelDesk } from "./duelDesk.js";
@@ -57,7 +57,8 @@ export interface SessionsContext {
   worldKey: string;
   logger: Logger;
   world: World;
-  sync: WorldSync;
+  /** Interest management (rooms/interest/worldInterest.ts). */
+  interest: WorldInterest;
   saver: WorldSaver;
   trades: TradeDesk;
   stores: StoreDesk;
@@ -222,7 +223,7 @@ export class WorldSessions {
     auth: TokenClaims,
     standing: StandingView,
   ) {
-    const { world, sync } = this.c;
+    const { world, interest } = this.c;
     const player = addPlayer(world, snap);
     // An MCP session's player is shown as an agent while it plays (never saved: the character's own flag stays).
     if (options.clientType === "mcp") player.isAgent = true;
@@ -253,12 +254,8 @@ export class WorldSessions {
 
     // The /ws adapter's clients, the built-in agents and MCP sessions take world:update JSON instead of schema patches: no StateView.
     const patches = options.clientType !== "ws" && options.clientType !== "runtime" && options.clientType !== "mcp";
-    // The view the session's client is encoded through changes as it moves between zones (rooms/interest/worldViews.ts).
-    const viewer = sync.views.attach(player.id, Boolean(options.worldUpdates), patches ? (view) => (session.client.view = view) : undefined);
-    // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the
-    // next one), so a join costs the same however many players are online.
-    sync.syncOne("player", player.id);
-    const first = sync.views.refreshViewer(viewer);
+    // The view the session's client is encoded through is the interest implementation's to set (it may change as it moves between zones).
+    const first = interest.join(player.id, { json: Boolean(options.worldUpdates), setView: patches ? (view) => (session.client.view = view) : undefined });
     client.send("player:sync", privateStateOf(world, player));
     player.privateDirty = false;
     if (first) client.send("world:update", first);
@@ -289,14 +286,12 @@ export class WorldSessions {
    * trades stand. False (and nothing sent) when the session is over or being taken over.
    */
   resend(client: WorldClient): boolean {
-    const { world, sync } = this.c;
+    const { world, interest } = this.c;
     const session = client.userData;
     const p = session ? world.players.get(session.playerId) : undefined;
-    const viewer = session ? sync.views.viewers.get(session.playerId) : undefined;
-    if (!session || session.replaced || session.client !== client || !p || !viewer) return false;
-    sync.views.resetViewer(viewer);
-    sync.syncState();
-    const full = sync.views.refreshViewer(viewer);
+    const viewing = session !== undefined && interest.seenBy(session.playerId) !== undefined;
+    if (!session || session.replaced || session.client !== client || !p || !viewing) return false;
+    const full = interest.resend(session.playerId);
     client.send("player:sync", privateStateOf(world, p));
     p.privateDirty = false;
     if (full) client.send("world:update", full);
@@ -312,7 +307,7 @@ export class WorldSessions {
     this.c.sessions.delete(previous.playerId);
     this.c.ignores.release(previous.accountId);
     const snap = await this.removeSaved(previous, () => {
-      this.c.sync.views.detach(previous.playerId);
+      this.c.interest.leave(previous.playerId);
       previous.client.send("session:replaced", { message: "You logged in somewhere else" });
       previous.client.leave(CLOSE_CODES.REPLACED, "replaced by a new login");
     });
@@ -327,7 +322,7 @@ export class WorldSessions {
     await this.c.locks.hold(session.playerId, async () => {
       this.c.sessions.delete(session.playerId);
       this.c.ignores.release(session.accountId);
-      this.c.sync.views.detach(session.playerId);
+      this.c.interest.leave(session.playerId);
       try {
         await this.removeSaved(session);
       } finally {

@@ -10,7 +10,7 @@ import type { DuelDesk } from "./duelDesk.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { Session } from "./worldSessions.js";
 import type { StoreDesk } from "./storeDesk.js";
-import type { WorldSync } from "./interest/worldSync.js";
+import type { WorldInterest } from "./interest/worldInterest.js";
 import type { TradeDesk } from "./tradeDesk.js";
 
 /** The game tick: every rule advances once per tick. */
@@ -34,7 +34,8 @@ export interface TickParts {
   trades: TradeDesk;
   duels: DuelDesk;
   stores: StoreDesk;
-  sync: WorldSync;
+  /** Interest management (rooms/interest/worldInterest.ts). */
+  interest: WorldInterest;
   sessions: ReadonlyMap<string, Session>;
   locks: RoomCharacterLocks;
   /** The ticks of one SAVE_INTERVAL. */
@@ -65,11 +66,11 @@ export function runTick(t: TickParts): void {
   phase.run("events", () => dispatchEvents(t.events, w.events.drain()));
   phase.run("trades", () => t.trades.tick());
   phase.run("duels", () => t.duels.tick());
-  phase.run("sync", () => t.sync.syncState());
-  phase.run("views", () => (updates = t.sync.views.updateViews()));
+  phase.run("sync", () => t.interest.syncState());
+  phase.run("views", () => (updates = t.interest.updateViews()));
   phase.run("send", () => sendMessages(t, updates));
   phase.run("patch", () => t.broadcastPatch());
-  phase.run("handOver", () => t.sync.views.afterPatch());
+  phase.run("handOver", () => t.interest.afterPatch());
   phase.run("save", () => periodicSaves(t));
   phase.run("endTick", () => w.endTick());
 }

@@ -64,18 +64,18 @@ export function firstStateOf(serializer: unknown, view: StateView, state: WorldS
 }
 
 /**
- * Have the room send a joining client's first state by `firstStateOf` when `fresh` gives the
- * view to make it from and the adds of what it holds. Colyseus's Room.sendFullState (private in
- * its types, called on the room for each client that completes its join) is replaced on this
- * room instance only; every other full state (a reconnection, a view already patched) goes the
- * Colyseus way.
+ * Have the room send a joining client's first state as `made` makes it, where it does (the
+ * shared interest implementation's first states, made by `firstStateOf`). Colyseus's
+ * Room.sendFullState (private in its types, called on the room for each client that completes its
+ * join) is replaced on this room instance only; every other full state (`made` gives none: a
+ * reconnection, a view already patched) goes the Colyseus way.
  */
-export function firstStatesFromViews(room: Room, state: WorldState, fresh: (client: Client) => { view: StateView; adds: Uint8Array } | undefined) {
-  const internals = room as unknown as { sendFullState(client: Client): void; _serializer: unknown };
+export function firstStatesFrom(room: Room, made: (client: Client) => Uint8Array | undefined) {
+  const internals = room as unknown as { sendFullState(client: Client): void };
   const colyseusWay = internals.sendFullState.bind(room);
   internals.sendFullState = (client: Client) => {
-    const first = fresh(client);
-    if (first) client.raw(firstStateOf(internals._serializer, first.view, state, first.adds));
+    const first = made(client);
+    if (first) client.raw(first);
     else colyseusWay(client);
   };
 }

@@ -4,14 +4,14 @@ import type { EntityKind } from "../../src/game/world/entities.js";
 import type { Tile } from "../../src/game/types.js";
 import type { WorldUpdate } from "../../src/protocol/index.js";
 
-/** The windows on the world that WorldViews (rooms/interest/worldViews.ts) keeps: a zone's, shared, or a client's own. */
+/** The windows on the world that WorldWindows (worldWindows.ts) keeps: a zone's, shared, or a client's own. */
 
 export type Sets = Record<EntityKind, Set<string>>;
 export const sets = (): Sets => ({ player: new Set(), npc: new Set(), resource: new Set(), groundItem: new Set(), station: new Set() });
 const lists = (): Record<EntityKind, string[]> => ({ player: [], npc: [], resource: [], groundItem: [], station: [] });
 export const emptyUpdate = (tick: number): WorldUpdate => ({ tick, players: [], npcs: [], resources: [], groundItems: [], stations: [], removed: [] });
 
-/** A window on the world: the entities in it by kind, and the StateView (if any) its clients are encoded through. */
+/** A window on the world: the entities in it by kind, and the StateView (if any: the shared implementation's) its clients are encoded through. */
 export class Window {
   visible = sets();
   /** The sets the next update fills and swaps with `visible` (no new sets every tick). */
@@ -88,5 +88,10 @@ export class Viewer {
 
   get shared(): boolean {
     return this.zone !== undefined;
+  }
+
+  /** Takes schema patches. */
+  get patches(): boolean {
+    return this.setView !== undefined;
   }
 }

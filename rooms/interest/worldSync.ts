@@ -1,152 +1,91 @@
-import { maxHealth } from "../../src/game/skills.js";
-import type { EntityKind, PlayerEntity } from "../../src/game/world/entities.js";
+import type { StateView } from "@colyseus/schema";
 import type { World } from "../../src/game/world/World.js";
-import { GroundItemState, NpcState, PlayerState, ResourceState, StationState, type WorldState } from "../../schema/WorldState.js";
-import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
+import type { WorldState } from "../../schema/WorldState.js";
+import type { WorldUpdate } from "../../src/protocol/index.js";
+import { StateMirror } from "./stateMirror.js";
 import { WorldViews } from "./worldViews.js";
 import type { HandOverFrames } from "./viewHandOvers.js";
-
-/** What others see a player doing: the resource's skill while gathering, "combat", the recipe's skill while making, or the action. */
-function actionLabel(w: World, p: PlayerEntity): string {
-  const a = p.action;
-  if (!a) return "";
-  if (a.type === "gather") return w.resources.get(a.targetId)?.skill ?? "gather";
-  if (a.type === "attack") return "combat";
-  if (a.type === "make") return w.data.recipes[a.kind]?.find((r) => r.id === a.recipeId)?.skill ?? "make";
-  return a.type;
-}
+import { shareEntityEncodes } from "./sharedEncodes.js";
+import { firstStateOf } from "./firstState.js";
+import type { InterestClient, InterestKind, InterestParts, Seen, WorldInterest } from "./worldInterest.js";
 
 /**
- * Mirrors the world into the Colyseus schema; `views` decides which of it each client sees
- * (rooms/interest/worldViews.ts).
+ * The shared implementation of interest management (worldInterest.ts), the default: the world
+ * mirrored into the Colyseus schema, and `views` (worldViews.ts) deciding which of it each client
+ * sees, through StateViews shared by the clients of a zone, with each entity's bytes encoded once a
+ * patch (sharedEncodes.ts), hand-over frames between zones and first states copied from a zone's
+ * window (firstState.ts).
  */
-export class WorldSync {
+export class WorldSync implements WorldInterest {
+  readonly kind: InterestKind = "shared";
   readonly views: WorldViews;
+  private readonly mirror: StateMirror;
+
+  /** The shared implementation of a room: its serializer made to share entity encodes, its frames sent through `parts.send`. */
+  static ofRoom(parts: InterestParts): WorldSync {
+    // Each entity's bytes are encoded once a patch and copied into every view that sees it.
+    const encodes = shareEntityEncodes(parts.serializer);
+    const frames: HandOverFrames = { moveFrame: encodes.moveFrame, addsBody: encodes.addsBody, send: parts.send };
+    return new WorldSync(parts.world, parts.state, frames, parts.playerCap, parts.serializer);
+  }
 
   constructor(
-    private readonly world: World,
+    world: World,
     private readonly state: WorldState,
     /** How the frames handing clients between zones' views are made and sent. */
     frames: HandOverFrames,
     /** Most other players one viewer sees (VIEW_PLAYER_CAP). */
     playerCap = 250,
+    /** The room's serializer, whose encoder a first state is made with (none: Colyseus's own full states). */
+    private readonly serializer?: unknown,
   ) {
     this.views = new WorldViews(world, state, frames, playerCap);
+    this.mirror = new StateMirror(world, state, this.views);
   }
 
-  /** Copy every changed entity into the schema and drop removed ones (call once per tick). */
   syncState() {
-    const w = this.world;
-    this.state.tick = w.tick;
-    this.views.first.synced();
-    for (const kind of KINDS) {
-      const collection = collectionOf(this.state, kind);
-      for (const id of w.removedThisTick[kind]) {
-        const s = collection.get(id);
-        if (!s || this.entity(kind, id)) continue;
-        collection.delete(id);
-        this.views.removed(kind, id, s);
-      }
-      for (const id of w.changedThisTick[kind]) this.syncOne(kind, id);
-    }
+    this.mirror.syncState();
   }
 
-  /** Copy one entity into the schema (also alone: a player joining between ticks, the rest waiting for the tick's syncState). */
-  syncOne(kind: EntityKind, id: string) {
-    const collection = collectionOf(this.state, kind);
-    if (!this.entity(kind, id)) return;
-    let s = collection.get(id);
-    if (!s) {
-      s = this.create(kind);
-      collection.set(id, s);
-    }
-    this.write(kind, id, s);
+  join(playerId: string, client: InterestClient): WorldUpdate | undefined {
+    const viewer = this.views.attach(playerId, client);
+    // Only the newcomer goes into the schema now (whatever else changed since the tick waits for the
+    // next one), so a join costs the same however many players are online.
+    this.mirror.syncOne("player", playerId);
+    return this.views.refreshViewer(viewer);
   }
 
-  private entity(kind: EntityKind, id: string) {
-    const w = this.world;
-    return kind === "player"
-      ? w.players.get(id)
-      : kind === "npc"
-        ? w.npcs.get(id)
-        : kind === "resource"
-          ? w.resources.get(id)
-          : kind === "station"
-            ? w.stations.get(id)
-            : w.groundItems.get(id);
+  resend(playerId: string): WorldUpdate | undefined {
+    const viewer = this.views.viewers.get(playerId);
+    if (!viewer) return undefined;
+    this.views.resetViewer(viewer);
+    this.mirror.syncState();
+    return this.views.refreshViewer(viewer);
   }
 
-  private create(kind: EntityKind): AnyState {
-    return kind === "player"
-      ? new PlayerState()
-      : kind === "npc"
-        ? new NpcState()
-        : kind === "resource"
-          ? new ResourceState()
-          : kind === "station"
-            ? new StationState()
-            : new GroundItemState();
+  leave(playerId: string) {
+    this.views.detach(playerId);
   }
 
-  private write(kind: EntityKind, id: string, s: AnyState) {
-    const w = this.world;
-    if (kind === "player") {
-      const p = w.players.get(id)!;
-      const t = s as PlayerState;
-      t.id = p.id;
-      t.name = p.name;
-      t.x = p.tile.x;
-      t.z = p.tile.z;
-      t.wx = p.tile.x + 0.5;
-      t.wy = 0;
-      t.wz = p.tile.z + 0.5;
-      t.health = p.health;
-      t.maxHealth = maxHealth(p.levels.constitution);
-      t.combatLevel = p.combatLevel;
-      t.action = actionLabel(w, p);
-      t.moving = p.path.length > 0;
-      t.running = p.running;
-      t.isAgent = p.isAgent;
-    } else if (kind === "npc") {
-      const n = w.npcs.get(id)!;
-      const t = s as NpcState;
-      t.id = n.id;
-      t.npcId = n.defId;
-      t.name = n.name;
-      t.x = n.position.x;
-      t.z = n.position.z;
-      t.health = n.health;
-      t.maxHealth = n.maxHealth;
-      t.level = n.level;
-      t.state = n.deadUntilTick != null ? "dead" : n.target ? "combat" : n.returning || n.wanderTo ? "moving" : "idle";
-      t.targetId = n.target ?? "";
-    } else if (kind === "resource") {
-      const r = w.resources.get(id)!;
-      const t = s as ResourceState;
-      t.id = r.id;
-      t.resourceId = r.resourceId;
-      t.skill = r.skill;
-      t.name = r.name;
-      t.x = r.tile.x;
-      t.z = r.tile.z;
-      t.depleted = r.depleted;
-    } else if (kind === "station") {
-      const st = w.stations.get(id)!;
-      const t = s as StationState;
-      t.id = st.id;
-      t.type = st.type;
-      t.name = st.name;
-      t.x = st.tile.x;
-      t.z = st.tile.z;
-      t.runeType = st.runeType ?? "";
-    } else {
-      const g = w.groundItems.get(id)!;
-      const t = s as GroundItemState;
-      t.id = g.id;
-      t.itemId = g.itemId;
-      t.quantity = g.quantity;
-      t.x = g.tile.x;
-      t.z = g.tile.z;
-    }
+  updateViews(): Map<string, WorldUpdate> {
+    return this.views.updateViews();
+  }
+
+  afterPatch() {
+    this.views.afterPatch();
+  }
+
+  firstState(client: { view?: StateView }): Uint8Array | undefined {
+    const view = client.view;
+    const adds = view && this.serializer !== undefined ? this.views.first.firstAdds(view) : undefined;
+    return adds ? firstStateOf(this.serializer, view!, this.state, adds) : undefined;
+  }
+
+  seenBy(playerId: string): Seen | undefined {
+    return this.views.viewers.get(playerId)?.visible;
+  }
+
+  viewers(): IterableIterator<string> {
+    return this.views.viewers.keys();
   }
 }

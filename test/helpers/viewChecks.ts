@@ -1,11 +1,13 @@
 import type { WorldRoom } from "../../rooms/WorldRoom.js";
+import { WorldSync } from "../../rooms/interest/worldSync.js";
+import type { WorldViews } from "../../rooms/interest/worldViews.js";
 import { ZONE_SIZE } from "../../src/game/world/interest.js";
 import type { Tile } from "../../src/game/types.js";
 import type { WorldPlayer } from "./worldClient.js";
 import type { Frame } from "./wsClient.js";
 
 /**
- * What SDK clients decode, checked against what the server has them see (rooms/interest/worldViews.ts,
+ * What SDK clients decode, checked against what the server has them see (rooms/interest/worldWindows.ts,
  * PROTOCOL.md §2): the server's sets recorded tick by tick, each client's decoded state compared
  * with them patch after patch.
  */
@@ -27,24 +29,31 @@ export function fieldsOf(ids: Iterable<string>, get: (id: string) => { toJSON():
 export type Meant = Map<number, Map<string, Snapshot[]>>;
 export function recordViews(room: WorldRoom): Meant {
   const byTick: Meant = new Map();
-  const views = room.sync.views;
+  const interest = room.interest;
   const record = () => {
     let now = byTick.get(room.world.tick);
     if (!now) byTick.set(room.world.tick, (now = new Map()));
-    for (const [id, v] of views.viewers) now.set(id, [...(now.get(id) ?? []), snapshotOf(room, v.visible)]);
+    for (const id of interest.viewers()) now.set(id, [...(now.get(id) ?? []), snapshotOf(room, interest.seenBy(id)!)]);
   };
-  const update = views.updateViews.bind(views);
-  views.updateViews = () => {
+  const update = interest.updateViews.bind(interest);
+  interest.updateViews = () => {
     const out = update();
     record();
     return out;
   };
-  const afterPatch = views.afterPatch.bind(views);
-  views.afterPatch = () => {
+  const afterPatch = interest.afterPatch.bind(interest);
+  interest.afterPatch = () => {
     afterPatch();
     record();
   };
   return byTick;
+}
+
+/** The shared interest implementation's views of a room (its zones, windows and shared StateViews), for the suites that look into them. */
+export function sharedViewsOf(room: WorldRoom): WorldViews {
+  const interest = room.interest;
+  if (!(interest instanceof WorldSync)) throw new Error(`the room's interest is ${interest.kind}, not the shared implementation`);
+  return interest.views;
 }
 
 /** What an SDK client has decoded, by kind. */
@@ -57,7 +66,7 @@ export function decodedState(s: any): Snapshot {
 }
 
 /** The entities of a viewer's sets, with their fields as the room's state has them now. */
-export function snapshotOf(room: WorldRoom, visible: Record<Kind, Set<string>>): Snapshot {
+export function snapshotOf(room: WorldRoom, visible: Record<Kind, ReadonlySet<string>>): Snapshot {
   return Object.fromEntries(
     Object.entries(COLLECTIONS).map(([k, c]) => [
       k,
@@ -120,9 +129,9 @@ export function wsModelOf(frames: Frame[]): Set<string> {
 
 /** The ids of every entity the server has this player see now (none when it has no viewer). */
 export function heldBy(room: WorldRoom, playerId: string): Set<string> {
-  const v = room.sync.views.viewers.get(playerId);
-  if (!v) return new Set();
-  return new Set([...v.visible.player, ...v.visible.npc, ...v.visible.resource, ...v.visible.groundItem, ...v.visible.station]);
+  const seen = room.interest.seenBy(playerId);
+  if (!seen) return new Set();
+  return new Set([...seen.player, ...seen.npc, ...seen.resource, ...seen.groundItem, ...seen.station]);
 }
 
 /** How a client's model differs from what it was to hold: what it keeps that it should not, and what it lacks. */

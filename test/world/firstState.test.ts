@@ -6,7 +6,7 @@ import type { WorldRoom } from "../../rooms/WorldRoom.js";
 import { zoneOf } from "../../src/game/world/interest.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { place, tileAway, ticks, worldRoomOf } from "../helpers/worldRoom.js";
-import { COLLECTIONS, checkEveryPatch, decodedState, recordComplaints, recordViews, snapshotOf, zonesEast, type Snapshot } from "../helpers/viewChecks.js";
+import { COLLECTIONS, checkEveryPatch, decodedState, recordComplaints, recordViews, sharedViewsOf, snapshotOf, zonesEast, type Snapshot } from "../helpers/viewChecks.js";
 
 /**
  * A joining SDK client's first state (rooms/interest/firstState.ts, rooms/interest/firstViews.ts): made from what its
@@ -24,7 +24,7 @@ function recordFirstStates(room: WorldRoom) {
     client.raw = (bytes: Uint8Array) => {
       client.raw = raw;
       const playerId = client.userData?.playerId as string | undefined;
-      const viewer = playerId ? room.sync.views.viewers.get(playerId) : undefined;
+      const viewer = playerId ? sharedViewsOf(room).viewers.get(playerId) : undefined;
       sent.set(client.sessionId, { bytes: bytes.slice(), meant: viewer && snapshotOf(room, viewer.visible) });
       raw(bytes);
     };
@@ -77,7 +77,7 @@ describe("world room: a joining client's first state", function () {
     const byTick = recordViews(room);
     // Patches have gone out: the state has nothing pending, bar what changes as b joins.
     await ticks(room, 2);
-    const views = room.sync.views;
+    const views = sharedViewsOf(room);
     const firstAdds = views.first.firstAdds.bind(views.first);
     let madeFromSeededView = false;
     views.first.firstAdds = (view) => {
@@ -92,7 +92,7 @@ describe("world room: a joining client's first state", function () {
     const meant = sent.get(b.room.sessionId)!.meant!;
     assert.ok(Object.keys(meant.resource).length > 0 && Object.keys(meant.player).length === 2, "itself, the other player and resources");
     await checkFirstState(sent, b, byTick);
-    assert.ok(room.sync.views.viewers.get(b.id)!.visible.resource.size > 0, "it sees resources near the spawn");
+    assert.ok(sharedViewsOf(room).viewers.get(b.id)!.visible.resource.size > 0, "it sees resources near the spawn");
   });
 
   it("two joins between the same two ticks into a zone nobody stood in: the second's first state brings the first, changes not yet patched and all, in order", async () => {
@@ -102,7 +102,7 @@ describe("world room: a joining client's first state", function () {
     // Nobody stands in the spawn's zone: it has no window, so each join there is shown what lies around it.
     place(room, first.id, zonesEast(room, spawn, 3));
     await ticks(room, 2);
-    assert.equal(room.sync.views.zones.has(zoneOf(spawn)), false, "the spawn's zone has no window");
+    assert.equal(sharedViewsOf(room).zones.has(zoneOf(spawn)), false, "the spawn's zone has no window");
     const byTick = recordViews(room);
     const sent = recordFirstStates(room);
     // No tick until both have joined: b is in the schema with its fields not yet patched when c's first state is made.
@@ -151,7 +151,7 @@ describe("world room: a joining client's first state", function () {
     const b = await suite.join();
     assert.ok(held.done, "b's answer to its join was held");
     assert.ok(room.world.tick >= ticked + 2, "patches went out before b's first state");
-    assert.ok(room.sync.views.viewers.get(b.id)!.shared, "b shares its zone's view by then");
+    assert.ok(sharedViewsOf(room).viewers.get(b.id)!.shared, "b shares its zone's view by then");
     assert.ok(sent.get(b.room.sessionId)?.meant?.player[first.id], "b was to hold the other player");
     await checkFirstState(sent, b, byTick);
   });
@@ -171,7 +171,7 @@ describe("world room: a joining client's first state", function () {
     });
     const b = await suite.join();
     assert.ok(held.done, "b's answer to its join was held");
-    const vb = room.sync.views.viewers.get(b.id)!;
+    const vb = sharedViewsOf(room).viewers.get(b.id)!;
     assert.equal(vb.shared, false, "b has a window of its own");
     assert.equal(vb.visible.player.has(first.id), false, "the other player left b's window");
     assert.equal(Object.keys(sent.get(b.room.sessionId)!.meant!.groundItem).length, 1, "b was to hold its drop");

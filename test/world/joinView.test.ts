@@ -5,6 +5,7 @@ import type { Tile } from "../../src/game/types.js";
 import type { Zone } from "../../rooms/interest/viewWindows.js";
 import { worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { leaveAndSettle, place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
+import { sharedViewsOf } from "../helpers/viewChecks.js";
 
 /**
  * A join into a zone whose window was worked out last tick, under the cap, sees that window
@@ -28,7 +29,7 @@ describe("world room: a join's first view", function () {
     const room = worldRoomOf(crowd[0]);
     const spawn = room.world.spawnTile;
     crowd.forEach((p, i) => place(room, p.id, at(spawn, i)));
-    const zone = () => room.sync.views.zones.get(zoneOf(spawn))!;
+    const zone = () => sharedViewsOf(room).zones.get(zoneOf(spawn))!;
     do await ticks(room, 1);
     while (!zone() || !ready(zone(), crowd));
     return { crowd, room, zone };
@@ -50,7 +51,7 @@ describe("world room: a join's first view", function () {
     };
     let firstWindow: Record<EntityKind, Set<string>> | undefined;
     let zoneWindow: Record<EntityKind, Set<string>> | undefined;
-    const views = room.sync.views;
+    const views = sharedViewsOf(room);
     const refresh = views.refreshViewer.bind(views);
     views.refreshViewer = (v) => {
       zoneWindow = Object.fromEntries(Object.entries(zone().visible).map(([k, ids]) => [k, new Set(ids)])) as typeof zoneWindow;
@@ -81,7 +82,7 @@ describe("world room: a join's first view", function () {
       (z) => z.visible.player.size === 4,
     );
 
-    const frames = (room.sync.views as unknown as { frames: { addsBody(moves: Array<{ added: object[] }>): Uint8Array } }).frames;
+    const frames = (sharedViewsOf(room) as unknown as { frames: { addsBody(moves: Array<{ added: object[] }>): Uint8Array } }).frames;
     const addsBody = frames.addsBody;
     const made: number[] = [];
     frames.addsBody = (moves) => {
@@ -117,7 +118,7 @@ describe("world room: a join's first view", function () {
         .sort((x, y) => x.d - y.d || (x.id < y.id ? -1 : 1))
         .slice(0, 3)
         .map((o) => o.id);
-      assert.deepEqual([...room.sync.views.viewers.get(me.id)!.visible.player].filter((id) => id !== me.id).sort(), nearest.sort(), "the nearest three");
+      assert.deepEqual([...room.interest.seenBy(me.id)!.player].filter((id) => id !== me.id).sort(), nearest.sort(), "the nearest three");
     }
   });
 

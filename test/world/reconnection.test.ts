@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { joinWorld, type WorldPlayer } from "../helpers/worldClient.js";
 import { until } from "../helpers/tradeSuite.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
-import { checkEveryPatch, recordComplaints, recordViews, zonesEast } from "../helpers/viewChecks.js";
+import { checkEveryPatch, recordComplaints, recordViews, sharedViewsOf, zonesEast } from "../helpers/viewChecks.js";
 
 /**
  * A dropped SDK connection (a Wi-Fi blip: the socket dies without a leave) keeps its player in the
@@ -108,7 +108,7 @@ describe("world room: reconnection after a dropped connection", function () {
     await ticks(room, 2);
     room.world.addGroundItem({ id: room.world.newId(), itemId: "logs", quantity: 1, tile: { ...away }, ownerId: p.id, createdTick: room.world.tick });
     await ticks(room, 2);
-    assert.equal(room.sync.views.viewers.get(p.id)!.shared, false, "a window of its own");
+    assert.equal(sharedViewsOf(room).viewers.get(p.id)!.shared, false, "a window of its own");
     const complaints = recordComplaints("error");
     try {
       const back: Room = await new Client(server.url).reconnect(token);

@@ -30,7 +30,7 @@ describe("world room: the cap on players in view", function () {
     const seen = () => [...viewer.room.state.players.keys()].filter((id: string) => id !== viewer.id).sort();
     const sees = (ids: string[], what: string) => viewer.sees(() => JSON.stringify(seen()) === JSON.stringify([...ids].sort()), what);
     await sees([...near], "the nearest two");
-    assert.deepEqual([...room.sync.views.viewers.get(viewer.id)!.visible.player].filter((id) => id !== viewer.id).sort(), [...near].sort());
+    assert.deepEqual([...room.interest.seenBy(viewer.id)!.player].filter((id) => id !== viewer.id).sort(), [...near].sort());
     // Those in view stay while within the radius, even when the others come nearer.
     others.slice(2).forEach((p, i) => place(room, p.id, { x: spawn.x + i, z: spawn.z + 1 }));
     await ticks(room, 3);

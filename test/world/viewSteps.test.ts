@@ -86,9 +86,9 @@ async function run(opts: {
   const join = () => {
     const p = addStarter(world, `v${joined++}`, near(spawn, 60));
     // Every third a client of schema patches alone (handed over by frame after the patch: a zone shows it that tick wherever it stands).
-    if (joined % 3 === 0) sync.views.attach(p.id, false, () => {});
+    if (joined % 3 === 0) sync.views.attach(p.id, { json: false, setView: () => {} });
     else {
-      sync.views.attach(p.id, true);
+      sync.views.attach(p.id, { json: true });
       held.set(p.id, emptySets());
     }
   };

@@ -7,7 +7,7 @@ import type { Tile } from "../../src/game/types.js";
 import { guestToken, worldSuite, type WorldPlayer } from "../helpers/worldClient.js";
 import { place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
-import { checkEveryPatch, decoded, ghostsAndMissing, heldBy, recordViews, wsModelOf, zonesEast } from "../helpers/viewChecks.js";
+import { checkEveryPatch, decoded, ghostsAndMissing, heldBy, recordViews, sharedViewsOf, wsModelOf, zonesEast } from "../helpers/viewChecks.js";
 
 /**
  * Shared views (rooms/interest/worldViews.ts, PROTOCOL.md §2): the clients standing in one zone are encoded
@@ -27,8 +27,8 @@ describe("world room: shared views per zone", function () {
     const spawn = room.world.spawnTile;
     place(room, b.id, { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z });
     assert.equal(zoneOf(room.world.players.get(a.id)!.tile), zoneOf(room.world.players.get(b.id)!.tile));
-    const va = room.sync.views.viewers.get(a.id)!;
-    const vb = room.sync.views.viewers.get(b.id)!;
+    const va = sharedViewsOf(room).viewers.get(a.id)!;
+    const vb = sharedViewsOf(room).viewers.get(b.id)!;
     while (!(va.shared && vb.shared)) await ticks(room, 1);
     assert.equal(va.zone, vb.zone, "one zone's window");
     const clientOf = (p: WorldPlayer) => room.clients.find((c) => c.sessionId === p.room.sessionId)!;
@@ -75,7 +75,7 @@ describe("world room: shared views per zone", function () {
     assert.deepEqual(check.mismatches, []);
     for (const c of otherChecks) assert.deepEqual(c.mismatches, []);
     assert.ok(check.handOvers() >= 4, `handed over at each of its four zone crossings (${check.handOvers()})`);
-    const v = room.sync.views.viewers.get(walker.id)!;
+    const v = sharedViewsOf(room).viewers.get(walker.id)!;
     assert.ok(v.shared, "back to a shared view once settled");
   });
 
@@ -86,11 +86,11 @@ describe("world room: shared views per zone", function () {
     const byTick = recordViews(room);
     const spawn = room.world.spawnTile;
     place(room, b.id, { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z });
-    const va = room.sync.views.viewers.get(a.id)!;
-    const vb = room.sync.views.viewers.get(b.id)!;
+    const va = sharedViewsOf(room).viewers.get(a.id)!;
+    const vb = sharedViewsOf(room).viewers.get(b.id)!;
     while (!(va.shared && vb.shared && va.zone === vb.zone)) await ticks(room, 1);
     const from = va.zone!;
-    const frames = (room.sync.views as unknown as { frames: HandOverFrames }).frames;
+    const frames = (sharedViewsOf(room) as unknown as { frames: HandOverFrames }).frames;
     const moveFrame = frames.moveFrame;
     const made: number[] = [];
     frames.moveFrame = (moves) => {
@@ -125,7 +125,7 @@ describe("world room: shared views per zone", function () {
     const a = await suite.join();
     const room = worldRoomOf(a);
     const byTick = recordViews(room);
-    const va = room.sync.views.viewers.get(a.id)!;
+    const va = sharedViewsOf(room).viewers.get(a.id)!;
     while (!va.shared) await ticks(room, 1);
     const home = va.zone!;
     const edge = zoneCentre(home.key).x + ZONE_SIZE / 2 - 1;
@@ -166,8 +166,8 @@ describe("world room: shared views per zone", function () {
     const spawn = room.world.spawnTile;
     const beside = { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z };
     place(room, b.id, beside);
-    const va = room.sync.views.viewers.get(a.id)!;
-    const vb = room.sync.views.viewers.get(b.id)!;
+    const va = sharedViewsOf(room).viewers.get(a.id)!;
+    const vb = sharedViewsOf(room).viewers.get(b.id)!;
     const centre = zoneCentre(zoneOf(spawn));
     // c waits out of the zone's sight (its window: AOI_RADIUS tiles around the centre).
     place(room, c.id, { x: centre.x + AOI_RADIUS + ZONE_SIZE, z: centre.z });
@@ -208,8 +208,8 @@ describe("world room: shared views per zone", function () {
     const byTick = recordViews(room);
     const spawn = room.world.spawnTile;
     place(room, b.id, { x: spawn.x + (spawn.x % ZONE_SIZE < ZONE_SIZE - 1 ? 1 : -1), z: spawn.z });
-    const va = room.sync.views.viewers.get(a.id)!;
-    const vb = room.sync.views.viewers.get(b.id)!;
+    const va = sharedViewsOf(room).viewers.get(a.id)!;
+    const vb = sharedViewsOf(room).viewers.get(b.id)!;
     while (!(va.shared && vb.shared)) await ticks(room, 1);
     const checks = [checkEveryPatch(a, byTick), checkEveryPatch(b, byTick)];
     try {
@@ -252,7 +252,7 @@ describe("world room: shared views per zone", function () {
         const f = await ws.next("world:update", () => true, { since: cursor });
         cursor = ws.frames.indexOf(f) + 1;
         if (room.world.tick !== f.data.tick) continue; // the next tick already ran: its truth is not this frame's
-        if (room.sync.views.viewers.get(id)!.shared) shared++;
+        if (sharedViewsOf(room).viewers.get(id)!.shared) shared++;
         const { ghosts, missing } = ghostsAndMissing(wsModelOf(ws.frames.slice(0, cursor)), heldBy(room, id));
         if (ghosts.length || missing.length) mismatches.push(`tick ${f.data.tick}: ghosts ${ghosts}, missing ${missing}`);
       }
@@ -279,11 +279,11 @@ describe("world room: shared views per zone, in a crowd over the cap", function 
     outside.forEach((p, i) => place(room, p.id, { x: zoneStart.x + ZONE_SIZE + 1 + i, z: zoneStart.z }));
     const newcomer = await suite.join();
     place(room, newcomer.id, zonesEast(room, zoneStart, 2));
-    const viewer = room.sync.views.viewers.get(v.id)!;
+    const viewer = sharedViewsOf(room).viewers.get(v.id)!;
     while (!viewer.shared || viewer.visible.player.size < 3) await ticks(room, 1);
     // The newcomer walks into v's zone: it is shown (it stands there) and shares the view; one of the two outside makes room.
     place(room, newcomer.id, { x: zoneStart.x + 1, z: zoneStart.z + 1 });
-    const nv = room.sync.views.viewers.get(newcomer.id)!;
+    const nv = sharedViewsOf(room).viewers.get(newcomer.id)!;
     for (let t = 0; nv.zone === undefined || nv.zone !== viewer.zone; t++) {
       assert.ok(t < 10, "the newcomer shares the zone's view within a few ticks");
       await ticks(room, 1);

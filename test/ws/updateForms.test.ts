@@ -29,11 +29,11 @@ function modelOf(frames: Frame[]): Map<string, Entity> {
 
 /** The server's schema JSON of everything this player sees now. */
 function truthOf(room: WorldRoom, playerId: string): Map<string, Entity> {
-  const v = room.sync.views.viewers.get(playerId)!;
+  const seen = room.interest.seenBy(playerId)!;
   const out = new Map<string, Entity>();
   for (const kind of KINDS) {
     const collection = collectionOf(room.state, kind);
-    for (const id of v.visible[kind]) out.set(id, collection.get(id)!.toJSON() as Entity);
+    for (const id of seen[kind]) out.set(id, collection.get(id)!.toJSON() as Entity);
   }
   return out;
 }
