@@ -12,6 +12,7 @@ import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
+import { FEATURES } from "./src/features/index.js";
 import { restartsOf } from "./src/staff/restart.js";
 import { contentOf } from "./src/staff/contentReload.js";
 import { watchOperatorChanges } from "./src/staff/operatorChanges.js";
@@ -170,6 +171,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         limiters,
         agents,
         routes: [mcp.router],
+        features: FEATURES,
         hostedWorlds: () =>
           [...(hosting?.hosted ?? [])]
             .sort((a, b) => a - b)

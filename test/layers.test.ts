@@ -33,9 +33,32 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: "http", paths: ["src/http/"] },
   { name: "ws", paths: ["src/ws/"] },
   { name: "mcp", paths: ["src/mcp/"] },
-  { name: "assembly", paths: ["arena.config.ts", "src/startup.ts"] },
+  { name: "features", paths: ["src/features/"] },
+  { name: "assembly", paths: ["arena.config.ts", "src/startup.ts", "src/features/index.ts"] },
   { name: "process", paths: ["src/index.ts", "src/processHandlers.ts", "src/adminCli.ts", "src/backupCli.ts", "src/auditCli.ts", "src/cli.ts"] },
 ];
+
+/**
+ * A feature folder (src/features/<feature>/) imports the layers below it, never another feature:
+ * what features share lives below them. Only the registry (src/features/index.ts) lists them.
+ */
+const FEATURES = "src/features/";
+const featureOf = (file: string): string | undefined => (file.startsWith(FEATURES) ? file.slice(FEATURES.length).split("/")[0] : undefined);
+
+/** Every import of one feature's file from another feature's, as "importer imports imported". */
+function featureBreaches(graph: Map<string, string[]>): string[] {
+  const breaches: string[] = [];
+  for (const [from, targets] of graph) {
+    const mine = featureOf(from);
+    if (mine === undefined || !from.slice(FEATURES.length).includes("/")) continue;
+    for (const to of targets) {
+      const theirs = featureOf(to);
+      if (theirs !== undefined && to.slice(FEATURES.length).includes("/") && theirs !== mine)
+        breaches.push(`${from} (feature ${mine}) imports ${to} (feature ${theirs})`);
+    }
+  }
+  return breaches;
+}
 
 /** The web client is bundled for the browser: it imports only itself and the wire contract. */
 const CLIENT = "client/";
@@ -215,5 +238,17 @@ describe("layers", () => {
   it("imports only from a module's own layer and those below", () => {
     const breaches = layerBreaches(graph);
     if (breaches.length > 0) assert.fail(`imports against the layers:\n  ${breaches.join("\n  ")}`);
+  });
+
+  it("a feature folder imports no other feature", () => {
+    assert.ok(
+      [...graph.keys()].some((file) => featureOf(file) === "hiscores"),
+      "the features are read",
+    );
+    const breaches = featureBreaches(graph);
+    if (breaches.length > 0) assert.fail(`features importing one another:\n  ${breaches.join("\n  ")}`);
+    // The rule itself: one feature's file importing another's is named.
+    const made = new Map([["src/features/a/rules.ts", ["src/features/b/rules.ts", "src/features/a/repo.ts", "src/game/types.ts"]]]);
+    assert.deepEqual(featureBreaches(made), ["src/features/a/rules.ts (feature a) imports src/features/b/rules.ts (feature b)"]);
   });
 });

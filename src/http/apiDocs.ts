@@ -1,5 +1,5 @@
 import { Router, type NextFunction } from "express";
-import type { JsonSchema, OpenApiDocument, Operation, ResponseObject } from "./openapi.js";
+import type { JsonSchema, OpenApiDocument, Operation, ResponseObject, RouteDoc } from "./openapi.js";
 
 /**
  * GET /api/openapi.json (the OpenAPI document) and GET /api/docs (the same document as a plain
@@ -7,14 +7,14 @@ import type { JsonSchema, OpenApiDocument, Operation, ResponseObject } from "./o
  * route in openapiRoutes.ts. Both are public and mounted ahead of the /api rate limiter. They are
  * rendered once, on the first request for either: the route descriptions and their conversion to
  * JSON Schema are ~0.1 s of a start that no other request needs. `serverUrl`: the public REST base
- * URL (PUBLIC_API_URL).
+ * URL (PUBLIC_API_URL); `featureRoutes`: the feature folders' routes (src/http/features.ts).
  */
-export function apiDocsRoutes(serverUrl: string) {
+export function apiDocsRoutes(serverUrl: string, featureRoutes: readonly RouteDoc[] = []) {
   const router = Router();
   let rendered: Promise<{ json: string; html: string }> | undefined;
   const render = (next: NextFunction, send: (page: { json: string; html: string }) => void) => {
     rendered ??= Promise.all([import("./openapi.js"), import("./openapiRoutes.js")]).then(([{ buildOpenApiDocument }, { ROUTES }]) => {
-      const doc = buildOpenApiDocument(ROUTES, { serverUrl });
+      const doc = buildOpenApiDocument([...ROUTES, ...featureRoutes], { serverUrl });
       return { json: JSON.stringify(doc), html: renderApiDocs(doc) };
     });
     rendered.then(send).catch(next);

@@ -30,6 +30,7 @@ import { addressKey, clientKey, proxyTrust, rateLimit, type Limiters } from "./r
 import { requestBodies } from "./body.js";
 import { checkRequestTarget } from "./requestTarget.js";
 import { playgroundRoutes } from "./playground.js";
+import type { HttpFeature } from "./features.js";
 
 export interface HttpOptions {
   publicDir?: string;
@@ -41,6 +42,8 @@ export interface HttpOptions {
   hostedWorlds?: () => HostedWorld[];
   /** Routes of the layers above this one (the MCP endpoint at /mcp), mounted beside the others. */
   routes?: RequestHandler[];
+  /** The feature folders' routes (src/features/), with their OpenAPI entries. */
+  features?: readonly HttpFeature[];
 }
 
 /** Mount every HTTP route on the Express app the Colyseus transport serves. */
@@ -68,7 +71,13 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(skillUnlockRoutes(() => ctx.gameData));
   app.use(catalogueRoutes(() => ctx.gameData));
   // The OpenAPI document and its page: public, built once, ahead of the rate limiter (like the game data above).
-  app.use(apiDocsRoutes(config.publicApiUrl));
+  const features = options.features ?? [];
+  app.use(
+    apiDocsRoutes(
+      config.publicApiUrl,
+      features.flatMap((f) => f.docs),
+    ),
+  );
   // Rate limits: authentication attempts per address; every other /api request per client.
   if (options.limiters) {
     const perAddress = rateLimit(options.limiters.auth, addressKey);
@@ -87,6 +96,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(voiceRoutes(ctx));
   if (options.agents) app.use(agentRoutes(ctx, options.agents));
   app.use(adminRoutes(ctx));
+  for (const feature of features) app.use(feature.routes(ctx));
   for (const routes of options.routes ?? []) app.use(routes);
   const adminAuth = { logger, failures: options.limiters?.adminFailures };
   const moderation = moderationOf(ctx);
