@@ -84,18 +84,64 @@ async function makeCharacters(t: TestDb): Promise<Made[]> {
   return made;
 }
 
+/** A settled duel as the suite wrote it. */
+interface MadeDuel {
+  winner: Made;
+  loser: Made;
+  loserValue: number;
+}
+
+/** 400 settled duels between the suite's characters (their `duels` rows), some with counted characters on one side only. */
+async function makeDuels(t: TestDb, made: Made[]): Promise<MadeDuel[]> {
+  const next = random(7);
+  const pick = () => made[Math.floor(next() * 60)]!; // few duellists: many duels each, many ties
+  const duels: MadeDuel[] = [];
+  while (duels.length < 400) {
+    const [winner, loser] = [pick(), pick()];
+    if (winner === loser) continue;
+    duels.push({ winner, loser, loserValue: Math.floor(next() * 4) * 50 });
+  }
+  const values = duels.map(
+    (d, i) =>
+      `('d_hs${i}', '${d.winner.id}', '${d.loser.id}', '${d.winner.name}', '${d.loser.name}', '[]', '[]', 0, ${d.loserValue}, '{}', 1, '${i % 5 ? "win" : "forfeit"}')`,
+  );
+  await t.db.sql.exec(
+    `INSERT INTO duels (id, "winnerId", "loserId", "winnerName", "loserName", "winnerStake", "loserStake", "winnerValue", "loserValue", rules, "arenaId", outcome) VALUES ${values.join(", ")}`,
+  );
+  return duels;
+}
+
+/** The duel rankings by brute force: counted characters with a duel, by wins then stakes won, equal ones sharing a rank. */
+function duelBruteForce(duels: MadeDuel[]) {
+  const totals = new Map<Made, { wins: number; losses: number; stakesWon: number }>();
+  const of = (m: Made) => totals.get(m) ?? totals.set(m, { wins: 0, losses: 0, stakesWon: 0 }).get(m)!;
+  for (const d of duels) {
+    of(d.winner).wins++;
+    of(d.winner).stakesWon += d.loserValue;
+    of(d.loser).losses++;
+  }
+  const rows = [...totals].filter(([m]) => m.counted);
+  const ahead = (a: { wins: number; stakesWon: number }, b: { wins: number; stakesWon: number }) =>
+    a.wins > b.wins || (a.wins === b.wins && a.stakesWon > b.stakesWon);
+  return rows
+    .map(([m, t]) => ({ rank: 1 + rows.filter(([, o]) => ahead(o, t)).length, characterId: m.id, name: m.name, ...t, isAgent: m.isAgent }))
+    .sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 for (const kind of DATABASE_KINDS) {
   describe(`hiscores over REST (${kind})`, function () {
     this.timeout(180_000);
     let t: TestDb;
     let server: TestServer;
     let made: Made[];
+    let duels: MadeDuel[];
     const get = (path: string) => rest(server, "GET", path);
 
     before(async () => {
       t = await openTestDb(kind);
       server = await startTestServer({ db: t.db });
       made = await makeCharacters(t);
+      duels = await makeDuels(t, made);
     });
     after(async () => {
       await server?.close();
@@ -149,6 +195,25 @@ for (const kind of DATABASE_KINDS) {
           assert.deepEqual(res.body.ranks[skill], { rank: e.rank, level: e.level, xp: e.xp }, `${m.name} ${skill}`);
         }
       }
+    });
+
+    it("ranks the duellists by wins, then the worth of the stakes won, as a brute-force count of the duels does", async () => {
+      const expected = duelBruteForce(duels);
+      assert.ok(
+        expected.some((e) => e.rank === expected[expected.indexOf(e) + 1]?.rank),
+        "some duellists tie",
+      );
+      const seen = [];
+      for (let page = 1; ; page++) {
+        const res = await get(`/api/v1/hiscores/duels?page=${page}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.total, expected.length);
+        seen.push(...res.body.entries);
+        if (page >= res.body.pages) break;
+      }
+      assert.deepEqual(seen, expected);
+      assert.ok(!seen.some((e) => e.name === "Ranker 0005" || e.name === "Ranker 0007"), "staff and banned duellists are left out");
+      for (const query of ["page=0", "page=x", "skill=attack"]) assert.equal((await get(`/api/v1/hiscores/duels?${query}`)).status, 400, query);
     });
 
     it("refuses a bad query with 400 INVALID_PAYLOAD, and answers a page past the end with no entries", async () => {

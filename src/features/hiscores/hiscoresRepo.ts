@@ -44,14 +44,14 @@ function figures(skill: HiscoreSkill): { level: string; xp: string; order: strin
   return { level: levelOf(skill), xp: `${xpOf(skill)}::bigint`, order: `${xpOf(skill)} DESC` };
 }
 
-/** The characters on the hiscores: all but those of staff accounts and of accounts banned now. */
-const COUNTED = `
-  FROM characters c JOIN users u ON u.id = c."accountId"
-  WHERE NOT (u.roles && ARRAY['moderator', 'admin']::text[])
+/** Whether character `c` of account `u` is on the hiscores: not a staff account's, not a banned account's. */
+const ELIGIBLE = `NOT (u.roles && ARRAY['moderator', 'admin']::text[])
     AND NOT EXISTS (
       SELECT 1 FROM sanctions s
       WHERE s."accountId" = u.id AND s.kind = 'ban' AND s."liftedAt" IS NULL AND (s."endsAt" IS NULL OR s."endsAt" > now())
     )`;
+/** The characters on the hiscores. */
+const COUNTED = `FROM characters c JOIN users u ON u.id = c."accountId" WHERE ${ELIGIBLE}`;
 
 interface Row {
   id: string;
@@ -111,4 +111,48 @@ export async function characterRanks(
     HISCORE_SKILLS.map((skill, i) => [skill, { rank: Number(row[`rank${i}`]), level: Number(row[`level${i}`]), xp: Number(row[`xp${i}`]) }]),
   ) as CharacterRanks;
   return { characterId: row.id as string, name: row.name as string, isAgent: row.isAgent as boolean, ranks };
+}
+
+export interface DuelStanding {
+  rank: number;
+  characterId: string;
+  name: string;
+  wins: number;
+  losses: number;
+  /** What the stakes it won were worth (the manifests' values when each duel was settled). */
+  stakesWon: number;
+  isAgent: boolean;
+}
+
+/**
+ * One page (from 1) of the duel rankings: every counted character with a settled duel, by wins,
+ * then the worth of the stakes won (a draw settles nothing and counts for neither).
+ */
+export async function duelRankings(sql: SqlRunner, page: number): Promise<{ total: number; entries: DuelStanding[] }> {
+  const rows = await sql.query<Record<string, unknown>>(
+    `WITH results AS (
+       SELECT "winnerId" AS id, 1 AS win, 0 AS loss, "loserValue" AS won FROM duels WHERE "winnerId" IS NOT NULL
+       UNION ALL
+       SELECT "loserId", 0, 1, 0 FROM duels WHERE "loserId" IS NOT NULL
+     ), totals AS (
+       SELECT id, sum(win) AS wins, sum(loss) AS losses, sum(won) AS "stakesWon" FROM results GROUP BY id
+     ), ranked AS (
+       SELECT c.id, c.name, c."isAgent", t.wins, t.losses, t."stakesWon",
+              rank() OVER (ORDER BY t.wins DESC, t."stakesWon" DESC) AS rank, count(*) OVER () AS total
+       FROM totals t JOIN characters c ON c.id = t.id JOIN users u ON u.id = c."accountId"
+       WHERE ${ELIGIBLE}
+     )
+     SELECT * FROM ranked ORDER BY rank, lower(name), id LIMIT $1 OFFSET $2`,
+    [HISCORES_PAGE_SIZE, (page - 1) * HISCORES_PAGE_SIZE],
+  );
+  const entries = rows.map((r) => ({
+    rank: Number(r.rank),
+    characterId: r.id as string,
+    name: r.name as string,
+    wins: Number(r.wins),
+    losses: Number(r.losses),
+    stakesWon: Number(r.stakesWon),
+    isAgent: r.isAgent as boolean,
+  }));
+  return { total: rows.length ? Number(rows[0].total) : 0, entries };
 }
