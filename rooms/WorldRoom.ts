@@ -18,8 +18,8 @@ import { WorldSessions, type Session, type WorldClient } from "./worldSessions.j
 import { createWorld, restoreWorld } from "./worldSetup.js";
 import { worldKey, worldMetadata, worldSpecOf, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
 import { RecentTicks } from "./recentTicks.js";
-import { WorldSync } from "./interest/worldSync.js";
-import type { WorldInterest } from "./interest/worldInterest.js";
+import { makeInterest } from "./interest/interestKinds.js";
+import type { InterestKind, WorldInterest } from "./interest/worldInterest.js";
 import { firstStatesFrom } from "./interest/firstState.js";
 import { StoreDesk } from "./storeDesk.js";
 import { TradeDesk } from "./tradeDesk.js";
@@ -92,7 +92,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   /** The latest ticks' durations (for /status). */
   private readonly recentTicks = new RecentTicks();
 
-  async onCreate(options: { worldId?: number; tradeLimits?: Partial<TradeLimits> } = {}) {
+  /**
+   * `interest`: which implementation of interest management the room uses (rooms/interest/worldInterest.ts):
+   * "shared" (the default) or "plain" (Colyseus's own StateView encoding, one view per client).
+   */
+  async onCreate(options: { worldId?: number; tradeLimits?: Partial<TradeLimits>; interest?: InterestKind } = {}) {
     const spec = (this.spec = worldSpecOf(this.ctx.config.worlds, options.worldId));
     this.maxClients = spec.capacity;
     this.metadata = worldMetadata(spec);
@@ -126,7 +130,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     });
     this.stores = new StoreDesk({ ...desk, worldName: key });
     this.duels = new DuelDesk(desk);
-    this.interest = WorldSync.ofRoom({
+    this.interest = makeInterest(options.interest ?? "shared", {
       world: this.world,
       state: this.state,
       playerCap: this.ctx.config.viewPlayerCap,

@@ -68,7 +68,7 @@ export function firstStateOf(serializer: unknown, view: StateView, state: WorldS
  * shared interest implementation's first states, made by `firstStateOf`). Colyseus's
  * Room.sendFullState (private in its types, called on the room for each client that completes its
  * join) is replaced on this room instance only; every other full state (`made` gives none: a
- * reconnection, a view already patched) goes the Colyseus way.
+ * reconnection, a view already patched, the plain implementation) goes the Colyseus way.
  */
 export function firstStatesFrom(room: Room, made: (client: Client) => Uint8Array | undefined) {
   const internals = room as unknown as { sendFullState(client: Client): void };

@@ -6,13 +6,18 @@ import type { WorldUpdate } from "../../src/protocol/index.js";
 
 /**
  * Interest management: which of the world each client of a world room sees, and how that reaches
- * it. The room and its tick use it through this interface alone; one implementation stands behind
- * it, the shared one (worldSync.ts's WorldSync): the clients standing in one zone share one
- * StateView, each entity's bytes are encoded once a patch and copied into every view that sees it,
- * a client stepping into another zone is sent one frame made for everyone making the same step,
- * and a joining client's first state is copied from its zone's window. It works on
- * @colyseus/schema's internals (pinned in package.json). Which entities a client sees is the
- * windows' choice (worldWindows.ts), which keeps no StateView.
+ * it. The room and its tick use it through this interface alone; two implementations stand behind
+ * it, chosen when the room is made (`interest` among WorldRoom's options):
+ *
+ * - "shared" (the default, worldSync.ts's WorldSync): the clients standing in one zone share one
+ *   StateView, each entity's bytes are encoded once a patch and copied into every view that sees
+ *   it, a client stepping into another zone is sent one frame made for everyone making the same
+ *   step, and a joining client's first state is copied from its zone's window. It works on
+ *   @colyseus/schema's internals (pinned in package.json).
+ * - "plain" (plainInterest.ts's PlainInterest): one StateView per client of patches, kept by
+ *   `view.add` and `view.remove` alone, and Colyseus's own encoder and full state. It shows each
+ *   client the same entities by the same rules (it shares the windows' choice, worldWindows.ts),
+ *   so it is the reference the shared one is checked against (test/rooms/interestKinds.test.ts).
  *
  * What a client sees (PROTOCOL.md §2): everything within AOI_RADIUS of the middle of its zone (a
  * window of its own, centred on itself, while it cannot share its zone's), at most the player cap
@@ -21,7 +26,7 @@ import type { WorldUpdate } from "../../src/protocol/index.js";
  */
 
 /** The implementations, by name. */
-export const INTEREST_KINDS = ["shared"] as const;
+export const INTEREST_KINDS = ["shared", "plain"] as const;
 export type InterestKind = (typeof INTEREST_KINDS)[number];
 
 /** What an implementation is made with: the room's world, its schema state and serializer, and how to reach a client. */

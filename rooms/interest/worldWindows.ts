@@ -12,8 +12,9 @@ import { WindowContents } from "./windowContents.js";
  * Which window each client sees through, and so which entities it is shown: its zone's window,
  * shared (what a window holds: windowContents.ts, everything within AOI_RADIUS tiles of its centre,
  * players capped at VIEW_PLAYER_CAP others, PROTOCOL.md §2), or one of its own. This is the choice
- * alone, apart from how it reaches the clients (worldInterest.ts): it keeps no StateView. The
- * shared implementation (worldViews.ts) extends it, keeping its StateViews at the hooks below.
+ * alone, the same for both interest implementations (worldInterest.ts): it keeps no StateView.
+ * The shared implementation (worldViews.ts) extends it, keeping its StateViews at the hooks below;
+ * the plain one (plainInterest.ts) reads each viewer's sets after every tick.
  *
  * A client that cannot share (it has drops only it may see yet, or its zone's crowd is over the cap
  * and it is not among those shown) gets a window of its own, centred on itself, as the classic
