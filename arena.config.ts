@@ -8,6 +8,7 @@ import { WebSocketTransport } from "@colyseus/ws-transport";
 import type { Application } from "express";
 import { TradeRoom } from "./rooms/TradeRoom.js";
 import { WorldRoom } from "./rooms/WorldRoom.js";
+import type { InterestKind } from "./rooms/interest/worldInterest.js";
 import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
@@ -78,13 +79,18 @@ export interface ArenaOptions {
   rateLimits?: Partial<typeof RATE_LIMITS>;
   /** Start the agents marked running when the server starts (default true). */
   startAgents?: boolean;
+  /** The worlds' interest management (rooms/interest/worldInterest.ts): "shared" by default, "plain" for tests and benchmarks. */
+  interest?: InterestKind;
 }
 
 /** The room types: the world (one per shard, made by the server at start) and a trade room per trade. */
 function arenaRooms(ctxOf: () => ServerContext, options: ArenaOptions = {}) {
   return {
     // The room's own options win over a client's: no client decides the world's limits.
-    world: defineRoom(bindContext(WorldRoom as any, ctxOf) as typeof WorldRoom, { tradeLimits: options.tradeLimits ?? {} }),
+    world: defineRoom(bindContext(WorldRoom as any, ctxOf) as typeof WorldRoom, {
+      tradeLimits: options.tradeLimits ?? {},
+      interest: options.interest ?? "shared",
+    }),
     trade: defineRoom(bindContext(TradeRoom as any, ctxOf) as typeof TradeRoom),
   };
 }

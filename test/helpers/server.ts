@@ -59,6 +59,7 @@ export async function startTestServer(
     wsHeartbeatMs: options.wsHeartbeatMs,
     wsAuthenticateWithinMs: options.wsAuthenticateWithinMs,
     tradeLimits: options.tradeLimits,
+    interest: options.interest,
     // Suites make many guests and calls from one address: the limits are the rate-limit suite's subject.
     rateLimits: options.rateLimits ?? { auth: { points: 1_000_000, durationS: 60 }, rest: { points: 1_000_000, durationS: 60 } },
   });
