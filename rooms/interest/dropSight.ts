@@ -6,7 +6,7 @@ import type { World } from "../../src/game/world/World.js";
 export const ANYONE = "";
 
 /**
- * Who may see the ground items, worked out once a tick for the views (rooms/interest/worldViews.ts): the
+ * Who may see the ground items, worked out once a tick for the windows (worldWindows.ts): the
  * items only their owner may see yet, by owner (a client with one near cannot share its zone's
  * window), and every item whose being shown to everyone changed since the last tick (a drop's
  * private window ended), noted as seen anew where it lies (World.seenAnew), so the windows

@@ -16,7 +16,7 @@ import { changeEntry } from "./updateForms.js";
 const NONE: ReadonlySet<string> = new Set();
 
 /**
- * What each window of WorldViews (rooms/interest/worldViews.ts) holds: everything within AOI_RADIUS tiles of
+ * What each window of WorldWindows (worldWindows.ts) holds: everything within AOI_RADIUS tiles of
  * its centre that is in the schema (ground items: those its viewer may see, a zone's those everyone
  * may see), players capped at `playerCap` others (PROTOCOL.md §2). Each call moves one window to
  * its new sets (rooms/interest/windowAdvance.ts) and gives its world:update, when it takes them.

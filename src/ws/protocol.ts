@@ -150,7 +150,7 @@ export function frame<K extends ServerMessageType>(type: K, data: ServerMessage<
 
 /**
  * The JSON of each world:update the room sent, made once: the clients standing in one zone are
- * sent the very same update object (rooms/interest/worldViews.ts), which is never changed once sent.
+ * sent the very same update object (rooms/interest/worldWindows.ts), which is never changed once sent.
  */
 const updateJson = new WeakMap<object, string>();
 

@@ -9,7 +9,7 @@ import { sharedViewsOf } from "../helpers/viewChecks.js";
 
 /**
  * A join into a zone whose window was worked out last tick, under the cap, sees that window
- * (rooms/interest/worldViews.ts, refreshViewer): no spatial query, so the first view costs what the window
+ * (rooms/interest/worldWindows.ts, refreshViewer): no spatial query, so the first view costs what the window
  * holds however many are online, and the joins into one zone before the next tick are sent the
  * same bytes of it. Into a crowd over the cap it sees the zone's window cut to the cap, then its own
  * window of the nearest from the next tick (and so does a /ws client: viewCap.test.ts).
