@@ -65,6 +65,11 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
+/** A public GET: its JSON answer, or an ApiError with the server's code and message. */
+export function getPublic<T>(path: string): Promise<T> {
+  return call<T>(path);
+}
+
 /** A call with the account's token as its Bearer (and `body`, when given, as JSON). */
 export function callAs<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };

@@ -47,6 +47,8 @@ export class Game {
   whisper: (name: string) => void = () => {};
   /** Open the report window, for the player named (the report window sets it). */
   report: (name: string) => void = () => {};
+  /** Open the hiscores window (the hiscores window sets it). */
+  hiscores: () => void = () => {};
 
   constructor(
     readonly net: Connection,

@@ -39,6 +39,7 @@ import { WorldView } from "./view.js";
 import { installDuel } from "./windows/duel.js";
 import { installNpcWindows } from "./windows/npcs.js";
 import { installReport } from "./windows/report.js";
+import { installHiscores } from "./features/hiscores/hiscoresWindow.js";
 import { installTrade } from "./windows/trade.js";
 
 const PANELS: Panel[] = [
@@ -178,6 +179,7 @@ async function play() {
     installDuel(game);
     installNpcWindows(game);
     installReport(game);
+    installHiscores(game);
     installBroadcasts(game);
     installStaffPanel(game);
     const guidance = new Guidance(game);

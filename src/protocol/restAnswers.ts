@@ -86,3 +86,25 @@ export const CatalogueBody = z.object({
   recipes: z.record(z.string(), z.array(Recipe)),
 });
 export type CatalogueBody = z.infer<typeof CatalogueBody>;
+
+const pageOf = <T extends z.ZodType>(entry: T) => z.object({ page: int, pageSize: int, total: int, pages: int, entries: z.array(entry) });
+
+/** One character's place in a skill's ranking (or the overall one: total level, total xp). */
+export const HiscoreEntry = z.object({ rank: int, characterId: z.string(), name: z.string(), level: int, xp: int, isAgent: z.boolean() });
+/** GET /api/v1/hiscores: one page of a ranking. */
+export const HiscoresPageBody = pageOf(HiscoreEntry).extend({ skill: z.string() });
+export type HiscoresPageBody = z.infer<typeof HiscoresPageBody>;
+
+/** One character's place in the duel rankings. */
+export const DuelStandingEntry = z.object({
+  rank: int,
+  characterId: z.string(),
+  name: z.string(),
+  wins: int,
+  losses: int,
+  stakesWon: int,
+  isAgent: z.boolean(),
+});
+/** GET /api/v1/hiscores/duels: one page of the duel rankings. */
+export const DuelRankingsBody = pageOf(DuelStandingEntry);
+export type DuelRankingsBody = z.infer<typeof DuelRankingsBody>;

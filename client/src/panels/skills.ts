@@ -13,6 +13,7 @@ export const skillsPanel: Panel = {
       {},
       h("h3", {}, `${me.name}: combat level ${me.combatLevel}, total level ${total}`),
       h("div", {}, `Life points ${me.health}/${me.maxHealth} · prayer ${me.prayer.points}/${me.prayer.max}`),
+      h("button", { type: "button", className: "open-hiscores", textContent: "Hiscores", onclick: () => game.hiscores() }),
       h(
         "div",
         { className: "rows" },

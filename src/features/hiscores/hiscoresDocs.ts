@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { answer, bool, err, int, ok, str, tagged } from "../../http/openapi.js";
+import { DuelRankingsBody, HiscoresPageBody } from "../../protocol/restAnswers.js";
 import { HISCORE_SKILLS } from "./hiscoresRepo.js";
 import { DuelRankingsQuery, HiscoresParams, HiscoresQuery } from "./hiscoresRoutes.js";
 
-const Entry = z.object({ rank: int, characterId: str, name: str, level: int, xp: int, isAgent: bool });
 const Standing = z.object({ rank: int, level: int, xp: int });
-const DuelEntry = z.object({ rank: int, characterId: str, name: str, wins: int, losses: int, stakesWon: int, isAgent: bool });
 
 /** The hiscores' routes in the OpenAPI document. */
 export const HISCORES_DOCS = tagged("world", [
@@ -17,7 +16,7 @@ export const HISCORES_DOCS = tagged("world", [
     responses: {
       200: answer(
         "the page: rank, name, level, xp, whether an agent plays it; equal figures share a rank",
-        ok({ skill: z.enum(HISCORE_SKILLS), page: int, pageSize: int, total: int, pages: int, entries: z.array(Entry) }),
+        ok({ ...HiscoresPageBody.shape, skill: z.enum(HISCORE_SKILLS) }),
       ),
       400: err("an unknown skill, a page that is not a whole number from 1 to 10,000, an unknown parameter", "INVALID_PAYLOAD"),
     },
@@ -28,10 +27,7 @@ export const HISCORES_DOCS = tagged("world", [
     open: true,
     query: DuelRankingsQuery,
     responses: {
-      200: answer(
-        "the page: every character with a settled duel, by wins then stakes won; equal figures share a rank",
-        ok({ page: int, pageSize: int, total: int, pages: int, entries: z.array(DuelEntry) }),
-      ),
+      200: answer("the page: every character with a settled duel, by wins then stakes won; equal figures share a rank", ok(DuelRankingsBody.shape)),
       400: err("a page that is not a whole number from 1 to 10,000, an unknown parameter", "INVALID_PAYLOAD"),
     },
   },

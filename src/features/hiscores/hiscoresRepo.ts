@@ -1,5 +1,9 @@
 import type { SqlRunner } from "../../db/sql.js";
-import { SKILLS, type SkillName } from "../../protocol/index.js";
+import type { z } from "zod";
+import { SKILLS, type DuelStandingEntry, type HiscoreEntry as HiscoreEntrySchema, type SkillName } from "../../protocol/index.js";
+
+export type HiscoreEntry = z.infer<typeof HiscoreEntrySchema>;
+export type DuelStanding = z.infer<typeof DuelStandingEntry>;
 
 /**
  * The hiscores, ranked by the database as saved (a character online counts as of its last save):
@@ -13,15 +17,6 @@ import { SKILLS, type SkillName } from "../../protocol/index.js";
 export type HiscoreSkill = SkillName | "overall";
 export const HISCORE_SKILLS = ["overall", ...SKILLS] as const satisfies readonly HiscoreSkill[];
 export const HISCORES_PAGE_SIZE = 25;
-
-export interface HiscoreEntry {
-  rank: number;
-  characterId: string;
-  name: string;
-  level: number;
-  xp: number;
-  isAgent: boolean;
-}
 
 export interface HiscoresPage {
   /** Characters ranked (every page's). */
@@ -111,17 +106,6 @@ export async function characterRanks(
     HISCORE_SKILLS.map((skill, i) => [skill, { rank: Number(row[`rank${i}`]), level: Number(row[`level${i}`]), xp: Number(row[`xp${i}`]) }]),
   ) as CharacterRanks;
   return { characterId: row.id as string, name: row.name as string, isAgent: row.isAgent as boolean, ranks };
-}
-
-export interface DuelStanding {
-  rank: number;
-  characterId: string;
-  name: string;
-  wins: number;
-  losses: number;
-  /** What the stakes it won were worth (the manifests' values when each duel was settled). */
-  stakesWon: number;
-  isAgent: boolean;
 }
 
 /**
