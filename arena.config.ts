@@ -17,14 +17,14 @@ import { FEATURES } from "./src/features/index.js";
 import { restartsOf } from "./src/staff/restart.js";
 import { contentOf } from "./src/staff/contentReload.js";
 import { watchOperatorChanges } from "./src/staff/operatorChanges.js";
-import { localWorlds } from "./rooms/localWorlds.js";
+import { localWorlds } from "./rooms/cluster/localWorlds.js";
 import { frameworkLogger, serverLogger, type Logger } from "./src/logger.js";
 import { processInfo } from "./src/metrics.js";
 import { clientAddressOf, createLimiters, RATE_LIMITS } from "./src/http/rateLimit.js";
 import { AgentRuntime } from "./src/agents/runtime.js";
 import type { Redis } from "ioredis";
 import os from "node:os";
-import { WorldHosting, worldRoomId } from "./rooms/worldHosting.js";
+import { WorldHosting, worldRoomId } from "./rooms/cluster/worldHosting.js";
 import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
@@ -202,7 +202,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       }
       // The worlds are made by the server (clients only join them): before the port opens, this
       // process makes its share of the worlds nobody runs yet (all of them without a cluster),
-      // then keeps looking for worlds to take over (rooms/worldHosting.ts).
+      // then keeps looking for worlds to take over (rooms/cluster/worldHosting.ts).
       await matchMaker.onReady;
       if (ctx.config.cluster) ctx.logger.setBindings({ processId: matchMaker.processId });
       processInfo.set({ process_id: matchMaker.processId, cluster: String(ctx.config.cluster !== undefined) }, 1);

@@ -26,7 +26,7 @@ import { TradeDesk } from "./tradeDesk.js";
 import { DuelDesk } from "./duelDesk.js";
 import { isRoomOp, roomOps } from "./roomOps.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
-import { worldClaims } from "./worldHosting.js";
+import { worldClaims } from "./cluster/worldHosting.js";
 import { InMemoryRoomClient } from "./inMemoryClient.js";
 import { sendsWritten } from "./sendsWritten.js";
 import { routeWorldMessages } from "./worldMessages.js";
@@ -285,7 +285,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   /**
-   * An op of the world facade on this room (rooms/worldFacade.ts): called in this process, or by
+   * An op of the world facade on this room (rooms/cluster/worldFacade.ts): called in this process, or by
    * another process as a remote room call; JSON in and out.
    */
   facade(op: unknown, args: unknown): unknown {

@@ -1,13 +1,13 @@
 import { ServerError, type Presence } from "@colyseus/core";
 import type { Logger } from "pino";
 import { turnOf } from "../src/game/turns.js";
-import { PresenceClaims } from "./presenceClaims.js";
+import { PresenceClaims } from "./cluster/presenceClaims.js";
 
 /**
  * One character, one room: a lock per character in Colyseus's presence, held by the room the
  * character is live in.
  *
- * - The lock is a presence claim (rooms/presenceClaims.ts) under `character:<id>:lock`, held by
+ * - The lock is a presence claim (rooms/cluster/presenceClaims.ts) under `character:<id>:lock`, held by
  *   the room's id. It expires after `ttlS` unless its holder refreshes it, so a dead process's
  *   characters are free again.
  * - A room that finds the character held elsewhere asks the holder, on the holder's own channel,

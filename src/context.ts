@@ -12,6 +12,6 @@ export interface ServerContext {
   gameData: GameData;
   /** Date.now() when the process started serving. */
   startedAt: number;
-  /** The world, for everything outside the Colyseus glue (rooms/worldFacade.ts in one process). */
+  /** The world, for everything outside the Colyseus glue (rooms/cluster/worldFacade.ts in one process). */
   world: WorldAccess;
 }

@@ -1,5 +1,5 @@
 import { startGuestCleanup, type GuestCleanup } from "./auth/guestCleanup.js";
-import { colyseusWorldRooms, worldFacade } from "../rooms/worldFacade.js";
+import { colyseusWorldRooms, worldFacade } from "../rooms/cluster/worldFacade.js";
 import type { Config } from "./config.js";
 import type { ServerContext } from "./context.js";
 import { databaseOptionsFrom, openDatabase, type Database } from "./db/client.js";

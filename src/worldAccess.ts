@@ -9,7 +9,7 @@ import type { StandingView } from "./db/staffRepo.js";
  * How everything outside the Colyseus glue (HTTP routes, agents, the /ws adapter, start-up) reaches
  * the worlds: `ctx.world`. Answers are copies, never the world's own objects, and every call is
  * async: a character's world may run on another process of a cluster, and is then reached by a
- * remote room call (rooms/worldFacade.ts). Every method answers as "not in the world" (undefined,
+ * remote room call (rooms/cluster/worldFacade.ts). Every method answers as "not in the world" (undefined,
  * false, nothing sent) while the world concerned does not run.
  */
 export interface WorldAccess {

@@ -1,9 +1,9 @@
 import type { Presence } from "@colyseus/core";
-import { PresenceClaims } from "../../rooms/presenceClaims.js";
+import { PresenceClaims } from "../../rooms/cluster/presenceClaims.js";
 
 /**
  * Each running agent is driven by exactly one process of the cluster (one process: by it): the
- * process holding its lease, a presence claim (rooms/presenceClaims.ts) under `agent:<id>:lease`
+ * process holding its lease, a presence claim (rooms/cluster/presenceClaims.ts) under `agent:<id>:lease`
  * held by the process id, refreshed by its holder and expiring `ttlS` after it stops (a dead
  * process).
  */

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { matchMaker } from "@colyseus/core";
-import { liveProcesses } from "../../rooms/worldHosting.js";
+import { liveProcesses } from "../../rooms/cluster/worldHosting.js";
 import { AgentLeases } from "./leases.js";
 import { AgentCalls } from "./remoteCalls.js";
 

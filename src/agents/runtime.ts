@@ -13,7 +13,7 @@ import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { ServerMessage, ServerMessageType } from "../protocol/index.js";
 import { replyTo } from "./replies.js";
 import { AgentPlacement } from "./placement.js";
-import { liveProcesses } from "../../rooms/worldHosting.js";
+import { liveProcesses } from "../../rooms/cluster/worldHosting.js";
 
 /** How often the agents' leases are refreshed, and agents whose process died are taken over. */
 export const AGENT_ROUND_MS = 5000;

@@ -6,7 +6,7 @@ import { groundChanged, sameContent, type WorldContentReport } from "../game/wor
 import { GameError } from "../game/types.js";
 import { ManifestError, manifestSyncOptions, prepareGameData, type GameData } from "../manifests/index.js";
 
-/** The worlds of this process as a content reload reaches them (rooms/localWorlds.ts). */
+/** The worlds of this process as a content reload reaches them (rooms/cluster/localWorlds.ts). */
 export interface ContentWorlds {
   /** Each world takes the new data between two ticks; what each changed. */
   applyContent(data: GameData): Array<{ world: number } & WorldContentReport>;

@@ -7,7 +7,7 @@ import { syncItems } from "../../src/db/itemSync.js";
 import { silentLogger, type Logger } from "../../src/logger.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { ROOT } from "../../src/paths.js";
-import { colyseusWorldRooms, worldFacade } from "../../rooms/worldFacade.js";
+import { colyseusWorldRooms, worldFacade } from "../../rooms/cluster/worldFacade.js";
 
 export const TEST_SECRET = "test-secret-".padEnd(48, "x");
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { FacadeRoom } from "../../rooms/roomOps.js";
-import { oneRoom, worldFacade } from "../../rooms/worldFacade.js";
+import { oneRoom, worldFacade } from "../../rooms/cluster/worldFacade.js";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { startingInventory } from "../../src/game/inventory.js";
 import { defaultSkillXp } from "../../src/game/skills.js";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { LocalPresence } from "@colyseus/core";
 import { characterClaims, lockKey } from "../../rooms/characterLocks.js";
-import { PresenceClaims } from "../../rooms/presenceClaims.js";
-import { worldClaims, worldHostKey } from "../../rooms/worldHosting.js";
+import { PresenceClaims } from "../../rooms/cluster/presenceClaims.js";
+import { worldClaims, worldHostKey } from "../../rooms/cluster/worldHosting.js";
 import { agentLeaseKey, AgentLeases } from "../../src/agents/leases.js";
 
 /**
- * The one presence claim (rooms/presenceClaims.ts) behind the character locks, the world claims
+ * The one presence claim (rooms/cluster/presenceClaims.ts) behind the character locks, the world claims
  * and the agent leases, on Colyseus's in-process presence (Redis answers the same calls; the
  * cluster suites run it there).
  */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LocalPresence } from "@colyseus/core";
-import { WorldHosting, worldHostKey } from "../../rooms/worldHosting.js";
+import { WorldHosting, worldHostKey } from "../../rooms/cluster/worldHosting.js";
 import { silentLogger } from "../../src/logger.js";
 import type { WorldSpec } from "../../src/worldSpecs.js";
 

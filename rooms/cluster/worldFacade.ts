@@ -1,15 +1,15 @@
 import { matchMaker } from "@colyseus/core";
-import { knowledgeOf, type WorldKnowledge } from "../src/game/world/knowledge.js";
-import type { GameData } from "../src/manifests/index.js";
-import type { Tile } from "../src/game/types.js";
-import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
-import type { LiveCharacter, OnlineCharacter, PrivateOutcome, WorldAccess, WorldSummary } from "../src/worldAccess.js";
-import { characterClaims } from "./characterLocks.js";
+import { knowledgeOf, type WorldKnowledge } from "../../src/game/world/knowledge.js";
+import type { GameData } from "../../src/manifests/index.js";
+import type { Tile } from "../../src/game/types.js";
+import type { ServerMessage, ServerMessageType } from "../../src/protocol/index.js";
+import type { LiveCharacter, OnlineCharacter, PrivateOutcome, WorldAccess, WorldSummary } from "../../src/worldAccess.js";
+import { characterClaims } from "../characterLocks.js";
 import { worldRoomId } from "./worldHosting.js";
-import type { WorldEntry, WorldSpec } from "../src/worldSpecs.js";
+import type { WorldEntry, WorldSpec } from "../../src/worldSpecs.js";
 import { worldDirectory } from "./worldDirectory.js";
-import { createWorld } from "./worldSetup.js";
-import { roomOps, type FacadeRoom, type RoomOp } from "./roomOps.js";
+import { createWorld } from "../worldSetup.js";
+import { roomOps, type FacadeRoom, type RoomOp } from "../roomOps.js";
 
 /** How the facade reaches world rooms: which run, which holds a character, and a call on one. */
 export interface WorldRooms {

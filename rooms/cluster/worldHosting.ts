@@ -1,13 +1,13 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import type { Logger } from "pino";
-import type { WorldSpec } from "../src/worldSpecs.js";
-import { markStart } from "../src/startupTimes.js";
+import type { WorldSpec } from "../../src/worldSpecs.js";
+import { markStart } from "../../src/startupTimes.js";
 import { PresenceClaims } from "./presenceClaims.js";
 
 /**
  * Each configured world runs exactly once in the whole cluster (one process: exactly once there).
  *
- * - A world is hosted by the process holding its claim: a presence claim (rooms/presenceClaims.ts)
+ * - A world is hosted by the process holding its claim: a presence claim (rooms/cluster/presenceClaims.ts)
  *   under `world:<id>:host` held by the process id and kept alive by its holder; it expires `ttlS`
  *   after its holder stops refreshing it, and another process then takes the world over, loading
  *   it from the database as any start does.

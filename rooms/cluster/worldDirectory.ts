@@ -1,5 +1,5 @@
 import { matchMaker } from "@colyseus/core";
-import type { WorldEntry, WorldSpec } from "../src/worldSpecs.js";
+import type { WorldEntry, WorldSpec } from "../../src/worldSpecs.js";
 import { liveProcesses, worldClaims, worldRoomId } from "./worldHosting.js";
 
 /**

@@ -1,6 +1,6 @@
 import { matchMaker } from "@colyseus/core";
-import type { LocalWorlds } from "../src/staff/restart.js";
-import type { WorldRoom } from "./WorldRoom.js";
+import type { LocalWorlds } from "../../src/staff/restart.js";
+import type { WorldRoom } from "../WorldRoom.js";
 import { worldRoomId } from "./worldHosting.js";
 
 /** How long a restart waits for the rooms to let their players go before it stops the process anyway. */

@@ -3,7 +3,7 @@ import type { Presence } from "@colyseus/core";
 /**
  * Claims in Colyseus's presence (this process's memory, or Redis in a cluster, with the same code):
  * who holds a thing that only one may hold at a time. The one shape of the character locks
- * (rooms/characterLocks.ts), the world claims (rooms/worldHosting.ts) and the agent leases
+ * (rooms/characterLocks.ts), the world claims (rooms/cluster/worldHosting.ts) and the agent leases
  * (src/agents/leases.ts).
  *
  * A claim is a presence hash under its key (the caller's: several processes of a cluster share
