@@ -81,7 +81,7 @@ export async function runJourney(baseUrl: string, token: string, log: (line: str
         seen = await call(client, "observe");
         tree = seen.near.resources.find((r: { resourceId: string }) => r.resourceId === "tree_normal");
       }
-      const r = await call(client, "interact", { action: "gather", targetId: tree.id, maxTicks: 100 }, log);
+      const r = await call(client, "interact", { action: "gather", targetId: tree.id, maxTicks: 90 }, log);
       step(`Chopped: ${JSON.stringify(r.gained)}`);
       seen = await call(client, "observe");
     }
@@ -89,7 +89,7 @@ export async function runJourney(baseUrl: string, token: string, log: (line: str
 
     // 3. A knife from the general store, then arrow shafts from one log (fletching needs no station).
     const keeper = map.townsfolk.find((t: { storeId?: string }) => t.storeId === "general_store");
-    await call(client, "interact", { action: "store", targetId: keeper.id, maxTicks: 100 }, log);
+    await call(client, "interact", { action: "store", targetId: keeper.id, maxTicks: 90 }, log);
     const bought = await call(client, "store_buy", { itemId: "knife", quantity: 1 });
     step(`Bought a knife: ${JSON.stringify(bought.gained)}`);
     await call(client, "close", { what: "store" });
@@ -99,7 +99,7 @@ export async function runJourney(baseUrl: string, token: string, log: (line: str
     const shafts = countOf(seen, "arrow_shaft");
 
     // 4. Sell what was made, and the logs left, back to the store.
-    await call(client, "interact", { action: "store", targetId: keeper.id, maxTicks: 100 }, log);
+    await call(client, "interact", { action: "store", targetId: keeper.id, maxTicks: 90 }, log);
     let coinsFromSale = 0;
     for (const itemId of ["arrow_shaft", "logs"]) {
       const quantity = countOf(seen, itemId);

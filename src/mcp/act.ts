@@ -4,16 +4,23 @@ import type { RoomEnvelope } from "../protocol/index.js";
 import type { Heard, McpPlayer } from "./player.js";
 import type { McpSession } from "./session.js";
 import { toolError, toolResult, ToolError } from "./results.js";
-import { compactEvent } from "./observe.js";
 
 /** The game tick, in ms (rooms/worldTick.ts). */
 export const TICK_MS = 600;
 /** Most ticks a tool waits for an outcome when the call does not say (about 30 s). */
 export const DEFAULT_MAX_TICKS = 50;
-/** Most ticks any tool waits (about 2 minutes). */
-export const MAX_TICKS = 200;
+/**
+ * Most ticks any tool waits (54 s): under the 60 s an MCP client waits for an answer by default
+ * (the SDK's and the Inspector's request timeout), so a long call is answered, never timed out.
+ * A fight waits this long unless the call says less.
+ */
+export const MAX_TICKS = 90;
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What an answer whose outcome has not come says about going on. */
+const CONTINUES =
+  "The action goes on in the world: call wait (with `for` naming the outcome's event) or this tool again to keep waiting; the events that come meanwhile are in the next answer.";
 
 /** What a wait decides at each message: done (the outcome came), failed (a refusal), or not yet. */
 export type Verdict = "done" | { fail: { code: string; message: string } } | undefined;
@@ -62,7 +69,8 @@ function changes(before: ReturnType<typeof holdings>, after: ReturnType<typeof h
  * as any client's message (a goal the runtime was playing gives way to it); a refusal on its
  * channel is the tool's error, with its code. Then, as `watch` says, the call waits for the
  * outcome (or a refusal later, or its ticks' end), reporting progress each tick, and answers with
- * what happened: the events, the items gained and lost, the xp, where the player stands.
+ * what happened: the items gained and lost, the xp, where the player stands (the events and the
+ * vitals every answer carries are added by the tool's wrapper, src/mcp/toolKit.ts).
  */
 export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope | null, watch: Watch = {}): Promise<CallToolResult> {
   try {
@@ -128,7 +136,7 @@ export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope |
     }
     if (verdict && typeof verdict === "object") {
       const { code, message } = verdict.fail;
-      return toolError(code, message, { events: heard.filter((m) => !REFUSALS.has(m.type)).map(compactEvent) });
+      return toolError(code, message);
     }
     if (s.ended && !verdict) return toolError(s.ended.code, s.ended.message);
     const changed = changes(before, holdings(p));
@@ -140,7 +148,7 @@ export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope |
       xp: changed.xp,
       position: self ? { x: self.tile.x, z: self.tile.z } : null,
       action: self?.action ?? null,
-      events: heard.map(compactEvent),
+      ...(verdict !== "done" && maxTicks > 0 ? { continues: CONTINUES } : {}),
     });
   } finally {
     stop();

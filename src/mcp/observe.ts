@@ -20,9 +20,10 @@ const nameOf = (data: GameData, itemId: string) => data.items.get(itemId)?.name 
  * The compact, model-friendly view of an observe: where the player stands and how it is, its
  * skills, pack and worn items, the nearest things in view with their ids and distances (what the
  * tools take as targets), what is open (a conversation, a store, a bank in reach, a trade, a duel),
- * the goal the runtime plays for it, the quests under way, and the events since the last observe.
+ * the goal the runtime plays for it and the quests under way (the events since the previous answer
+ * come with every answer: src/mcp/answers.ts).
  */
-export function observation(p: McpPlayer, data: GameData, takeEvents = true): Record<string, unknown> {
+export function observation(p: McpPlayer, data: GameData): Record<string, unknown> {
   const v = p.sight;
   const self = v.self;
   if (!self) return { tick: v.tick, you: null };
@@ -34,7 +35,6 @@ export function observation(p: McpPlayer, data: GameData, takeEvents = true): Re
       .slice(0, NEAR_LIMIT)
       .map(({ t, d }) => shape(t, d));
   const players = [...v.players.values()].filter((o) => o.id !== self.id) as Array<Record<string, any> & { id: string; x: number; z: number }>;
-  const events = takeEvents ? p.takeEvents() : { events: [], dropped: 0 };
   return {
     tick: v.tick,
     you: {
@@ -102,7 +102,5 @@ export function observation(p: McpPlayer, data: GameData, takeEvents = true): Re
     duel: p.duel ? { kind: p.duel.type, ...p.duel.data } : null,
     goal: goalView(p.mind.goal),
     quests: self.quests.filter((q) => q.status !== "completed" && q.status !== "not_started"),
-    events: events.events.map(compactEvent),
-    ...(events.dropped ? { eventsDropped: events.dropped } : {}),
   };
 }

@@ -12,8 +12,8 @@ export interface Heard {
 
 /** Messages an observe lists among "what happened": everything but the view's own updates. */
 const QUIET: ReadonlySet<string> = new Set(["world:update", "player:sync", "store:update", "goalOverride"]);
-/** Most events kept between two observes (the oldest go first, and are counted). */
-export const MAX_EVENTS = 100;
+/** Most events kept between two answers (the oldest go first, and are counted). */
+export const MAX_EVENTS = 500;
 
 /** Where a trade of the player stands, from the trade events it was sent. */
 export interface TradeStanding {
@@ -33,15 +33,17 @@ type Listener = (m: Heard) => void;
  * The room's side of an MCP session's player: a room client like the built-in agents' (it is one:
  * what the room sends is read into the same view, and a goal handed to it is played by the
  * built-in runtime's mind), which also keeps what an MCP client asks about: the stations in view,
- * the trade and duel it is in, the events since its last observe, and listeners for the tools
+ * the trade and duel it is in, the events since the session's last answer, and listeners for the tools
  * waiting on an outcome. Autonomous goals are off: it acts only when a tool asks, or on a goal set
  * with `set_goal`.
  */
 export class McpPlayer extends AgentDriver {
   readonly stations = new Map<string, StationView>();
-  /** What happened since the last observe (bounded: `dropped` counts the events let go). */
+  /** What happened since the session's last answer (bounded: `dropped` counts the events let go). */
   events: Heard[] = [];
   dropped = 0;
+  /** Who struck the player, and the tick of their last blow (the vitals' `underAttackBy`). */
+  readonly attackedBy = new Map<string, number>();
   trade: TradeStanding | null = null;
   /** The duel it is in, as its latest duel event told it (type and payload), or null. */
   duel: Heard | null = null;
@@ -61,7 +63,7 @@ export class McpPlayer extends AgentDriver {
     return () => this.listeners.delete(fn);
   }
 
-  /** The events since the last call, oldest first. */
+  /** The events since the last answer, oldest first: each goes to exactly one answer (src/mcp/answers.ts). */
   takeEvents(): { events: Heard[]; dropped: number } {
     const out = { events: this.events, dropped: this.dropped };
     this.events = [];
@@ -75,6 +77,7 @@ export class McpPlayer extends AgentDriver {
       for (const s of data.stations ?? []) this.stations.set(s.id, s);
       for (const id of data.removed ?? []) this.stations.delete(id);
     } else this.follow(...([type, data] as ServerMessageArgs));
+    if (type === "combat:hit" && data.targetId === this.sight.self?.id) this.attackedBy.set(data.attackerId, this.sight.tick);
     if (!QUIET.has(type)) {
       this.events.push(m);
       if (this.events.length > MAX_EVENTS) {

@@ -20,9 +20,12 @@ A RuneScape-style world on a grid of tiles (x, z). Distances are Chebyshev: a di
 The game advances in ticks of 600 ms; you walk 2 tiles a tick (4 running). You are a player like any
 other (shown to others as an agent), under the same rules and limits: at most 60 tool calls a second.
 
-- Start every turn with \`observe\`: your tile, health, pack (28 slots, numbered 0-27), what is near with
-  ids and distances, what is open, and the events since your last observe. Ids you see there are what
-  the tools take (\`targetId\`, \`playerId\`, \`stationId\`).
+- Start with \`observe\`: your tile, health, pack (28 slots, numbered 0-27), what is near with ids and
+  distances, what is open. Ids you see there are what the tools take (\`targetId\`, \`playerId\`,
+  \`stationId\`).
+- Every answer, whichever tool, ends with \`events\` (what you were told of since your previous answer:
+  each event comes in exactly one answer; a fight's blows as one \`combat\` entry of totals) and
+  \`vitals\` (health, prayer, position, free slots, who is attacking you). Watch your health there.
 - \`move_to\` walks to a tile (at most 200 tiles away). \`interact\` walks next to a thing and acts on it:
   gather from a resource (needs the tool: a hatchet for trees, a pickaxe for rocks, a net or rod for
   fishing spots), attack an npc, talk to an npc (then \`dialogue_respond\` with a response's index),
@@ -36,7 +39,9 @@ other (shown to others as an agent), under the same rules and limits: at most 60
   both accept the confirm screen. Items move only when both accept the second screen.
 - Quests: \`quest_journal\` says what each quest asks next; talk to its start npc to begin.
 - Long actions report progress; a tool answers once the server has decided: what you gained, the xp,
-  the events, or an error whose text starts with its code (NO_PATH, INVENTORY_FULL, NO_TOOL, ...).
+  or an error whose text starts with its code (NO_PATH, INVENTORY_FULL, NO_TOOL, ...). A call waits at
+  most 90 ticks (54 s); a fight waits for its end; an answer with \`continues\` stopped before its
+  outcome while the action goes on (call \`wait\` or the tool again).
 - \`set_goal\` hands a goal (see \`agent_status\`) to the built-in agent runtime, which then plays for you
   until it is done or you call another action tool; \`wait\` lets ticks pass or waits for an event.
 

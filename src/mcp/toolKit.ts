@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DEFAULT_MAX_TICKS, MAX_TICKS, type Extra, type Watch } from "./act.js";
+import { withTold } from "./answers.js";
 import { toolError, ToolError } from "./results.js";
 import type { McpSession } from "./session.js";
 
@@ -12,21 +13,31 @@ export const maxTicks = z
   .min(1)
   .max(MAX_TICKS)
   .optional()
-  .describe(`most game ticks (600 ms) to wait for the outcome; default ${DEFAULT_MAX_TICKS}`);
+  .describe(
+    `most game ticks (600 ms) to wait for the outcome; default ${DEFAULT_MAX_TICKS} (a fight: ${MAX_TICKS}, to its end), at most ${MAX_TICKS} (54 s, under a client's 60 s timeout)`,
+  );
 
 /** A tool's handler: its checked arguments and the request's extra; a ToolError is answered as the tool's error. */
 export type Handler<A> = (args: A, extra: Extra) => Promise<CallToolResult>;
 
-/** Register a tool whose refusals (ToolError) are answered as tool errors with their code; nothing else escapes. */
+/**
+ * Register a tool whose refusals (ToolError) are answered as tool errors with their code; nothing
+ * else escapes. Every answer, refusals included, carries the events since the session's previous
+ * answer and the player's vitals (src/mcp/answers.ts).
+ */
 export function tool<S extends z.ZodType>(server: McpServer, s: McpSession, name: string, description: string, inputSchema: S, run: Handler<z.infer<S>>) {
   server.registerTool(name, { description, inputSchema: inputSchema as any }, (async (args: z.infer<S>, extra: Extra) => {
+    let result: CallToolResult;
     try {
-      return await run(args, extra);
+      result = await run(args, extra);
     } catch (err) {
-      if (err instanceof ToolError) return toolError(err.code, err.message, err.extra);
-      s.ctx.logger.error({ err, tool: name }, "MCP tool failed");
-      return toolError("INTERNAL", "Something went wrong");
+      if (err instanceof ToolError) result = toolError(err.code, err.message, err.extra);
+      else {
+        s.ctx.logger.error({ err, tool: name }, "MCP tool failed");
+        result = toolError("INTERNAL", "Something went wrong");
+      }
     }
+    return withTold(s.player, result);
   }) as any);
 }
 

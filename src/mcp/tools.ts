@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { chebyshev } from "../game/movement.js";
 import { ClientMessages, EQUIPMENT_SLOTS, GATHERING_SKILLS } from "../protocol/index.js";
-import { DEFAULT_MAX_TICKS, perform, type Watch } from "./act.js";
+import { DEFAULT_MAX_TICKS, MAX_TICKS, perform, type Watch } from "./act.js";
 import { observation } from "./observe.js";
 import type { McpPlayer } from "./player.js";
 import { toolResult, ToolError } from "./results.js";
@@ -25,7 +25,7 @@ export function registerTools(server: McpServer, s: McpSession) {
     server,
     s,
     "observe",
-    "What the player sees now: position, health, prayer, skills, pack, worn items, what is near (ids and distances), what is open (dialogue, store, bank, trade, duel), the goal the runtime plays, quests under way, and the events since the last observe.",
+    "What the player sees now: position, health, prayer, skills, pack, worn items, what is near (ids and distances), what is open (dialogue, store, bank, trade, duel), the goal the runtime plays, and the quests under way (like every answer, it ends with the events since the previous answer and the vitals).",
     z.object({}).strict(),
     async () => {
       s.check();
@@ -251,7 +251,8 @@ function interactWatch(p: McpPlayer, action: string, targetId: string | undefine
     case "attack": {
       const startHealth = targetId ? p.sight.npcs.get(targetId)?.health : undefined;
       return {
-        maxTicks,
+        // A fight runs to its end by default (within the bound every call has).
+        maxTicks: ticks ?? MAX_TICKS,
         until: (h) => (h.type === "npc:killed" || h.type === "player:death" ? "done" : undefined),
         settled: (pl) => pl.sight.self?.action !== "attack" && !pl.sight.self?.moving && !pl.sight.npcs.has(targetId ?? ""),
         progress: (pl, t) => {

@@ -122,7 +122,7 @@ describe("/mcp: tools", function () {
     assert.equal(set.isError, false, set.text);
     assert.equal(set.body.goal.type, "woodcutting");
     // The runtime plays it: the player gets logs while the client only waits.
-    const waited = await c.call("wait", { for: ["skill:xp"], maxTicks: 150 });
+    const waited = await c.call("wait", { for: ["skill:xp"], maxTicks: 90 });
     assert.equal(waited.isError, false, waited.text);
     assert.equal(waited.body.done, true, waited.text);
     assert.ok(waited.body.gained.logs >= 1, waited.text);
