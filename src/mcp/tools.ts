@@ -7,6 +7,7 @@ import { observation } from "./observe.js";
 import type { McpPlayer } from "./player.js";
 import { toolResult, ToolError } from "./results.js";
 import type { McpSession } from "./session.js";
+import { resolveTarget } from "./targets.js";
 import { afterTick, maxTicks, tool } from "./toolKit.js";
 import { registerSocialTools } from "./toolsSocial.js";
 
@@ -65,9 +66,17 @@ export function registerTools(server: McpServer, s: McpSession) {
     server,
     s,
     "interact",
-    "Act on something near: gather (a resource id), attack (an npc id), talk (an npc id: opens its dialogue), store (an npc id: opens its store), pickup (a ground item id), pray (an altar station id), stop, or style (set the combat style). Walks there first. Answers with the outcome: the first item gathered, the kill, the dialogue node, the store, the item picked up; long actions report progress each tick.",
+    "Act on something near: gather (a resource id), attack (an npc id), talk (an npc id: opens its dialogue), store (an npc id: opens its store), pickup (a ground item id), pray (an altar station id), stop, or style (set the combat style). targetId is an id observe shows, or a kind id (an npc's npcId such as a quest's startNpc, a resourceId, an itemId, a station type) for the nearest of that kind in view, named in the answer's `resolved`. Walks there first. Answers with the outcome: the first item gathered, the kill, the dialogue node, the store, the item picked up; long actions report progress each tick.",
     ClientMessages["player:action"].extend({ maxTicks }),
-    async ({ maxTicks: ticks, ...m }, extra) => perform(s, extra, { type: "player:action", data: m }, interactWatch(p, m.action, m.targetId, ticks)),
+    async ({ maxTicks: ticks, ...m }, extra) => {
+      const target = resolveTarget(p, m.action, m.targetId);
+      const order = { ...m, ...(target.from ? { targetId: target.targetId } : {}) };
+      const result = await perform(s, extra, { type: "player:action", data: order }, interactWatch(p, m.action, order.targetId, ticks));
+      // A kind id stood for the nearest of its kind: the answer names the instance chosen.
+      if (target.from && result.structuredContent)
+        (result.structuredContent as Record<string, unknown>).resolved = { from: target.from, targetId: target.targetId };
+      return result;
+    },
   );
 
   tool(

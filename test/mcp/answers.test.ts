@@ -112,6 +112,20 @@ describe("/mcp: answers carry the events since the last one, once, and the vital
     assert.equal(new Set(xpLines.map((e) => e.skill)).size, xpLines.length, fought.text);
   });
 
+  it("a kind id stands for the nearest of its kind in view, and the answer names the instance chosen", async () => {
+    const warden = [...room.world.npcs.values()].find((n) => n.defId === "warden_holt")!;
+    place(room, me, besideOf(room, warden.position));
+    await ticks(room, 2);
+    const talked = await c.call("interact", { action: "talk", targetId: "warden_holt" });
+    assert.equal(talked.isError, false, talked.text);
+    assert.deepEqual(talked.body.resolved, { from: "warden_holt", targetId: warden.id });
+    assert.ok(talked.body.dialogue, talked.text);
+    await c.call("close", { what: "dialogue" });
+    const unknown = await c.call("interact", { action: "talk", targetId: "nobody_of_that_kind" });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.text, /^UNKNOWN_TARGET/);
+  });
+
   it("an answer that stops before its outcome says how to go on; a wait past the bound is refused", async () => {
     const tree = [...room.world.resources.values()].find((r) => r.skill === "woodcutting" && !r.depleted)!;
     place(room, me, besideOf(room, tree.tile));
