@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DEFAULT_MAX_TICKS, MAX_TICKS, type Extra, type Watch } from "./act.js";
 import { withTold } from "./answers.js";
 import { toolError, ToolError } from "./results.js";
+import { annotationsOf, type ToolName } from "./toolMeta.js";
 import type { McpSession } from "./session.js";
 
 /** How long a tool may wait for its outcome, in ticks of 600 ms. */
@@ -21,12 +22,16 @@ export const maxTicks = z
 export type Handler<A> = (args: A, extra: Extra) => Promise<CallToolResult>;
 
 /**
- * Register a tool whose refusals (ToolError) are answered as tool errors with their code; nothing
- * else escapes. Every answer, refusals included, carries the events since the session's previous
+ * Register a tool, with its title and hints (src/mcp/toolMeta.ts), whose refusals (ToolError) are
+ * answered as tool errors with their code; nothing else escapes. Every answer, refusals included, carries the events since the session's previous
  * answer and the player's vitals (src/mcp/answers.ts).
  */
-export function tool<S extends z.ZodType>(server: McpServer, s: McpSession, name: string, description: string, inputSchema: S, run: Handler<z.infer<S>>) {
-  server.registerTool(name, { description, inputSchema: inputSchema as any }, (async (args: z.infer<S>, extra: Extra) => {
+export function tool<S extends z.ZodType>(server: McpServer, s: McpSession, name: ToolName, description: string, inputSchema: S, run: Handler<z.infer<S>>) {
+  const annotations = annotationsOf(name);
+  server.registerTool(name, { title: annotations.title, description, inputSchema: inputSchema as any, annotations }, (async (
+    args: z.infer<S>,
+    extra: Extra,
+  ) => {
     let result: CallToolResult;
     try {
       result = await run(args, extra);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
 import { theWorld } from "../helpers/worldRoom.js";
+import { TOOL_META } from "../../src/mcp/toolMeta.js";
 import { mcpConnect, type McpTestClient } from "./helpers.js";
 
 /** The tools: every one refuses bad input as a tool error with the documented code; progress, goals, waits, resources. */
@@ -47,6 +48,22 @@ describe("/mcp: tools", function () {
     ["wait", { ticks: 0 }, /ticks/],
     ["wait", { for: ["nothing:here"] }, /for/],
   ];
+
+  it("every tool has a title and the spec's hints: read-only, destructive, idempotent, open-world", async () => {
+    const tools = (await c.client.listTools()).tools;
+    assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_META).sort());
+    for (const t of tools) {
+      assert.ok(t.title && t.title === t.annotations?.title, `${t.name} has a title`);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+        assert.equal(typeof t.annotations?.[hint], "boolean", `${t.name} ${hint}`);
+    }
+    const hints = (name: string) => tools.find((t) => t.name === name)!.annotations!;
+    for (const name of ["observe", "quest_journal", "agent_status"]) assert.equal(hints(name).readOnlyHint, true, name);
+    for (const name of ["store_sell", "trade", "use_item"]) assert.equal(hints(name).destructiveHint, true, name);
+    for (const name of ["move_to", "interact", "store_buy"]) assert.equal(hints(name).readOnlyHint, false, name);
+    assert.equal(hints("chat").openWorldHint, true);
+    assert.equal(hints("observe").destructiveHint, false);
+  });
 
   it("every tool answers bad arguments with a tool error INVALID_PAYLOAD naming the field, never a crash or a stack", async () => {
     const tools = (await c.client.listTools()).tools.map((t) => t.name);
