@@ -116,17 +116,15 @@ export function vitalsOf(p: McpPlayer): Record<string, unknown> | null {
 
 /** A tool's answer with the events since the session's previous answer and the vitals added. */
 export function withTold(p: McpPlayer, result: CallToolResult): CallToolResult {
+  const body = (result.structuredContent ?? {}) as Record<string, unknown>;
+  const { error, ...extra } = body as { error?: { code: string; message: string } };
+  // An answer this cannot add to keeps the events for the next one.
+  if (result.isError && !error) return result;
   const { events, dropped } = p.takeEvents();
   const told = {
     events: foldEvents(events, p.sight.self?.id),
     ...(dropped ? { eventsDropped: dropped } : {}),
     vitals: vitalsOf(p),
   };
-  const body = (result.structuredContent ?? {}) as Record<string, unknown>;
-  if (result.isError) {
-    const { error, ...extra } = body as { error?: { code: string; message: string } };
-    if (!error) return result;
-    return toolError(error.code, error.message, { ...extra, ...told });
-  }
-  return toolResult({ ...body, ...told });
+  return result.isError ? toolError(error!.code, error!.message, { ...extra, ...told }) : toolResult({ ...body, ...told });
 }

@@ -3,34 +3,28 @@ import type { DuelCancelReason } from "../../protocol/index.js";
 import type { DuelRules } from "../duel.js";
 import type { OfferItem } from "../trade.js";
 import { GameError } from "../types.js";
+import type { NegotiationSession, NegotiationSide } from "./negotiation.js";
 
 /** A duel as the duel book keeps it (src/game/world/duelBook.ts): its screen, both sides, the rules, the arena, the result; and what it tells the desk. */
 
 export type DuelScreen = "requested" | "rules" | "stakes" | "confirm" | "countdown" | "fighting" | "settling";
 export type DuelEndOutcome = "win" | "forfeit" | "disconnect" | "draw";
 
-export interface DuelSide {
-  playerId: string;
-  name: string;
+export interface DuelSide extends NegotiationSide {
   stake: OfferItem[];
-  accepted: boolean;
 }
 
-export interface DuelSession {
-  id: string;
+/** A duel: a negotiation's session (a hidden challenge is not shown to the challenged player), then its fight. */
+export interface DuelSession extends NegotiationSession {
   screen: DuelScreen;
   challenger: DuelSide;
   opponent: DuelSide;
   rules: DuelRules;
-  createdAt: number;
-  lastActivityAt: number;
   arena?: DuelArena;
   /** The tick the first blow may be struck, and the tick the fight is a draw. */
   fightFromTick?: number;
   drawAtTick?: number;
   result?: { winnerId: string; loserId: string; outcome: Exclude<DuelEndOutcome, "draw"> };
-  /** The challenged player ignores the challenger: the challenge is not shown to them. */
-  hiddenFromTarget?: boolean;
 }
 
 export type DuelEvent =

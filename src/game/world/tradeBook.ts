@@ -2,7 +2,15 @@ import type { TradeCancelReason } from "../../protocol/index.js";
 import { NoRoomError, offerAdd, offerRemove, planSwap, TRADE_LIMITS, type OfferItem, type Swap, type TradeLimits } from "../trade.js";
 import { GameError } from "../types.js";
 import type { PlayerEntity } from "./entities.js";
-import { Negotiations, type BusyElsewhere, type NegotiationChange, type NegotiationWords, type NegotiationWorld } from "./negotiation.js";
+import {
+  Negotiations,
+  type BusyElsewhere,
+  type NegotiationChange,
+  type NegotiationSession,
+  type NegotiationSide,
+  type NegotiationWords,
+  type NegotiationWorld,
+} from "./negotiation.js";
 import { playerOf } from "./worldCore.js";
 
 /**
@@ -16,28 +24,17 @@ import { playerOf } from "./worldCore.js";
 
 export type TradeScreen = "requested" | "offer" | "confirm" | "committing";
 
-export interface TradeSide {
-  playerId: string;
-  name: string;
+export interface TradeSide extends NegotiationSide {
   items: OfferItem[];
-  accepted: boolean;
 }
 
-export interface TradeSession {
-  id: string;
+/** A trade: a negotiation's session (a hidden request gets no tradeIncoming and no tradeCancelled). */
+export interface TradeSession extends NegotiationSession {
   screen: TradeScreen;
   /** The player who asked. */
   initiator: TradeSide;
   /** The player asked. */
   recipient: TradeSide;
-  createdAt: number;
-  lastActivityAt: number;
-  /**
-   * The asked player ignores the asker: the request is not shown to them (no tradeIncoming, no
-   * tradeCancelled); the asker sees an ordinary request that times out, unless the asked player
-   * asks back, which opens the trade as for any mutual request.
-   */
-  hiddenFromTarget?: boolean;
 }
 
 export type TradeEvent =
