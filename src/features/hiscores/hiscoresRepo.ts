@@ -1,4 +1,5 @@
 import type { SqlRunner } from "../../db/sql.js";
+import { STAFF_ROLES } from "../../game/staff.js";
 import type { z } from "zod";
 import { SKILLS, type DuelStandingEntry, type HiscoreEntry as HiscoreEntrySchema, type SkillName } from "../../protocol/index.js";
 
@@ -39,8 +40,15 @@ function figures(skill: HiscoreSkill): { level: string; xp: string; order: strin
   return { level: levelOf(skill), xp: `${xpOf(skill)}::bigint`, order: `${xpOf(skill)} DESC` };
 }
 
-/** Whether character `c` of account `u` is on the hiscores: not a staff account's, not a banned account's. */
-const ELIGIBLE = `NOT (u.roles && ARRAY['moderator', 'admin']::text[])
+/** The staff roles (moderator, admin): their accounts are left out. Names only, from STAFF_ROLES. */
+const STAFF = STAFF_ROLES.filter((role) => role !== "player")
+  .map((role) => `'${role}'`)
+  .join(", ");
+/**
+ * Whether character `c` of account `u` is on the hiscores: not a staff account's, not a banned
+ * account's (a ban in force as staffRepo's inForce says: not lifted, not past its end).
+ */
+const ELIGIBLE = `NOT (u.roles && ARRAY[${STAFF}]::text[])
     AND NOT EXISTS (
       SELECT 1 FROM sanctions s
       WHERE s."accountId" = u.id AND s.kind = 'ban' AND s."liftedAt" IS NULL AND (s."endsAt" IS NULL OR s."endsAt" > now())
