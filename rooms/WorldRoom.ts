@@ -105,6 +105,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     const key = worldKey(spec.id);
     this.ignores = new IgnoreLists(this.ctx.db.sql, this.ctx.logger);
     this.world = createWorld(this.ctx.gameData, {
+      features: this.ctx.worldFeatures.list,
       tradeLimits: { ...TRADE_LIMITS, ...options.tradeLimits },
       ignoring: (playerId, fromId) => this.isIgnoring(playerId, fromId),
     });
@@ -179,6 +180,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       },
       saveNow: (playerId) => this.saveNow(playerId),
       stores: this.stores,
+      features: this.ctx.worldFeatures.commands,
     });
     this.events = {
       world: this.world,

@@ -3,6 +3,7 @@ import { GameError } from "../src/game/types.js";
 import {
   bankDeposit,
   bankWithdraw,
+  changeSetting,
   movePlayer,
   setAutocast,
   setCombatStyle,
@@ -18,9 +19,16 @@ import { startPraying, togglePrayer } from "../src/game/world/praying.js";
 import { closeStore } from "../src/game/world/stores.js";
 import { closeDialogue, respond, startTalk } from "../src/game/world/talk.js";
 import type { StoreDesk } from "./storeDesk.js";
-import type { World } from "../src/game/world/World.js";
+import type { FeatureCommands, World } from "../src/game/world/World.js";
 import { handleChat, type ChatContext, type ChatSession } from "./worldChat.js";
-import { ClientMessages, describeZodError, type ClientMessage, type ClientMessageType } from "../src/protocol/index.js";
+import {
+  ClientMessages,
+  describeZodError,
+  FeatureMessages,
+  type ClientMessage,
+  type ClientMessageType,
+  type FeatureMessageType,
+} from "../src/protocol/index.js";
 
 /** What the world's message handlers need from their room. */
 export interface CommandContext {
@@ -31,12 +39,28 @@ export interface CommandContext {
   saveNow(playerId: string): void;
   /** Purchases and sales, committed before they are told. */
   stores: StoreDesk;
+  /** The features' messages' handlers (src/features/index.ts). */
+  features: FeatureCommands;
 }
 
 /** One handler per client message, each given its message already validated and typed. */
 export type CommandHandlers = { [K in ClientMessageType]: (session: ChatSession, msg: ClientMessage<K>) => void };
 
 export function worldCommands(ctx: CommandContext): CommandHandlers {
+  return { ...engineCommands(ctx), ...featureCommands(ctx.world, ctx.features) };
+}
+
+/** The features' messages, each to its feature's handler with the world and the player. */
+function featureCommands(world: World, features: FeatureCommands) {
+  const handlers: Partial<Record<FeatureMessageType, (session: ChatSession, msg: never) => void>> = {};
+  for (const type of Object.keys(FeatureMessages) as FeatureMessageType[]) {
+    const run = features[type] as (world: World, playerId: string, msg: unknown) => void;
+    handlers[type] = (s, m) => run(world, s.playerId, m);
+  }
+  return handlers as Pick<CommandHandlers, FeatureMessageType>;
+}
+
+function engineCommands(ctx: CommandContext): Omit<CommandHandlers, FeatureMessageType> {
   const w = ctx.world;
   return {
     "player:move": (s, m) => movePlayer(w, s.playerId, { x: m.x, z: m.z }, m.run === true),
@@ -55,6 +79,7 @@ export function worldCommands(ctx: CommandContext): CommandHandlers {
     },
     "player:chat": (s, m) => handleChat({ world: w, ...ctx.chat }, s, m.message, m.channel, m.to),
     "player:report": (s, m) => ctx.chat.staff.report(s, m.name, m.reason),
+    "player:setting": (s, m) => changeSetting(w, s.playerId, m.name, m.value),
     "inventory:use": (s, m) => useItem(w, s.playerId, m),
     "bank:deposit": (s, m) => {
       bankDeposit(w, s.playerId, m.slot, m.quantity);

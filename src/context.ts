@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import type { GameData } from "./manifests/index.js";
+import type { WorldFeatures } from "./game/world/World.js";
 import type { WorldAccess } from "./worldAccess.js";
 
 /** What rooms and routes share: built once at start-up by src/index.ts (or a test). */
@@ -12,6 +13,8 @@ export interface ServerContext {
   gameData: GameData;
   /** Date.now() when the process started serving. */
   startedAt: number;
+  /** The features the worlds play beside the engine's rules (src/features/index.ts). */
+  worldFeatures: WorldFeatures;
   /** The world, for everything outside the Colyseus glue (rooms/cluster/worldFacade.ts in one process). */
   world: WorldAccess;
 }

@@ -31,7 +31,10 @@ export type SeenGroundItem = Pick<GroundItemView, "id" | "itemId" | "quantity" |
  * REST view with `bank` and `action` null, with its quest journal or without).
  */
 export type SyncSeen = Pick<PlayerSync, "id" | "name" | "position" | "health" | "maxHealth" | "combatLevel" | "skills"> &
-  Partial<Pick<PlayerSync, "equipment" | "bank" | "action" | "prayer" | "autocast">> & { inventory: SelfState["inventory"]; quests?: { quests: QuestView[] } };
+  Partial<Pick<PlayerSync, "equipment" | "bank" | "action" | "prayer" | "autocast" | "vars">> & {
+    inventory: SelfState["inventory"];
+    quests?: { quests: QuestView[] };
+  };
 
 /** What the view reads of a `world:update` (a whole WorldUpdate will do). */
 export interface UpdateSeen {
@@ -66,6 +69,8 @@ export interface SelfState {
   prayer?: { points: number; max: number; active: string[] };
   /** The spell its staff autocasts. */
   autocast?: string | null;
+  /** Its settings and the features' state shown to it (player:sync's vars; empty when not told). */
+  vars: PlayerSync["vars"];
 }
 
 export class AgentView {
@@ -102,6 +107,7 @@ export class AgentView {
       moving: this.self?.moving ?? false,
       ...(s.prayer ? { prayer: { points: s.prayer.points, max: s.prayer.max, active: [...s.prayer.active] } } : {}),
       autocast: s.autocast ?? null,
+      vars: s.vars ?? this.self?.vars ?? {},
     };
   }
 

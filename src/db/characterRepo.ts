@@ -54,6 +54,7 @@ interface CharacterRow {
   positionZ: number;
   health: number;
   prayerPoints: number | null;
+  vars: Record<string, number | boolean> | null;
   inventory: Array<{ slot: number; itemId: string; quantity: number }>;
   equipment: Array<{ slot: EquipmentSlot; itemId: string; quantity: number }>;
   bank: Array<{ slot: number; itemId: string; quantity: number }>;
@@ -81,6 +82,7 @@ function rowToSnapshot(row: CharacterRow): CharacterSnapshot {
     equipment,
     bank,
     quests: row.quests.map((q) => ({ questId: q.questId, stage: q.stage, count: q.count, completions: q.completions })),
+    vars: { ...(row.vars ?? {}) },
   };
 }
 
@@ -212,10 +214,10 @@ const NEW_CHARACTER_COLUMNS: Columns = {
   positionZ: "float8",
 };
 
-/** A character's skills, combat level, health, prayer points and position as its row's columns. */
-function statRow(snap: CharacterSnapshot): Record<string, number | string> {
+/** A character's skills, combat level, health, prayer points, player variables and position as its row's columns. */
+function statRow(snap: CharacterSnapshot): Record<string, number | string | object> {
   const levels = skillLevels(snap.xp);
-  const row: Record<string, number | string> = { id: snap.id, positionX: snap.tile.x, positionZ: snap.tile.z };
+  const row: Record<string, number | string | object> = { id: snap.id, positionX: snap.tile.x, positionZ: snap.tile.z };
   for (const s of SKILLS) {
     row[levelColumn(s)] = levels[s];
     row[xpColumn(s)] = Math.floor(snap.xp[s]);
@@ -223,6 +225,7 @@ function statRow(snap: CharacterSnapshot): Record<string, number | string> {
   row.combatLevel = combatLevel(levels);
   row.health = Math.max(0, Math.floor(snap.health));
   if (snap.prayerPoints !== undefined) row.prayerPoints = Math.min(99, Math.max(0, Math.floor(snap.prayerPoints)));
+  if (snap.vars !== undefined) row.vars = snap.vars;
   return row;
 }
 
@@ -237,11 +240,14 @@ export async function writeCharacterStats(tx: SqlTx, snaps: CharacterSnapshot[])
     ...STAT_COLUMNS.map((c) => `"${c}" = r."${c}"`),
     // Absent from a snapshot (never the world's): kept as it is.
     `"prayerPoints" = COALESCE(r."prayerPoints", c."prayerPoints")`,
+    `"vars" = COALESCE(r."vars", c."vars")`,
     `"positionX" = r."positionX"`,
     `"positionZ" = r."positionZ"`,
     `"updatedAt" = ${NOW_UTC}`,
   ].join(", ");
-  const types = [`"id" text`, ...STAT_COLUMNS.map((c) => `"${c}" int`), `"prayerPoints" int`, `"positionX" float8`, `"positionZ" float8`].join(", ");
+  const types = [`"id" text`, ...STAT_COLUMNS.map((c) => `"${c}" int`), `"prayerPoints" int`, `"vars" jsonb`, `"positionX" float8`, `"positionZ" float8`].join(
+    ", ",
+  );
   await tx.query(`UPDATE "characters" AS c SET ${set} FROM jsonb_to_recordset($1::jsonb) AS r(${types}) WHERE c."id" = r."id"`, [JSON.stringify(rows)]);
 }
 
@@ -338,13 +344,13 @@ export function questsFingerprint(snap: Pick<CharacterSnapshot, "quests">): stri
 
 /**
  * A fingerprint of what writeCharacterStats writes of a character (its place, health, prayer
- * points and experience; levels and combat level follow from the experience): equal fingerprints
+ * points, player variables and experience; levels and combat level follow from the experience): equal fingerprints
  * need no stats row written.
  */
-export function statsFingerprint(snap: Pick<CharacterSnapshot, "tile" | "health" | "prayerPoints" | "xp">): string {
+export function statsFingerprint(snap: Pick<CharacterSnapshot, "tile" | "health" | "prayerPoints" | "xp" | "vars">): string {
   let out = `${snap.tile.x},${snap.tile.z},${Math.floor(snap.health)},${snap.prayerPoints === undefined ? "" : Math.floor(snap.prayerPoints)}`;
   for (const s of SKILLS) out += `,${Math.floor(snap.xp[s])}`;
-  return out;
+  return snap.vars === undefined ? out : `${out},${JSON.stringify(snap.vars)}`;
 }
 
 /** A fingerprint of a character's items: equal fingerprints need no item rows rewritten. */

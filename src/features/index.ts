@@ -1,8 +1,20 @@
 import type { HttpFeature } from "../http/features.js";
+import type { FeatureCommands, WorldFeature, WorldFeatures } from "../game/world/World.js";
+import { healer } from "./healer/index.js";
 import { hiscores } from "./hiscores/index.js";
+import { homeTeleport, homeTeleportCommands } from "./homeTeleport/index.js";
+import { regeneration } from "./regeneration/index.js";
 
 /**
- * The feature folders the server runs (src/features/<feature>/): the assembly (arena.config.ts)
- * hands them to the layers they add to. A new feature is its folder and its line here.
+ * The feature folders the server runs (src/features/<feature>/): the assembly (arena.config.ts,
+ * src/startup.ts) hands them to the layers they add to. A new feature is its folder and its line here.
  */
 export const FEATURES: readonly HttpFeature[] = [hiscores];
+
+/** The features the worlds play, in the order their steps run in a player's tick. */
+const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport];
+
+/** Every feature message's handler: a message of src/protocol/featureMessages.ts without one does not compile. */
+const COMMANDS: FeatureCommands = { ...homeTeleportCommands };
+
+export const WORLD_FEATURES: WorldFeatures = { list: WORLD_LIST, commands: COMMANDS };

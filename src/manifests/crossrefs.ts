@@ -11,6 +11,7 @@ import type { LoadContext } from "./context.js";
 import type { GameData, GatheringResource, ItemDef, Position, ToolDef } from "./gameData.js";
 import { findGatheringResource } from "./gameData.js";
 import { DIALOGUE_EFFECTS, effectsOf, parseEffect } from "./dialogue.js";
+import { placementNpc } from "./npcs.js";
 import { GATHERING_SKILLS } from "../protocol/vocabulary.js";
 
 export interface CrossRefOptions {
@@ -172,6 +173,7 @@ function checkWorldAreas(ctx: LoadContext, d: Draft, opts: CrossRefOptions): voi
   for (const area of d.worldAreas.values()) {
     const where = `area ${area.group}.${area.id}`;
     area.npcs = area.npcs.filter((p) => {
+      if (!d.npcs.has(p.npcId) && p.named) d.npcs.set(p.npcId, placementNpc({ ...p, named: p.named }, file));
       if (!d.npcs.has(p.npcId)) return !broken(ctx, file, `${where} npc ${p.npcId}: not defined in npcs.json; skipped`);
       if (p.storeId && !d.stores.has(p.storeId)) {
         return !broken(ctx, file, `${where} npc ${p.npcId}: unknown store ${p.storeId}; skipped`);

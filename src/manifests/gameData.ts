@@ -137,6 +137,8 @@ export interface NpcPlacement {
   type?: string;
   storeId?: string;
   position: Position;
+  /** What the placement says of its npc: it defines the npc when npcs.json does not (placementNpc). */
+  named?: { name: string; description?: string; services: string[]; greeting?: string };
   raw: Raw;
 }
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { LoadContext } from "./context.js";
 import { labelOf, rawOf } from "./context.js";
 import { dialogueOf } from "./dialogue.js";
-import type { DropEntry, DropRarity, NpcCombat, NpcDef } from "./gameData.js";
+import type { DropEntry, DropRarity, NpcCombat, NpcDef, NpcPlacement } from "./gameData.js";
 import { dropSchema, npcSchema, type NpcRecord } from "./schemas.js";
 import { def, msToTicks } from "./util.js";
 
@@ -84,7 +84,46 @@ function attackStyleOf(
 
 function servicesOf(r: NpcRecord): string[] {
   const list = Array.isArray(r.services) ? r.services : r.services?.enabled === false ? [] : (r.services?.types ?? []);
-  return list.map((s) => (s === "banking" ? "bank" : s));
+  return list.map(serviceName);
+}
+
+const serviceName = (s: string) => (s === "banking" ? "bank" : s);
+
+/**
+ * A townsperson defined by its world-areas placement alone (a `name`, and npcs.json without its
+ * id): not attackable, standing still, offering the placement's `type` and `services`, saying its
+ * `dialogue.greeting` when talked to. The published duel arena's nurse (type `healer`) is one.
+ */
+export function placementNpc(p: NpcPlacement & { named: NonNullable<NpcPlacement["named"]> }, file: string): NpcDef {
+  const services = [...new Set([...(p.type ? [p.type] : []), ...p.named.services].map(serviceName))];
+  const greeting = p.named.greeting;
+  return {
+    id: p.npcId,
+    name: p.named.name,
+    description: p.named.description,
+    category: "neutral",
+    level: 1,
+    stats: { level: 1, health: 10, attack: 1, strength: 1, defense: 1, defenseBonus: 0, ranged: 1, magic: 1 },
+    combat: {
+      attackable: false,
+      aggressive: false,
+      retaliates: false,
+      aggroRange: 0,
+      combatRange: 1,
+      leashRange: 0,
+      attackSpeedTicks: 4,
+      respawnTicks: 25,
+      attackType: "melee",
+    },
+    movement: { type: "stationary", speed: 0, wanderRadius: 0 },
+    drops: [],
+    services,
+    dialogue: greeting
+      ? { entryNodeId: "greeting", nodes: new Map([["greeting", { id: "greeting", text: greeting, responses: [] }]]), questOverrides: {} }
+      : undefined,
+    source: file,
+    raw: {},
+  };
 }
 
 export function toNpcDef(ctx: LoadContext, file: string, r: NpcRecord, legacyMob: boolean): NpcDef {

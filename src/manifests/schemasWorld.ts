@@ -38,6 +38,11 @@ export const npcPlacementSchema = z.looseObject({
   type: z.string().nullish(),
   storeId: z.string().nullish(),
   position: positionSchema,
+  /** A placement that names its npc defines it, when npcs.json does not (the published duel arena's nurse). */
+  name: z.string().min(1).nullish(),
+  description: z.string().nullish(),
+  services: z.array(z.string()).nullish(),
+  dialogue: z.looseObject({ greeting: z.string().nullish() }).nullish(),
 });
 
 export const resourcePlacementSchema = z.looseObject({

@@ -63,7 +63,9 @@ function readArea(ctx: LoadContext, group: string, key: string, value: unknown):
   const f = WORLD_AREAS;
   const npcs = each<NpcPlacement>(ctx, f, a.npcs, `${where} npc`, ["id"], (v, label) => {
     const r = ctx.record(npcPlacementSchema, v, f, label);
-    return r && { npcId: r.id, type: def(r.type), storeId: def(r.storeId), position: pos(r.position), raw: rawOf(v) };
+    if (!r) return undefined;
+    const named = r.name ? { name: r.name, description: def(r.description), services: r.services ?? [], greeting: def(r.dialogue?.greeting) } : undefined;
+    return { npcId: r.id, type: def(r.type), storeId: def(r.storeId), position: pos(r.position), ...(named ? { named } : {}), raw: rawOf(v) };
   });
   const resources = each<ResourcePlacement>(ctx, f, a.resources, `${where} resource`, ["resourceId"], (v, label) => {
     const r = ctx.record(resourcePlacementSchema, v, f, label);

@@ -47,6 +47,7 @@ export function observation(p: McpPlayer, data: GameData): Record<string, unknow
       combatLevel: self.combatLevel,
       prayer: self.prayer ?? null,
       autocast: self.autocast ?? null,
+      vars: self.vars,
       action: self.action,
       doing: self.doing || null,
       moving: self.moving,

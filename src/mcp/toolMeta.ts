@@ -33,6 +33,8 @@ export const TOOL_META = {
   use_item: { title: "Use an item (cook, light, bury, drop, use on another)", destructive: true },
   cast: { title: "Cast a combat spell" },
   prayer: { title: "Turn a prayer on or off", idempotent: true },
+  setting: { title: "Change a setting (auto-retaliate)", idempotent: true },
+  home_teleport: { title: "Teleport home to the starter town" },
   trade: { title: "Trade with another player", destructive: true, openWorld: true },
   chat: { title: "Say something", openWorld: true },
   quest_journal: { title: "Read the quest journal", readOnly: true, idempotent: true },

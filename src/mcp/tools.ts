@@ -240,6 +240,39 @@ export function registerTools(server: McpServer, s: McpSession) {
     perform(s, extra, { type: "prayer:toggle", data: m }, { ...afterTick, report: (pl) => ({ prayer: pl.sight.self?.prayer ?? null }) }),
   );
 
+  tool(
+    server,
+    s,
+    "setting",
+    "Change one of your settings, kept with the character: autoRetaliate (true: fight back when something attacks you while you stand idle; false: keep standing). Answers your settings and state (vars).",
+    ClientMessages["player:setting"],
+    async (m, extra) => perform(s, extra, { type: "player:setting", data: m }, { ...afterTick, report: (pl) => ({ vars: pl.sight.self?.vars ?? {} }) }),
+  );
+
+  tool(
+    server,
+    s,
+    "home_teleport",
+    "Teleport to the world's spawn in the starter town: about 10 s (16 ticks) of casting, interrupted by moving, any other order or a blow taken; once every 30 minutes (vars.homeTeleportReadyAt, epoch ms, says when). Refused in combat (IN_COMBAT: wait 10 s after the last blow), in a duel or a dangerous PvP area (NO_TELEPORT_HERE), during the cooldown (TELEPORT_COOLDOWN). Answers arrived and where you stand.",
+    ClientMessages["player:homeTeleport"],
+    async (m, extra) =>
+      perform(
+        s,
+        extra,
+        { type: "player:homeTeleport", data: m },
+        {
+          maxTicks: 30,
+          until: (h) => (h.type === "notice" && (h.data.code === "HOME_TELEPORTED" || h.data.code === "HOME_TELEPORT_INTERRUPTED") ? "done" : undefined),
+          progress: (_pl, t) => ({ progress: t, total: 16, message: "casting the home teleport" }),
+          report: (pl, heard) => ({
+            arrived: heard.some((h) => h.type === "notice" && h.data.code === "HOME_TELEPORTED"),
+            position: at(pl),
+            readyAt: pl.sight.self?.vars.homeTeleportReadyAt ?? 0,
+          }),
+        },
+      ),
+  );
+
   registerSocialTools(server, s);
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FeatureMessages } from "./featureMessages.js";
 import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK, PRODUCTION_KINDS, SKILLS } from "./vocabulary.js";
 
 /**
@@ -18,7 +19,7 @@ const slot = z
 const quantity = z.number().int().positive().max(MAX_STACK);
 const id = z.string().min(1).max(128);
 
-/** The world room's own messages (§3). */
+/** The world room's own messages (§3), the features' among them (featureMessages.ts). */
 export const ClientMessages = {
   "player:move": z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() }).strict(),
   "player:action": z
@@ -87,6 +88,9 @@ export const ClientMessages = {
       reason: z.string().min(1).max(500),
     })
     .strict(),
+  /** Set one of the player's settings (`autoRetaliate`, ...): kept with the character, shown in `player:sync`'s `vars`. */
+  "player:setting": z.object({ name: id, value: z.union([z.boolean(), z.number().int().min(-1_000_000_000).max(1_000_000_000)]) }).strict(),
+  ...FeatureMessages,
 } as const;
 
 export type ClientMessageType = keyof typeof ClientMessages;

@@ -159,6 +159,12 @@ export const ERROR_CODES = {
   NO_STAFF: "combat:autocast without a staff wielded",
   STYLE_NOT_AVAILABLE: "player:action style: a style the wielded weapon does not offer",
   NOT_BURIABLE: "inventory:use bury: an item without prayer experience",
+  // Settings and the features' own (src/features/)
+  UNKNOWN_SETTING: "player:setting: a name that is not one of the player's settings (the message lists them)",
+  INVALID_SETTING: "player:setting: a value not of the setting's kind (true or false; a whole number within its bounds)",
+  IN_COMBAT: "what a player who gave or took a blow in the last 17 ticks (10 s) may not do: a home teleport, a healer's care",
+  TELEPORT_COOLDOWN: "player:homeTeleport before the cooldown since the last one is over (the message says how long is left)",
+  NO_TELEPORT_HERE: "player:homeTeleport from a duel's arena or a dangerous PvP area",
   // Duels (§11)
   SELF_DUEL: "duel:challenge to oneself",
   ALREADY_IN_DUEL: "one duel at a time",
@@ -224,6 +230,10 @@ export const NOTICE_CODES = [
   "SANCTION_LIFTED",
   "REPORTED",
   "BROADCAST_SENT",
+  "HEALED",
+  "HOME_TELEPORT_STARTED",
+  "HOME_TELEPORTED",
+  "HOME_TELEPORT_INTERRUPTED",
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 

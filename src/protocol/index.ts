@@ -8,6 +8,7 @@ export * from "./agentMessages.js";
 export * from "./clientMessages.js";
 export * from "./codes.js";
 export * from "./duelMessages.js";
+export * from "./featureMessages.js";
 export * from "./restAnswers.js";
 export * from "./serverMessages.js";
 export * from "./shapes.js";

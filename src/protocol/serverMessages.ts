@@ -38,6 +38,8 @@ export interface PlayerSync {
   action: PlayerActionType | null;
   /** The quest journal: every quest started, and the quest points earned. */
   quests: QuestJournalView;
+  /** The player's settings and the features' state shown to it, by name (`autoRetaliate`, `homeTeleportReadyAt`, ...; docs/PROTOCOL.md). */
+  vars: { [name: string]: number | boolean };
 }
 
 // ---- Quests, dialogue and stores ----

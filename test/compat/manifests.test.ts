@@ -34,7 +34,7 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
     assert.equal(data.items.get("coins")?.stackable, true);
     assert.equal(data.items.get("burnt_shrimp")?.tradeable, false);
     assert.equal(data.items.get("bronze_full_helm")?.stackable, false, "absent stackable means not stackable");
-    assert.equal(data.npcs.size, 18);
+    assert.equal(data.npcs.size, 18 + 3, "npcs.json's 18 and the duel arena's three, defined by their placements");
     assert.equal(data.npcs.get("goblin")?.combat.respawnTicks, 35);
     assert.ok(data.npcs.get("goblin")!.drops.some((d) => d.itemId === "bones" && d.rarity === "always"));
     assert.deepEqual(data.npcs.get("bank_clerk")?.services, ["bank"]);
@@ -121,16 +121,21 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
     assert.ok(data.tools.has("bronze_hatchet"));
   });
 
-  it("warns about the three duel-arena npcs defined inline in world-areas", function () {
-    for (const id of ["duel_arena_nurse", "duel_arena_scoreboard", "duel_arena_guide"]) {
-      assert.ok(warningsIn(data, "world-areas.json").some((w) => w.includes("duel_arena") && w.includes(`npc ${id}:`)));
-    }
-    assert.equal(data.worldAreas.get("duel_arena")!.npcs.length, 0);
+  it("places the three duel-arena npcs defined inline in world-areas, with no warning: the nurse a healer, each saying its greeting", function () {
+    assert.equal(warningsIn(data, "world-areas.json").filter((w) => w.includes("duel_arena")).length, 0);
+    assert.deepEqual(
+      data.worldAreas.get("duel_arena")!.npcs.map((p) => p.npcId),
+      ["duel_arena_nurse", "duel_arena_scoreboard", "duel_arena_guide"],
+    );
+    const nurse = data.npcs.get("duel_arena_nurse")!;
+    assert.deepEqual([nurse.name, nurse.services, nurse.combat.attackable], ["Nurse Sarah", ["healer"], false]);
+    assert.match(nurse.dialogue!.nodes.get("greeting")!.text, /restore your health and prayer/);
+    assert.deepEqual(data.npcs.get("duel_arena_scoreboard")!.services, ["scoreboard"]);
     assert.equal(data.worldAreas.get("duel_arena")!.stations.length, 1);
   });
 
   it("reports those defects and nothing else", function () {
-    assert.equal(data.warnings.length, 4 + 1 + 71 + 3 + 5 + 3, data.warnings.join("\n"));
+    assert.equal(data.warnings.length, 4 + 1 + 71 + 5 + 3, data.warnings.join("\n"));
   });
 
   it("skill unlocks: every skill sorted by level, typed; 'defence' is read as 'defense'", function () {
@@ -157,7 +162,7 @@ describe("manifests: the published 2025 set (older format) loads as it is", func
     assert.equal(data.items.size, 15);
     assert.equal(data.items.get("bronze_sword")?.equipSlot, "weapon");
     assert.equal(data.items.get("bronze_hatchet")?.equipSlot, undefined, "equipSlot null means none");
-    assert.equal(data.npcs.size, 4 + 9);
+    assert.equal(data.npcs.size, 4 + 9 + 6, "npcs.json's 4, mobs.json's 9, and the three towns' bankers and shopkeepers, defined by their placements");
     const goblin = data.npcs.get("goblin")!;
     assert.equal(goblin.source, "mobs.json");
     assert.equal(goblin.category, "mob");
@@ -185,7 +190,12 @@ describe("manifests: the published 2025 set (older format) loads as it is", func
     assert.equal(warningsIn(data, "stores.json").filter((w) => w.includes("tinderbox")).length, 5);
     assert.ok(data.stores.get("central_store")!.items.some((i) => i.itemId === "bronze_hatchet"));
     assert.ok(warningsIn(data, "mobs.json").some((w) => w.includes("goblin") && w.includes("bronze_helmet")));
-    assert.ok(warningsIn(data, "world-areas.json").some((w) => w.includes("lumbridge_banker")));
+    // The town's banker and shopkeeper are named by their placements: placed, offering their services.
+    assert.equal(
+      warningsIn(data, "world-areas.json").some((w) => w.includes("lumbridge_banker")),
+      false,
+    );
+    assert.deepEqual(data.npcs.get("lumbridge_banker")!.services, ["bank", "item_storage"]);
     assert.ok(warningsIn(data, "world-areas.json").some((w) => w.includes("raw_shrimps") && w.includes("unknown gathering id")));
     assert.equal(data.worldAreas.size, 11);
     assert.ok(data.worldAreas.get("blasted_lands")!.mobSpawns.length === 3);

@@ -83,6 +83,18 @@ describe("compat: the 2026 set's dialogue, stores and quests played in a real se
     );
   });
 
+  it("the duel arena's nurse, defined by her placement alone, restores health and prayer (the healer service)", async () => {
+    const a = await join();
+    const room = worldRoomOf(a);
+    const p = room.world.players.get(a.id)!;
+    p.health = 20;
+    const since = a.mark();
+    const { node } = await talkTo(a, room, "duel_arena_nurse");
+    assert.match(node.text, /Let me restore your health and prayer/);
+    assert.match((await a.next("notice", (n) => n.code === "HEALED", { since })).message, /Nurse Sarah restores/);
+    assert.equal(p.health, maxHealth(p.levels.constitution));
+  });
+
   it("the bank clerk's dialogue opens the bank (openBank)", async () => {
     const a = await join();
     const room = worldRoomOf(a);

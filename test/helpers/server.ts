@@ -8,6 +8,7 @@ import { silentLogger, type Logger } from "../../src/logger.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { ROOT } from "../../src/paths.js";
 import { colyseusWorldRooms, worldFacade } from "../../rooms/cluster/worldFacade.js";
+import { WORLD_FEATURES } from "../../src/features/index.js";
 
 export const TEST_SECRET = "test-secret-".padEnd(48, "x");
 
@@ -51,6 +52,7 @@ export async function startTestServer(
     db,
     gameData,
     startedAt: Date.now(),
+    worldFeatures: WORLD_FEATURES,
     world: undefined as never,
   };
   ctx.world = worldFacade(colyseusWorldRooms(config.worlds, () => ctx.gameData));

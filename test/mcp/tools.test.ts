@@ -47,6 +47,8 @@ describe("/mcp: tools", function () {
     ["agent_status", { verbose: 1 }, /agent_status/],
     ["wait", { ticks: 0 }, /ticks/],
     ["wait", { for: ["nothing:here"] }, /for/],
+    ["setting", { name: "autoRetaliate", value: "off" }, /value/],
+    ["home_teleport", { to: "home" }, /home_teleport/],
   ];
 
   it("every tool has a title and the spec's hints: read-only, destructive, idempotent, open-world", async () => {
@@ -101,6 +103,27 @@ describe("/mcp: tools", function () {
     assert.match(noGoal.text, /^UNKNOWN_GOAL: /);
     const noRecipe = await c.call("make", { kind: "smithing", recipeId: "golden_crown" });
     assert.match(noRecipe.text, /^UNKNOWN_RECIPE: /);
+  });
+
+  it("setting turns auto-retaliate off (an unknown one is refused UNKNOWN_SETTING); home_teleport casts and lands at the spawn, then is on cooldown", async () => {
+    const off = await c.call("setting", { name: "autoRetaliate", value: false });
+    assert.equal(off.isError, false, off.text);
+    assert.equal(off.body.vars.autoRetaliate, false);
+    assert.match((await c.call("setting", { name: "homeTeleportReadyAt", value: 0 })).text, /^UNKNOWN_SETTING: .*autoRetaliate/);
+    const room = await theWorld();
+    const me = (await c.call("observe")).body.you;
+    assert.equal(me.vars.autoRetaliate, false, "observe shows the settings");
+    const p = room.world.players.get(me.id)!;
+    p.tile = { x: room.world.spawnTile.x + 5, z: room.world.spawnTile.z - 4 };
+    room.world.place("player", p.id, p.tile);
+    const steps: Array<{ progress: number }> = [];
+    const home = await c.call("home_teleport", {}, { onprogress: (s) => steps.push(s) });
+    assert.equal(home.isError, false, home.text);
+    assert.equal(home.body.arrived, true);
+    assert.deepEqual(home.body.position, room.world.spawnTile);
+    assert.ok(home.body.readyAt > Date.now());
+    assert.ok(steps.length >= 10, "progress while casting");
+    assert.match((await c.call("home_teleport", {})).text, /^TELEPORT_COOLDOWN: /);
   });
 
   it("a walk reports progress each tick to a client that asked, and answers once there", async () => {

@@ -69,6 +69,8 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "combat:cast": { spellId: "wind_strike", targetId: "npc_1" },
   "combat:autocast": { spellId: null },
   "prayer:toggle": { prayerId: "thick_skin", on: true },
+  "player:setting": { name: "autoRetaliate", value: false },
+  "player:homeTeleport": {},
   tradeRequest: { targetPlayerId: "c_1" },
   tradeRequestRespond: { tradeId: "t_1", accept: true },
   tradeAddItem: { tradeId: "t_1", inventorySlot: 3, quantity: 5 },

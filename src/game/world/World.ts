@@ -1,8 +1,12 @@
 import type { GameData } from "../../manifests/index.js";
+import type { FeatureMessage, FeatureMessageType } from "../../protocol/featureMessages.js";
 import type { DuelLimits } from "../duel.js";
 import type { TradeLimits } from "../trade.js";
 import type { Rng } from "../types.js";
 import { DuelBook } from "./duelBook.js";
+import type { NpcEntity, PlayerEntity } from "./entities.js";
+import { COMBAT_VARS } from "./combatState.js";
+import { VarRegistry, type PlayerVarDef } from "./playerVars.js";
 import { TradeBook } from "./tradeBook.js";
 import { WorldCore } from "./worldCore.js";
 
@@ -16,6 +20,35 @@ export interface WorldOptions {
   duelLimits?: DuelLimits;
   /** Does the player `playerId` ignore `fromId`? Their trade requests and duel challenges are not shown to them. */
   ignoring?: (playerId: string, fromId: string) => boolean;
+  /** The features the world plays beside its own rules (src/features/index.ts lists the server's). */
+  features?: readonly WorldFeature[];
+  /** The wall clock in milliseconds, for what lasts across logins (a cooldown): Date.now when not given. */
+  now?: () => number;
+}
+
+/** A feature's handler of one of its client messages (src/protocol/featureMessages.ts), given it validated. */
+export type FeatureCommand<K extends FeatureMessageType> = (world: World, playerId: string, msg: FeatureMessage<K>) => void;
+/** A handler for every feature message: the registry (src/features/index.ts) does not compile with one missing. */
+export type FeatureCommands = { [K in FeatureMessageType]: FeatureCommand<K> };
+
+/** The features a server's worlds play (src/features/index.ts): their parts of the world, and their messages' handlers. */
+export interface WorldFeatures {
+  readonly list: readonly WorldFeature[];
+  readonly commands: FeatureCommands;
+}
+
+/**
+ * A feature's part of the world (src/features/<feature>/): the player variables it keeps, its step
+ * of each player's tick and the npc services it plays. The engine calls these and names no feature;
+ * the handlers of a feature's client messages are listed with it in src/features/index.ts.
+ */
+export interface WorldFeature {
+  readonly name: string;
+  readonly vars?: Readonly<Record<string, PlayerVarDef>>;
+  /** Once per tick for each living player, before its walk and its action. */
+  readonly playerTick?: (world: World, p: PlayerEntity) => void;
+  /** The npc services it plays: talking to an npc that offers one runs it, after the npc's dialogue if it has one. */
+  readonly npcServices?: Readonly<Record<string, (world: World, p: PlayerEntity, npc: NpcEntity) => void>>;
 }
 
 /**
@@ -30,9 +63,27 @@ export class World extends WorldCore {
   readonly duels: DuelBook;
   /** The world is stopping (callOff): no trade or duel opens any more. */
   stopping = false;
+  /** The features this world plays, in their order. */
+  readonly features: readonly WorldFeature[];
+  /** Every player variable: the engine's own and the features'. */
+  readonly vars = new VarRegistry();
+  /** The features' steps of a player's tick, in the features' order. */
+  readonly playerTicks: Array<(world: World, p: PlayerEntity) => void> = [];
+  /** The npc services the features play, by service name. */
+  readonly npcServices = new Map<string, (world: World, p: PlayerEntity, npc: NpcEntity) => void>();
+  /** The wall clock in milliseconds (WorldOptions.now). */
+  readonly now: () => number;
 
   constructor(data: GameData, options: WorldOptions) {
     super(data, options.rng, options.newId);
+    this.now = options.now ?? Date.now;
+    this.features = options.features ?? [];
+    this.vars.declare("combat", COMBAT_VARS);
+    for (const f of this.features) {
+      if (f.vars) this.vars.declare(f.name, f.vars);
+      if (f.playerTick) this.playerTicks.push(f.playerTick);
+      for (const [name, run] of Object.entries(f.npcServices ?? {})) claim(this.npcServices, name, run, `npc service ${name} of ${f.name}`);
+    }
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
     this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits, options.ignoring);
   }
@@ -49,4 +100,9 @@ export class World extends WorldCore {
     this.trades.cancelAll("server_shutdown", message);
     this.duels.cancelAll(message);
   }
+}
+
+function claim<T>(into: Map<string, T>, name: string, value: T, what: string) {
+  if (into.has(name)) throw new Error(`${what} is played by another feature too`);
+  into.set(name, value);
 }

@@ -58,6 +58,13 @@ export function setAutocast(world: World, id: string, spellId: string | null) {
   world.touchPlayer(p);
 }
 
+/** `player:setting`: one of the player's settings (a settable player variable, playerVars.ts) changed. */
+export function changeSetting(world: World, id: string, name: string, value: unknown) {
+  const p = playerOf(world, id);
+  p.vars[name] = world.vars.checkSetting(name, value);
+  world.touchPlayer(p);
+}
+
 /** Stop walking and whatever the player was doing. */
 export function stopPlayer(world: World, id: string) {
   const p = playerOf(world, id);

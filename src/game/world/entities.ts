@@ -5,6 +5,7 @@ import type { NpcInstance } from "../npcBehaviour.js";
 import type { QuestJournal, QuestProgress } from "../quests.js";
 import type { Bank, Equipment, Inventory, ItemStack, SkillName, SkillXp, Tile } from "../types.js";
 import type { CombatStyle, GatheringSkill, ProductionKind } from "../../protocol/vocabulary.js";
+import type { PlayerVars } from "./playerVars.js";
 
 /** What a player is busy with; advanced by the tick until it ends or is replaced. */
 export type PlayerAction =
@@ -43,6 +44,12 @@ export interface PlayerEntity {
   /** Prayer points, the active prayers and their drain counter. */
   prayer: PrayerState;
   lastAttackTick: number;
+  /** The tick it was last hit (a player counts as in combat for IN_COMBAT_TICKS after a blow given or taken). */
+  lastHitTick: number;
+  /** Its player variables (playerVars.ts): the features' settings, timers and counters. */
+  vars: PlayerVars;
+  /** Which of them a save keeps (the world's VarRegistry.kept). */
+  varKept: (name: string) => boolean;
   /** In a duel's arena: where the player stood before, where they walk back to, and the tile a save records. */
   returnTile?: Tile;
   /** Who hit this player last, for npc retaliation and kill credit. */
@@ -161,6 +168,8 @@ export interface CharacterSnapshot {
   bank: Bank;
   /** The quest journal (absent: nothing started). */
   quests?: QuestProgress[];
+  /** Its player variables as last saved (absent: none; playerVars.ts). */
+  vars?: PlayerVars;
 }
 
 export function stacksOf(inv: Inventory): ItemStack[] {

@@ -19,6 +19,7 @@ import { GameError, type SkillName, type Tile } from "../types.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import { npcFighter, playerFighter } from "./fighters.js";
 import { killNpc } from "./npcSystem.js";
+import { retaliate } from "./combatState.js";
 import { weaponOf } from "./players.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
@@ -135,12 +136,12 @@ function strikePlayer(world: World, p: PlayerEntity, foe: PlayerEntity, plan: At
   const hitpoints = Math.min(Math.ceil(foe.health / HEALTH_PER_LEVEL), blow.damage);
   foe.health = Math.max(0, foe.health - blow.damage * HEALTH_PER_LEVEL);
   foe.lastHitBy = p.id;
+  foe.lastHitTick = world.tick;
   world.touchPlayer(foe, true);
   const splash = plan.kind === "magic" && blow.missed;
   world.events.push({ kind: "hit", attackerId: p.id, targetId: foe.id, damage: blow.damage * HEALTH_PER_LEVEL, targetHealth: foe.health, at: { ...foe.tile }, style: plan.kind, ...(splash ? { splash } : {}) });
   for (const [skill, amount] of Object.entries(xpFor(plan, p, hitpoints))) grantXp(world, p, skill as SkillName, amount!);
-  // Fight back when idle (auto-retaliate).
-  if (!foe.action && foe.path.length === 0) foe.action = { type: "attack", targetId: p.id };
+  retaliate(foe, p.id);
   if (foe.health <= 0) world.duels.defeated(foe.id);
 }
 
@@ -188,3 +189,4 @@ function dropArrow(world: World, p: PlayerEntity, itemId: string, at: Tile) {
   world.addGroundItem({ id: world.newId(), itemId, quantity: 1, tile: { ...at }, ownerId: p.id, createdTick: world.tick });
   world.groundLinked.add(p.id);
 }
+

@@ -9,6 +9,7 @@ import { stacksOf, type NpcEntity, type PlayerEntity } from "./entities.js";
 import { clearDeathPilesOf } from "./deathPiles.js";
 import { npcFighter, playerFighter } from "./fighters.js";
 import { questDeed } from "./questing.js";
+import { retaliate } from "./combatState.js";
 import type { World } from "./World.js";
 import { prayersOff } from "./worldCore.js";
 
@@ -65,11 +66,11 @@ function npcHitsPlayer(world: World, npc: NpcEntity, p: PlayerEntity) {
   const damage = Math.min(p.health, blow.damage * HEALTH_PER_LEVEL);
   p.health -= damage;
   p.lastHitBy = npc.id;
+  p.lastHitTick = world.tick;
   world.touchPlayer(p, true);
   const splash = c.attackType === "magic" && blow.missed;
   world.events.push({ kind: "hit", attackerId: npc.id, targetId: p.id, damage, targetHealth: p.health, at: { ...p.tile }, style: c.attackType, ...(splash ? { splash } : {}) });
-  // Fight back when idle (auto-retaliate).
-  if (!p.action && p.path.length === 0) p.action = { type: "attack", targetId: npc.id };
+  retaliate(p, npc.id);
   if (p.health <= 0) killPlayer(world, p, npc.id);
 }
 

@@ -28,10 +28,11 @@ const ACTIONS: { [K in PlayerAction["type"]]: (world: World, p: PlayerEntity) =>
   make: tickMaking,
 };
 
-/** One tick of every player: walk, then carry on with the current action. */
+/** One tick of every player: the features' steps, the walk, then the current action. */
 export function tickPlayers(world: World) {
   for (const p of world.players.values()) {
     if (p.health <= 0) continue;
+    for (const step of world.playerTicks) step(world, p);
     if (p.path.length > 0) walk(world, p);
     tickConversations(world, p);
     drainPrayers(world, p);

@@ -32,6 +32,9 @@ export function addPlayer(world: World, snap: CharacterSnapshot): PlayerEntity {
     autocast: null,
     prayer: { points: Math.min(Math.max(0, snap.prayerPoints ?? levels.prayer), levels.prayer), active: new Set(), drain: 0 },
     lastAttackTick: -1000,
+    lastHitTick: -1000,
+    vars: world.vars.load(snap.vars),
+    varKept: world.vars.kept,
     lastHitBy: null,
     lockedSlots: new Set(),
     inventoryFrozen: false,
@@ -79,6 +82,7 @@ export function snapshotOf(p: PlayerEntity): CharacterSnapshot {
     equipment: Object.fromEntries(Object.entries(p.equipment).map(([k, v]) => [k, { ...v! }])),
     bank: p.bank.map((s) => ({ ...s })),
     quests: [...p.quests.values()].map((q) => ({ ...q })),
+    vars: Object.fromEntries(Object.entries(p.vars).filter(([name]) => p.varKept(name))),
   };
 }
 
@@ -100,6 +104,7 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     bank: nearBank(world, p) ? p.bank : null,
     action: p.action?.type ?? null,
     quests: journalView(world.data.quests, p.quests.values()),
+    vars: world.vars.synced(p.vars),
   };
 }
 

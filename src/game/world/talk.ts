@@ -30,7 +30,7 @@ export function startTalk(world: World, id: string, npcInstanceId: string, store
   const p = playerOf(world, id);
   const npc = npcOf(world, npcInstanceId);
   if (store) storeOfNpc(world, npc);
-  else if (!dialogueOf(world, npc)) throw new GameError("NO_DIALOGUE", `The ${npc.name.toLowerCase()} has nothing to say`);
+  else if (!dialogueOf(world, npc) && !servicesPlayed(world, npc).length) throw new GameError("NO_DIALOGUE", `The ${npc.name.toLowerCase()} has nothing to say`);
   walkTowards(world, p, npc.position);
   p.action = { type: "talk", targetId: npc.id, ...(store ? { store: true } : {}) };
   world.markChanged("player", p.id);
@@ -52,7 +52,12 @@ export function tickTalk(world: World, p: PlayerEntity) {
   closeStore(world, p, "closed");
   if (action.store) return openStore(world, p, npc);
   const dialogue = dialogueOf(world, npc);
-  if (!dialogue) throw new GameError("NO_DIALOGUE", `The ${npc.name.toLowerCase()} has nothing to say`);
+  const services = servicesPlayed(world, npc);
+  if (!dialogue) {
+    if (services.length === 0) throw new GameError("NO_DIALOGUE", `The ${npc.name.toLowerCase()} has nothing to say`);
+    for (const run of services) run(world, p, npc);
+    return;
+  }
   // The entry node follows the quests as they stood when the player walked up; talking may then pass a stage.
   const entry = entryNodeId(dialogue, (questId) => {
     const quest = world.data.quests.get(questId);
@@ -61,6 +66,12 @@ export function tickTalk(world: World, p: PlayerEntity) {
   });
   questTalk(world, p, npc.defId);
   show(world, p, npc, dialogue, dialogue.nodes.get(entry)!);
+  for (const run of services) run(world, p, npc);
+}
+
+/** The services of an npc that a feature of the world plays (a healer's healing, ...). */
+function servicesPlayed(world: World, npc: NpcEntity) {
+  return npc.services.flatMap((s) => world.npcServices.get(s) ?? []);
 }
 
 /** `dialogue:respond`: answer the node shown last. */
