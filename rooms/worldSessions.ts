@@ -24,6 +24,8 @@ import type { CharacterSnapshot } from "../src/game/world/entities.js";
 import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";
 import { CLOSE_CODES, describeZodError, JoinOptions } from "../src/protocol/index.js";
+import { TICK_MS } from "../src/manifests/index.js";
+import { IN_COMBAT_TICKS } from "../src/game/world/combatState.js";
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { ProtocolClient } from "./protocolClient.js";
 import type { ChatSession } from "./worldChat.js";
@@ -324,11 +326,26 @@ export class WorldSessions {
       this.c.ignores.release(session.accountId);
       this.c.interest.leave(session.playerId);
       try {
+        await this.heldInWorld(session.playerId);
         await this.removeSaved(session);
       } finally {
         await endSession(this.c.sql, session.dbSessionId, "logout").catch((err) => this.c.logger.error({ err }, "could not end session"));
       }
     });
+  }
+
+  /**
+   * A player who leaves in the middle of a fight between players stays in the world (and may be
+   * killed) while a feature holds it there (World.logoutHeld): at most IN_COMBAT_TICKS ticks after
+   * its last blow. A world that is stopping holds no one.
+   */
+  private async heldInWorld(playerId: string) {
+    const deadline = Date.now() + (IN_COMBAT_TICKS + 2) * TICK_MS;
+    for (;;) {
+      const p = this.c.world.players.get(playerId);
+      if (!p || !this.c.world.logoutHeld(p) || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, TICK_MS / 2));
+    }
   }
 
   /**

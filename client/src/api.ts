@@ -18,6 +18,15 @@ export interface AreaInfo {
   bounds: { minX: number; maxX: number; minZ: number; maxZ: number };
   biomeType: string | null;
   safeZone: boolean;
+  /** Players may attack each other here (outside a safe zone), within a combat-level bracket. */
+  pvpEnabled: boolean;
+  difficultyLevel: number;
+}
+
+/** Is a tile in a PvP area and in no safe zone (the server's rule, src/game/world/areas.ts)? */
+export function inPvpArea(areas: readonly AreaInfo[], x: number, z: number): boolean {
+  const here = areas.filter((a) => x >= a.bounds.minX && x <= a.bounds.maxX && z >= a.bounds.minZ && z <= a.bounds.maxZ);
+  return !here.some((a) => a.safeZone) && here.some((a) => a.pvpEnabled);
 }
 
 /** The public settings the server writes into /env.js (src/config.ts publicSettings). */

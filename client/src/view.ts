@@ -1,5 +1,5 @@
 import type { GroundItemView, NpcView, PlayerView, ResourceView, StationView } from "../../src/protocol/index.js";
-import type { AreaInfo } from "./api.js";
+import { inPvpArea, type AreaInfo } from "./api.js";
 import type { Game, MenuOption } from "./game.js";
 import type { Guidance, Marker } from "./guidance.js";
 import { iconCanvas } from "./icons.js";
@@ -89,6 +89,8 @@ export class WorldView {
   readonly motion = new Motion();
   private readonly sprites = new SpriteCache();
   private plan: GroundPlan;
+  /** The world's areas (where players may fight each other). */
+  private areas: AreaInfo[];
   private ground: GroundChunks;
   private splats: Splat[] = [];
   private speech = new Map<string, { text: string; until: number }>();
@@ -120,6 +122,7 @@ export class WorldView {
   ) {
     this.ctx = canvas.getContext("2d")!;
     this.plan = new GroundPlan(game.map, areas);
+    this.areas = areas;
     this.ground = new GroundChunks(this.plan);
     const net = game.net;
     net.on("combat:hit", (hit) => {
@@ -174,6 +177,7 @@ export class WorldView {
   /** Draw the ground again from the game's map (after the server's content was reloaded). */
   setGround(areas: AreaInfo[]) {
     this.plan = new GroundPlan(this.game.map, areas);
+    this.areas = areas;
     this.ground = new GroundChunks(this.plan);
   }
 
@@ -717,6 +721,8 @@ export class WorldView {
         // The duel opponent is the one player a click attacks; other players are walked past.
         if (game.duelOpponent === p.id)
           options.unshift({ label: `Fight ${p.name}`, run: () => net.send("player:action", { action: "attack", targetId: p.id }) });
+        else if (inPvpArea(this.areas, p.x, p.z) && inPvpArea(this.areas, game.me.position.x, game.me.position.z))
+          options.unshift({ label: `Attack ${p.name} (level ${p.combatLevel})`, run: () => net.send("player:action", { action: "attack", targetId: p.id }) });
         later.push({ label: `Trade with ${p.name}`, run: () => net.send("tradeRequest", { targetPlayerId: p.id }) });
         later.push({ label: `Challenge ${p.name}`, run: () => net.send("duel:challenge", { targetPlayerId: p.id }) });
         later.push({ label: `Report ${p.name}`, run: () => game.report(p.name) });

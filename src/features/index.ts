@@ -3,6 +3,7 @@ import type { FeatureCommands, WorldFeature, WorldFeatures } from "../game/world
 import { healer } from "./healer/index.js";
 import { hiscores } from "./hiscores/index.js";
 import { homeTeleport, homeTeleportCommands } from "./homeTeleport/index.js";
+import { pvp } from "./pvp/index.js";
 import { regeneration } from "./regeneration/index.js";
 
 /**
@@ -12,7 +13,7 @@ import { regeneration } from "./regeneration/index.js";
 export const FEATURES: readonly HttpFeature[] = [hiscores];
 
 /** The features the worlds play, in the order their steps run in a player's tick. */
-const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport];
+const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp];
 
 /** Every feature message's handler: a message of src/protocol/featureMessages.ts without one does not compile. */
 const COMMANDS: FeatureCommands = { ...homeTeleportCommands };

@@ -23,6 +23,7 @@ export type LedgerCause =
   | "dropped"
   | "picked_up"
   | "death_lost"
+  | "pvp_lost"
   | "reclaimed"
   | "quest"
   | "consumed"

@@ -295,7 +295,7 @@ function interactWatch(p: McpPlayer, action: string, targetId: string | undefine
       return {
         // A fight runs to its end by default (within the bound every call has).
         maxTicks: ticks ?? MAX_TICKS,
-        until: (h) => (h.type === "npc:killed" || h.type === "player:death" ? "done" : undefined),
+        until: (h) => (h.type === "npc:killed" || h.type === "player:death" || (h.type === "notice" && h.data.code === "PVP_KILL") ? "done" : undefined),
         settled: (pl) => pl.sight.self?.action !== "attack" && !pl.sight.self?.moving && !pl.sight.npcs.has(targetId ?? ""),
         progress: (pl, t) => {
           const health = pl.sight.npcs.get(targetId ?? "")?.health;

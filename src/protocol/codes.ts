@@ -165,6 +165,9 @@ export const ERROR_CODES = {
   IN_COMBAT: "what a player who gave or took a blow in the last 17 ticks (10 s) may not do: a home teleport, a healer's care",
   TELEPORT_COOLDOWN: "player:homeTeleport before the cooldown since the last one is over (the message says how long is left)",
   NO_TELEPORT_HERE: "player:homeTeleport from a duel's arena or a dangerous PvP area",
+  NOT_IN_PVP_AREA: "an attack on a player (not your duel opponent) while you or they stand outside every PvP area",
+  SAFE_ZONE: "an attack on a player while you or they stand in a safe zone",
+  LEVEL_BRACKET: "an attack on a player whose combat level is too far from yours for the PvP area (the message gives the bracket)",
   // Duels (§11)
   SELF_DUEL: "duel:challenge to oneself",
   ALREADY_IN_DUEL: "one duel at a time",
@@ -234,6 +237,9 @@ export const NOTICE_CODES = [
   "HOME_TELEPORT_STARTED",
   "HOME_TELEPORTED",
   "HOME_TELEPORT_INTERRUPTED",
+  "SKULLED",
+  "SKULL_GONE",
+  "PVP_KILL",
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 

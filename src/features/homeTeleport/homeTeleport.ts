@@ -1,4 +1,5 @@
-import { GameError, type Tile } from "../../game/types.js";
+import { GameError } from "../../game/types.js";
+import { pvpAreaAt } from "../../game/world/areas.js";
 import { inCombat } from "../../game/world/combatState.js";
 import type { PlayerEntity } from "../../game/world/entities.js";
 import type { World } from "../../game/world/World.js";
@@ -29,8 +30,8 @@ export function startHomeTeleport(world: World, playerId: string) {
   if (p.inventoryFrozen) throw new GameError("PLAYER_UNAVAILABLE", "Wait until your trade or purchase is completed");
   if (inCombat(p, world.tick)) throw new GameError("IN_COMBAT", "You can't teleport during a fight; wait 10 seconds after it");
   if (world.duels.inArena(p.id)) throw new GameError("NO_TELEPORT_HERE", "You can't teleport out of a duel");
-  const deep = deepPvpAreaAt(world, p.tile);
-  if (deep) throw new GameError("NO_TELEPORT_HERE", `The magic of ${deep} is too strong to teleport out of`);
+  const wild = pvpAreaAt(world, p.tile);
+  if (wild && wild.difficultyLevel >= DEEP_PVP_LEVEL) throw new GameError("NO_TELEPORT_HERE", `The magic of ${wild.name} is too strong to teleport out of`);
   const left = (p.vars.homeTeleportReadyAt as number) - world.now();
   if (left > 0) throw new GameError("TELEPORT_COOLDOWN", `You can cast the home teleport again in ${minutesAndSeconds(left)}`);
   p.path = [];
@@ -58,15 +59,6 @@ export function tickHomeTeleport(world: World, p: PlayerEntity) {
   world.place("player", p.id, p.tile);
   world.touchPlayer(p, true);
   world.events.push({ kind: "notice", playerId: p.id, code: "HOME_TELEPORTED", message: "You arrive home" });
-}
-
-/** The name of a PvP area of difficulty DEEP_PVP_LEVEL or more that holds the tile, if any. */
-function deepPvpAreaAt(world: World, tile: Tile): string | undefined {
-  for (const a of world.data.worldAreas.values()) {
-    const b = a.bounds;
-    if (a.pvpEnabled && a.difficultyLevel >= DEEP_PVP_LEVEL && tile.x >= b.minX && tile.x <= b.maxX && tile.z >= b.minZ && tile.z <= b.maxZ) return a.name;
-  }
-  return undefined;
 }
 
 function minutesAndSeconds(ms: number): string {

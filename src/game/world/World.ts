@@ -38,6 +38,19 @@ export interface WorldFeatures {
 }
 
 /**
+ * Fights between players outside a duel, as one feature allows them (a PvP area): the engine asks it
+ * before an attack on a player and at each blow, and hands it the blows and the deaths.
+ */
+export interface PlayerCombat {
+  /** Throws (a GameError) why `attacker` may not attack `target` now; returns when it may. */
+  check(world: World, attacker: PlayerEntity, target: PlayerEntity): void;
+  /** A blow of `attacker`'s at `target` was struck (landed or not). */
+  struck(world: World, attacker: PlayerEntity, target: PlayerEntity): void;
+  /** `target` died of a blow of `killer`'s: what becomes of it and its items. */
+  killed(world: World, target: PlayerEntity, killer: PlayerEntity): void;
+}
+
+/**
  * A feature's part of the world (src/features/<feature>/): the player variables it keeps, its step
  * of each player's tick and the npc services it plays. The engine calls these and names no feature;
  * the handlers of a feature's client messages are listed with it in src/features/index.ts.
@@ -49,6 +62,10 @@ export interface WorldFeature {
   readonly playerTick?: (world: World, p: PlayerEntity) => void;
   /** The npc services it plays: talking to an npc that offers one runs it, after the npc's dialogue if it has one. */
   readonly npcServices?: Readonly<Record<string, (world: World, p: PlayerEntity, npc: NpcEntity) => void>>;
+  /** Fights between players outside a duel (one feature at most). */
+  readonly playerCombat?: PlayerCombat;
+  /** Must a player who leaves stay in the world a while longer (a fight between players)? Asked each tick until it says no. */
+  readonly holdsLogout?: (world: World, p: PlayerEntity) => boolean;
 }
 
 /**
@@ -71,6 +88,9 @@ export class World extends WorldCore {
   readonly playerTicks: Array<(world: World, p: PlayerEntity) => void> = [];
   /** The npc services the features play, by service name. */
   readonly npcServices = new Map<string, (world: World, p: PlayerEntity, npc: NpcEntity) => void>();
+  /** Fights between players outside a duel, when a feature allows them. */
+  readonly playerCombat?: PlayerCombat;
+  private readonly logoutHolds: Array<(world: World, p: PlayerEntity) => boolean> = [];
   /** The wall clock in milliseconds (WorldOptions.now). */
   readonly now: () => number;
 
@@ -83,6 +103,11 @@ export class World extends WorldCore {
       if (f.vars) this.vars.declare(f.name, f.vars);
       if (f.playerTick) this.playerTicks.push(f.playerTick);
       for (const [name, run] of Object.entries(f.npcServices ?? {})) claim(this.npcServices, name, run, `npc service ${name} of ${f.name}`);
+      if (f.playerCombat) {
+        if (this.playerCombat) throw new Error(`fights between players of ${f.name} are played by another feature too`);
+        this.playerCombat = f.playerCombat;
+      }
+      if (f.holdsLogout) this.logoutHolds.push(f.holdsLogout);
     }
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
     this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits, options.ignoring);
@@ -95,6 +120,11 @@ export class World extends WorldCore {
    * written for them), and from now on no trade or duel opens (SERVER_STOPPING). A commit or
    * settlement under way finishes: that was agreed. The room tells the players (its desks' flush).
    */
+  /** Must this player, who is leaving, stay in the world a while longer (a feature's rule, such as a fight between players)? */
+  logoutHeld(p: PlayerEntity): boolean {
+    return !this.stopping && this.logoutHolds.some((held) => held(this, p));
+  }
+
   callOff(message: string): void {
     this.stopping = true;
     this.trades.cancelAll("server_shutdown", message);

@@ -130,16 +130,20 @@ export function startAttack(world: World, id: string, targetId: string, spellId?
   world.markChanged("player", p.id);
 }
 
-/** Attack the duel's opponent (the only player anyone may attack). */
+/** Attack a player: the duel's opponent under the duel's rules, or another where a feature allows it (a PvP area). */
 function startDuelAttack(world: World, p: PlayerEntity, targetId: string, spellId?: string) {
-  if (world.duels.opponentOf(p.id) !== targetId) {
-    throw new GameError("NOT_ATTACKABLE", world.duels.inArena(p.id) ? "The fight has not begun" : "You can only fight another player in a duel");
+  const duel = world.duels.opponentOf(p.id) === targetId;
+  const target = world.players.get(targetId)!;
+  if (!duel) {
+    if (world.duels.inArena(p.id)) throw new GameError("NOT_ATTACKABLE", "The fight has not begun");
+    if (!world.playerCombat) throw new GameError("NOT_ATTACKABLE", "You can only fight another player in a duel");
+    if (target.health <= 0) throw new GameError("TARGET_DEAD", `${target.name} is already dead`);
+    world.playerCombat.check(world, p, target);
   }
   const plan = planAttack(world, p, spellId);
-  world.duels.assertAllowed(p.id, plan.kind);
-  const target = world.players.get(targetId)!;
+  if (duel) world.duels.assertAllowed(p.id, plan.kind);
   // Rooted by the rules (noMovement), a duellist strikes from where it stands.
-  const rooted = world.duels.duelOf(p.id)?.rules.noMovement === true;
+  const rooted = duel && world.duels.duelOf(p.id)?.rules.noMovement === true;
   if (chebyshev(p.tile, target.tile) > plan.reach && !rooted) walkTowards(world, p, target.tile);
   else p.path = [];
   p.action = { type: "attack", targetId, ...(spellId ? { spellId } : {}) };

@@ -122,6 +122,12 @@ export function killPlayer(world: World, p: PlayerEntity, killedBy: string | nul
   p.inventory = new Array(INVENTORY_SIZE).fill(null);
   noteChange(p, before, "death_lost", deathId);
   p.pendingDeaths.push({ id: deathId, at, items, killedBy });
+  respawn(world, p);
+  world.events.push({ kind: "death", playerId: p.id, deathId, at, items, killedBy });
+}
+
+/** After a death: full health, every prayer off, standing idle at the spawn, no npc after them. */
+export function respawn(world: World, p: PlayerEntity) {
   p.health = maxHealth(p.levels.constitution);
   prayersOff(world, p);
   p.tile = { ...world.spawnTile };
@@ -130,5 +136,10 @@ export function killPlayer(world: World, p: PlayerEntity, killedBy: string | nul
   world.place("player", p.id, p.tile);
   world.touchPlayer(p, true);
   for (const npc of world.npcs.values()) if (npc.target === p.id) npc.target = null;
-  world.events.push({ kind: "death", playerId: p.id, deathId, at, items, killedBy });
+  for (const other of world.players.values()) {
+    if (other.action?.type === "attack" && other.action.targetId === p.id) {
+      other.action = null;
+      world.markChanged("player", other.id);
+    }
+  }
 }
