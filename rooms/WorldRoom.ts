@@ -191,6 +191,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       },
       deathExpired: (deathId) => void this.saver.expireDeath(deathId).catch(() => {}),
       unknownEffect: reportOnce(this.ctx.logger),
+      contentWarning: (message) => this.ctx.logger.warn({ world: key }, message),
     };
     routeWorldMessages({
       on: (type, handler) => this.onMessage(type, handler),

@@ -19,6 +19,8 @@ export interface EventContext {
   deathExpired(deathId: string): void;
   /** A dialogue effect the server does not play: reported once per name. */
   unknownEffect(npcId: string, effect: string): void;
+  /** Content a feature could not use (WorldEvent contentWarning): logged. */
+  contentWarning(message: string): void;
 }
 
 /** An EventContext's unknownEffect: each dialogue effect the server does not play, logged once. */
@@ -98,6 +100,7 @@ const TELLERS: { [K in WorldEvent["kind"]]: (ctx: EventContext, e: EventOf<K>) =
       recipes: (ctx.world.data.recipes.tanning ?? []).map((r) => ({ recipeId: r.id, input: r.inputs[0]!, output: r.outputs[0]!, coins: r.coins ?? 0 })),
     }),
   unknownEffect: (ctx, e) => ctx.unknownEffect(e.npcId, e.effect),
+  contentWarning: (ctx, e) => ctx.contentWarning(e.message),
 };
 
 /** What each kind of quest event tells its player (one entry per kind, as TELLERS). */

@@ -111,6 +111,10 @@ function installStatus(game: Game) {
     status.textContent = `${me.name} · ${me.position.x}, ${me.position.z} · life ${me.health}/${me.maxHealth}${me.action ? ` · ${me.action}` : ""}`;
     life.textContent = String(me.health);
     life.style.setProperty("--full", `${Math.round((100 * Math.max(0, me.health)) / Math.max(1, me.maxHealth))}%`);
+    // Run energy (player:sync vars.runEnergy, hundredths of a percent).
+    const energy = Math.floor(Number(me.vars?.runEnergy ?? 10_000) / 100);
+    run.textContent = `Run ${energy}%`;
+    run.style.setProperty("--full", `${energy}%`);
   });
   const showRun = () => run.classList.toggle("on", settings.run);
   run.onclick = () => setSettings({ run: !settings.run });

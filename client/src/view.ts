@@ -714,6 +714,7 @@ export class WorldView {
       } else if (target.kind === "station") {
         const s = state.stations.get(target.id)!;
         if (s.type === "altar") options.push({ label: `Pray-at ${s.name}`, run: () => net.send("player:action", { action: "pray", targetId: s.id }) });
+        else if (s.type === "agility_obstacle") options.push({ label: `Cross ${s.name}`, run: () => net.send("agility:cross", { obstacleId: s.id }) });
         else options.push({ label: `Use ${s.name}`, run: () => game.useStation(s) });
       } else if (target.kind === "player") {
         const p = state.players.get(target.id)!;

@@ -4,13 +4,14 @@ import type { World } from "../../src/game/world/World.js";
 import { GroundItemState, NpcState, PlayerState, ResourceState, StationState, type WorldState } from "../../schema/WorldState.js";
 import { KINDS, collectionOf, type AnyState } from "./stateCollections.js";
 
-/** What others see a player doing: the resource's skill while gathering, "combat", the recipe's skill while making, or the action. */
+/** What others see a player doing: the resource's skill while gathering, "combat", the recipe's skill while making, a feature's name, or the action. */
 function actionLabel(w: World, p: PlayerEntity): string {
   const a = p.action;
   if (!a) return "";
   if (a.type === "gather") return w.resources.get(a.targetId)?.skill ?? "gather";
   if (a.type === "attack") return "combat";
   if (a.type === "make") return w.data.recipes[a.kind]?.find((r) => r.id === a.recipeId)?.skill ?? "make";
+  if (a.type === "feature") return a.feature;
   return a.type;
 }
 

@@ -52,6 +52,7 @@ export const OPTIONAL_FILES = [
   "model-bounds.json",
   "starter-kit.json",
   "character-templates.json",
+  "agility.json",
   ...Object.values(GATHERING_FILES),
   ...RECIPE_FILES,
   // the older format

@@ -35,6 +35,7 @@ export const TOOL_META = {
   prayer: { title: "Turn a prayer on or off", idempotent: true },
   setting: { title: "Change a setting (auto-retaliate)", idempotent: true },
   home_teleport: { title: "Teleport home to the starter town" },
+  cross_obstacle: { title: "Cross an agility obstacle" },
   trade: { title: "Trade with another player", destructive: true, openWorld: true },
   chat: { title: "Say something", openWorld: true },
   quest_journal: { title: "Read the quest journal", readOnly: true, idempotent: true },

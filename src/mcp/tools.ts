@@ -273,6 +273,27 @@ export function registerTools(server: McpServer, s: McpSession) {
       ),
   );
 
+  tool(
+    server,
+    s,
+    "cross_obstacle",
+    "Cross an agility obstacle (a station of type agility_obstacle that observe lists near you, by id): walks onto its start, crosses it, answers at its end (the agility xp) or after a fall (OBSTACLE_FAILED: damage taken, still at the start). Refused LEVEL_TOO_LOW below its level, UNKNOWN_TARGET for an id that is no obstacle.",
+    ClientMessages["agility:cross"].extend({ maxTicks }),
+    async ({ maxTicks: ticks, ...m }, extra) =>
+      perform(
+        s,
+        extra,
+        { type: "agility:cross", data: m },
+        {
+          maxTicks: ticks ?? DEFAULT_MAX_TICKS,
+          until: (h) =>
+            (h.type === "skill:xp" && h.data.skill === "agility") || (h.type === "notice" && h.data.code === "OBSTACLE_FAILED") ? "done" : undefined,
+          progress: (pl, t) => ({ progress: t, message: pl.sight.self?.moving ? "walking to it" : "crossing" }),
+          report: (pl, heard) => ({ crossed: heard.some((h) => h.type === "skill:xp" && h.data.skill === "agility"), position: at(pl) }),
+        },
+      ),
+  );
+
   registerSocialTools(server, s);
 }
 

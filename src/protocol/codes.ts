@@ -240,6 +240,9 @@ export const NOTICE_CODES = [
   "SKULLED",
   "SKULL_GONE",
   "PVP_KILL",
+  "OBSTACLE_FAILED",
+  "LAP_COMPLETE",
+  "OUT_OF_RUN_ENERGY",
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 

@@ -8,6 +8,8 @@ import { z } from "zod";
 export const FeatureMessages = {
   /** Cast the home teleport: after its cast time the player stands at the world's spawn (src/features/homeTeleport/). */
   "player:homeTeleport": z.object({}).strict(),
+  /** Cross an agility obstacle (a station of type agility_obstacle): walk onto its start, cross it (src/features/agility/). */
+  "agility:cross": z.object({ obstacleId: z.string().min(1).max(128) }).strict(),
 } as const;
 
 export type FeatureMessageType = keyof typeof FeatureMessages;

@@ -177,11 +177,11 @@ for (const [kindA, kindB] of PAIRS) {
       }
       const screen = await stake(a, duelId, coins, 3);
       assert.deepEqual(screen.me.stake, [{ inventorySlot: coins, itemId: "coins", quantity: 3 }]);
-      // A third player may not touch it, nor be attacked outside a duel.
+      // A third player may not touch it, nor be attacked outside a duel (here, in the safe town).
       await duelRefused(b, "duel:forfeit", { duelId }, "INVALID_STATE");
       m = a.mark();
       a.send("player:action", { action: "attack", targetId: b.id });
-      assert.equal((await a.next("error", () => true, { since: m })).code, "NOT_ATTACKABLE");
+      assert.equal((await a.next("error", () => true, { since: m })).code, "SAFE_ZONE");
       m = a.mark();
       b.send("duel:cancel", { duelId });
       const cancelled = await a.next("duel:cancelled", (d) => d.duelId === duelId, { since: m });

@@ -96,24 +96,23 @@ describe("feature: the home teleport, tick by tick", () => {
       codeOf(() => startHomeTeleport(world, p.id)),
       undefined,
     );
-    // A PvP area as the published data has one (The Wastes: pvpEnabled, difficultyLevel 1).
-    const area = [...world.data.worldAreas.values()][0];
-    const was = { pvpEnabled: area.pvpEnabled, difficultyLevel: area.difficultyLevel };
-    Object.assign(area, { pvpEnabled: true, difficultyLevel: 1 });
+    // Ravelstone Ruins: the default world's PvP area, difficulty 2.
+    const ruins = world.data.worldAreas.get("ravelstone_ruins")!;
+    assert.ok(ruins.pvpEnabled && ruins.difficultyLevel === 2);
+    const q = addStarter(world, "Wanderer", { x: 150, z: 140 });
+    assert.equal(
+      codeOf(() => startHomeTeleport(world, q.id)),
+      "NO_TELEPORT_HERE",
+    );
+    ruins.difficultyLevel = 0;
     try {
-      const q = addStarter(world, "Wanderer", { x: area.bounds.minX + 1, z: area.bounds.minZ + 1 });
-      assert.equal(
-        codeOf(() => startHomeTeleport(world, q.id)),
-        "NO_TELEPORT_HERE",
-      );
-      area.difficultyLevel = 0;
       assert.equal(
         codeOf(() => startHomeTeleport(world, q.id)),
         undefined,
         "a shallow PvP area lets it through",
       );
     } finally {
-      Object.assign(area, was);
+      ruins.difficultyLevel = 2;
     }
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
-import { theWorld } from "../helpers/worldRoom.js";
+import { setRng, theWorld } from "../helpers/worldRoom.js";
 import { TOOL_META } from "../../src/mcp/toolMeta.js";
 import { mcpConnect, type McpTestClient } from "./helpers.js";
 
@@ -49,6 +49,7 @@ describe("/mcp: tools", function () {
     ["wait", { for: ["nothing:here"] }, /for/],
     ["setting", { name: "autoRetaliate", value: "off" }, /value/],
     ["home_teleport", { to: "home" }, /home_teleport/],
+    ["cross_obstacle", { obstacleId: "" }, /obstacleId/],
   ];
 
   it("every tool has a title and the spec's hints: read-only, destructive, idempotent, open-world", async () => {
@@ -124,6 +125,22 @@ describe("/mcp: tools", function () {
     assert.ok(home.body.readyAt > Date.now());
     assert.ok(steps.length >= 10, "progress while casting");
     assert.match((await c.call("home_teleport", {})).text, /^TELEPORT_COOLDOWN: /);
+    // An agility obstacle, by the id observe lists.
+    p.tile = { x: 136, z: 122 };
+    room.world.place("player", p.id, p.tile);
+    room.world.touchPlayer(p, true);
+    const near = (await c.call("observe")).body.near.stations as Array<{ id: string }>;
+    assert.ok(
+      near.some((st) => st.id === "obstacle:thornwood_trail:mossy_log"),
+      JSON.stringify(near),
+    );
+    setRng(room, 0.99); // no fall
+    const crossed = await c.call("cross_obstacle", { obstacleId: "obstacle:thornwood_trail:mossy_log" });
+    assert.equal(crossed.isError, false, crossed.text);
+    assert.equal(crossed.body.crossed, true);
+    assert.deepEqual(crossed.body.position, { x: 142, z: 122 });
+    assert.match((await c.call("cross_obstacle", { obstacleId: "obstacle:thornwood_trail:rope_swing" })).text, /^LEVEL_TOO_LOW: /);
+    (room.world as unknown as { rng: () => number }).rng = Math.random;
   });
 
   it("a walk reports progress each tick to a client that asked, and answers once there", async () => {

@@ -71,6 +71,7 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "prayer:toggle": { prayerId: "thick_skin", on: true },
   "player:setting": { name: "autoRetaliate", value: false },
   "player:homeTeleport": {},
+  "agility:cross": { obstacleId: "obstacle:thornwood_trail:mossy_log" },
   tradeRequest: { targetPlayerId: "c_1" },
   tradeRequestRespond: { tradeId: "t_1", accept: true },
   tradeAddItem: { tradeId: "t_1", inventorySlot: 3, quantity: 5 },

@@ -4,7 +4,7 @@ import type { DuelLimits } from "../duel.js";
 import type { TradeLimits } from "../trade.js";
 import type { Rng } from "../types.js";
 import { DuelBook } from "./duelBook.js";
-import type { NpcEntity, PlayerEntity } from "./entities.js";
+import type { NpcEntity, PlayerAction, PlayerEntity } from "./entities.js";
 import { COMBAT_VARS } from "./combatState.js";
 import { VarRegistry, type PlayerVarDef } from "./playerVars.js";
 import { TradeBook } from "./tradeBook.js";
@@ -37,6 +37,9 @@ export interface WorldFeatures {
   readonly commands: FeatureCommands;
 }
 
+/** One tick of a feature's action. */
+export type FeatureActionRun = (world: World, p: PlayerEntity, action: Extract<PlayerAction, { type: "feature" }>) => void;
+
 /**
  * Fights between players outside a duel, as one feature allows them (a PvP area): the engine asks it
  * before an attack on a player and at each blow, and hands it the blows and the deaths.
@@ -64,6 +67,14 @@ export interface WorldFeature {
   readonly npcServices?: Readonly<Record<string, (world: World, p: PlayerEntity, npc: NpcEntity) => void>>;
   /** Fights between players outside a duel (one feature at most). */
   readonly playerCombat?: PlayerCombat;
+  /**
+   * The player's action it plays (one per feature, `{type: "feature", feature: <its name>}`), run each
+   * tick while it lasts: a move or any other order replaces it, as any action. A GameError it throws
+   * ends it and is told to the player.
+   */
+  readonly action?: FeatureActionRun;
+  /** What it places in a world being populated from its data (its stations, from its own manifest). */
+  readonly populate?: (world: World) => void;
   /** Must a player who leaves stay in the world a while longer (a fight between players)? Asked each tick until it says no. */
   readonly holdsLogout?: (world: World, p: PlayerEntity) => boolean;
 }
@@ -86,6 +97,8 @@ export class World extends WorldCore {
   readonly vars = new VarRegistry();
   /** The features' steps of a player's tick, in the features' order. */
   readonly playerTicks: Array<(world: World, p: PlayerEntity) => void> = [];
+  /** The features' player actions, by feature name. */
+  readonly featureActions = new Map<string, FeatureActionRun>();
   /** The npc services the features play, by service name. */
   readonly npcServices = new Map<string, (world: World, p: PlayerEntity, npc: NpcEntity) => void>();
   /** Fights between players outside a duel, when a feature allows them. */
@@ -108,6 +121,7 @@ export class World extends WorldCore {
         this.playerCombat = f.playerCombat;
       }
       if (f.holdsLogout) this.logoutHolds.push(f.holdsLogout);
+      if (f.action) this.featureActions.set(f.name, f.action);
     }
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
     this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits, options.ignoring);

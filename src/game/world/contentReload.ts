@@ -52,7 +52,7 @@ export function groundChanged(running: GameData, next: GameData): boolean {
 
 export function applyContent(world: World, next: GameData): WorldContentReport {
   const previous = world.data;
-  const scratch = new World(next, { rng: world.rng, newId: world.newId });
+  const scratch = new World(next, { rng: world.rng, newId: world.newId, features: world.features });
   populateWorld(scratch);
   const report: WorldContentReport = {
     npcs: { added: 0, removed: 0, replaced: 0 },

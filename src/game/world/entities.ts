@@ -18,7 +18,9 @@ export type PlayerAction =
   /** Walk up to an npc and talk to it (or, with `store`, open its store). */
   | { type: "talk"; targetId: string; store?: boolean }
   /** Make `remaining` more of a recipe (Infinity: all the inputs allow), at a station when it needs one. */
-  | { type: "make"; kind: ProductionKind; recipeId: string; remaining: number; stationId?: string; nextTick: number };
+  | { type: "make"; kind: ProductionKind; recipeId: string; remaining: number; stationId?: string; nextTick: number }
+  /** An action a feature plays (WorldFeature.actions), on a target, its own step and timer. */
+  | { type: "feature"; feature: string; targetId: string; step: number; untilTick: number };
 
 /** A character in the world. The id is the character id: stable across logins. */
 export interface PlayerEntity {

@@ -29,6 +29,8 @@ export type WorldEvent =
   /** One production attempt (`made` empty when it failed). */
   | { kind: "made"; playerId: string; recipeKind: ProductionKind; recipeId: string; success: boolean; made: ItemStack[]; remaining: number }
   | { kind: "tannerOpened"; playerId: string; npcId: string }
+  /** Content a feature read and could not use (its own manifest's bad entries): logged as a warning. */
+  | { kind: "contentWarning"; message: string }
   /** A dialogue effect the server does not play (logged once per name). */
   | { kind: "unknownEffect"; npcId: string; effect: string };
 

@@ -26,6 +26,12 @@ const ACTIONS: { [K in PlayerAction["type"]]: (world: World, p: PlayerEntity) =>
   pickup: (world, p) => pickup(world, p),
   talk: tickTalk,
   make: tickMaking,
+  feature: (world, p) => {
+    const action = p.action as Extract<PlayerAction, { type: "feature" }>;
+    const run = world.featureActions.get(action.feature);
+    if (!run) return endAction(world, p, "CONTENT_CHANGED", "That can no longer be done");
+    run(world, p, action);
+  },
 };
 
 /** One tick of every player: the features' steps, the walk, then the current action. */

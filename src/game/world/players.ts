@@ -102,7 +102,7 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     inventory: p.inventory.map((s, slot) => (s ? { slot, itemId: s.itemId, quantity: s.quantity, locked: p.lockedSlots.has(slot) } : null)).filter((s) => s !== null),
     equipment: p.equipment,
     bank: nearBank(world, p) ? p.bank : null,
-    action: p.action?.type ?? null,
+    action: p.action ? (p.action.type === "feature" ? (p.action.feature as PlayerSync["action"]) : p.action.type) : null,
     quests: journalView(world.data.quests, p.quests.values()),
     vars: world.vars.synced(p.vars),
   };

@@ -64,6 +64,7 @@ export function populateWorld(world: World) {
       if (station.type === "range") world.rangeTiles.push(tile);
     }
   }
+  for (const f of world.features) f.populate?.(world);
 }
 
 /** Services that make an npc a shopkeeper ("store" in the default world, "shop" in the published data). */

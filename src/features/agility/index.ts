@@ -1,0 +1,18 @@
+import type { FeatureCommands, WorldFeature } from "../../game/world/World.js";
+import { AGILITY_VARS, startCrossing, tickCrossing } from "./agility.js";
+import { placeCourses } from "./agilityCourses.js";
+import { STAMINA_VARS, tickStamina } from "./stamina.js";
+
+/** Agility: obstacle courses from agility.json, and run energy that agility restores faster. */
+export const agility: WorldFeature = {
+  name: "agility",
+  vars: { ...AGILITY_VARS, ...STAMINA_VARS },
+  playerTick: tickStamina,
+  action: tickCrossing,
+  populate: placeCourses,
+};
+
+/** Its message's handler. */
+export const agilityCommands = {
+  "agility:cross": (world, playerId, msg) => startCrossing(world, playerId, msg.obstacleId),
+} satisfies Partial<FeatureCommands>;
