@@ -47,8 +47,8 @@ export class Game {
   whisper: (name: string) => void = () => {};
   /** Open the report window, for the player named (the report window sets it). */
   report: (name: string) => void = () => {};
-  /** Open the hiscores window (the hiscores window sets it). */
-  hiscores: () => void = () => {};
+  /** Open the hiscores window, on a board (the hiscores window sets it: "overall", a skill, "duels"). */
+  hiscores: (board?: "duels") => void = () => {};
 
   constructor(
     readonly net: Connection,

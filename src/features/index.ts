@@ -2,7 +2,7 @@ import type { HttpFeature } from "../http/features.js";
 import type { FeatureCommands, WorldFeature, WorldFeatures } from "../game/world/World.js";
 import { agility, agilityCommands } from "./agility/index.js";
 import { healer } from "./healer/index.js";
-import { hiscores } from "./hiscores/index.js";
+import { hiscores, scoreboard } from "./hiscores/index.js";
 import { homeTeleport, homeTeleportCommands } from "./homeTeleport/index.js";
 import { pvp } from "./pvp/index.js";
 import { regeneration } from "./regeneration/index.js";
@@ -14,7 +14,7 @@ import { regeneration } from "./regeneration/index.js";
 export const FEATURES: readonly HttpFeature[] = [hiscores];
 
 /** The features the worlds play, in the order their steps run in a player's tick. */
-const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp, agility];
+const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp, agility, scoreboard];
 
 /** Every feature message's handler: a message of src/protocol/featureMessages.ts without one does not compile. */
 const COMMANDS: FeatureCommands = { ...homeTeleportCommands, ...agilityCommands };

@@ -243,6 +243,7 @@ export const NOTICE_CODES = [
   "OBSTACLE_FAILED",
   "LAP_COMPLETE",
   "OUT_OF_RUN_ENERGY",
+  "SCOREBOARD",
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { browserSuite, playAsGuest, screenshot } from "./browser.js";
+import { theWorld } from "../helpers/worldRoom.js";
+import { browserSuite, chooseOnTile, playAsGuest, screenshot } from "./browser.js";
 
 /**
  * The hiscores window in Debian's Chromium: opened from the Skills tab, the overall ranking with the
@@ -35,6 +36,23 @@ describe("web client in Chromium: the hiscores", function () {
     await page.locator("#dialog .answer", { hasText: "Nobody has won a staked duel yet." }).waitFor();
     await page.click("#dialog button:has-text('Close')");
     await page.locator("#dialog").waitFor({ state: "hidden" });
+    await page.close();
+  });
+
+  it("talking to the duelling yard's board opens the hiscores on the duel arena's board", async () => {
+    const a = await playAsGuest(suite.browser, suite.server.url, "Curious Cora");
+    const { page } = a;
+    const world = (await theWorld()).world;
+    const board = [...world.npcs.values()].find((n) => n.services.includes("scoreboard"))!;
+    const p = world.players.get(a.id)!;
+    p.tile = { x: board.position.x, z: board.position.z - 1 };
+    world.place("player", p.id, p.tile);
+    world.touchPlayer(p, true);
+    await page.waitForFunction((id) => (window as any).arena.game.net.state.npcs.get(id) !== undefined, board.id);
+    await chooseOnTile(page, board.position.x, board.position.z, "Talk-to Duelling Board");
+    await page.locator("#dialog[data-owner=hiscores]").waitFor();
+    assert.equal(await page.locator("#dialog select.hiscores-board").inputValue(), "duels");
+    await page.locator("#dialog table.hiscores th", { hasText: "Wins" }).waitFor();
     await page.close();
   });
 });

@@ -125,4 +125,25 @@ describe("compat: the 2026 set's ranged, magic and prayer played in a real serve
       assert.equal(hit.style, style, npcId);
     }
   });
+
+  it("The Wastes (pvpEnabled, difficulty 1) is played: two players fight there, the attacker skulled; in the safe Central Haven they may not", async () => {
+    const a = await fighter();
+    const b = await fighter();
+    const wastes = a.room.world.data.worldAreas.get("wilderness_test")!;
+    assert.deepEqual([wastes.name, wastes.pvpEnabled, wastes.safeZone, wastes.difficultyLevel], ["The Wastes", true, false, 1]);
+    for (const npc of a.room.world.npcs.values()) if (npc.attackable) npc.deadUntilTick = a.room.world.tick + 10_000;
+    // In the safe starter town: refused.
+    let since = a.p.mark();
+    a.p.send("player:action", { action: "attack", targetId: b.p.id });
+    assert.equal((await a.p.next("error", () => true, { since })).code, "SAFE_ZONE");
+    const centre = { x: Math.round((wastes.bounds.minX + wastes.bounds.maxX) / 2), z: Math.round((wastes.bounds.minZ + wastes.bounds.maxZ) / 2) };
+    const here = a.room.world.map.isBlocked(centre.x, centre.z) ? tileAway(a.room, centre, 1) : centre;
+    place(a.room, a.p.id, here);
+    place(a.room, b.p.id, tileAway(a.room, here, 1));
+    b.e.vars.autoRetaliate = false;
+    since = b.p.mark();
+    a.p.send("player:action", { action: "attack", targetId: b.p.id });
+    await b.p.next("combat:hit", (h) => h.attackerId === a.p.id && h.targetId === b.p.id, { since });
+    assert.ok((a.e.vars.skullTicks as number) > 0, "the attacker is skulled");
+  });
 });

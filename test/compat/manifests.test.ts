@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { RESTORE_UNITS, restorePerTick } from "../../src/features/agility/stamina.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { captureLogger, COMPAT_2025, COMPAT_2026, requireCompat } from "../manifests/support.js";
 
@@ -136,6 +137,18 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
 
   it("reports those defects and nothing else", function () {
     assert.equal(data.warnings.length, 4 + 1 + 71 + 5 + 3, data.warnings.join("\n"));
+  });
+
+  it("agility's unlocks are played: run energy comes back faster by the percent each unlock names", function () {
+    const unlocks = data.skillUnlocks.agility!;
+    const named = unlocks.flatMap((u) => {
+      const m = /\+(\d+)%/.exec(u.description);
+      return m ? [{ level: u.level, percent: Number(m[1]) }] : [];
+    });
+    assert.ok(named.length >= 5, JSON.stringify(unlocks));
+    for (const { level, percent } of named.filter((n) => n.level > 1)) {
+      assert.ok(Math.abs(restorePerTick(level) - RESTORE_UNITS * (1 + percent / 100)) <= 0.5, `level ${level}: +${percent}%`);
+    }
   });
 
   it("skill unlocks: every skill sorted by level, typed; 'defence' is read as 'defense'", function () {

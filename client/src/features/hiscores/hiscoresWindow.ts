@@ -73,8 +73,15 @@ export function installHiscores(game: Game) {
     answer.textContent = empty || "As last saved: a few seconds behind the world.";
   }
 
-  game.hiscores = () => {
+  game.hiscores = (on: Board = "overall") => {
+    board = on;
+    pick.value = on;
+    page = 1;
     game.overlay("hiscores", "Hiscores", body);
     void show();
   };
+  // A duel arena's scoreboard (an npc offering the scoreboard service) shows the duel rankings.
+  game.net.on("notice", (n) => {
+    if (n.code === "SCOREBOARD") game.hiscores("duels");
+  });
 }
