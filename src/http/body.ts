@@ -29,7 +29,7 @@ function refuseAndClose(req: IncomingMessage, res: Parameters<RequestHandler>[1]
 }
 
 /**
- * Request bodies: JSON (also gzip, deflate or br encoded) up to BODY_LIMIT, checked for text no
+ * Request bodies: JSON and HTML forms (urlencoded: the OAuth sign-in page and token requests; also gzip, deflate or br encoded) up to BODY_LIMIT, checked for text no
  * route can store (NUL, unpaired surrogates; `INVALID_PAYLOAD` naming the field) and nesting.
  * A body over the limit answers 413 `PAYLOAD_TOO_LARGE` after it has been read and discarded (up
  * to DISCARD_CAP); a body the server cannot decode answers 400 (see errors.ts). A body of another
@@ -39,6 +39,8 @@ function refuseAndClose(req: IncomingMessage, res: Parameters<RequestHandler>[1]
  */
 export function requestBodies(): RequestHandler {
   const json = express.json({ limit: BODY_LIMIT });
+  // HTML forms and OAuth's token requests (RFC 6749: application/x-www-form-urlencoded).
+  const form = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 100 });
   return (req, res, next) => {
     const length = declaredLength(req);
     if (length !== undefined && length > BODY_LIMIT) {
@@ -62,7 +64,8 @@ export function requestBodies(): RequestHandler {
       };
       req.on("data", count);
     }
-    if ((chunked || (length ?? 0) > 0) && !req.is("application/json")) {
+    const isForm = req.is("application/x-www-form-urlencoded") === "application/x-www-form-urlencoded";
+    if ((chunked || (length ?? 0) > 0) && !req.is("application/json") && !isForm) {
       // No route takes another type: the body is read to its end and kept nowhere (req.body stays
       // undefined), so that whatever answers, the client, still sending, reads that answer rather
       // than a reset connection. Over the limit it is a 413, as a JSON body is.
@@ -72,7 +75,7 @@ export function requestBodies(): RequestHandler {
       );
       return;
     }
-    json(req, res, (err?: unknown) => {
+    (isForm ? form : json)(req, res, (err?: unknown) => {
       if (err) return next(err);
       const problem = req.body === undefined ? undefined : bodyTextProblem(req.body);
       if (problem) return next(new HttpError(400, "INVALID_PAYLOAD", problem));

@@ -14,6 +14,7 @@ import { sendError } from "../http/errors.js";
 import { clientAddressOf, createLimiter, type RateLimitRule } from "../http/rateLimit.js";
 import { joinRefusal } from "../ws/worldEntry.js";
 import { chooseWorld, WorldChoiceError, worldIdOption } from "../worldSpecs.js";
+import { oauthRoutes, resourceMetadataUrl } from "./oauth.js";
 import { McpPlayer } from "./player.js";
 import { registerResources, RULES_TEXT } from "./resources.js";
 import { prototypeKeyRefusal } from "./prototypeKeys.js";
@@ -78,6 +79,12 @@ class Refusal extends Error {
  */
 export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule } = {}) {
   const router = Router();
+  // Sign-in by URL (oauth.ts): its metadata, registration, authorization and token routes, the SDK's auth handlers loaded with the first.
+  let oauth: Promise<Router> | undefined;
+  router.use((req, res, next) => {
+    if (!req.path.startsWith("/.well-known/oauth-") && !req.path.startsWith("/oauth/")) return next();
+    (oauth ??= oauthRoutes(ctx, MCP_PATH)).then((r) => r(req, res, next), next);
+  });
   const sessions = new Map<string, McpSession>();
   /** Each account's sessions (being opened included). */
   const byAccount = new Map<string, Set<McpSession | symbol>>();
@@ -246,7 +253,11 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
       }
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
-      if (err.status === 401) res.set("WWW-Authenticate", 'Bearer realm="mcp"');
+      // RFC 9728: where the client finds how to sign in; an invalid token is named so (RFC 6750).
+      if (err.status === 401) {
+        const invalid = err.code !== "UNAUTHORIZED" ? ', error="invalid_token"' : "";
+        res.set("WWW-Authenticate", `Bearer realm="mcp"${invalid}, resource_metadata="${resourceMetadataUrl(req, MCP_PATH)}"`);
+      }
       if (!res.headersSent) sendError(res, err.status, err.code, err.message);
     }
   };
