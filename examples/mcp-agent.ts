@@ -104,7 +104,13 @@ export async function runJourney(baseUrl: string, token: string, log: (line: str
     for (const itemId of ["arrow_shaft", "logs"]) {
       const quantity = countOf(seen, itemId);
       if (!quantity) continue;
-      const sold = await call(client, "store_sell", { slot: slotOf(seen, itemId), quantity });
+      const sold = await call(client, "store_sell", { slot: slotOf(seen, itemId), quantity }).catch((err: Error) => {
+        // The store pays nothing for some things (WORTHLESS_SALE): those are kept.
+        if (!/WORTHLESS_SALE/.test(err.message)) throw err;
+        step(`Kept ${quantity} ${itemId}: the store would pay nothing for them`);
+        return undefined;
+      });
+      if (!sold) continue;
       coinsFromSale += sold.gained.coins ?? 0;
       step(`Sold ${quantity} ${itemId} for ${sold.gained.coins ?? 0} coins`);
       seen = await call(client, "observe");

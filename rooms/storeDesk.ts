@@ -33,8 +33,8 @@ export class StoreDesk {
     this.commit(buyFromStore(this.o.world, playerId, itemId, quantity));
   }
 
-  sell(playerId: string, slot: number, quantity: number) {
-    this.commit(sellToStore(this.o.world, playerId, slot, quantity));
+  sell(playerId: string, slot: number, quantity: number, forNothing = false) {
+    this.commit(sellToStore(this.o.world, playerId, slot, quantity, forNothing));
   }
 
   private commit(deal: StoreDeal) {

@@ -92,7 +92,7 @@ function engineCommands(ctx: CommandContext): Omit<CommandHandlers, FeatureMessa
     "dialogue:respond": (s, m) => respond(w, s.playerId, m.index),
     "dialogue:close": (s) => closeDialogue(w, s.playerId),
     "store:buy": (s, m) => ctx.stores.buy(s.playerId, m.itemId, m.quantity),
-    "store:sell": (s, m) => ctx.stores.sell(s.playerId, m.slot, m.quantity),
+    "store:sell": (s, m) => ctx.stores.sell(s.playerId, m.slot, m.quantity, m.forNothing === true),
     "production:make": (s, m) => startMaking(w, s.playerId, m),
     "combat:cast": (s, m) => startAttack(w, s.playerId, m.targetId, m.spellId),
     "combat:autocast": (s, m) => setAutocast(w, s.playerId, m.spellId),

@@ -106,6 +106,7 @@ export function sell(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowledge,
   if (at !== "open" || waitingFor(mind, "deal", view.tick, ANSWER_TICKS)) return;
   switch (mind.lastError) {
     case "STORE_WONT_BUY":
+    case "WORTHLESS_SALE":
     case "UNTRADEABLE":
     case "STORE_FULL":
     case "ITEM_LOCKED":

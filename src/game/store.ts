@@ -144,6 +144,8 @@ export function planSale(
   quantity: number,
   items: ItemIndex,
   lockedSlots: ReadonlySet<number> = new Set(),
+  /** Give it away when the store pays nothing for it (else WORTHLESS_SALE). */
+  forNothing = false,
 ): SalePlan {
   assertSlot(slot);
   assertQuantity(quantity);
@@ -156,6 +158,10 @@ export function planSale(
   const entry = stock.entries.get(held.itemId);
   if (entry && entry.quantity !== -1 && entry.quantity + sold > MAX_STACK) throw new GameError("STORE_FULL", `${stock.def.name} can't hold any more of those`);
   const coins = each * sold;
+  if (coins === 0 && !forNothing) {
+    const name = items.get(held.itemId)?.name ?? held.itemId;
+    throw new GameError("WORTHLESS_SALE", `${stock.def.name} would pay nothing for ${sold} ${name}: sell with forNothing to give it away`);
+  }
   if (coins > MAX_STACK) throw new GameError("INVENTORY_FULL", "That is more coins than a stack can hold");
   let inv = takeUnlocked(inventory, held.itemId, sold, slot, lockedSlots);
   if (coins > 0) inv = addItemAll(inv, COINS, coins, items).inventory;

@@ -108,6 +108,8 @@ export function vitalsOf(p: McpPlayer): Record<string, unknown> | null {
     health: self.health,
     maxHealth: self.maxHealth,
     prayer: self.prayer ? { points: self.prayer.points, max: self.prayer.max } : null,
+    /** Run energy in percent (player:sync's vars.runEnergy, hundredths of a percent), when the server keeps it. */
+    runEnergy: typeof self.vars.runEnergy === "number" ? Math.floor(self.vars.runEnergy / 100) : null,
     position: { x: self.tile.x, z: self.tile.z },
     freeSlots: p.sight.freeSlots(),
     underAttackBy: attackers,

@@ -124,7 +124,7 @@ export function registerTools(server: McpServer, s: McpSession) {
     server,
     s,
     "store_sell",
-    "Sell the item of a pack slot to the store that is open. Answers once the sale is written: the coins it brought.",
+    "Sell the item of a pack slot to the store that is open. Answers once the sale is written: the coins it brought. A sale the store would pay nothing for is refused WORTHLESS_SALE (nothing changes) unless forNothing is true.",
     ClientMessages["store:sell"],
     async (m, extra) => perform(s, extra, { type: "store:sell", data: m }, { maxTicks: 10, until: (h) => (h.type === "store:sold" ? "done" : undefined) }),
   );

@@ -60,7 +60,14 @@ export const ClientMessages = {
   /** Buy from the store the player has open. */
   "store:buy": z.object({ itemId: id, quantity }).strict(),
   /** Sell the item in a slot to the store the player has open (fewer when the pack holds fewer). */
-  "store:sell": z.object({ slot, quantity }).strict(),
+  "store:sell": z
+    .object({
+      slot,
+      quantity,
+      /** Sell even though the store pays nothing for it (else WORTHLESS_SALE, and nothing changes). */
+      forNothing: z.boolean().optional(),
+    })
+    .strict(),
   "store:close": z.object({}).strict(),
   /** One cast of a spell at a target: walks into reach, casts once. */
   "combat:cast": z.object({ spellId: id, targetId: id }).strict(),

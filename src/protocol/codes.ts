@@ -141,6 +141,7 @@ export const ERROR_CODES = {
   NOT_IN_STOCK: "store:buy: the store does not sell that item",
   OUT_OF_STOCK: "store:buy: fewer on the shelf than asked",
   NOT_ENOUGH_COINS: "store:buy: the coins in the pack (not offered in a trade) are short",
+  WORTHLESS_SALE: "store:sell of items the store would pay nothing for, without forNothing: true (nothing changes)",
   STORE_WONT_BUY: "store:sell: the store does not buy that item (or anything), or coins",
   STORE_FULL: "store:sell: the shelf would pass the stack limit",
   STORE_COMPLETING: "item moves while a purchase or sale is being written",

@@ -258,8 +258,11 @@ describe("store rules", () => {
       assert.throws(() => planSale(general(), inv({ 0: ["runes", 1_000_000_000] }), 0, 1_000_000_000, items), code("INVENTORY_FULL"));
     });
 
-    it("an item the store pays nothing for is sold for no coins", () => {
-      const plan = planSale(general(), fullPack({ 4: ["junk", 1] }), 4, 1, items);
+    it("an item the store pays nothing for is refused WORTHLESS_SALE, and given away with forNothing", () => {
+      const pack = fullPack({ 4: ["junk", 1] });
+      assert.throws(() => planSale(general(), pack, 4, 1, items), code("WORTHLESS_SALE"));
+      assert.deepEqual(pack[4], { itemId: "junk", quantity: 1 }, "nothing changed");
+      const plan = planSale(general(), pack, 4, 1, items, new Set(), true);
       assert.equal(plan.coins, 0);
       assert.equal(plan.inventory[4], null);
       assert.equal(countItem(plan.inventory, COINS), 0);

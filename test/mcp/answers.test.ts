@@ -72,7 +72,7 @@ describe("/mcp: answers carry the events since the last one, once, and the vital
       assert.equal(r.isError, false, r.text);
       const v = r.body.vitals;
       assert.ok(v, `${name}: ${r.text}`);
-      assert.deepEqual(Object.keys(v).sort(), ["freeSlots", "health", "maxHealth", "position", "prayer", "underAttackBy"]);
+      assert.deepEqual(Object.keys(v).sort(), ["freeSlots", "health", "maxHealth", "position", "prayer", "runEnergy", "underAttackBy"]);
       assert.equal(typeof v.health, "number");
       assert.ok(v.health <= v.maxHealth);
       assert.deepEqual(Object.keys(v.position).sort(), ["x", "z"]);

@@ -200,6 +200,25 @@ describe("world room: stores", function () {
     assert.equal(restored.stores.get(STORE)!.entries.get(itemId), undefined, "no empty shelf comes back");
   });
 
+  it("a sale the store pays nothing for is refused WORTHLESS_SALE and changes nothing; forNothing gives it away", async () => {
+    const a = await suite.join();
+    const room = worldRoomOf(a);
+    const p = room.world.players.get(a.id)!;
+    give(room, p, "arrow_shaft", 3);
+    await openStore(a, room);
+    const since = a.mark();
+    a.send("store:sell", { slot: slotOf(p, "arrow_shaft"), quantity: 3 });
+    const refused = await a.next("error", () => true, { since });
+    assert.equal(refused.code, "WORTHLESS_SALE");
+    assert.match(refused.message, /would pay nothing for 3 arrow shaft/i);
+    const bones = () => p.inventory.reduce((n, st) => n + (st?.itemId === "arrow_shaft" ? st.quantity : 0), 0);
+    assert.equal(bones(), 3, "still in the pack");
+    assert.equal(shelf(room, "arrow_shaft"), undefined, "nothing on the shelf");
+    const sold = await deal(a, "store:sell", { slot: slotOf(p, "arrow_shaft"), quantity: 3, forNothing: true });
+    assert.deepEqual([sold.told.itemId, sold.told.quantity, sold.told.coins], ["arrow_shaft", 3, 0]);
+    assert.equal(bones(), 0);
+  });
+
   it("a bought-in shelf decays away a step at a time; the periodic save writes it", async () => {
     const a = await suite.join();
     const room = worldRoomOf(a);
@@ -208,7 +227,7 @@ describe("world room: stores", function () {
     assert.equal(shelf(room, itemId), undefined);
     give(room, p, itemId, 2);
     await openStore(a, room);
-    await deal(a, "store:sell", { slot: slotOf(p, itemId), quantity: 2 });
+    await deal(a, "store:sell", { slot: slotOf(p, itemId), quantity: 2, forNothing: true });
     const entry = shelf(room, itemId)!;
     assert.deepEqual([entry.quantity, entry.base], [2, 0]);
     assert.ok(entry.nextChangeTick !== null, "stock above its base decays");

@@ -129,13 +129,19 @@ export function installNpcWindows(game: Game) {
     const name = game.itemName(s.itemId);
     const shelf = store.items.find((i) => i.itemId === s.itemId);
     const price = shelf?.sellPrice != null ? ` (${shelf.sellPrice} coins each)` : "";
+    // What the store pays nothing for is given away, said so on the menu (the server asks for forNothing).
+    const free = shelf?.sellPrice === 0;
+    const verb = free ? "Give away" : "Sell";
     return [
-      { label: `Sell 1 ${name}${price}`, run: () => net.send("store:sell", { slot: s.slot, quantity: 1 }) },
       {
-        label: `Sell some ${name}…`,
+        label: `${verb} 1 ${name}${free ? " (the store pays nothing)" : price}`,
+        run: () => net.send("store:sell", { slot: s.slot, quantity: 1, forNothing: free }),
+      },
+      {
+        label: `${verb} some ${name}…`,
         run: () => {
-          const quantity = askQuantity(`Sell how many ${name}?`, s.quantity);
-          if (quantity) net.send("store:sell", { slot: s.slot, quantity });
+          const quantity = askQuantity(`${verb} how many ${name}?`, s.quantity);
+          if (quantity) net.send("store:sell", { slot: s.slot, quantity, forNothing: free });
         },
       },
     ];

@@ -79,10 +79,10 @@ export function buyFromStore(world: World, id: string, itemId: string, quantity:
 }
 
 /** Sell from a slot to the open store (what the pack holds when that is fewer than asked). */
-export function sellToStore(world: World, id: string, slot: number, quantity: number): StoreDeal {
+export function sellToStore(world: World, id: string, slot: number, quantity: number, forNothing = false): StoreDeal {
   const p = itemHolderOf(world, id);
   const stock = openStoreOf(world, p);
-  const plan = planSale(stock, p.inventory, slot, quantity, world.data.items, p.lockedSlots);
+  const plan = planSale(stock, p.inventory, slot, quantity, world.data.items, p.lockedSlots, forNothing);
   return apply(world, p, stock, "sell", plan);
 }
 
