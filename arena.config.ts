@@ -30,6 +30,7 @@ import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
 import { attachWsEndpoint, isWsPath } from "./src/ws/endpoint.js";
 import { mcpEndpoint } from "./src/mcp/endpoint.js";
+import { OAUTH_FORM_PATHS } from "./src/mcp/oauth.js";
 import { CLOSE_CODES } from "./src/protocol/index.js";
 import type { GuestCleanup } from "./src/auth/guestCleanup.js";
 import { cleanIdleGuests, openServerContext } from "./src/startup.js";
@@ -177,6 +178,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         limiters,
         agents,
         routes: [mcp.router],
+        formPaths: OAUTH_FORM_PATHS,
         features: FEATURES,
         hostedWorlds: () =>
           [...(hosting?.hosted ?? [])]

@@ -42,6 +42,8 @@ export interface HttpOptions {
   hostedWorlds?: () => HostedWorld[];
   /** Routes of the layers above this one (the MCP endpoint at /mcp), mounted beside the others. */
   routes?: RequestHandler[];
+  /** The paths that take HTML-form bodies (the OAuth sign-in page and token endpoint): every other route reads JSON only. */
+  formPaths?: readonly string[];
   /** The feature folders' routes (src/features/), with their OpenAPI entries. */
   features?: readonly HttpFeature[];
 }
@@ -54,7 +56,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.set("trust proxy", proxyTrust(config));
   app.use(requestLog(logger));
   // Before any route: every body read to its end (oversize ones refused), then bad targets and bad text refused.
-  app.use(requestBodies());
+  app.use(requestBodies(options.formPaths));
   app.use(checkRequestTarget);
 
   app.use(

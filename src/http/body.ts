@@ -29,7 +29,8 @@ function refuseAndClose(req: IncomingMessage, res: Parameters<RequestHandler>[1]
 }
 
 /**
- * Request bodies: JSON and HTML forms (urlencoded: the OAuth sign-in page and token requests; also gzip, deflate or br encoded) up to BODY_LIMIT, checked for text no
+ * Request bodies: JSON (and, on `formPaths` only, HTML forms: the OAuth sign-in page and token
+ * requests), also gzip, deflate or br encoded, up to BODY_LIMIT, checked for text no
  * route can store (NUL, unpaired surrogates; `INVALID_PAYLOAD` naming the field) and nesting.
  * A body over the limit answers 413 `PAYLOAD_TOO_LARGE` after it has been read and discarded (up
  * to DISCARD_CAP); a body the server cannot decode answers 400 (see errors.ts). A body of another
@@ -37,7 +38,7 @@ function refuseAndClose(req: IncomingMessage, res: Parameters<RequestHandler>[1]
  * still sending never meets a reset connection. One home for all of it: every body on the Express
  * side goes through here.
  */
-export function requestBodies(): RequestHandler {
+export function requestBodies(formPaths: readonly string[] = []): RequestHandler {
   const json = express.json({ limit: BODY_LIMIT });
   // HTML forms and OAuth's token requests (RFC 6749: application/x-www-form-urlencoded).
   const form = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 100 });
@@ -64,7 +65,7 @@ export function requestBodies(): RequestHandler {
       };
       req.on("data", count);
     }
-    const isForm = req.is("application/x-www-form-urlencoded") === "application/x-www-form-urlencoded";
+    const isForm = formPaths.includes(req.path) && req.is("application/x-www-form-urlencoded") === "application/x-www-form-urlencoded";
     if ((chunked || (length ?? 0) > 0) && !req.is("application/json") && !isForm) {
       // No route takes another type: the body is read to its end and kept nowhere (req.body stays
       // undefined), so that whatever answers, the client, still sending, reads that answer rather

@@ -25,6 +25,8 @@ export const CODE_TTL_S = 300;
 export const REQUEST_TTL_S = 900;
 export const REFRESH_TTL_S = 30 * 24 * 3600;
 export const OAUTH_PATHS = { authorize: "/oauth/authorize", token: "/oauth/token", register: "/oauth/register", signIn: "/oauth/sign-in" } as const;
+/** The paths whose bodies are HTML forms (src/http/body.ts reads JSON everywhere else). */
+export const OAUTH_FORM_PATHS = [OAUTH_PATHS.signIn, OAUTH_PATHS.token] as const;
 
 type Purpose = "client" | "secret" | "request" | "code" | "refresh";
 
