@@ -2,6 +2,8 @@ import type { Logger } from "pino";
 import { GameError } from "../src/game/types.js";
 import {
   bankDeposit,
+  bankMoveTab,
+  bankRelease,
   bankWithdraw,
   changeSetting,
   movePlayer,
@@ -82,7 +84,15 @@ function engineCommands(ctx: CommandContext): Omit<CommandHandlers, FeatureMessa
     "player:setting": (s, m) => changeSetting(w, s.playerId, m.name, m.value),
     "inventory:use": (s, m) => useItem(w, s.playerId, m),
     "bank:deposit": (s, m) => {
-      bankDeposit(w, s.playerId, m.slot, m.quantity);
+      bankDeposit(w, s.playerId, m.slot, m.quantity, m.tab ?? 0);
+      ctx.saveNow(s.playerId);
+    },
+    "bank:tab": (s, m) => {
+      bankMoveTab(w, s.playerId, m.itemId, m.tab);
+      ctx.saveNow(s.playerId);
+    },
+    "bank:release": (s, m) => {
+      bankRelease(w, s.playerId, m.itemId);
       ctx.saveNow(s.playerId);
     },
     "bank:withdraw": (s, m) => {

@@ -3,6 +3,7 @@ import type { WorldEvent } from "../src/game/world/events.js";
 import type { World } from "../src/game/world/World.js";
 import { questOf, stageDescription } from "../src/game/world/questing.js";
 import { shelvesView, storeView } from "../src/game/world/stores.js";
+import { bankView } from "../src/game/world/players.js";
 import { nodeView } from "../src/game/dialogue.js";
 import type { QuestEvent } from "../src/game/quests.js";
 import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
@@ -74,7 +75,7 @@ const TELLERS: { [K in WorldEvent["kind"]]: (ctx: EventContext, e: EventOf<K>) =
   dialogueEnd: (ctx, e) => ctx.toPlayer(e.playerId, "dialogue:end", { npcId: e.npcId, reason: e.reason }),
   bankOpened: (ctx, e) => {
     const p = ctx.world.players.get(e.playerId);
-    if (p) ctx.toPlayer(e.playerId, "bank:open", { npcId: e.npcId, items: p.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity })) });
+    if (p) ctx.toPlayer(e.playerId, "bank:open", { npcId: e.npcId, items: bankView(p) });
   },
   storeOpened: (ctx, e) => {
     const open = ctx.world.players.get(e.playerId)?.store;

@@ -31,7 +31,9 @@ export type SeenGroundItem = Pick<GroundItemView, "id" | "itemId" | "quantity" |
  * REST view with `bank` and `action` null, with its quest journal or without).
  */
 export type SyncSeen = Pick<PlayerSync, "id" | "name" | "position" | "health" | "maxHealth" | "combatLevel" | "skills"> &
-  Partial<Pick<PlayerSync, "equipment" | "bank" | "action" | "prayer" | "autocast" | "vars">> & {
+  Partial<Pick<PlayerSync, "equipment" | "action" | "prayer" | "autocast" | "vars">> & {
+    /** The bank in reach (a placeholder's quantity is 0). */
+    bank?: Array<{ itemId: string; quantity: number; tab?: number }> | null;
     inventory: SelfState["inventory"];
     quests?: { quests: QuestView[] };
   };
@@ -89,7 +91,11 @@ export class AgentView {
 
   /** Apply a `player:sync`. */
   sync(s: SyncSeen) {
-    if (s.bank) this.banked = s.bank.map((b) => ({ itemId: b.itemId, quantity: b.quantity }));
+    // Placeholders (0 of an item) hold nothing an agent could withdraw.
+    const bank = s.bank
+      ? s.bank.filter((b) => b.quantity > 0).map((b) => ({ itemId: b.itemId, quantity: b.quantity, ...(b.tab ? { tab: b.tab } : {}) }))
+      : null;
+    if (bank) this.banked = bank;
     this.self = {
       id: s.id,
       name: s.name,
@@ -101,7 +107,7 @@ export class AgentView {
       inventory: s.inventory,
       equipment: s.equipment ?? {},
       quests: s.quests?.quests ?? this.self?.quests ?? [],
-      bank: s.bank ?? null,
+      bank,
       action: s.action ?? null,
       doing: this.self?.doing ?? "",
       moving: this.self?.moving ?? false,

@@ -57,7 +57,7 @@ interface CharacterRow {
   vars: Record<string, number | boolean> | null;
   inventory: Array<{ slot: number; itemId: string; quantity: number }>;
   equipment: Array<{ slot: EquipmentSlot; itemId: string; quantity: number }>;
-  bank: Array<{ slot: number; itemId: string; quantity: number }>;
+  bank: Array<{ slot: number; itemId: string; quantity: number; tab: number }>;
   quests: Array<{ questId: string; stage: number; count: number; completions: number }>;
 }
 
@@ -68,7 +68,7 @@ function rowToSnapshot(row: CharacterRow): CharacterSnapshot {
   for (const r of row.inventory) if (r.slot >= 0 && r.slot < INVENTORY_SIZE) inventory[r.slot] = { itemId: r.itemId, quantity: r.quantity };
   const equipment: Equipment = {};
   for (const r of row.equipment) equipment[r.slot] = { itemId: r.itemId, quantity: r.quantity };
-  const bank: Bank = [...row.bank].sort((a, b) => a.slot - b.slot).map((r) => ({ itemId: r.itemId, quantity: r.quantity }));
+  const bank: Bank = [...row.bank].sort((a, b) => a.slot - b.slot).map((r) => ({ itemId: r.itemId, quantity: r.quantity, ...(r.tab ? { tab: r.tab } : {}) }));
   return {
     id: row.id,
     accountId: row.accountId,
@@ -94,7 +94,7 @@ const rowsOf = (table: string, fields: string[]) =>
 const CHARACTER_SELECT = `SELECT c.*,
   ${rowsOf("inventory", ["slot", "itemId", "quantity"])} AS "inventory",
   ${rowsOf("equipment", ["slot", "itemId", "quantity"])} AS "equipment",
-  ${rowsOf("bank", ["slot", "itemId", "quantity"])} AS "bank",
+  ${rowsOf("bank", ["slot", "itemId", "quantity", "tab"])} AS "bank",
   ${rowsOf("character_quests", ["questId", "stage", "count", "completions"])} AS "quests"
   FROM "characters" c`;
 
@@ -253,7 +253,7 @@ export async function writeCharacterStats(tx: SqlTx, snaps: CharacterSnapshot[])
 
 const INVENTORY_COLUMNS = { characterId: "text", slot: "int", itemId: "text", quantity: "int" };
 const EQUIPMENT_COLUMNS = { characterId: "text", slot: `"EquipmentSlot"`, itemId: "text", quantity: "int" };
-const BANK_COLUMNS = { characterId: "text", itemId: "text", quantity: "int", slot: "int" };
+const BANK_COLUMNS = { characterId: "text", itemId: "text", quantity: "int", slot: "int", tab: "int" };
 const QUEST_COLUMNS = { characterId: "text", questId: "text", stage: "int", count: "int", completions: "int" };
 
 /** The inventory rows of these characters' packs (the rows the `inventory` table holds for them). */
@@ -321,7 +321,7 @@ export async function writeCharacterItems(tx: SqlTx, snaps: CharacterSnapshot[])
       return s ? [{ characterId: snap.id, slot, itemId: s.itemId, quantity: s.quantity }] : [];
     }),
   );
-  const bank = snaps.flatMap((snap) => snap.bank.map((s, slot) => ({ characterId: snap.id, itemId: s.itemId, quantity: s.quantity, slot })));
+  const bank = snaps.flatMap((snap) => snap.bank.map((s, slot) => ({ characterId: snap.id, itemId: s.itemId, quantity: s.quantity, slot, tab: s.tab ?? 0 })));
   await insertRows(tx, "inventory", INVENTORY_COLUMNS, inventoryRows(snaps.map((s) => ({ characterId: s.id, inventory: s.inventory }))));
   await insertRows(tx, "equipment", EQUIPMENT_COLUMNS, eq);
   await insertRows(tx, "bank", BANK_COLUMNS, bank);

@@ -54,7 +54,7 @@ export function holdingsOf(h: Held): Holdings {
   const add = (itemId: string, n: number) => out.set(itemId, (out.get(itemId) ?? 0) + n);
   for (const s of h.inventory) if (s) add(s.itemId, s.quantity);
   for (const s of Object.values(h.equipment)) if (s) add(s.itemId, s.quantity);
-  for (const s of h.bank) add(s.itemId, s.quantity);
+  for (const s of h.bank) if (s.quantity > 0) add(s.itemId, s.quantity);
   return out;
 }
 

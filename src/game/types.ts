@@ -20,7 +20,11 @@ export type Inventory = (ItemStack | null)[];
 export type Equipment = Partial<Record<EquipmentSlot, ItemStack>>;
 
 /** Bank: one stack per item id, in insertion order. */
-export type Bank = ItemStack[];
+/** A bank stack: its tab (absent: 0, the main tab); a quantity of 0 is a placeholder (src/game/bank.ts). */
+export interface BankStack extends ItemStack {
+  tab?: number;
+}
+export type Bank = BankStack[];
 
 // A tile is where the game data's positions stand (src/manifests/shapes.ts); the rules use the same.
 export type { Tile } from "../manifests/shapes.js";

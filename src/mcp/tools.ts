@@ -133,22 +133,31 @@ export function registerTools(server: McpServer, s: McpSession) {
     server,
     s,
     "bank",
-    "Within 3 tiles of a bank: deposit a pack slot (slot, quantity) or withdraw an item (itemId, quantity). Answers with the pack and bank after the move.",
+    "Within 3 tiles of a bank: deposit a pack slot (slot, quantity, tab? for a new item), withdraw an item (itemId, quantity), move an item to a tab (op tab: itemId, tab 0-9), or take a placeholder away (op release: itemId, or none for all). Answers with the bank after the move (its stacks, with their tab; placeholders are not listed).",
     z
       .object({
-        op: z.enum(["deposit", "withdraw"]),
+        op: z.enum(["deposit", "withdraw", "tab", "release"]),
         slot: ClientMessages["bank:deposit"].shape.slot.optional(),
         itemId: ClientMessages["bank:withdraw"].shape.itemId.optional(),
-        quantity: ClientMessages["bank:deposit"].shape.quantity,
+        quantity: ClientMessages["bank:deposit"].shape.quantity.optional(),
+        tab: ClientMessages["bank:tab"].shape.tab.optional(),
       })
       .strict(),
     async (m, extra) => {
-      if (m.op === "deposit" && m.slot === undefined) throw new ToolError("INVALID_PAYLOAD", "bank: slot: required to deposit");
-      if (m.op === "withdraw" && m.itemId === undefined) throw new ToolError("INVALID_PAYLOAD", "bank: itemId: required to withdraw");
+      const need = (field: "slot" | "itemId" | "quantity" | "tab") => {
+        if (m[field] === undefined) throw new ToolError("INVALID_PAYLOAD", `bank: ${field}: required to ${m.op}`);
+      };
+      if (m.op === "deposit") (need("slot"), need("quantity"));
+      if (m.op === "withdraw") (need("itemId"), need("quantity"));
+      if (m.op === "tab") (need("itemId"), need("tab"));
       const order =
         m.op === "deposit"
-          ? { type: "bank:deposit" as const, data: { slot: m.slot!, quantity: m.quantity } }
-          : { type: "bank:withdraw" as const, data: { itemId: m.itemId!, quantity: m.quantity } };
+          ? { type: "bank:deposit" as const, data: { slot: m.slot!, quantity: m.quantity!, ...(m.tab !== undefined ? { tab: m.tab } : {}) } }
+          : m.op === "withdraw"
+            ? { type: "bank:withdraw" as const, data: { itemId: m.itemId!, quantity: m.quantity! } }
+            : m.op === "tab"
+              ? { type: "bank:tab" as const, data: { itemId: m.itemId!, tab: m.tab! } }
+              : { type: "bank:release" as const, data: m.itemId !== undefined ? { itemId: m.itemId } : {} };
       return perform(s, extra, order, { ...afterTick, report: (pl) => ({ bank: pl.sight.self?.bank ?? null }) });
     },
   );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FeatureMessages } from "./featureMessages.js";
-import { CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK, PRODUCTION_KINDS, SKILLS } from "./vocabulary.js";
+import { BANK_TABS, CHAT_CHANNELS, COMBAT_STYLES, INVENTORY_SIZE, MAX_STACK, PRODUCTION_KINDS, SKILLS } from "./vocabulary.js";
 
 /**
  * Every client → server message, by its documented event name, with the payload it must have
@@ -18,6 +18,12 @@ const slot = z
 /** A quantity: a whole number from 1 to MAX_STACK. */
 const quantity = z.number().int().positive().max(MAX_STACK);
 const id = z.string().min(1).max(128);
+/** A bank tab: 0 (the main tab) to BANK_TABS - 1. */
+const bankTab = z
+  .number()
+  .int()
+  .min(0)
+  .max(BANK_TABS - 1);
 
 /** The world room's own messages (§3), the features' among them (featureMessages.ts). */
 export const ClientMessages = {
@@ -52,8 +58,13 @@ export const ClientMessages = {
       skill: z.enum(SKILLS).optional(),
     })
     .strict(),
-  "bank:deposit": z.object({ slot, quantity }).strict(),
+  /** `tab`: the tab a new item goes to (0, the main tab, to 9; an item already in the bank keeps its own). */
+  "bank:deposit": z.object({ slot, quantity, tab: bankTab.optional() }).strict(),
   "bank:withdraw": z.object({ itemId: id, quantity }).strict(),
+  /** Move an item's stack (or placeholder) to a tab. */
+  "bank:tab": z.object({ itemId: id, tab: bankTab }).strict(),
+  /** Take an item's placeholder away; without `itemId`, every placeholder. */
+  "bank:release": z.object({ itemId: id.optional() }).strict(),
   /** Answer the dialogue node shown last with one of its responses' index. */
   "dialogue:respond": z.object({ index: z.number().int().min(0).max(63) }).strict(),
   "dialogue:close": z.object({}).strict(),

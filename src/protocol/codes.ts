@@ -95,6 +95,8 @@ export const ERROR_CODES = {
   NOT_NEAR_BANK: "bank moves away from a bank",
   NOT_IN_BANK: "withdraw of an item not in the bank",
   BANK_FULL: "deposit: the bank holds 400 different items",
+  INVALID_TAB: "a bank tab that is not a whole number from 0 to 9 (the schema refuses it first: INVALID_PAYLOAD)",
+  NOT_A_PLACEHOLDER: "bank:release of an item whose stack still holds some",
   BANK_STACK_FULL: "deposit: the bank's stack is full",
   // Chat and admin commands
   EMPTY_MESSAGE: "chat: nothing to say",

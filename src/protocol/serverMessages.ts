@@ -14,6 +14,11 @@ export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make" 
 
 // ---- The world (§4) ----
 
+/** A bank stack as its owner sees it: its tab (0 to BANK_TABS - 1); a quantity of 0 is a placeholder. */
+export interface BankStackView extends ItemStackView {
+  tab: number;
+}
+
 /** `player:sync`: a player's private state, to that player alone. */
 export interface PlayerSync {
   id: string;
@@ -33,8 +38,8 @@ export interface PlayerSync {
   /** The occupied slots only. */
   inventory: InventorySlotView[];
   equipment: Partial<Record<EquipmentSlot, ItemStackView>>;
-  /** Present while within 3 tiles of a bank, else null. */
-  bank: ItemStackView[] | null;
+  /** Present while within 3 tiles of a bank, else null: each stack with its tab; quantity 0 is a placeholder. */
+  bank: BankStackView[] | null;
   action: PlayerActionType | null;
   /** The quest journal: every quest started, and the quest points earned. */
   quests: QuestJournalView;
@@ -229,7 +234,7 @@ export interface WorldMessages {
   /** The conversation is over: `finished` (a node without responses, or an effect took over), `closed` (asked), `walked_away`, `npc_gone`, `content_changed` (a content reload changed the npc). */
   "dialogue:end": { npcId: string; reason: "finished" | "closed" | "walked_away" | "npc_gone" | "content_changed" };
   /** A bank opened by an npc (the `openBank` effect); `player:sync` carries it too while in reach. */
-  "bank:open": { npcId: string; items: ItemStackView[] };
+  "bank:open": { npcId: string; items: BankStackView[] };
   /** A store opened (the `openStore` effect, or `player:action` store). */
   "store:open": StoreView;
   /** Shelves of the open store that changed (bought, sold, restocked); `removed`: shelves gone. */

@@ -8,6 +8,8 @@
 export const INVENTORY_SIZE = 28;
 /** The largest stack an inventory slot, a bank stack or an offer may hold. */
 export const MAX_STACK = 2_147_483_647;
+/** Bank tabs: 0 (the main tab) to BANK_TABS - 1. */
+export const BANK_TABS = 10;
 
 export const SKILLS = [
   "attack",

@@ -149,11 +149,14 @@ for (const kind of DATABASE_KINDS) {
       await refused(prisma.equipmentItem.create({ data: { characterId: "c2", slot: "ring", itemId: "coins", quantity: -1 } }), "a negative quantity");
     });
 
-    it("bank: one stack per item, positive quantity", async () => {
+    it("bank: one stack per item, no negative quantity (0: a placeholder), a tab from 0 to 9", async () => {
       await prisma.bankItem.create({ data: { characterId: "c1", itemId: "logs", quantity: 500, slot: 0 } });
       assert.equal((await prisma.bankItem.findUniqueOrThrow({ where: { characterId_itemId: { characterId: "c1", itemId: "logs" } } })).quantity, 500);
       await refused(prisma.bankItem.create({ data: { characterId: "c1", itemId: "logs", quantity: 1, slot: 1 } }), "a second logs stack");
-      await refused(prisma.bankItem.create({ data: { characterId: "c1", itemId: "coins", quantity: 0, slot: 2 } }), "an empty stack");
+      await refused(prisma.bankItem.create({ data: { characterId: "c1", itemId: "coins", quantity: -1, slot: 2 } }), "a negative stack");
+      await prisma.bankItem.create({ data: { characterId: "c1", itemId: "coins", quantity: 0, slot: 2, tab: 9 } });
+      await refused(prisma.bankItem.create({ data: { characterId: "c2", itemId: "coins", quantity: 1, slot: 0, tab: 10 } }), "tab 10");
+      await refused(prisma.bankItem.create({ data: { characterId: "c2", itemId: "logs", quantity: 1, slot: 0, tab: -1 } }), "tab -1");
     });
 
     it("world chunks keep persistent world changes", async () => {

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { BANK_MAX_ITEMS, bankCount, deposit, isNearBank, withdraw } from "../../src/game/bank.js";
+import {
+  BANK_MAX_ITEMS,
+  BANK_TABS,
+  bankCount,
+  deposit,
+  isNearBank,
+  moveToTab,
+  releaseAllPlaceholders,
+  releasePlaceholder,
+  withdraw,
+} from "../../src/game/bank.js";
 import { countItem, emptyInventory } from "../../src/game/inventory.js";
 import { randomInt, seededRng } from "../../src/game/random.js";
 import type { ItemDef } from "../../src/manifests/gameData.js";
@@ -210,5 +220,62 @@ describe("game/bank", function () {
     assert.equal(isNearBank({ x: 10, z: 10 }, []), false);
     assert.equal(isNearBank({ x: NaN, z: 10 }, banks), false);
     assert.equal(isNearBank({ x: 10, z: 10 }, banks, -1), false);
+  });
+
+  describe("tabs and placeholders", () => {
+    it("the last of an item withdrawn leaves a placeholder when asked; the next deposit returns to its place and tab", () => {
+      const b: Bank = [
+        { itemId: "logs", quantity: 2, tab: 3 },
+        { itemId: "coins", quantity: 5 },
+      ];
+      const gone = withdraw(emptyInventory(), b, "logs", 2, ITEMS, true);
+      assert.deepEqual(gone.bank, [
+        { itemId: "logs", quantity: 0, tab: 3 },
+        { itemId: "coins", quantity: 5 },
+      ]);
+      assert.equal(countItem(gone.inventory, "logs"), 2, "nothing made or lost");
+      assert.throws(() => withdraw(gone.inventory, gone.bank, "logs", 1, ITEMS, true), code("NOT_IN_BANK"), "a placeholder holds none");
+      const back = deposit(
+        gone.inventory,
+        gone.bank,
+        gone.inventory.findIndex((s) => s?.itemId === "logs"),
+        2,
+        ITEMS,
+        7,
+      );
+      assert.deepEqual(back.bank[0], { itemId: "logs", quantity: 2, tab: 3 }, "into the placeholder, its tab kept");
+      // Without placeholders the stack goes.
+      assert.deepEqual(withdraw(emptyInventory(), b, "logs", 2, ITEMS).bank, [{ itemId: "coins", quantity: 5 }]);
+    });
+
+    it("a new item goes to the tab asked; moveToTab moves a stack to a tab's end; bad tabs are refused", () => {
+      const d = deposit(inv({ 0: ["feathers", 10] }), [{ itemId: "coins", quantity: 5 }], 0, 10, ITEMS, 2);
+      assert.deepEqual(d.bank[1], { itemId: "feathers", quantity: 10, tab: 2 });
+      const moved = moveToTab(d.bank, "coins", 2);
+      assert.deepEqual(moved, [
+        { itemId: "feathers", quantity: 10, tab: 2 },
+        { itemId: "coins", quantity: 5, tab: 2 },
+      ]);
+      assert.deepEqual(moveToTab(moved, "feathers", 0)[1], { itemId: "feathers", quantity: 10 });
+      for (const bad of [-1, BANK_TABS, 1.5, NaN]) {
+        assert.throws(() => moveToTab(moved, "coins", bad), code("INVALID_TAB"), String(bad));
+        assert.throws(() => deposit(inv({ 0: ["logs", 1] }), [], 0, 1, ITEMS, bad), code("INVALID_TAB"), String(bad));
+      }
+      assert.throws(() => moveToTab(moved, "dragon_bones", 1), code("NOT_IN_BANK"));
+    });
+
+    it("placeholders are released one at a time or all; a stack that holds some is no placeholder; placeholders count towards the limit", () => {
+      const b: Bank = [
+        { itemId: "logs", quantity: 0 },
+        { itemId: "coins", quantity: 5 },
+        { itemId: "feathers", quantity: 0, tab: 1 },
+      ];
+      assert.deepEqual(releasePlaceholder(b, "logs"), [b[1], b[2]]);
+      assert.throws(() => releasePlaceholder(b, "coins"), code("NOT_A_PLACEHOLDER"));
+      assert.throws(() => releasePlaceholder(b, "oak_logs"), code("NOT_IN_BANK"));
+      assert.deepEqual(releaseAllPlaceholders(b), [{ itemId: "coins", quantity: 5 }]);
+      const full: Bank = Array.from({ length: BANK_MAX_ITEMS }, (_, i) => ({ itemId: `x${i}`, quantity: 0 }));
+      assert.throws(() => deposit(inv({ 0: ["logs", 1] }), full, 0, 1, ITEMS), code("BANK_FULL"));
+    });
   });
 });

@@ -31,6 +31,8 @@ describe("/mcp: tools", function () {
     ["store_sell", { slot: 40, quantity: 1 }, /slot/],
     ["bank", { op: "deposit", quantity: 1 }, /slot: required/],
     ["bank", { op: "withdraw", quantity: 1 }, /itemId: required/],
+    ["bank", { op: "tab", itemId: "coins" }, /tab: required/],
+    ["bank", { op: "tab", itemId: "coins", tab: 10 }, /tab/],
     ["make", { kind: "baking", recipeId: "bread" }, /kind/],
     ["equip", { slot: -1 }, /slot/],
     ["unequip", { slot: "hat" }, /slot/],

@@ -59,6 +59,8 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "inventory:use": { slot: 0, targetSlot: INVENTORY_SIZE - 1, action: "light" },
   "bank:deposit": { slot: INVENTORY_SIZE - 1, quantity: MAX_STACK },
   "bank:withdraw": { itemId: "logs", quantity: 1 },
+  "bank:tab": { itemId: "logs", tab: 9 },
+  "bank:release": {},
   "dialogue:respond": { index: 0 },
   "dialogue:close": {},
   "store:buy": { itemId: "bronze_hatchet", quantity: 1 },

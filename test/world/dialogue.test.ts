@@ -51,7 +51,7 @@ describe("world room: talking to npcs (dialogue)", function () {
     const since = a.mark();
     a.send("dialogue:respond", { index: 0 });
     const bank = await a.next("bank:open", () => true, { since });
-    assert.deepEqual(bank, { npcId: clerk.id, items: [{ itemId: "coins", quantity: 77 }] });
+    assert.deepEqual(bank, { npcId: clerk.id, items: [{ itemId: "coins", quantity: 77, tab: 0 }] });
     const shown = await a.next("dialogue:node", () => true, { since });
     assert.equal(shown.nodeId, greeting.responses[0].nextNodeId);
     assert.deepEqual(shown.responses, []);

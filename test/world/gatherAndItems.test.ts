@@ -232,7 +232,7 @@ describe("world room: gathering, items and the bank", function () {
     since = a.mark();
     a.send("bank:deposit", { slot: coinSlot, quantity: 20 });
     const afterDeposit = await a.next("player:sync", (s) => s.bank?.some((b: { itemId: string }) => b.itemId === "coins"), { since });
-    assert.deepEqual(afterDeposit.bank.find((b: { itemId: string }) => b.itemId === "coins"), { itemId: "coins", quantity: 20 });
+    assert.deepEqual(afterDeposit.bank.find((b: { itemId: string }) => b.itemId === "coins"), { itemId: "coins", quantity: 20, tab: 0 });
     assert.equal(afterDeposit.inventory.find((s: { itemId: string }) => s.itemId === "coins").quantity, 5);
     await room.saver.flush();
     const banked = await suite.server.ctx.db.prisma.bankItem.findUnique({ where: { characterId_itemId: { characterId: a.id, itemId: "coins" } } });

@@ -5,6 +5,7 @@ import type { TradeLimits } from "../trade.js";
 import type { Rng } from "../types.js";
 import { DuelBook } from "./duelBook.js";
 import type { NpcEntity, PlayerAction, PlayerEntity } from "./entities.js";
+import { BANK_VARS } from "./bankSettings.js";
 import { COMBAT_VARS } from "./combatState.js";
 import { VarRegistry, type PlayerVarDef } from "./playerVars.js";
 import { TradeBook } from "./tradeBook.js";
@@ -112,6 +113,7 @@ export class World extends WorldCore {
     this.now = options.now ?? Date.now;
     this.features = options.features ?? [];
     this.vars.declare("combat", COMBAT_VARS);
+    this.vars.declare("bank", BANK_VARS);
     for (const f of this.features) {
       if (f.vars) this.vars.declare(f.name, f.vars);
       if (f.playerTick) this.playerTicks.push(f.playerTick);

@@ -1,4 +1,4 @@
-import { deposit, withdraw } from "../bank.js";
+import { deposit, moveToTab, releaseAllPlaceholders, releasePlaceholder, withdraw } from "../bank.js";
 import { canGather } from "../gathering.js";
 import { addItemAll, assertQuantity, assertSlot, removeFromSlot } from "../inventory.js";
 import { chebyshev, validateMoveTarget } from "../movement.js";
@@ -165,8 +165,8 @@ function assertUnlocked(p: PlayerEntity, slot: number) {
   if (p.lockedSlots.has(slot)) throw new GameError("ITEM_LOCKED", "That item is offered in a trade");
 }
 
-/** Deposit from an inventory slot into the bank (near a bank only). */
-export function bankDeposit(world: World, id: string, slot: unknown, quantity: unknown) {
+/** Deposit from an inventory slot into the bank (near a bank only); a new item goes to `tab`. */
+export function bankDeposit(world: World, id: string, slot: unknown, quantity: unknown, tab = 0) {
   const p = itemHolderOf(world, id);
   assertSlot(slot as number);
   assertQuantity(quantity as number);
@@ -174,7 +174,7 @@ export function bankDeposit(world: World, id: string, slot: unknown, quantity: u
   const itemId = p.inventory[slot as number]?.itemId;
   // A non-stackable deposit may take the same item from several slots: none of them may be offered.
   for (const [i, s] of p.inventory.entries()) if (s && s.itemId === itemId) assertUnlocked(p, i);
-  const r = deposit(p.inventory, p.bank, slot as number, quantity as number, world.data.items);
+  const r = deposit(p.inventory, p.bank, slot as number, quantity as number, world.data.items, tab);
   p.inventory = r.inventory;
   p.bank = r.bank;
   world.touchPlayer(p);
@@ -187,11 +187,27 @@ export function bankWithdraw(world: World, id: string, itemId: unknown, quantity
   if (typeof itemId !== "string" || itemId.length === 0) throw new GameError("INVALID_ITEM", "Name an item to withdraw");
   assertQuantity(quantity as number);
   if (!nearBank(world, p)) throw new GameError("NOT_NEAR_BANK", "You need to be at a bank");
-  const r = withdraw(p.inventory, p.bank, itemId, quantity as number, world.data.items);
+  const r = withdraw(p.inventory, p.bank, itemId, quantity as number, world.data.items, p.vars.bankPlaceholders === true);
   p.inventory = r.inventory;
   p.bank = r.bank;
   world.touchPlayer(p);
   return r.moved;
+}
+
+/** `bank:tab`: move an item's stack (or placeholder) to a tab (near a bank only). */
+export function bankMoveTab(world: World, id: string, itemId: string, tab: number) {
+  const p = itemHolderOf(world, id);
+  if (!nearBank(world, p)) throw new GameError("NOT_NEAR_BANK", "You need to be at a bank");
+  p.bank = moveToTab(p.bank, itemId, tab);
+  world.touchPlayer(p);
+}
+
+/** `bank:release`: take a placeholder away (or, without an item, every one) (near a bank only). */
+export function bankRelease(world: World, id: string, itemId?: string) {
+  const p = itemHolderOf(world, id);
+  if (!nearBank(world, p)) throw new GameError("NOT_NEAR_BANK", "You need to be at a bank");
+  p.bank = itemId === undefined ? releaseAllPlaceholders(p.bank) : releasePlaceholder(p.bank, itemId);
+  world.touchPlayer(p);
 }
 
 /** Drop (part of) an inventory slot onto the player's tile, seen by the player first. */

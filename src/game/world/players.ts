@@ -101,7 +101,7 @@ export function privateStateOf(world: World, p: PlayerEntity): PlayerSync {
     skills: skillsOf(p),
     inventory: p.inventory.map((s, slot) => (s ? { slot, itemId: s.itemId, quantity: s.quantity, locked: p.lockedSlots.has(slot) } : null)).filter((s) => s !== null),
     equipment: p.equipment,
-    bank: nearBank(world, p) ? p.bank : null,
+    bank: nearBank(world, p) ? bankView(p) : null,
     action: p.action ? (p.action.type === "feature" ? (p.action.feature as PlayerSync["action"]) : p.action.type) : null,
     quests: journalView(world.data.quests, p.quests.values()),
     vars: world.vars.synced(p.vars),
@@ -114,6 +114,9 @@ function skillsOf(p: PlayerEntity): PlayerSync["skills"] {
   for (const s in p.levels) skills[s] = { level: p.levels[s as keyof typeof p.levels], xp: Math.floor(p.xp[s as keyof typeof p.xp]) };
   return skills;
 }
+
+/** The bank as its owner sees it: each stack with its tab; a quantity of 0 is a placeholder. */
+export const bankView = (p: PlayerEntity) => p.bank.map((s) => ({ itemId: s.itemId, quantity: s.quantity, tab: s.tab ?? 0 }));
 
 /** The item worn in the weapon slot. */
 export function weaponOf(world: World, equipment: Equipment): ItemDef | undefined {
