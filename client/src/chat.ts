@@ -78,9 +78,29 @@ export function installChat(root: HTMLElement, game: Game) {
     if (m.channel === "private") return game.log(m.fromId === game.me?.id ? `To ${m.toName}: ${m.message}` : `From ${m.fromName}: ${m.message}`, "private");
     game.log(`${m.channel === "world" ? "[world] " : ""}${m.fromName}: ${m.message}`, m.channel);
   });
-  net.on("skill:xp", (x) => game.log(`+${x.gained} ${x.skill} xp (${Math.floor(x.xp)} in all)`));
+  // A fight's xp is one line, at the kill (or when the fight stops), so its blows do not bury the quest's lines.
+  const fightXp = new Map<string, number>();
+  // In a fight from the player's first blow (combat:hit comes before its xp) until the kill or the fight stops.
+  let fighting = false;
+  net.on("combat:hit", (hit) => {
+    if (hit.attackerId === game.me?.id) fighting = true;
+  });
+  const fightXpText = () => [...fightXp].map(([skill, xp]) => `+${xp} ${skill}`).join(", ");
+  const flushFight = (prefix: string) => {
+    fighting = false;
+    if (fightXp.size === 0) return prefix && game.log(prefix);
+    game.log(`${prefix ? `${prefix} ` : ""}(${fightXpText()} xp)`);
+    fightXp.clear();
+  };
+  net.on("skill:xp", (x) => {
+    if (COMBAT_SKILLS.has(x.skill) && fighting) return void fightXp.set(x.skill, (fightXp.get(x.skill) ?? 0) + x.gained);
+    game.log(`+${x.gained} ${x.skill} xp (${Math.floor(x.xp)} in all)`);
+  });
+  net.on("player:sync", (s) => {
+    if (s.action !== "attack" && fighting) flushFight(fightXp.size > 0 ? "The fight is over." : "");
+  });
   net.on("skill:levelup", (l) => game.log(`Congratulations: your ${l.skill} level is now ${l.level}!`));
-  net.on("npc:killed", (k) => game.log(`You defeated the ${game.npc(k.npcId)?.name ?? k.npcId}.`));
+  net.on("npc:killed", (k) => flushFight(`You defeated the ${game.npc(k.npcId)?.name ?? k.npcId}.`));
   net.on("player:death", (d) => game.log(`Oh dear, you are dead! ${d.items.length ? "Your items lie where you fell." : ""}`, "error"));
   net.on("production:made", (p) =>
     game.log(p.success ? `You make ${p.made.map((m) => `${m.quantity} ${game.itemName(m.itemId)}`).join(", ")}.` : `You fail to make the ${p.recipeId}.`),
@@ -90,6 +110,7 @@ export function installChat(root: HTMLElement, game: Game) {
   net.on("quest:stage", (q) => q.stageDescription && game.log(`Quest: ${q.stageDescription}`));
   net.on("quest:completed", (q) => game.log(`Quest complete: ${q.name}! (${q.questPoints} quest points)`));
   net.on("session:replaced", (m) => game.log(m.message, "error"));
+  installNewcomerHints(game);
 
   let unmuteTimer: ReturnType<typeof setTimeout> | undefined;
   const showMute = (mute: Standing["muted"]) => {
@@ -113,4 +134,30 @@ export function installChat(root: HTMLElement, game: Game) {
     input.placeholder = form.title = muted.title = e.message;
   });
   showMute(game.standing.muted);
+}
+
+/** The skills a blow's xp goes to. */
+const COMBAT_SKILLS = new Set(["attack", "strength", "defense", "constitution", "ranged", "magic"]);
+
+/**
+ * Two hints a newcomer needs once each visit: to eat when health runs low in a fight (with food in
+ * the pack), and to wield a weapon a quest just gave.
+ */
+function installNewcomerHints(game: Game) {
+  const net = game.net;
+  let toldEat = false;
+  net.on("player:sync", (s) => {
+    if (toldEat || s.health > s.maxHealth * 0.4 || s.health <= 0) return;
+    const food = s.inventory.find((i) => (game.item(i.itemId)?.healAmount ?? 0) > 0);
+    if (!food) return;
+    toldEat = true;
+    game.log(
+      `Your health is low (${s.health}/${s.maxHealth}): eat the ${game.itemName(food.itemId).toLowerCase()} in your pack (click it, then Eat).`,
+      "system",
+    );
+  });
+  net.on("quest:completed", (q) => {
+    const weapon = q.rewards.items.find((i) => game.item(i.itemId)?.equipSlot === "weapon" || game.item(i.itemId)?.equipSlot === "2h");
+    if (weapon) game.log(`Wield your new ${game.itemName(weapon.itemId).toLowerCase()}: click it in your pack, then Wield.`, "system");
+  });
 }

@@ -296,6 +296,9 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
       );
     }
     await journal(page, "mudfoot_menace").locator(".stage", { hasText: "Cut three logs" }).waitFor();
+    // A fight's xp is one line at the kill, not a line a blow.
+    assert.ok((await chatLines(page, "xp)")) >= 1, "the kills' lines carry the fight's xp");
+    assert.equal(await chatLines(page, "constitution xp ("), 0, "no line per blow");
 
     // Three logs: the marker shows the nearest standing tree; a felled one is a stump, and it moves on.
     // Every roll of the world succeeds meanwhile: each swing cuts a log, and each tree falls after one.
