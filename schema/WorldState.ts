@@ -26,6 +26,8 @@ export const PlayerState = schema(
     moving: t.boolean(),
     running: t.boolean(),
     isAgent: t.boolean(),
+    /** Skulled for attacking a player in a PvP area (src/features/pvp/): a PvP death keeps nothing. */
+    skulled: t.boolean(),
   },
   "PlayerState",
 );

@@ -410,7 +410,7 @@ export class WorldView {
         colour = fights ? "#ffb0a0" : "#fff0a0";
       } else {
         const pl = e as PlayerView;
-        text = pl.isAgent ? `[agent] ${pl.name}` : pl.name;
+        text = `${pl.skulled ? "☠ " : ""}${pl.isAgent ? `[agent] ${pl.name}` : pl.name}`;
         colour = pl.isAgent ? "#d8c0ff" : pl.id === this.game.net.playerId ? "#ffffff" : "#bfe3ff";
       }
       this.blit(labelSprite(this.sprites, text, colour, t), p.x, headY - 8);

@@ -108,6 +108,7 @@ export class StateMirror {
       t.moving = p.path.length > 0;
       t.running = p.running;
       t.isAgent = p.isAgent;
+      t.skulled = ((p.vars.skullTicks as number | undefined) ?? 0) > 0;
     } else if (kind === "npc") {
       const n = w.npcs.get(id)!;
       const t = s as NpcState;

@@ -134,6 +134,8 @@ export interface PlayerView {
   moving: boolean;
   running: boolean;
   isAgent: boolean;
+  /** Skulled for attacking a player in a PvP area: a PvP death would keep nothing. */
+  skulled: boolean;
 }
 
 /** An npc as `world:update` lists it (NpcState). */

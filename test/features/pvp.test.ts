@@ -235,6 +235,8 @@ describe("feature: PvP areas over the protocol", function () {
     since = c.mark();
     a.send("player:action", { action: "attack", targetId: c.id });
     await c.next("combat:hit", (h) => h.attackerId === a.id, { since });
+    // Everyone around sees the attacker's skull.
+    await c.sees((st) => st.players.get(a.id)?.skulled === true, "the attacker skulled in the state");
     const leftAt = world.tick;
     void a.leave();
     await ticks(room, 3);

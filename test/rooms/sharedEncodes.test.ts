@@ -117,6 +117,7 @@ function step(side: Side, rnd: () => number, tick: number) {
         moving: false,
         running: false,
         isAgent: false,
+        skulled: false,
       }),
     );
   }

@@ -68,7 +68,8 @@ export function struckInPvp(world: World, attacker: PlayerEntity, target: Player
   if (!retaliating && (target.vars.skullTicks as number) === 0 && (attacker.vars.skullTicks as number) < SKULL_TICKS) {
     const fresh = (attacker.vars.skullTicks as number) === 0;
     attacker.vars.skullTicks = SKULL_TICKS;
-    world.touchPlayer(attacker);
+    // Everyone around sees the skull (PlayerState.skulled).
+    world.touchPlayer(attacker, true);
     if (fresh)
       world.events.push({
         kind: "notice",
@@ -85,7 +86,7 @@ export function tickSkull(world: World, p: PlayerEntity) {
   if (left <= 0) return;
   p.vars.skullTicks = left - 1;
   if (left === 1) {
-    world.touchPlayer(p);
+    world.touchPlayer(p, true);
     world.events.push({ kind: "notice", playerId: p.id, code: "SKULL_GONE", message: "Your skull has faded" });
   }
 }
