@@ -76,6 +76,11 @@ describe("feature: PvP areas, tick by tick", () => {
       undefined,
       "within the bracket",
     );
+    assert.equal(
+      codeOf(() => startAttack(world, e.id, e.id)),
+      "NOT_ATTACKABLE",
+      "not oneself, even in the ruins",
+    );
     // Nothing was started by the refusals.
     assert.deepEqual([a.action, c.action], [null, null]);
   });
@@ -186,7 +191,7 @@ describe("feature: PvP areas over the protocol", function () {
     assert.equal((await a.next("error", () => true, { since })).code, "SAFE_ZONE");
     since = a.mark();
     a.send("player:action", { action: "attack", targetId: a.id });
-    assert.match((await a.next("error", () => true, { since })).code, /SAFE_ZONE|NOT_ATTACKABLE/);
+    assert.equal((await a.next("error", () => true, { since })).code, "NOT_ATTACKABLE", "not oneself");
     since = a.mark();
     a.send("player:action", { action: "attack", targetId: "c_nobody" });
     assert.equal((await a.next("error", () => true, { since })).code, "UNKNOWN_TARGET");

@@ -129,6 +129,11 @@ export class World extends WorldCore {
     this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits, options.ignoring);
   }
 
+  /** Must this player, who is leaving, stay in the world a while longer (a feature's rule, such as a fight between players)? */
+  logoutHeld(p: PlayerEntity): boolean {
+    return !this.stopping && this.logoutHolds.some((held) => held(this, p));
+  }
+
   /**
    * The world is stopping (a restart, a shutdown): what is half agreed is called off before anyone
    * is let go. Every trade and duel not already being committed or settled ends with
@@ -136,11 +141,6 @@ export class World extends WorldCore {
    * written for them), and from now on no trade or duel opens (SERVER_STOPPING). A commit or
    * settlement under way finishes: that was agreed. The room tells the players (its desks' flush).
    */
-  /** Must this player, who is leaving, stay in the world a while longer (a feature's rule, such as a fight between players)? */
-  logoutHeld(p: PlayerEntity): boolean {
-    return !this.stopping && this.logoutHolds.some((held) => held(this, p));
-  }
-
   callOff(message: string): void {
     this.stopping = true;
     this.trades.cancelAll("server_shutdown", message);

@@ -132,6 +132,7 @@ export function startAttack(world: World, id: string, targetId: string, spellId?
 
 /** Attack a player: the duel's opponent under the duel's rules, or another where a feature allows it (a PvP area). */
 function startDuelAttack(world: World, p: PlayerEntity, targetId: string, spellId?: string) {
+  if (targetId === p.id) throw new GameError("NOT_ATTACKABLE", "You can't attack yourself");
   const duel = world.duels.opponentOf(p.id) === targetId;
   const target = world.players.get(targetId)!;
   if (!duel) {
