@@ -168,7 +168,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   });
 
   // The Model Context Protocol at /mcp: MCP sessions are players like /ws sockets, in the same rooms.
-  const mcp = mcpEndpoint(ctx);
+  const mcp = mcpEndpoint(ctx, { guestLimiter: limiters?.auth });
 
   return {
     agents,

@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { matchMaker } from "@colyseus/core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Router, type Request, type Response } from "express";
-import { RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { joinWorldInMemory } from "../../rooms/worldJoin.js";
 import { bearerToken, TokenError, verifyToken, type TokenClaims } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
@@ -77,13 +77,13 @@ class Refusal extends Error {
  * player is in the world before `initialize` is answered. Later requests carry `Mcp-Session-Id`
  * and the token of the same account. DELETE ends the session; so does MCP_IDLE_S without a request.
  */
-export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule } = {}) {
+export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule; guestLimiter?: RateLimiterAbstract } = {}) {
   const router = Router();
   // Sign-in by URL (oauth.ts): its metadata, registration, authorization and token routes, the SDK's auth handlers loaded with the first.
   let oauth: Promise<Router> | undefined;
   router.use((req, res, next) => {
     if (!req.path.startsWith("/.well-known/oauth-") && !req.path.startsWith("/oauth/")) return next();
-    (oauth ??= oauthRoutes(ctx, MCP_PATH)).then((r) => r(req, res, next), next);
+    (oauth ??= oauthRoutes(ctx, MCP_PATH, options.guestLimiter)).then((r) => r(req, res, next), next);
   });
   const sessions = new Map<string, McpSession>();
   /** Each account's sessions (being opened included). */

@@ -6,6 +6,8 @@ import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextproto
 import { createGuest } from "../auth/guest.js";
 import { signToken, TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
+import { clientAddressOf } from "../http/rateLimit.js";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 /**
  * Sign-in to /mcp by its URL alone, as the MCP authorization spec has it: the protected resource's
@@ -186,7 +188,7 @@ function provider(ctx: ServerContext, seals: Seals): OAuthServerProvider & { tak
  * The OAuth routes at the server's root: the two metadata documents, registration, the
  * authorization endpoint and its sign-in page, and the token endpoint. `mcpPath` is the resource.
  */
-export async function oauthRoutes(ctx: ServerContext, mcpPath: string): Promise<Router> {
+export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimiter?: RateLimiterAbstract): Promise<Router> {
   const [{ authorizationHandler }, { tokenHandler }, { clientRegistrationHandler }, errors] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/auth/handlers/authorize.js"),
     import("@modelcontextprotocol/sdk/server/auth/handlers/token.js"),
@@ -195,6 +197,7 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string): Promise<
   ]);
   const seals = new Seals(ctx.config.jwtSecret);
   const p = provider(ctx, seals);
+  const addressOf = clientAddressOf(ctx.config);
   // The SDK's token handler answers its own OAuthErrors; ours become its InvalidGrantError.
   const sdkProvider: OAuthServerProvider = {
     ...p,
@@ -247,6 +250,17 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string): Promise<
       let account: { id: string; guest: boolean };
       if (form.mode === "guest") {
         if (ctx.config.idpAppId) return void res.status(403).type("text").send("Guest accounts are off on this server: sign in with your server token.");
+        // New guests count against the same per-address limit as POST /api/auth/guest and /ws guests.
+        try {
+          await guestLimiter?.consume(`ip:${addressOf(req)}`);
+        } catch (err) {
+          if (!(err instanceof RateLimiterRes)) throw err;
+          return void res
+            .status(429)
+            .set("Retry-After", String(Math.ceil(err.msBeforeNext / 1000)))
+            .type("text")
+            .send("Too many new guest accounts from your address: try again in a minute.");
+        }
         const guest = await createGuest(ctx.db.sql, ctx.config.jwtSecret);
         account = { id: guest.accountId, guest: true };
       } else if (form.mode === "token") {

@@ -189,4 +189,34 @@ describe("/mcp: sign-in by URL (OAuth 2.1 with PKCE, dynamic client registration
     assert.equal((await c.call("observe")).isError, false);
     await c.close();
   });
+
+  it("new guests from the sign-in page count against the address's guest limit (429 past it, no account made)", async () => {
+    const limited = await startTestServer({ rateLimits: { auth: { points: 3, durationS: 60 } } });
+    try {
+      const client = (await (
+        await fetch(`${limited.url}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ client_name: "Greedy", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+        })
+      ).json()) as { client_id: string };
+      const authorize = new URL(`${limited.url}/oauth/authorize`);
+      for (const [k, v] of Object.entries({
+        response_type: "code",
+        client_id: client.client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: "x".repeat(43),
+        code_challenge_method: "S256",
+      }))
+        authorize.searchParams.set(k, v);
+      const request = await signInRequestOf(authorize, "Greedy");
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await signIn(limited, request, { mode: "guest" })).status);
+      assert.deepEqual(statuses, [302, 302, 302, 429, 429]);
+      const guests = await limited.ctx.db.prisma.user.count({ where: { isGuest: true } });
+      assert.equal(guests, 3, "no account made past the limit");
+    } finally {
+      await limited.close();
+    }
+  });
 });
