@@ -273,10 +273,9 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
         );
       if (!attacking) continue;
       if (!shotFight) {
+        // The first blows (hit splats on the view; the fight's xp is told at the kill).
         await page
-          .locator(".chat .log div", { hasText: /xp/ })
-          .first()
-          .waitFor({ timeout: 60_000 })
+          .waitForFunction(() => ((window as any).arena.view.splats?.length ?? 0) > 0, null, { timeout: 60_000 })
           .catch(async (err) => {
             await screenshot(page, "newcomer-failed");
             throw new Error(`no fight: ${(await page.locator(".chat .log").textContent()) ?? ""} (${err.message})`);
