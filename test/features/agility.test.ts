@@ -3,7 +3,6 @@ import { agilityFailChance, startCrossing } from "../../src/features/agility/agi
 import { obstacleOf } from "../../src/features/agility/agilityCourses.js";
 import { drainPerTick, FULL_ENERGY, restorePerTick } from "../../src/features/agility/stamina.js";
 import { WORLD_FEATURES } from "../../src/features/index.js";
-import { GameError } from "../../src/game/types.js";
 import { WALK_TILES_PER_TICK } from "../../src/game/movement.js";
 import { movePlayer } from "../../src/game/world/commands.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
@@ -15,21 +14,12 @@ import type { GameData } from "../../src/manifests/index.js";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { addStarter } from "../helpers/handPlaced.js";
 import { defaultGameData } from "../helpers/server.js";
+import { codeOf } from "../game/fixtures.js";
 import { worldSuite } from "../helpers/worldClient.js";
 import { place, setRng, worldRoomOf } from "../helpers/worldRoom.js";
 
 const LOG = "obstacle:thornwood_trail:mossy_log";
 const ROPE = "obstacle:thornwood_trail:rope_swing";
-
-const codeOf = (fn: () => void) => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GameError) return err.code;
-    throw err;
-  }
-  return undefined;
-};
 
 function withAgility(p: PlayerEntity, level: number) {
   p.xp.agility = xpForLevel(level);

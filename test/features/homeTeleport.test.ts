@@ -1,24 +1,14 @@
 import assert from "node:assert/strict";
 import { CAST_TICKS, COOLDOWN_MS, startHomeTeleport } from "../../src/features/homeTeleport/homeTeleport.js";
 import { WORLD_FEATURES } from "../../src/features/index.js";
-import { GameError } from "../../src/game/types.js";
 import { tickWorld } from "../../src/game/world/tick.js";
 import type { World } from "../../src/game/world/World.js";
 import { createWorld } from "../../rooms/worldSetup.js";
 import { addStarter } from "../helpers/handPlaced.js";
 import { defaultGameData } from "../helpers/server.js";
+import { codeOf } from "../game/fixtures.js";
 import { guestToken, joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { leaveAndSettle, place, ticks, worldRoomOf } from "../helpers/worldRoom.js";
-
-const codeOf = (fn: () => void) => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GameError) return err.code;
-    throw err;
-  }
-  return undefined;
-};
 
 describe("feature: the home teleport, tick by tick", () => {
   let world: World;

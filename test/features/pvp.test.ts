@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { WORLD_FEATURES } from "../../src/features/index.js";
 import { bracketOf, KEPT_ITEMS, SKULL_TICKS } from "../../src/features/pvp/pvpRules.js";
 import { emptyInventory } from "../../src/game/inventory.js";
-import { GameError, type Tile } from "../../src/game/types.js";
+import type { Tile } from "../../src/game/types.js";
 import { startAttack } from "../../src/game/world/commands.js";
 import type { PlayerEntity } from "../../src/game/world/entities.js";
 import { removePlayer } from "../../src/game/world/players.js";
@@ -13,21 +13,12 @@ import { createWorld } from "../../rooms/worldSetup.js";
 import { addStarter } from "../helpers/handPlaced.js";
 import { addTo, bagOf, plain, readLedger } from "../helpers/itemLedger.js";
 import { defaultGameData } from "../helpers/server.js";
+import { codeOf } from "../game/fixtures.js";
 import { guestToken, joinWorld, worldSuite } from "../helpers/worldClient.js";
 import { leaveAndSettle, place, setRng, ticks, worldRoomOf } from "../helpers/worldRoom.js";
 
 /** Ravelstone Ruins: the default world's PvP area (difficulty 2). */
 const RUINS = { x: 150, z: 140 };
-
-const codeOf = (fn: () => void) => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GameError) return err.code;
-    throw err;
-  }
-  return undefined;
-};
 
 /** A walkable tile near `t`, n tiles along x (skipping blocked ones). */
 function freeNear(world: World, t: Tile, n: number): Tile {

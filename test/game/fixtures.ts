@@ -6,6 +6,17 @@ import type { ItemDef } from "../../src/manifests/gameData.js";
 /** assert.throws matcher: a GameError with this code. */
 export const code = (c: string) => (e: unknown) => e instanceof GameError && e.code === c;
 
+/** The code of the GameError `fn` throws, or undefined when it throws none (any other error is thrown on). */
+export function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof GameError) return err.code;
+    throw err;
+  }
+  return undefined;
+}
+
 /** A minimal item definition (not stackable, value 1, tradeable) with overrides. */
 export const item = (id: string, extra: Partial<ItemDef> = {}): ItemDef => ({
   id,

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { GroundItemState, NpcState, PlayerState, ResourceState, StationState } from "../../schema/WorldState.js";
 import { assertTradeQuantity, offerRemove } from "../../src/game/trade.js";
 import { GameError } from "../../src/game/types.js";
+import { codeOf } from "../game/fixtures.js";
 import {
   AuthenticateData,
   ClientMessages,
@@ -99,16 +100,6 @@ const refuses = (schema: { safeParse(v: unknown): { success: boolean } }, value:
 const BAD_QUANTITIES = [0, -1, -MAX_STACK, 1.5, MAX_STACK + 1, Number.MAX_SAFE_INTEGER, Infinity, NaN, "5", null, true];
 /** Slots no schema may take: past the inventory, negative, fractional, not a number. */
 const BAD_SLOTS = [INVENTORY_SIZE, INVENTORY_SIZE + 1, 1_000_000, -1, 0.5, NaN, "3", null];
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GameError) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 /** Every file under `dir` with one of the extensions. */
 function filesUnder(dir: string, ext = ".ts"): string[] {

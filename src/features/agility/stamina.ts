@@ -19,7 +19,11 @@ export const STAMINA_VARS = {
 /** The weight a player carries and wears, in kg. */
 export function carriedWeight(world: World, p: PlayerEntity): number {
   let kg = 0;
-  for (const s of p.inventory) if (s) kg += (world.data.items.get(s.itemId)?.weight ?? 0) * (world.data.items.get(s.itemId)?.stackable ? 0 : s.quantity);
+  for (const s of p.inventory) {
+    const def = s && world.data.items.get(s.itemId);
+    // A stack (coins, arrows) weighs nothing, as in the game.
+    if (def && !def.stackable) kg += (def.weight ?? 0) * s!.quantity;
+  }
   for (const s of Object.values(p.equipment)) if (s) kg += world.data.items.get(s.itemId)?.weight ?? 0;
   return kg;
 }
