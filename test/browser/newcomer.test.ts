@@ -211,7 +211,10 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     await page.locator("#dialog p", { hasText: "Take this to Odessa" }).waitFor();
     await done(page);
     await journal(page, "the_wardens_letter").locator(".stage", { hasText: "Hand the sealed letter to Odessa" }).waitFor();
-    assert.match((await journal(page, "the_wardens_letter").locator(".target").textContent()) ?? "", /Talk to Odessa the Banker/);
+    // The journal's target follows the stage; wait for it rather than read it once.
+    await journal(page, "the_wardens_letter")
+      .locator(".target", { hasText: /Talk to Odessa the Banker/ })
+      .waitFor();
 
     await talkVia(page, /Talk to Odessa the Banker/, "Odessa the Banker");
     await page.locator("#dialog p", { hasText: "The warden's seal, unbroken" }).waitFor();
