@@ -61,6 +61,7 @@ describe("agents and stores and quests: in the world", function () {
     const goalId = set.body.goal.id;
     const done = await completed;
     assert.deepEqual(done.rewards.items, [
+      { itemId: "bronze_shortsword", quantity: 1 },
       { itemId: "coins", quantity: 150 },
       { itemId: "iron_hatchet", quantity: 1 },
     ]);
@@ -69,6 +70,7 @@ describe("agents and stores and quests: in the world", function () {
     assert.equal(p.quests.get(LETTER)?.completions, 1);
     assert.equal(count(p, "coins"), coins + 150);
     assert.equal(count(p, "iron_hatchet"), 1);
+    assert.equal(count(p, "bronze_shortsword"), 1);
 
     // The goal is over, recorded as completed; the journal now offers the next quest.
     if (d.mind.goal?.id === goalId) await heard(d, "*", () => d.mind.goal?.id !== goalId);

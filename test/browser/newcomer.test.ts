@@ -237,11 +237,12 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     await done(page);
     await journal(page, "mudfoot_menace").locator(".stage", { hasText: "Drive off three goblins" }).waitFor();
 
-    // Before the fields, as a careful newcomer does: wield the reward's hatchet, and buy shrimp from Pell.
+    // Before the fields, as a careful newcomer does: wield the reward's sword as the chat's hint says, and buy shrimp from Pell.
+    await page.locator(".chat .log div", { hasText: "Wield your new bronze shortsword" }).waitFor();
     await page.click('#tabs button:has-text("Pack")');
-    await page.click('.slot[data-item="iron_hatchet"]');
-    await page.click('#menu button:has-text("Wear Iron Hatchet")');
-    await page.locator('.slot[data-item="iron_hatchet"]').waitFor({ state: "detached" });
+    await page.click('.slot[data-item="bronze_shortsword"]');
+    await page.click('#menu button:has-text("Wield Bronze Shortsword")');
+    await page.locator('.slot[data-item="bronze_shortsword"]').waitFor({ state: "detached" });
     await page.click("#zoom-out");
     await page.click("#zoom-out");
     await rightClickFigure(page, "Pell the Trader", "Trade Pell the Trader");

@@ -335,12 +335,21 @@ describe("world room: quests", function () {
     assert.deepEqual(p.quests.get(LETTER), { questId: LETTER, stage: 2, count: 0, completions: 0 });
     const sync = await a.next("player:sync", () => true, { since });
     assert.equal(journalOf(sync, LETTER).status, "ready_to_complete");
-    // Room made: the warden completes it now.
+    // Room for one of the two items the reward adds (a sword and a hatchet; the coins join their stack): still refused.
     p.inventory[free[0]] = null;
     room.world.touchPlayer(p);
     since = a.mark();
     assert.equal((await talkTo(a, room, "warden_holt")).nodeId, "letter_done");
+    assert.equal((await a.next("error", () => true, { since })).code, "INVENTORY_FULL");
+    await a.next("dialogue:end", () => true, { since });
+    assert.equal(p.quests.get(LETTER)?.stage, 2);
+    assert.equal(p.inventory[free[0]], null, "nothing of the reward was given");
+    // Room for both: the warden completes it now.
+    p.inventory[free[1]] = null;
+    room.world.touchPlayer(p);
+    since = a.mark();
+    assert.equal((await talkTo(a, room, "warden_holt")).nodeId, "letter_done");
     assert.equal((await a.next("quest:completed", () => true, { since })).questId, LETTER);
-    assert.equal(p.inventory[free[0]]?.itemId, "iron_hatchet");
+    assert.deepEqual([p.inventory[free[0]]?.itemId, p.inventory[free[1]]?.itemId], ["bronze_shortsword", "iron_hatchet"]);
   });
 });

@@ -56,7 +56,11 @@ function slotOptions(game: Game, s: InventorySlotView): MenuOption[] {
   }
   using = null;
   if (item?.healAmount) options.push({ label: `Eat ${name}`, run: () => net.send("inventory:use", { slot: s.slot, action: "eat" }) });
-  if (item?.equipSlot) options.push({ label: `Wear ${name}`, run: () => net.send("inventory:use", { slot: s.slot, action: "equip" }) });
+  if (item?.equipSlot) {
+    // Weapons are wielded, the rest worn: the word the newcomer's hint uses.
+    const verb = item.equipSlot === "weapon" || item.equipSlot === "2h" ? "Wield" : "Wear";
+    options.push({ label: `${verb} ${name}`, run: () => net.send("inventory:use", { slot: s.slot, action: "equip" }) });
+  }
   if (item?.prayerXp) options.push({ label: `Bury ${name}`, run: () => net.send("inventory:use", { slot: s.slot, action: "bury" }) });
   if (item?.lampXp) {
     options.push({
