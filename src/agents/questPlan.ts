@@ -1,5 +1,5 @@
 import { firemakingRecipe } from "../game/firemaking.js";
-import { checkCanStart, type QuestJournal } from "../game/quests.js";
+import { checkCanStart, missingHandOver, type QuestJournal } from "../game/quests.js";
 import { GameError } from "../game/types.js";
 import type { DialogueDef } from "../manifests/dialogue.js";
 import type { QuestDef } from "../manifests/index.js";
@@ -28,9 +28,11 @@ export type QuestStep =
 
 /**
  * The next step of a quest. `again`: a replayable quest completed before is started over rather
- * than counted as done.
+ * than counted as done. `holds` (how many of an item the pack has): a dialogue stage whose
+ * hand-over is not all in the pack first gathers what an earlier stage gathered (logs cut, then
+ * lost), else is stuck saying what is missing.
  */
-export function questStep(quest: QuestDef, standing: QuestStanding | undefined, again = false): QuestStep {
+export function questStep(quest: QuestDef, standing: QuestStanding | undefined, again = false, holds?: (itemId: string) => number): QuestStep {
   const status = standing?.status ?? "not_started";
   if (status === "completed" && !again) return { kind: "done" };
   if (status === "not_started" || status === "completed") {
@@ -46,6 +48,16 @@ export function questStep(quest: QuestDef, standing: QuestStanding | undefined, 
     case "dialogue": {
       const npcId = stage.npcId ?? quest.startNpc;
       if (!npcId) return { kind: "stuck", reason: `${quest.name}: no one to talk to for "${stage.description}"` };
+      const lacking = holds ? missingHandOver(stage, holds)[0] : undefined;
+      if (lacking) {
+        const short = lacking.quantity - holds!(lacking.itemId);
+        const gathered = quest.stages.slice(0, index).some((s) => s.type === "gather" && s.target === lacking.itemId);
+        if (gathered) return { kind: "gather", itemId: lacking.itemId, remaining: short };
+        return {
+          kind: "stuck",
+          reason: `${quest.name}: "${stage.description}" needs ${lacking.quantity} x ${lacking.itemId} handed over, and I have ${holds!(lacking.itemId)}`,
+        };
+      }
       // The last stage is passed by completing the quest in the npc's dialogue; the others by talking.
       return { kind: "talk", npcId, want: index === quest.stages.length - 1 ? `completeQuest:${quest.id}` : null };
     }

@@ -1,10 +1,12 @@
 import type { ItemQuantity, QuestDef } from "../manifests/index.js";
+import type { QuestStage } from "../manifests/quests.js";
 import { GameError } from "./types.js";
 
 /**
  * A character's quest journal and the rules that move it: starting a quest (its requirements),
- * progress counted for the stage in force only, dialogue stages passed by talking to their npc, and
- * completion with the rewards. Pure: the world gives and takes the items and xp.
+ * progress counted for the stage in force only, dialogue stages passed by talking to their npc (with
+ * what they ask to be handed over), and completion with the rewards. Pure: the world gives and takes
+ * the items and xp.
  */
 
 /** Where a quest stands for one character. */
@@ -102,29 +104,72 @@ export function recordDeed(quests: Map<string, QuestDef>, journal: QuestJournal,
   return out;
 }
 
+/** How many of an item the player can hand over (its pack, slots offered in a trade left out). */
+export type Holds = (itemId: string) => number;
+
+/** What a stage asks to be handed over that the player does not carry (empty: nothing is missing). */
+export function missingHandOver(stage: QuestStage | undefined, holds: Holds): ItemQuantity[] {
+  return (stage?.handOver ?? []).filter((i) => holds(i.itemId) < i.quantity);
+}
+
+/** What talking to an npc did: the events, the items to take for each stage passed, and the stages held back for want of items. */
+export interface Talked {
+  events: QuestEvent[];
+  handed: Array<{ questId: string; items: ItemQuantity[] }>;
+  missing: Array<{ questId: string; items: ItemQuantity[] }>;
+}
+
 /**
  * The player talks to an npc: a dialogue stage in force naming it is passed, unless it is the
- * quest's last stage (that one is passed by completing the quest, from the npc's dialogue).
+ * quest's last stage (that one is passed by completing the quest, from the npc's dialogue). A stage
+ * with a `handOver` passes only when the player carries all of it (the caller takes it); else it
+ * stays, and is listed as missing (the last stage too: completing will ask for it).
  */
-export function talkedTo(quests: Map<string, QuestDef>, journal: QuestJournal, npcId: string): QuestEvent[] {
-  const out: QuestEvent[] = [];
+export function talkedTo(quests: Map<string, QuestDef>, journal: QuestJournal, npcId: string, holds: Holds): Talked {
+  const out: Talked = { events: [], handed: [], missing: [] };
   for (const p of journal.values()) {
     const quest = quests.get(p.questId);
     if (!quest || !isActive(quest, p)) continue;
     const stage = quest.stages[p.stage];
-    if (stage.type === "dialogue" && stage.npcId === npcId && p.stage < quest.stages.length - 1) advance(quest, p, out);
+    if (stage.type !== "dialogue" || stage.npcId !== npcId) continue;
+    const missing = missingHandOver(stage, holds);
+    if (missing.length) {
+      out.missing.push({ questId: quest.id, items: missing });
+      continue;
+    }
+    if (p.stage >= quest.stages.length - 1) continue;
+    if (stage.handOver?.length) out.handed.push({ questId: quest.id, items: stage.handOver });
+    advance(quest, p, out.events);
   }
   return out;
 }
 
-/** Complete a quest that is ready to: the caller gives the rewards returned. */
-export function completeQuest(journal: QuestJournal, quest: QuestDef): { events: QuestEvent[]; items: ItemQuantity[]; xp: Record<string, number> } {
+/** Complete a quest that is ready to, its last stage's hand-over carried (QUEST_ITEMS_MISSING): the caller takes `handed` and gives the rewards returned. */
+export function completeQuest(
+  journal: QuestJournal,
+  quest: QuestDef,
+  holds: Holds,
+  nameOf?: (itemId: string) => string,
+): { events: QuestEvent[]; handed: ItemQuantity[]; items: ItemQuantity[]; xp: Record<string, number> } {
   const p = journal.get(quest.id);
   if (statusOf(quest, p) !== "ready_to_complete" || !p) throw new GameError("QUEST_NOT_READY", `${quest.name} is not ready to be completed`);
+  const last = quest.stages[p.stage];
+  const missing = missingHandOver(last, holds);
+  if (missing.length) throw new GameError("QUEST_ITEMS_MISSING", `${quest.name} needs ${itemsText(missing, nameOf)} handed over`);
   p.stage = quest.stages.length;
   p.count = 0;
   p.completions++;
-  return { events: [{ kind: "completed", questId: quest.id, questPoints: quest.questPoints }], items: quest.rewardItems, xp: quest.rewardXp };
+  return {
+    events: [{ kind: "completed", questId: quest.id, questPoints: quest.questPoints }],
+    handed: last?.handOver ?? [],
+    items: quest.rewardItems,
+    xp: quest.rewardXp,
+  };
+}
+
+/** "1 x sealed_letter, 3 x logs": items in a message (the world names them by their names). */
+export function itemsText(items: readonly ItemQuantity[], nameOf: (itemId: string) => string = (id) => id): string {
+  return items.map((i) => `${i.quantity} x ${nameOf(i.itemId)}`).join(", ");
 }
 
 /** Quest points earned: each completed quest once. */

@@ -216,6 +216,11 @@ function checkQuests(ctx: LoadContext, d: Draft): void {
     quest.rewardItems = quest.rewardItems.filter(
       (e) => d.items.has(e.itemId) || !broken(ctx, file, `quest ${id} reward item ${e.itemId}: unknown item; skipped`),
     );
+    for (const stage of quest.stages) {
+      stage.handOver = (stage.handOver ?? []).filter(
+        (e) => d.items.has(e.itemId) || !broken(ctx, file, `quest ${id} stage ${stage.id} hand-over item ${e.itemId}: unknown item; skipped`),
+      );
+    }
   }
 }
 

@@ -20,6 +20,8 @@ export interface QuestStage {
   npcId?: string;
   target?: string;
   count: number;
+  /** A `dialogue` stage's items the player gives its npc: the stage passes only with them in the pack, and takes them (absent: none). */
+  handOver?: ItemQuantity[];
 }
 
 export interface QuestRequirements {
@@ -83,6 +85,7 @@ export const questSchema = z.looseObject({
         npcId: z.string().nullish(),
         target: z.string().nullish(),
         count: count.nullish(),
+        handOver: itemEntries,
       }),
     )
     .nullish(),
@@ -110,7 +113,17 @@ export function buildQuests(ctx: LoadContext, file: string, json: unknown): Map<
     for (const s of r.stages ?? []) {
       if (!(QUEST_STAGE_TYPES as readonly string[]).includes(s.type))
         ctx.warn(file, `quest ${id} stage ${s.id}: stage type ${s.type} is not played; the quest stops there`);
-      stages.push({ id: s.id, type: s.type, description: s.description ?? s.id, npcId: def(s.npcId), target: def(s.target), count: s.count ?? 1 });
+      const handOver = itemList(ctx, file, s.handOver, `quest ${id} stage ${s.id} hand-over`);
+      if (handOver.length && s.type !== "dialogue") ctx.warn(file, `quest ${id} stage ${s.id}: handOver is played on dialogue stages only; ignored`);
+      stages.push({
+        id: s.id,
+        type: s.type,
+        description: s.description ?? s.id,
+        npcId: def(s.npcId),
+        target: def(s.target),
+        count: s.count ?? 1,
+        handOver: s.type === "dialogue" ? handOver : [],
+      });
     }
     quests.set(id, {
       id,

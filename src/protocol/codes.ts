@@ -135,6 +135,7 @@ export const ERROR_CODES = {
   QUEST_COMPLETED: "quest start: done and not replayable",
   QUEST_REQUIREMENTS: "quest start: a quest, skill level or item it needs is missing",
   QUEST_NOT_READY: "quest completion before the last stage",
+  QUEST_ITEMS_MISSING: "quest completion without what its last stage asks to be handed over",
   UNKNOWN_QUEST: "a dialogue effect naming a quest the data does not have",
   NO_DIALOGUE: "player:action talk: the npc has nothing to say",
   // Stores
@@ -246,6 +247,7 @@ export const NOTICE_CODES = [
   "OBSTACLE_FAILED",
   "LAP_COMPLETE",
   "OUT_OF_RUN_ENERGY",
+  "QUEST_ITEMS_MISSING",
   "SCOREBOARD",
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];

@@ -94,6 +94,20 @@ describe("agents and stores and quests: the planner", () => {
     assert.match((questStep(made, inProgress(2)) as { reason: string }).reason, /Walk the cow home/);
   });
 
+  it("a hand-over not in the pack: logs an earlier stage cut are cut again; a letter nothing yields is a stop that says so", () => {
+    const held = (n: Record<string, number>) => (id: string) => n[id] ?? 0;
+    const menace = quest(MENACE);
+    // Mudfoot Menace's report to the warden takes three logs.
+    const last = menace.stages.length - 1;
+    assert.deepEqual(questStep(menace, inProgress(last), false, held({ logs: 1 })), { kind: "gather", itemId: "logs", remaining: 2 });
+    assert.deepEqual(questStep(menace, inProgress(last), false, held({ logs: 3 })), { kind: "talk", npcId: "warden_holt", want: `completeQuest:${MENACE}` });
+    // The letter comes from the warden, not from a stage: without it the agent says what is missing.
+    const step = questStep(quest(LETTER), inProgress(1), false, held({}));
+    assert.equal(step.kind, "stuck");
+    assert.match((step as { reason: string }).reason, /needs 1 x sealed_letter handed over, and I have 0/);
+    assert.deepEqual(questStep(quest(LETTER), inProgress(1), false, held({ sealed_letter: 1 })), { kind: "talk", npcId: "bank_clerk", want: null });
+  });
+
   it("answers toward the effect it wants, only through answers without other effects", () => {
     const warden = k.data.npcs.get("warden_holt")!.dialogue!;
     // greeting -> "What do you need?" -> letter_offer -> "I'll take it." (startQuest)

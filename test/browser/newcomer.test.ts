@@ -180,6 +180,12 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     }
   });
 
+  /** How many of an item the newcomer's pack holds, as the server has it. */
+  function carried(world: Awaited<ReturnType<typeof theWorld>>, itemId: string): number {
+    const me = [...world.world.players.values()].find((p) => p.name === "Newcomer")!;
+    return me.inventory.reduce((n, s) => n + (s?.itemId === itemId ? s.quantity : 0), 0);
+  }
+
   async function journey(page: Page) {
     const problems: string[] = [];
     page.on("pageerror", (err) => problems.push(err.message));
@@ -222,6 +228,7 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     await answer(page, "Goodbye.");
     await done(page);
     await journal(page, "the_wardens_letter").locator(".stage", { hasText: "Tell Warden Holt the letter arrived" }).waitFor();
+    assert.equal(carried(world, "sealed_letter"), 0, "the letter stayed with Odessa");
 
     await talkVia(page, /Talk to Warden Holt/, "Warden Holt");
     await page.locator("#dialog p", { hasText: "for your honesty" }).waitFor();
@@ -324,8 +331,11 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
         shotChop = true;
       }
     }
-    await journal(page, "mudfoot_menace").locator(".stage", { hasText: "Report to Warden Holt" }).waitFor();
+    await journal(page, "mudfoot_menace").locator(".stage", { hasText: "Bring the three logs to Warden Holt" }).waitFor();
     (world.world as unknown as { rng: unknown }).rng = dice;
+    const logs = () => carried(world, "logs");
+    const logsBefore = logs();
+    assert.ok(logsBefore >= 3, `${logsBefore} logs cut`);
 
     // Back to the warden for the reward.
     await talkVia(page, /Talk to Warden Holt/, "Warden Holt");
@@ -333,6 +343,7 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     await page.locator(".chat .log div", { hasText: "Quest complete: Mudfoot Menace" }).waitFor();
     await done(page);
     await journal(page, "mudfoot_menace").and(page.locator('[data-status="completed"]')).waitFor();
+    assert.equal(logs(), logsBefore - 3, "the warden took the three logs for the fence");
     await page.locator("#panel h3", { hasText: "Quest points: 2" }).waitFor();
     await screenshot(page, "newcomer-7-done");
     // No quest left: no marker.

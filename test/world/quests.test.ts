@@ -118,10 +118,12 @@ describe("world room: quests", function () {
       target: { type: "talk", id: "bank_clerk" },
     });
 
-    // At the bank the clerk knows of the letter, and the stage passes.
+    // At the bank the clerk knows of the letter and keeps it, and the stage passes.
     let s2 = a.mark();
     assert.equal((await talkTo(a, room, "bank_clerk")).nodeId, "letter_received");
     assert.deepEqual(await a.next("quest:stage", () => true, { since: s2 }), { questId: LETTER, stage: 2, stageDescription: quest.stages[2].description });
+    assert.equal(count(p.inventory, "sealed_letter"), 0, "the letter was handed over");
+    await a.next("player:sync", (s) => syncCount(s, "sealed_letter") === 0 && journalOf(s, LETTER)?.stage === 2, { since: s2 });
     a.send("dialogue:close", {});
     await a.next("dialogue:end", () => true, { since: s2 });
 
@@ -144,6 +146,38 @@ describe("world room: quests", function () {
     assert.deepEqual(journalOf(sync, LETTER), { questId: LETTER, name: quest.name, status: "completed", stage: 3, stageDescription: null, count: 0, needed: 0, completions: 1, target: null });
     // The warden moves on to the next errand.
     assert.equal((await talkTo(a, room, "warden_holt")).nodeId, "menace_offer");
+  });
+
+  it("at the bank without the letter (or with it offered in a trade) the clerk only greets: the stage stays, a notice says what is missing", async () => {
+    const a = await suite.join();
+    const room = worldRoomOf(a);
+    const p = room.world.players.get(a.id)!;
+    setQuest(room, p, LETTER, 1);
+    const notice = async () => {
+      const since = a.mark();
+      assert.equal((await talkTo(a, room, "bank_clerk")).nodeId, "greeting");
+      const told = await a.next("notice", (n) => n.code === "QUEST_ITEMS_MISSING", { since });
+      assert.match(told.message, /Odessa the Banker is waiting for 1 x Sealed Letter \(The Warden's Letter\)/);
+      a.send("dialogue:close", {});
+      await a.next("dialogue:end", () => true, { since });
+      assert.equal(a.received.slice(since).filter((m) => m.type === "quest:stage").length, 0);
+      assert.equal(p.quests.get(LETTER)?.stage, 1);
+    };
+    assert.equal(count(p.inventory, "sealed_letter"), 0);
+    await notice();
+    // The letter is back, but offered in a trade: it cannot be handed over.
+    const slot = p.inventory.findIndex((s) => s === null);
+    p.inventory[slot] = { itemId: "sealed_letter", quantity: 1 };
+    p.lockedSlots.add(slot);
+    room.world.touchPlayer(p);
+    await notice();
+    assert.deepEqual(p.inventory[slot], { itemId: "sealed_letter", quantity: 1 });
+    // Free to give: the clerk takes it.
+    p.lockedSlots.delete(slot);
+    const since = a.mark();
+    assert.equal((await talkTo(a, room, "bank_clerk")).nodeId, "letter_received");
+    await a.next("quest:stage", (q) => q.questId === LETTER && q.stage === 2, { since });
+    assert.equal(p.inventory[slot], null);
   });
 
   it("starting the letter quest again is refused (QUEST_COMPLETED) and the conversation ends", async () => {
@@ -248,6 +282,20 @@ describe("world room: quests", function () {
     assert.deepEqual(progress, [1, 2, 3]);
     assert.deepEqual(await a.next("quest:stage", () => true, { since }), { questId: MENACE, stage: 3, stageDescription: quest.stages[3].description });
 
+    // Two of the three logs: the warden talks as while the quest is under way, and says what he waits for.
+    assert.equal(count(p.inventory, "logs"), 3);
+    const third = p.inventory.findIndex((s) => s?.itemId === "logs");
+    p.inventory[third] = null;
+    room.world.touchPlayer(p);
+    since = a.mark();
+    assert.equal((await talkTo(a, room, "warden_holt")).nodeId, "menace_progress");
+    assert.match((await a.next("notice", (n) => n.code === "QUEST_ITEMS_MISSING", { since })).message, /waiting for 3 x Logs \(Mudfoot Menace\)/);
+    a.send("dialogue:close", {});
+    await a.next("dialogue:end", () => true, { since });
+    assert.equal(count(p.inventory, "logs"), 2, "nothing taken");
+    p.inventory[third] = { itemId: "logs", quantity: 1 };
+    room.world.touchPlayer(p);
+
     const coins = count(p.inventory, "coins");
     const attackXp = p.xp.attack;
     since = a.mark();
@@ -260,6 +308,7 @@ describe("world room: quests", function () {
     const sync = await a.next("player:sync", (s) => journalOf(s, MENACE)?.status === "completed", { since });
     assert.equal(syncCount(sync, "coins"), coins + quest.rewardItems.find((i) => i.itemId === "coins")!.quantity);
     assert.equal(syncCount(sync, "lamp_of_learning"), 1);
+    assert.equal(syncCount(sync, "logs"), 0, "the warden took the logs for the fence");
     assert.equal(sync.quests.questPoints, 2);
     assert.equal(sync.skills.attack.xp, attackXp + quest.rewardXp.attack);
     setRng(room, 0.5);

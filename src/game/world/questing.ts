@@ -1,9 +1,25 @@
 import { heldOf, noteChange } from "../ledger.js";
 import type { QuestDef } from "../../manifests/index.js";
 import type { QuestJournalView, QuestTargetView, QuestView } from "../../protocol/index.js";
-import { addItemAll, assertSlot, canAdd, countItem, removeFromSlot } from "../inventory.js";
-import { checkCanStart, completeQuest, questPointsOf, recordDeed, startQuest, statusOf, talkedTo, type QuestDeed, type QuestEvent, type QuestJournal, type QuestProgress } from "../quests.js";
-import { GameError, type SkillName } from "../types.js";
+import { addItemAll, assertSlot, canAdd, countItem, removeFromSlot, takeUnlocked, unlockedView } from "../inventory.js";
+import {
+  checkCanStart,
+  completeQuest,
+  itemsText,
+  missingHandOver,
+  questPointsOf,
+  recordDeed,
+  startQuest,
+  statusOf,
+  talkedTo,
+  type QuestDeed,
+  type QuestEvent,
+  type QuestJournal,
+  type QuestProgress,
+} from "../quests.js";
+import { GameError, type Inventory, type SkillName } from "../types.js";
+import type { ItemQuantity } from "../../manifests/shapes.js";
+import { itemHolderOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
@@ -38,16 +54,25 @@ export function beginQuest(world: World, p: PlayerEntity, questId: string) {
   announce(world, p, startQuest(p.quests, quest));
 }
 
-/** Complete a quest that is ready: its reward items must fit in the pack (else it stays ready). */
+/**
+ * Complete a quest that is ready: what its last stage asks to be handed over must be in the pack
+ * (QUEST_ITEMS_MISSING), and its reward items must fit once that is taken (INVENTORY_FULL); else
+ * nothing changes and it stays ready.
+ */
 export function finishQuest(world: World, p: PlayerEntity, questId: string) {
   const quest = questOf(world, questId);
-  if (statusOf(quest, p.quests.get(questId)) === "ready_to_complete") {
-    const rewards = quest.rewardItems.filter((i) => world.data.items.has(i.itemId));
-    if (!canAdd(p.inventory, rewards, world.data.items)) throw new GameError("INVENTORY_FULL", `Make room in your pack for the reward of ${quest.name}`);
+  itemHolderOf(world, p.id);
+  const held = { ...p.quests.get(questId)! };
+  const done = completeQuest(p.quests, quest, holds(p), nameOf(world));
+  const after = handOver(world, p, done.handed);
+  const rewards = done.items.filter((i) => world.data.items.has(i.itemId));
+  if (!canAdd(after, rewards, world.data.items)) {
+    p.quests.set(questId, held);
+    throw new GameError("INVENTORY_FULL", `Make room in your pack for the reward of ${quest.name}`);
   }
-  const done = completeQuest(p.quests, quest);
   const before = heldOf(p);
-  for (const i of done.items) if (world.data.items.has(i.itemId)) p.inventory = addItemAll(p.inventory, i.itemId, i.quantity, world.data.items).inventory;
+  p.inventory = after;
+  for (const i of rewards) p.inventory = addItemAll(p.inventory, i.itemId, i.quantity, world.data.items).inventory;
   noteChange(p, before, "quest", questId);
   for (const [skill, xp] of Object.entries(done.xp)) if (skill in p.xp) grantXp(world, p, skill as SkillName, xp);
   announce(world, p, done.events);
@@ -59,10 +84,47 @@ export function questDeed(world: World, p: PlayerEntity, deed: QuestDeed) {
   announce(world, p, recordDeed(world.data.quests, p.quests, deed));
 }
 
-/** The player talks to an npc: a dialogue stage naming it is passed. */
-export function questTalk(world: World, p: PlayerEntity, npcDefId: string) {
+/**
+ * The player talks to an npc: a dialogue stage naming it is passed, and what it asks to be handed
+ * over is taken; a stage held back for want of items is told (notice QUEST_ITEMS_MISSING).
+ */
+export function questTalk(world: World, p: PlayerEntity, npc: { defId: string; name: string }) {
   if (p.quests.size === 0) return;
-  announce(world, p, talkedTo(world.data.quests, p.quests, npcDefId));
+  const talked = talkedTo(world.data.quests, p.quests, npc.defId, holds(p));
+  for (const h of talked.handed) {
+    const before = heldOf(p);
+    p.inventory = handOver(world, p, h.items);
+    noteChange(p, before, "quest", h.questId);
+  }
+  for (const m of talked.missing) {
+    const quest = questOf(world, m.questId);
+    world.events.push({
+      kind: "notice",
+      playerId: p.id,
+      code: "QUEST_ITEMS_MISSING",
+      message: `${npc.name} is waiting for ${itemsText(m.items, nameOf(world))} (${quest.name}).`,
+    });
+  }
+  announce(world, p, talked.events);
+}
+
+/** Does the player carry what the stage in force of a quest asks to be handed over? (No stage, or nothing asked: yes.) */
+export function carriesHandOver(world: World, p: PlayerEntity, questId: string): boolean {
+  const quest = world.data.quests.get(questId);
+  const progress = p.quests.get(questId);
+  return !quest || !progress || missingHandOver(quest.stages[progress.stage], holds(p)).length === 0;
+}
+
+/** How many of an item the player can hand over: its pack's, slots offered in a trade left out. */
+const holds = (p: PlayerEntity) => (itemId: string) => countItem(unlockedView(p.inventory, p.lockedSlots), itemId);
+const nameOf = (world: World) => (itemId: string) => world.data.items.get(itemId)?.name ?? itemId;
+
+/** The pack once `items` are taken from its unlocked slots (the caller checked they are there). */
+function handOver(world: World, p: PlayerEntity, items: readonly ItemQuantity[]): Inventory {
+  let inv = p.inventory;
+  for (const i of items) inv = takeUnlocked(inv, i.itemId, i.quantity, undefined, p.lockedSlots);
+  world.touchPlayer(p);
+  return inv;
 }
 
 /** Rub an experience lamp: its xp goes to the skill chosen, and the lamp is used up. */

@@ -4,7 +4,7 @@ import { statusOf } from "../quests.js";
 import { GameError } from "../types.js";
 import { adjacent, walkTowards, withinTalk } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
-import { beginQuest, finishQuest, questOf, questTalk } from "./questing.js";
+import { beginQuest, carriesHandOver, finishQuest, questOf, questTalk } from "./questing.js";
 import { closeStore, openStore, storeOfNpc } from "./stores.js";
 import type { World } from "./World.js";
 import { playerOf } from "./worldCore.js";
@@ -59,12 +59,15 @@ export function tickTalk(world: World, p: PlayerEntity) {
     return;
   }
   // The entry node follows the quests as they stood when the player walked up; talking may then pass a stage.
+  // A stage whose hand-over the player does not carry is not reached yet: the npc talks as while the quest is under way.
   const entry = entryNodeId(dialogue, (questId) => {
     const quest = world.data.quests.get(questId);
     const progress = p.quests.get(questId);
-    return quest ? { status: statusOf(quest, progress), stageId: progress ? quest.stages[progress.stage]?.id : undefined } : { status: "not_started" };
+    if (!quest) return { status: "not_started" };
+    if (!carriesHandOver(world, p, questId)) return { status: "in_progress" };
+    return { status: statusOf(quest, progress), stageId: progress ? quest.stages[progress.stage]?.id : undefined };
   });
-  questTalk(world, p, npc.defId);
+  questTalk(world, p, npc);
   show(world, p, npc, dialogue, dialogue.nodes.get(entry)!);
   for (const run of services) run(world, p, npc);
 }
