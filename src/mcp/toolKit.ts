@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DEFAULT_MAX_TICKS, MAX_TICKS, type Extra, type Watch } from "./act.js";
 import { withTold } from "./answers.js";
 import { toolError, ToolError } from "./results.js";
+import { outputSchemaOf } from "./outputs.js";
 import { annotationsOf, type ToolName } from "./toolMeta.js";
 import type { McpSession } from "./session.js";
 
@@ -22,13 +23,15 @@ export const maxTicks = z
 export type Handler<A> = (args: A, extra: Extra) => Promise<CallToolResult>;
 
 /**
- * Register a tool, with its title and hints (src/mcp/toolMeta.ts), whose refusals (ToolError) are
+ * Register a tool, with its title and hints (src/mcp/toolMeta.ts) and its output schema
+ * (src/mcp/outputs.ts), whose refusals (ToolError) are
  * answered as tool errors with their code; nothing else escapes. Every answer, refusals included, carries the events since the session's previous
  * answer and the player's vitals (src/mcp/answers.ts).
  */
 export function tool<S extends z.ZodType>(server: McpServer, s: McpSession, name: ToolName, description: string, inputSchema: S, run: Handler<z.infer<S>>) {
   const annotations = annotationsOf(name);
-  server.registerTool(name, { title: annotations.title, description, inputSchema: inputSchema as any, annotations }, (async (
+  const outputSchema = outputSchemaOf(name);
+  server.registerTool(name, { title: annotations.title, description, inputSchema: inputSchema as any, outputSchema: outputSchema as any, annotations }, (async (
     args: z.infer<S>,
     extra: Extra,
   ) => {

@@ -9,7 +9,7 @@ export interface ToolAnswer {
   text: string;
 }
 
-/** An MCP client of a test server's /mcp, over real HTTP, with the SDK's own Client. */
+/** An MCP client of a test server's /mcp, over real HTTP, with the SDK's own Client (which checks every answer against its tool's outputSchema). */
 export interface McpTestClient {
   client: Client;
   transport: StreamableHTTPClientTransport;
@@ -28,6 +28,9 @@ export async function mcpConnect(server: Pick<TestServer, "url">, token: string 
   });
   const client = new Client({ name: "arena-test", version: "1.0.0" });
   await client.connect(transport);
+  // The catalogue read once: from now on the SDK's client checks every answer's structuredContent
+  // against its tool's outputSchema (a mismatch is an McpError), so every test's calls check them.
+  await client.listTools();
   return {
     client,
     transport,

@@ -68,6 +68,29 @@ describe("/mcp: tools", function () {
     for (const name of ["move_to", "interact", "store_buy"]) assert.equal(hints(name).readOnlyHint, false, name);
     assert.equal(hints("chat").openWorldHint, true);
     assert.equal(hints("observe").destructiveHint, false);
+    // Every tool declares its answer's shape: what every answer carries, and its own fields.
+    for (const t of tools) {
+      const props = Object.keys((t.outputSchema as { properties?: object } | undefined)?.properties ?? {});
+      for (const field of ["error", "events", "vitals"]) assert.ok(props.includes(field), `${t.name}'s outputSchema names ${field}: ${props}`);
+    }
+    const props = (name: string) => Object.keys((tools.find((t) => t.name === name)!.outputSchema as { properties: object }).properties);
+    assert.ok(props("move_to").includes("done") && props("move_to").includes("arrived"));
+    assert.ok(props("quest_journal").includes("quests"));
+  });
+
+  it("answers that break their outputSchema are caught by the SDK's client: the server's answers, good and refused, keep to theirs", async () => {
+    // The client checks structuredContent against the schema listed; these pass only because they keep to it.
+    const seen = await c.call("observe");
+    assert.equal(seen.isError, false);
+    const refused = await c.call("interact", { action: "talk", targetId: "npc:nowhere" });
+    assert.equal(refused.isError, true);
+    assert.equal(typeof refused.body.error.code, "string");
+    // A schema the answer does not keep to is refused by the same client: the check is real.
+    const strict = c.client as unknown as { getToolOutputValidator(name: string): ((v: unknown) => { valid: boolean }) | undefined };
+    const validate = strict.getToolOutputValidator("observe")!;
+    assert.equal(validate(seen.body).valid, true);
+    assert.equal(validate({ ...seen.body, vitals: { health: "full" } }).valid, false);
+    assert.equal(validate({ ...seen.body, error: { code: 7 } }).valid, false);
   });
 
   it("every tool answers bad arguments with a tool error INVALID_PAYLOAD naming the field, never a crash or a stack", async () => {
