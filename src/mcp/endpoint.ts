@@ -17,6 +17,8 @@ import { chooseWorld, WorldChoiceError, worldIdOption } from "../worldSpecs.js";
 import { oauthRoutes, resourceMetadataUrl } from "./oauth.js";
 import { McpPlayer } from "./player.js";
 import { registerResources, RULES_TEXT } from "./resources.js";
+import { serveSubscriptions } from "./subscriptions.js";
+import { contentOf } from "../staff/contentReload.js";
 import { prototypeKeyRefusal } from "./prototypeKeys.js";
 import { argumentsRefused } from "./results.js";
 import { McpSession } from "./session.js";
@@ -210,6 +212,7 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
     s.server = server;
     registerTools(server, s);
     registerResources(server, s);
+    s.subscriptions = serveSubscriptions(server, s);
     await server.connect(transport);
     s.begin();
     try {
@@ -261,6 +264,17 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
       if (!res.headersSent) sendError(res, err.status, err.code, err.message);
     }
   };
+  // A content reload: every session reads the new map from now on, and its client is told.
+  const stopFollowing = contentOf(ctx).onReloaded(() => {
+    void knowledge()
+      .then((k) => {
+        for (const s of sessions.values()) {
+          s.knowledge = k;
+          s.subscriptions?.contentReloaded();
+        }
+      })
+      .catch((err) => ctx.logger.warn({ err: (err as Error).message }, "MCP sessions could not take the reloaded map"));
+  });
   // The transport's three methods: messages (POST), the server's stream (GET), the end of a session (DELETE).
   router.post(MCP_PATH, handle);
   router.get(MCP_PATH, handle);
@@ -272,6 +286,7 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
     /** Every session ends (its player leaves the world and is saved); no new one opens. */
     close: async () => {
       closing = true;
+      stopFollowing();
       await Promise.allSettled([...sessions.values()].map((s) => s.close("shutdown")));
     },
   };

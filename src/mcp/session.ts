@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { ServerContext } from "../context.js";
+import type { Subscriptions } from "./subscriptions.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { CLOSE_CODES } from "../protocol/index.js";
 import { FrameBudget } from "../ws/frameBudget.js";
@@ -29,6 +30,8 @@ export class McpSession {
   id = "";
   transport!: StreamableHTTPServerTransport;
   server!: McpServer;
+  /** Its resource subscriptions (src/mcp/subscriptions.ts). */
+  subscriptions: Subscriptions | undefined;
   /** Set once the player is out of the world: what the tools answer from then on. */
   ended: { code: string; message: string } | undefined;
   /** Requests being answered now (a session is never idle while one waits). */
@@ -45,7 +48,8 @@ export class McpSession {
     readonly player: McpPlayer,
     /** The world it plays in (its id). */
     readonly worldId: number,
-    readonly knowledge: WorldKnowledge,
+    /** What it knows of the world's map: replaced after a content reload (src/mcp/endpoint.ts). */
+    public knowledge: WorldKnowledge,
     private readonly idleMs: number,
   ) {
     player.onGone = (code) => {
@@ -97,6 +101,7 @@ export class McpSession {
     this.player.mind.goal = null;
     this.player.leave(CLOSE_CODES.NORMAL);
     this.ctx.logger.debug({ session: this.id, why }, "MCP session ended");
+    this.subscriptions?.stop();
     this.onClosed?.();
     if (closeTransport) await this.transport?.close().catch(() => {});
   }

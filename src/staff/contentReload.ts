@@ -59,11 +59,19 @@ export class ContentReloads {
   private worlds: ContentWorlds | undefined;
   /** One reload at a time in this process. */
   private running: Promise<unknown> = Promise.resolve();
+  /** Told after each reload this process takes (MCP sessions tell their clients). */
+  private readonly listeners = new Set<(next: GameData) => void>();
 
   constructor(private readonly ctx: Holder) {}
 
   attach(worlds: ContentWorlds) {
     this.worlds = worlds;
+  }
+
+  /** Be told after each reload this process takes, once the worlds play it; returns how to stop. */
+  onReloaded(fn: (next: GameData) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 
   /** Read and check the manifests as they are now: the new data, or ContentRefused. */
@@ -130,6 +138,13 @@ export class ContentReloads {
     this.ctx.gameData = next;
     const worlds = this.worlds?.applyContent(next) ?? [];
     this.ctx.logger.warn({ version: next.version, items: synced, worlds: worlds.length }, "content reloaded");
+    for (const fn of [...this.listeners]) {
+      try {
+        fn(next);
+      } catch (err) {
+        this.ctx.logger.error({ err: (err as Error).message }, "a content reload's listener failed");
+      }
+    }
     return worlds;
   }
 }

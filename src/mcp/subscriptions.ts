@@ -1,0 +1,52 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { RESOURCES } from "./resources.js";
+import type { McpSession } from "./session.js";
+
+/** What a session's subscriptions are told of from outside it. */
+export interface Subscriptions {
+  /** The game data was replaced (a content reload): the resources' list may read differently, the map and catalogue have changed. */
+  contentReloaded(): void;
+  stop(): void;
+}
+
+/**
+ * A session's resource subscriptions (`resources/subscribe`, `resources/unsubscribe`): a subscribed
+ * resource is told `notifications/resources/updated` when it changes: the character's quest journal
+ * when a `player:sync` carries another journal, the map and the catalogue on a content reload (which
+ * also tells every session `notifications/resources/list_changed`). Registered before the server
+ * connects (the capability is declared then).
+ */
+export function serveSubscriptions(server: McpServer, s: McpSession): Subscriptions {
+  const known = new Set<string>(Object.values(RESOURCES));
+  const subscribed = new Set<string>();
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+    if (!known.has(req.params.uri)) throw new McpError(ErrorCode.InvalidParams, `There is no resource ${req.params.uri}; resources: ${[...known].join(", ")}`);
+    subscribed.add(req.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+    subscribed.delete(req.params.uri);
+    return {};
+  });
+  const updated = (uri: string) => {
+    if (subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+  };
+  let journal = JSON.stringify(s.player.sight.self?.quests ?? null);
+  const stop = s.player.listen((m) => {
+    if (m.type !== "player:sync") return;
+    const now = JSON.stringify(s.player.sight.self?.quests ?? null);
+    if (now === journal) return;
+    journal = now;
+    updated(RESOURCES.quests);
+  });
+  return {
+    contentReloaded() {
+      if (server.isConnected()) server.sendResourceListChanged();
+      updated(RESOURCES.map);
+      updated(RESOURCES.catalogue);
+    },
+    stop,
+  };
+}
