@@ -3,6 +3,7 @@ import { Router, type Request, type Response } from "express";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../auth/idp.js";
 import { createGuest } from "../auth/guest.js";
 import { signToken, TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
@@ -159,7 +160,7 @@ function provider(ctx: ServerContext, seals: Seals): OAuthServerProvider & { tak
         .status(200)
         .type("html")
         .set(PAGE_HEADERS)
-        .send(signInPage(client.client_name ?? "An MCP client", request, !ctx.config.idpAppId));
+        .send(signInPage(client.client_name ?? "An MCP client", request, { guests: !ctx.config.idpAppId, provider: Boolean(idpSettingsFrom(ctx.config)) }));
     },
     async challengeForAuthorizationCode(client, code) {
       return codeOf(client, code).ch;
@@ -240,6 +241,11 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
   router.use(OAUTH_PATHS.authorize, authorizationHandler({ provider: sdkProvider }));
   router.use(OAUTH_PATHS.token, tokenHandler({ provider: sdkProvider }));
   // The form's body is parsed by the server's one body reader (src/http/body.ts).
+  // One verifier of the provider's tokens for the page (it caches the provider's keys), when one is configured.
+  const idpSettings = idpSettingsFrom(ctx.config);
+  const idp = idpSettings ? createIdpVerifier(idpSettings) : undefined;
+  const page = (problem?: string) => (request: string) =>
+    signInPage("Your MCP client", request, { guests: !ctx.config.idpAppId, provider: Boolean(idp) }, problem);
   router.post(OAUTH_PATHS.signIn, async (req, res, next) => {
     try {
       const form = (req.body ?? {}) as Record<string, unknown>;
@@ -249,7 +255,7 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
       const back = new URL(request.r);
       let account: { id: string; guest: boolean };
       if (form.mode === "guest") {
-        if (ctx.config.idpAppId) return void res.status(403).type("text").send("Guest accounts are off on this server: sign in with your server token.");
+        if (ctx.config.idpAppId) return void res.status(403).type("text").send("Guest accounts are off on this server: sign in with the identity provider or your server token.");
         // New guests count against the same per-address limit as POST /api/auth/guest and /ws guests.
         try {
           await guestLimiter?.consume(`ip:${addressOf(req)}`);
@@ -274,10 +280,25 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
             .status(401)
             .type("html")
             .set(PAGE_HEADERS)
-            .send(signInPage("Your MCP client", String(form.request), !ctx.config.idpAppId, err.message));
+            .send(page(err.message)(String(form.request)));
+        }
+      } else if (form.mode === "provider" && idp) {
+        try {
+          const login = await loginWithIdp(ctx.db.prisma, idp, typeof form.idpToken === "string" ? form.idpToken.trim() : "", ctx.config.jwtSecret);
+          account = { id: login.accountId, guest: false };
+        } catch (err) {
+          if (!(err instanceof IdpError)) throw err;
+          return void res
+            .status(err.status === 503 ? 503 : 401)
+            .type("html")
+            .set(PAGE_HEADERS)
+            .send(page(`${err.code}: ${err.message}`)(String(form.request)));
         }
       } else {
-        return void res.status(400).type("text").send("Choose how to sign in: mode is guest or token.");
+        return void res
+          .status(400)
+          .type("text")
+          .send(`Choose how to sign in: mode is ${idp ? "provider, " : ""}${ctx.config.idpAppId ? "" : "guest, "}or token.`);
       }
       const code = seals.seal("code", {
         a: account.id,
@@ -307,8 +328,9 @@ const PAGE_HEADERS = {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The sign-in page an MCP client sends its user to: play as a new guest, or with a server token. */
-function signInPage(clientName: string, request: string, guests: boolean, problem?: string): string {
+/** The sign-in page an MCP client sends its user to: play as a new guest (anonymous mode), with the identity provider's token (when one is configured), or with a server token. */
+function signInPage(clientName: string, request: string, offers: { guests: boolean; provider: boolean }, problem?: string): string {
+  const { guests, provider } = offers;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in to the game</title>
@@ -322,6 +344,13 @@ ${
   guests
     ? `<form method="post" action="${OAUTH_PATHS.signIn}"><input type="hidden" name="request" value="${escape(request)}"><input type="hidden" name="mode" value="guest">
 <fieldset><legend>New here</legend><p>Play as a new guest: a character made for you at the first session.</p><button id="guest" type="submit">Play as a guest</button></fieldset></form>`
+    : ""
+}
+${
+  provider
+    ? `<form method="post" action="${OAUTH_PATHS.signIn}"><input type="hidden" name="request" value="${escape(request)}"><input type="hidden" name="mode" value="provider">
+<fieldset><legend>The identity provider</legend><label for="idp-token">Your identity provider's access token (as the web client asks for it):</label>
+<input id="idp-token" name="idpToken" autocomplete="off" required><button id="use-provider" type="submit">Sign in with the provider</button></fieldset></form>`
     : ""
 }
 <form method="post" action="${OAUTH_PATHS.signIn}"><input type="hidden" name="request" value="${escape(request)}"><input type="hidden" name="mode" value="token">

@@ -6,6 +6,7 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
+import { APP_ID, pemOf, providerKey, providerToken } from "../http/idpProvider.js";
 import { mcpConnect, mcpPost, INITIALIZE } from "./helpers.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -218,5 +219,62 @@ describe("/mcp: sign-in by URL (OAuth 2.1 with PKCE, dynamic client registration
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe("/mcp: sign-in by URL with an identity provider configured", function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { PUBLIC_IDP_APP_ID: APP_ID, IDP_VERIFICATION_KEY: pemOf(providerKey) } });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("the page offers the provider's login and no guests; a bad provider token shows the page again; a good one signs in as the provider's account", async () => {
+    const client = (await (
+      await fetch(`${server.url}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: "Provider host", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+      })
+    ).json()) as { client_id: string };
+    const verifier = randomBytes(32).toString("base64url");
+    const authorize = new URL(`${server.url}/oauth/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+    }))
+      authorize.searchParams.set(k, v);
+    const html = await (await fetch(authorize, { redirect: "manual" })).text();
+    assert.match(html, /id="idp-token"/);
+    assert.doesNotMatch(html, /id="guest"/);
+    const request = await signInRequestOf(authorize, "Provider host");
+    assert.equal((await signIn(server, request, { mode: "guest" })).status, 403, "no guests beside a provider");
+    const bad = await signIn(server, request, { mode: "provider", idpToken: "not-a-token" });
+    assert.equal(bad.status, 401);
+    assert.match(await bad.text(), /INVALID_IDP_TOKEN/);
+    const good = await signIn(server, request, { mode: "provider", idpToken: await providerToken(providerKey, { sub: "did:privy:mcp-host" }) });
+    assert.equal(good.status, 302);
+    const code = new URL(good.headers.get("location")!).searchParams.get("code")!;
+    const tokens = await tokenRequest(server, {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+    });
+    assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+    const users = await server.ctx.db.prisma.user.findMany({ where: { isGuest: false } });
+    assert.equal(users.length, 1, "the provider's user has an account");
+    const claims = JSON.parse(Buffer.from(tokens.body.access_token.split(".")[1], "base64url").toString());
+    assert.equal(claims.sub, users[0]!.id);
+    const c = await mcpConnect(server, tokens.body.access_token);
+    assert.equal((await c.call("observe")).isError, false);
+    await c.close();
   });
 });
