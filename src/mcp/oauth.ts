@@ -255,7 +255,8 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
       const back = new URL(request.r);
       let account: { id: string; guest: boolean };
       if (form.mode === "guest") {
-        if (ctx.config.idpAppId) return void res.status(403).type("text").send("Guest accounts are off on this server: sign in with the identity provider or your server token.");
+        if (ctx.config.idpAppId)
+          return void res.status(403).type("text").send("Guest accounts are off on this server: sign in with the identity provider or your server token.");
         // New guests count against the same per-address limit as POST /api/auth/guest and /ws guests.
         try {
           await guestLimiter?.consume(`ip:${addressOf(req)}`);
