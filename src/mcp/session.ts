@@ -1,7 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { ServerContext } from "../context.js";
-import type { Subscriptions } from "./subscriptions.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { CLOSE_CODES } from "../protocol/index.js";
 import { FrameBudget } from "../ws/frameBudget.js";
@@ -16,6 +15,13 @@ const ENDINGS: Record<number, { code: string; message: string }> = {
   [CLOSE_CODES.BANNED]: { code: "BANNED", message: "The account is banned" },
   [CLOSE_CODES.RESTART]: { code: "SESSION_ENDED", message: "The server is restarting: open a new session in a minute" },
 };
+
+/** What a session's resource subscriptions (src/mcp/subscriptions.ts) are told of from outside it. */
+export interface Subscriptions {
+  /** The game data was replaced (a content reload): the resources' list may read differently, the map and catalogue have changed. */
+  contentReloaded(): void;
+  stop(): void;
+}
 
 /**
  * One MCP session: one character of one account in the world, played through the tools. It is a

@@ -1,14 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { RESOURCES } from "./resources.js";
-import type { McpSession } from "./session.js";
-
-/** What a session's subscriptions are told of from outside it. */
-export interface Subscriptions {
-  /** The game data was replaced (a content reload): the resources' list may read differently, the map and catalogue have changed. */
-  contentReloaded(): void;
-  stop(): void;
-}
+import type { McpSession, Subscriptions } from "./session.js";
 
 /**
  * A session's resource subscriptions (`resources/subscribe`, `resources/unsubscribe`): a subscribed

@@ -19,7 +19,6 @@ import {
 } from "../quests.js";
 import { GameError, type Inventory, type SkillName } from "../types.js";
 import type { ItemQuantity } from "../../manifests/shapes.js";
-import { itemHolderOf } from "./commands.js";
 import type { PlayerEntity } from "./entities.js";
 import { grantXp } from "./xp.js";
 import type { World } from "./World.js";
@@ -61,7 +60,6 @@ export function beginQuest(world: World, p: PlayerEntity, questId: string) {
  */
 export function finishQuest(world: World, p: PlayerEntity, questId: string) {
   const quest = questOf(world, questId);
-  itemHolderOf(world, p.id);
   const held = { ...p.quests.get(questId)! };
   const done = completeQuest(p.quests, quest, holds(p), nameOf(world));
   const after = handOver(world, p, done.handed);

@@ -2,7 +2,7 @@ import { parseEffect, type DIALOGUE_EFFECTS, type DialogueDef, type DialogueNode
 import { answer, entryNodeId } from "../dialogue.js";
 import { statusOf } from "../quests.js";
 import { GameError } from "../types.js";
-import { adjacent, walkTowards, withinTalk } from "./commands.js";
+import { adjacent, itemHolderOf, walkTowards, withinTalk } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import { beginQuest, carriesHandOver, finishQuest, questOf, questTalk } from "./questing.js";
 import { closeStore, openStore, storeOfNpc } from "./stores.js";
@@ -126,7 +126,8 @@ const EFFECTS: { [E in DialogueEffect]: (world: World, p: PlayerEntity, npc: Npc
     const start = questOf(world, questId).startDialogue;
     return start && dialogueOf(world, npc)?.nodes.has(start) ? start : undefined;
   },
-  completeQuest: (world, p, _npc, questId) => finishQuest(world, p, questId),
+  // Completing takes and gives items: not while a trade, a deal or a duel's settlement holds the pack.
+  completeQuest: (world, p, _npc, questId) => finishQuest(world, itemHolderOf(world, p.id), questId),
 };
 
 const isPlayed = (verb: string): verb is DialogueEffect => Object.prototype.hasOwnProperty.call(EFFECTS, verb);
