@@ -3,6 +3,7 @@ import { isBow } from "../game/ranged.js";
 import type { SpellDef } from "../manifests/combat.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { Order } from "./mind.js";
+import { unlockedCountOf } from "./pack.js";
 import type { SelfState } from "./view.js";
 
 /**
@@ -20,7 +21,6 @@ export interface FightPlan {
   castSpell?: string;
 }
 
-const countOf = (self: SelfState, itemId: string) => self.inventory.filter((s) => s.itemId === itemId && !s.locked).reduce((n, s) => n + s.quantity, 0);
 const levelOf = (self: SelfState, skill: string) => self.skills[skill]?.level ?? 1;
 
 /** Arrows the agent may shoot from this bow (by the ammunition data; any worn arrows in a world without it). */
@@ -37,7 +37,7 @@ export function castableSpell(k: WorldKnowledge, self: SelfState, staffRunes: re
   let best: SpellDef | undefined;
   for (const spell of k.data.spells.values()) {
     if (spell.level > levelOf(self, "magic")) continue;
-    if (!spell.runes.every((r) => staffRunes.includes(r.runeId) || countOf(self, r.runeId) >= r.quantity)) continue;
+    if (!spell.runes.every((r) => staffRunes.includes(r.runeId) || unlockedCountOf(self, r.runeId) >= r.quantity)) continue;
     if (!best || spell.baseMaxHit > best.baseMaxHit) best = spell;
   }
   return best;

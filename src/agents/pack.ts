@@ -25,8 +25,12 @@ export function withItem(k: WorldKnowledge, inv: Inventory, itemId: string, quan
 
 export const equippedOf = (self: SelfState) => Object.values(self.equipment).flatMap((s) => (s ? [s.itemId] : []));
 
+/** How many of an item it may spend, use or hand over: the pack's, slots offered in a trade left out (as the server counts them). */
+export const unlockedCountOf = (self: SelfState, itemId: string) =>
+  self.inventory.filter((s) => s.itemId === itemId && !s.locked).reduce((n, s) => n + s.quantity, 0);
+
 /** Coins it may spend (not offered in a trade). */
-export const coinsOf = (self: SelfState) => self.inventory.filter((s) => s.itemId === COINS && !s.locked).reduce((n, s) => n + s.quantity, 0);
+export const coinsOf = (self: SelfState) => unlockedCountOf(self, COINS);
 
 /** A tool (what gathering and firemaking need). */
 export function isTool(k: WorldKnowledge, itemId: string): boolean {

@@ -5,7 +5,7 @@ import { GameError, type Tile } from "../game/types.js";
 import type { GatheringResource, Recipe } from "../manifests/index.js";
 import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/index.js";
 import { resourceDef, type WorldKnowledge } from "../game/world/knowledge.js";
-import { coinsOf, equippedOf, hasBankable, inventoryOf } from "./pack.js";
+import { coinsOf, equippedOf, hasBankable, inventoryOf, unlockedCountOf } from "./pack.js";
 import { gatherNeeds, offersOf, type Skip } from "./storePlans.js";
 import type { AgentView } from "./view.js";
 
@@ -93,7 +93,7 @@ class Planner {
     return this.self.skills[skill]?.level ?? 1;
   }
   held(itemId: string) {
-    return this.self.inventory.filter((s) => s.itemId === itemId && !s.locked).reduce((n, s) => n + s.quantity, 0);
+    return unlockedCountOf(this.self, itemId);
   }
   /** What it saw in its bank (an item that was not there after all is skipped a while). */
   banked(itemId: string) {

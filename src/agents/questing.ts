@@ -6,7 +6,7 @@ import type { Goal } from "./goals.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { errand, expect, waitingFor, type Mind, type Order } from "./mind.js";
 import { approach } from "./moves.js";
-import { coinsOf } from "./pack.js";
+import { coinsOf, unlockedCountOf } from "./pack.js";
 import { questStep, responseToward, type QuestStep } from "./questPlan.js";
 import { gatherNeeds, offersOf } from "./storePlans.js";
 import { NPC_APPROACH } from "./storeVisits.js";
@@ -19,10 +19,6 @@ import type { AgentView } from "./view.js";
  * fires are lit with `inventory:use light`.
  */
 
-/** How many of an item the agent could hand over: its pack's, slots offered in a trade left out (as the server counts). */
-const unlockedCount = (view: AgentView) => (itemId: string) =>
-  (view.self?.inventory ?? []).filter((s) => s.itemId === itemId && !s.locked).reduce((n, s) => n + s.quantity, 0);
-
 /** Talks tried for one stage before the agent gives the quest up (the npc had nothing for it). */
 const MAX_TALKS = 4;
 
@@ -32,7 +28,7 @@ export function doQuest(mind: Mind, goal: Goal, view: AgentView, k: WorldKnowled
   if (!quest) return drop(mind, goal, `there is no quest called ${goal.target}`);
   const standing = self.quests.find((q) => q.questId === quest.id);
   const memo = (goal.memo ??= { completions: standing?.completions ?? 0 });
-  const step = questStep(quest, standing, quest.replayable && (standing?.completions ?? 0) === memo.completions, unlockedCount(view));
+  const step = questStep(quest, standing, quest.replayable && (standing?.completions ?? 0) === memo.completions, (itemId) => unlockedCountOf(self, itemId));
   // A conversation left open is closed once talking is not what the quest needs.
   if (step.kind !== "talk" && view.dialogue && !waitingFor(mind, "close", view.tick, 4)) {
     orders.push({ type: "dialogue:close", data: {} });
