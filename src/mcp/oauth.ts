@@ -112,7 +112,7 @@ export const originOf = (req: Request) => `${req.protocol}://${req.get("host")}`
 export const resourceMetadataUrl = (req: Request, mcpPath: string) => `${originOf(req)}/.well-known/oauth-protected-resource${mcpPath}`;
 
 /** The OAuth provider the SDK's handlers call. */
-function provider(ctx: ServerContext, seals: Seals): OAuthServerProvider & { taken: Map<string, number> } {
+function provider(ctx: ServerContext, seals: Seals, offers: SignInOffers): OAuthServerProvider & { taken: Map<string, number> } {
   const secret = ctx.config.jwtSecret;
   const taken = new Map<string, number>();
   const clientsStore: OAuthRegisteredClientsStore = {
@@ -160,7 +160,7 @@ function provider(ctx: ServerContext, seals: Seals): OAuthServerProvider & { tak
         .status(200)
         .type("html")
         .set(PAGE_HEADERS)
-        .send(signInPage(client.client_name ?? "An MCP client", request, { guests: !ctx.config.idpAppId, provider: Boolean(idpSettingsFrom(ctx.config)) }));
+        .send(signInPage(client.client_name ?? "An MCP client", request, offers));
     },
     async challengeForAuthorizationCode(client, code) {
       return codeOf(client, code).ch;
@@ -197,7 +197,11 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
     import("@modelcontextprotocol/sdk/server/auth/errors.js"),
   ]);
   const seals = new Seals(ctx.config.jwtSecret);
-  const p = provider(ctx, seals);
+  // One verifier of the provider's tokens for the page (it caches the provider's keys), when one is configured.
+  const idpSettings = idpSettingsFrom(ctx.config);
+  const idp = idpSettings ? createIdpVerifier(idpSettings) : undefined;
+  const offers: SignInOffers = { guests: !ctx.config.idpAppId, provider: Boolean(idp) };
+  const p = provider(ctx, seals, offers);
   const addressOf = clientAddressOf(ctx.config);
   // The SDK's token handler answers its own OAuthErrors; ours become its InvalidGrantError.
   const sdkProvider: OAuthServerProvider = {
@@ -241,11 +245,7 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
   router.use(OAUTH_PATHS.authorize, authorizationHandler({ provider: sdkProvider }));
   router.use(OAUTH_PATHS.token, tokenHandler({ provider: sdkProvider }));
   // The form's body is parsed by the server's one body reader (src/http/body.ts).
-  // One verifier of the provider's tokens for the page (it caches the provider's keys), when one is configured.
-  const idpSettings = idpSettingsFrom(ctx.config);
-  const idp = idpSettings ? createIdpVerifier(idpSettings) : undefined;
-  const page = (problem?: string) => (request: string) =>
-    signInPage("Your MCP client", request, { guests: !ctx.config.idpAppId, provider: Boolean(idp) }, problem);
+  const again = (request: unknown, problem: string) => signInPage("Your MCP client", String(request), offers, problem);
   router.post(OAUTH_PATHS.signIn, async (req, res, next) => {
     try {
       const form = (req.body ?? {}) as Record<string, unknown>;
@@ -255,7 +255,7 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
       const back = new URL(request.r);
       let account: { id: string; guest: boolean };
       if (form.mode === "guest") {
-        if (ctx.config.idpAppId)
+        if (!offers.guests)
           return void res.status(403).type("text").send("Guest accounts are off on this server: sign in with the identity provider or your server token.");
         // New guests count against the same per-address limit as POST /api/auth/guest and /ws guests.
         try {
@@ -277,11 +277,7 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
           account = { id: claims.sub, guest: claims.guest === true };
         } catch (err) {
           if (!(err instanceof TokenError)) throw err;
-          return void res
-            .status(401)
-            .type("html")
-            .set(PAGE_HEADERS)
-            .send(page(err.message)(String(form.request)));
+          return void res.status(401).type("html").set(PAGE_HEADERS).send(again(form.request, err.message));
         }
       } else if (form.mode === "provider" && idp) {
         try {
@@ -293,13 +289,13 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
             .status(err.status === 503 ? 503 : 401)
             .type("html")
             .set(PAGE_HEADERS)
-            .send(page(`${err.code}: ${err.message}`)(String(form.request)));
+            .send(again(form.request, `${err.code}: ${err.message}`));
         }
       } else {
         return void res
           .status(400)
           .type("text")
-          .send(`Choose how to sign in: mode is ${idp ? "provider, " : ""}${ctx.config.idpAppId ? "" : "guest, "}or token.`);
+          .send(`Choose how to sign in: mode is ${idp ? "provider, " : ""}${offers.guests ? "guest, " : ""}or token.`);
       }
       const code = seals.seal("code", {
         a: account.id,
@@ -329,8 +325,14 @@ const PAGE_HEADERS = {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** What the sign-in page offers beside a server token: new guests (anonymous mode), the identity provider's login (when configured). */
+interface SignInOffers {
+  guests: boolean;
+  provider: boolean;
+}
+
 /** The sign-in page an MCP client sends its user to: play as a new guest (anonymous mode), with the identity provider's token (when one is configured), or with a server token. */
-function signInPage(clientName: string, request: string, offers: { guests: boolean; provider: boolean }, problem?: string): string {
+function signInPage(clientName: string, request: string, offers: SignInOffers, problem?: string): string {
   const { guests, provider } = offers;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

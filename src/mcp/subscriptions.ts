@@ -13,9 +13,13 @@ import type { McpSession, Subscriptions } from "./session.js";
 export function serveSubscriptions(server: McpServer, s: McpSession): Subscriptions {
   const known = new Set<string>(Object.values(RESOURCES));
   const subscribed = new Set<string>();
+  // The journal as last told; compared at each sync only while someone listens.
+  const journalNow = () => JSON.stringify(s.player.sight.self?.quests ?? null);
+  let journal = "";
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
     if (!known.has(req.params.uri)) throw new McpError(ErrorCode.InvalidParams, `There is no resource ${req.params.uri}; resources: ${[...known].join(", ")}`);
+    if (req.params.uri === RESOURCES.quests) journal = journalNow();
     subscribed.add(req.params.uri);
     return {};
   });
@@ -26,10 +30,9 @@ export function serveSubscriptions(server: McpServer, s: McpSession): Subscripti
   const updated = (uri: string) => {
     if (subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
   };
-  let journal = JSON.stringify(s.player.sight.self?.quests ?? null);
   const stop = s.player.listen((m) => {
-    if (m.type !== "player:sync") return;
-    const now = JSON.stringify(s.player.sight.self?.quests ?? null);
+    if (m.type !== "player:sync" || !subscribed.has(RESOURCES.quests)) return;
+    const now = journalNow();
     if (now === journal) return;
     journal = now;
     updated(RESOURCES.quests);

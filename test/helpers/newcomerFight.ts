@@ -1,5 +1,6 @@
 import { WORLD_FEATURES } from "../../src/features/index.js";
 import { startingInventory } from "../../src/game/inventory.js";
+import { chebyshev } from "../../src/game/movement.js";
 import { seededRng } from "../../src/game/random.js";
 import { defaultSkillXp, maxHealth, skillLevels } from "../../src/game/skills.js";
 import { startAttack } from "../../src/game/world/commands.js";
@@ -104,7 +105,7 @@ function nearestGoblin(world: World, p: PlayerEntity): NpcEntity | undefined {
   let bestD = Infinity;
   for (const n of world.npcs.values()) {
     if (n.defId !== "goblin" || n.deadUntilTick != null || n.target) continue;
-    const d = Math.max(Math.abs(n.position.x - p.tile.x), Math.abs(n.position.z - p.tile.z));
+    const d = chebyshev(n.position, p.tile);
     if (d < bestD) [best, bestD] = [n, d];
   }
   return best;

@@ -69,6 +69,16 @@ async function signIn(server: TestServer, request: string, fields: Record<string
   return res;
 }
 
+/** Dynamic client registration (a public client with the test's redirect). */
+const registerClient = async (server: Pick<TestServer, "url">, clientName: string) =>
+  (await (
+    await fetch(`${server.url}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: clientName, redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+    })
+  ).json()) as { client_id: string };
+
 const tokenRequest = (server: TestServer, body: Record<string, string>) =>
   fetch(`${server.url}/oauth/token`, { method: "POST", body: new URLSearchParams(body) }).then(async (r) => ({
     status: r.status,
@@ -131,16 +141,8 @@ describe("/mcp: sign-in by URL (OAuth 2.1 with PKCE, dynamic client registration
   });
 
   it("refuses forged, replayed, other clients' codes and a wrong PKCE verifier; neither a code nor a refresh token is an access token", async () => {
-    const register = async () =>
-      (await (
-        await fetch(`${server.url}/oauth/register`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ client_name: "Scripted", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
-        })
-      ).json()) as { client_id: string };
-    const a = await register();
-    const b = await register();
+    const a = await registerClient(server, "Scripted");
+    const b = await registerClient(server, "Scripted");
     const verifier = randomBytes(32).toString("base64url");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
     const authorize = new URL(`${server.url}/oauth/authorize`);
@@ -194,13 +196,7 @@ describe("/mcp: sign-in by URL (OAuth 2.1 with PKCE, dynamic client registration
   it("new guests from the sign-in page count against the address's guest limit (429 past it, no account made)", async () => {
     const limited = await startTestServer({ rateLimits: { auth: { points: 3, durationS: 60 } } });
     try {
-      const client = (await (
-        await fetch(`${limited.url}/oauth/register`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ client_name: "Greedy", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
-        })
-      ).json()) as { client_id: string };
+      const client = await registerClient(limited, "Greedy");
       const authorize = new URL(`${limited.url}/oauth/authorize`);
       for (const [k, v] of Object.entries({
         response_type: "code",
@@ -233,13 +229,7 @@ describe("/mcp: sign-in by URL with an identity provider configured", function (
   });
 
   it("the page offers the provider's login and no guests; a bad provider token shows the page again; a good one signs in as the provider's account", async () => {
-    const client = (await (
-      await fetch(`${server.url}/oauth/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ client_name: "Provider host", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
-      })
-    ).json()) as { client_id: string };
+    const client = await registerClient(server, "Provider host");
     const verifier = randomBytes(32).toString("base64url");
     const authorize = new URL(`${server.url}/oauth/authorize`);
     for (const [k, v] of Object.entries({

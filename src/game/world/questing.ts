@@ -62,7 +62,7 @@ export function finishQuest(world: World, p: PlayerEntity, questId: string) {
   const quest = questOf(world, questId);
   const held = { ...p.quests.get(questId)! };
   const done = completeQuest(p.quests, quest, holds(p), nameOf(world));
-  const after = handOver(world, p, done.handed);
+  const after = handOver(p, done.handed);
   const rewards = done.items.filter((i) => world.data.items.has(i.itemId));
   if (!canAdd(after, rewards, world.data.items)) {
     p.quests.set(questId, held);
@@ -91,7 +91,7 @@ export function questTalk(world: World, p: PlayerEntity, npc: { defId: string; n
   const talked = talkedTo(world.data.quests, p.quests, npc.defId, holds(p));
   for (const h of talked.handed) {
     const before = heldOf(p);
-    p.inventory = handOver(world, p, h.items);
+    p.inventory = handOver(p, h.items);
     noteChange(p, before, "quest", h.questId);
   }
   for (const m of talked.missing) {
@@ -117,11 +117,10 @@ export function carriesHandOver(world: World, p: PlayerEntity, questId: string):
 const holds = (p: PlayerEntity) => (itemId: string) => countItem(unlockedView(p.inventory, p.lockedSlots), itemId);
 const nameOf = (world: World) => (itemId: string) => world.data.items.get(itemId)?.name ?? itemId;
 
-/** The pack once `items` are taken from its unlocked slots (the caller checked they are there). */
-function handOver(world: World, p: PlayerEntity, items: readonly ItemQuantity[]): Inventory {
+/** The pack once `items` are taken from its unlocked slots (the caller checked they are there; the stage or completion it goes with touches the player). */
+function handOver(p: PlayerEntity, items: readonly ItemQuantity[]): Inventory {
   let inv = p.inventory;
   for (const i of items) inv = takeUnlocked(inv, i.itemId, i.quantity, undefined, p.lockedSlots);
-  world.touchPlayer(p);
   return inv;
 }
 
