@@ -106,11 +106,13 @@ export function characterRoutes(ctx: ServerContext) {
     refuseAgentToken(who);
     const { characterId } = parse(Params, req.params);
     const c = await ownedCharacter(prisma, who, characterId);
-    if ((await ctx.world.isOnline(c.id)) || (await ctx.world.hasSession(c.id))) {
-      throw new HttpError(400, "CHARACTER_ONLINE", "That character is in the world; log out before deleting it");
-    }
+    // A running agent is asked about first: its character is in the world because of it (the runtime may have
+    // brought it in a moment ago), and stopping the agent is what the owner has to do.
     if (c.isAgent && (await prisma.agentMapping.count({ where: { characterId: c.id, running: true } })) > 0) {
       throw new HttpError(400, "AGENT_RUNNING", "That character's agent is running; stop the agent before deleting it");
+    }
+    if ((await ctx.world.isOnline(c.id)) || (await ctx.world.hasSession(c.id))) {
+      throw new HttpError(400, "CHARACTER_ONLINE", "That character is in the world; log out before deleting it");
     }
     const gone = await prisma.character.deleteMany({ where: { id: c.id } });
     if (gone.count === 0) throw new HttpError(404, "CHARACTER_NOT_FOUND", "No such character");
