@@ -1,5 +1,5 @@
 import { matchMaker, Room, ServerError, type AuthContext } from "@colyseus/core";
-import { TokenError, verifyToken } from "../src/auth/tokens.js";
+import { TokenError, tokenErrorStatus, verifyToken } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import type { TradeSession, TradeSide } from "../src/game/world/tradeBook.js";
 import { TradeItemState, TradeState, type TradeOfferState } from "../schema/TradeState.js";
@@ -57,7 +57,7 @@ export class TradeRoom extends Room<{ state: TradeState; client: TradeClient }> 
     try {
       if (verifyToken(context.token, this.ctx.config.jwtSecret).sub !== seat.accountId) throw new ServerError(403, "This seat belongs to another player");
     } catch (err) {
-      if (err instanceof TokenError) throw new ServerError(401, err.message);
+      if (err instanceof TokenError) throw new ServerError(tokenErrorStatus(err), err.message);
       throw err;
     }
     return seat;

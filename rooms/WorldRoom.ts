@@ -38,6 +38,7 @@ import { moderationOf } from "../src/staff/moderation.js";
 import { restartsOf } from "../src/staff/restart.js";
 import { applyContent, type WorldContentReport } from "../src/game/world/contentReload.js";
 import type { GameData } from "../src/manifests/index.js";
+import { WorldWatchers } from "./worldWatchers.js";
 
 /** How long a stop waits for a client's socket to take what it was sent before it closes the session anyway. */
 const SENDS_WRITTEN_MS = 2_000;
@@ -82,6 +83,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   ignores!: IgnoreLists;
   /** Joining and leaving: loading, locking, placing and saving characters. */
   private players!: WorldSessions;
+  /** The spectators watching this world's agents, and the agents' tapped sends. */
+  watchers!: WorldWatchers;
   /** One character, one room: the presence locks of the characters live here. */
   private locks!: RoomCharacterLocks;
   private stopListening?: () => void;
@@ -140,6 +143,14 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     });
     this.interest.syncState();
     firstStatesFrom(this, (client) => this.interest.firstState(client));
+    this.watchers = new WorldWatchers({
+      world: this.world,
+      worldId: spec.id,
+      state: this.state,
+      interest: this.interest,
+      sessions: this.sessions,
+      activity: this.ctx.activity,
+    });
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,
       worldKey: key,
@@ -153,6 +164,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       ignores: this.ignores,
       locks: this.locks,
       sessions: this.sessions,
+      watchers: this.watchers,
       inRoom: (client) => this.clients.includes(client),
       standing: (accountId) => standingOf(this.ctx.db.prisma, accountId),
       admissionRefusal: () => restartsOf(this.ctx).refusal(),
@@ -202,6 +214,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       trades: this.trades,
       duels: this.duels,
       across: this.across,
+      spectating: (client) => this.watchers.isSpectator(client),
     });
     const tick: TickParts = {
       world: this.world,
@@ -232,7 +245,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
 
   onAuth(_client: Client, _options: unknown, context: AuthContext): TokenClaims {
     try {
-      return verifyToken(context.token, this.ctx.config.jwtSecret);
+      // A watch token joins too, as a spectator (rooms/worldWatchers.ts).
+      return verifyToken(context.token, this.ctx.config.jwtSecret, { watch: true });
     } catch (err) {
       if (err instanceof TokenError) throw new ServerError(401, err.message);
       throw err;
@@ -240,6 +254,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   onJoin(client: WorldClient, options: unknown) {
+    if (client.auth?.role === "spectator") return this.watchers.watch(client);
     return this.players.join(client, options);
   }
 
@@ -267,6 +282,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   onLeave(client: WorldClient) {
+    if (this.watchers.left(client)) return;
     const playerId = client.userData?.playerId;
     if (playerId) this.staff.chat.forget(playerId);
     const left = this.players.leave(client);

@@ -10,6 +10,9 @@ import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { WorldClient } from "./worldSessions.js";
 import type { TradeDesk } from "./tradeDesk.js";
 
+/** What a spectator is told of any message it sends. */
+export const SPECTATOR_MESSAGE = "You are watching an agent: a spectator acts on nothing";
+
 /** What a world room's messages are handed to. */
 export interface MessageRoutes {
   /** Register a handler of a message type (the room's onMessage; "*": any other type). */
@@ -21,6 +24,8 @@ export interface MessageRoutes {
   trades: TradeDesk;
   duels: DuelDesk;
   across: AcrossWorlds;
+  /** Is the client a spectator's (it watches an agent, and acts on nothing)? */
+  spectating(client: WorldClient): boolean;
 }
 
 /**
@@ -35,6 +40,7 @@ export function routeWorldMessages(r: MessageRoutes): void {
   // Each client's messages in the order sent (rooms/messageOrder.ts): one whose answer is under way holds the next.
   const on = (type: string, handler: (client: WorldClient, payload: unknown) => void) =>
     r.on(type, (client, payload) => {
+      if (r.spectating(client)) return client.send("error", { code: "SPECTATOR", message: SPECTATOR_MESSAGE });
       const run = inReplyLater(client);
       const ran = orderOf(client).run(() => run(() => handler(client, payload)));
       if (!ran) client.send("error", { code: "RATE_LIMITED", message: `At most ${MAX_WAITING} messages may wait behind one still being answered` });
@@ -70,6 +76,7 @@ export function routeWorldMessages(r: MessageRoutes): void {
     });
   }
   r.on("*", (client, type) => {
+    if (r.spectating(client)) return client.send("error", { code: "SPECTATOR", message: SPECTATOR_MESSAGE });
     client.send("error", { code: "UNKNOWN_EVENT", message: `Unknown event ${String(type)}` });
   });
 }

@@ -69,6 +69,8 @@ export interface SessionsContext {
   locks: RoomCharacterLocks;
   /** Online sessions by character id (the room's map). */
   sessions: Map<string, Session>;
+  /** The spectators (rooms/worldWatchers.ts): told of each session placed (an agent's is tapped) and ended (its spectators let go). */
+  watchers: { placed(session: Session): void; ended(characterId: string, reason: "left" | "replaced"): void };
   /** Is the client still in the room (not left while its join was loading)? */
   inRoom(client: WorldClient): boolean;
   /** The account's standing (role, ban, mute) as the database has it now. */
@@ -253,6 +255,7 @@ export class WorldSessions {
     };
     client.userData = session;
     this.c.sessions.set(player.id, session);
+    this.c.watchers.placed(session);
 
     // The /ws adapter's clients, the built-in agents and MCP sessions take world:update JSON instead of schema patches: no StateView.
     const patches = options.clientType !== "ws" && options.clientType !== "runtime" && options.clientType !== "mcp";
@@ -276,6 +279,7 @@ export class WorldSessions {
     if (!session || session.replaced) throw new Error("that session is over");
     session.client = client;
     session.awaitingReconnection = undefined;
+    this.c.watchers.placed(session);
     const p = this.c.world.players.get(session.playerId);
     if (!p) throw new Error("that player left the world");
     client.send("player:sync", privateStateOf(this.c.world, p));
@@ -307,6 +311,7 @@ export class WorldSessions {
     // A dropped session taken over is not waited for any longer.
     previous.awaitingReconnection?.reject(new Error("replaced"));
     this.c.sessions.delete(previous.playerId);
+    this.c.watchers.ended(previous.playerId, "replaced");
     this.c.ignores.release(previous.accountId);
     const snap = await this.removeSaved(previous, () => {
       this.c.interest.leave(previous.playerId);
@@ -323,6 +328,7 @@ export class WorldSessions {
     // The character's lock is kept until its save is written.
     await this.c.locks.hold(session.playerId, async () => {
       this.c.sessions.delete(session.playerId);
+      this.c.watchers.ended(session.playerId, "left");
       this.c.ignores.release(session.accountId);
       this.c.interest.leave(session.playerId);
       try {

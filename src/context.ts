@@ -4,6 +4,7 @@ import type { Database } from "./db/client.js";
 import type { GameData } from "./manifests/index.js";
 import type { WorldFeatures } from "./game/world/World.js";
 import type { WorldAccess } from "./worldAccess.js";
+import type { AgentActivity } from "./agentActivity.js";
 
 /** What rooms and routes share: built once at start-up by src/index.ts (or a test). */
 export interface ServerContext {
@@ -17,4 +18,6 @@ export interface ServerContext {
   worldFeatures: WorldFeatures;
   /** The world, for everything outside the Colyseus glue (rooms/cluster/worldFacade.ts in one process). */
   world: WorldAccess;
+  /** What the agents have been doing, for the people watching them (src/features/spectate/). */
+  activity: AgentActivity;
 }

@@ -7,7 +7,7 @@ import { syncItems } from "./db/itemSync.js";
 import type { Logger } from "./logger.js";
 import { manifestSyncOptions, prepareGameData } from "./manifests/index.js";
 import { markStart } from "./startupTimes.js";
-import { WORLD_FEATURES } from "./features/index.js";
+import { ActivityLog, WORLD_FEATURES } from "./features/index.js";
 
 /**
  * What a server process opens before it assembles the server, from its configuration: shared by
@@ -56,7 +56,16 @@ export async function openServerContext(
     await db.close();
     throw err;
   }
-  const ctx: ServerContext = { config, logger, db, gameData: data.value, startedAt: Date.now(), worldFeatures: WORLD_FEATURES, world: undefined as never };
+  const ctx: ServerContext = {
+    config,
+    logger,
+    db,
+    gameData: data.value,
+    startedAt: Date.now(),
+    worldFeatures: WORLD_FEATURES,
+    world: undefined as never,
+    activity: new ActivityLog(),
+  };
   // The facade places the world's map from the data the process runs now (a content reload replaces it).
   ctx.world = worldFacade(colyseusWorldRooms(config.worlds, () => ctx.gameData));
   return ctx;

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { InMemoryRoomClient } from "../../rooms/inMemoryClient.js";
 import { newMind, step, type Mind } from "./brain.js";
+import { describeOrders } from "./doing.js";
 import type { Goal } from "./goals.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import { isProductionKind } from "./productionPlan.js";
@@ -20,6 +21,9 @@ export class AgentDriver extends InMemoryRoomClient {
   onGone: ((code?: number) => void) | undefined;
   /** Called whenever the goal changed (to record it). */
   onGoalChange: ((goal: Goal | null, previous: Goal | null) => void) | undefined;
+  /** Called when what it does changed (its orders in words, src/agents/doing.ts): for its activity. */
+  onDoing: ((doing: string) => void) | undefined;
+  private lastDoing: string | null = null;
   /** Every message the room sent it, as `message` (type, data), after the agent took it in; `goal` (goal, previous) on every change. */
   readonly heard = new EventEmitter();
   private scheduled = false;
@@ -109,6 +113,11 @@ export class AgentDriver extends InMemoryRoomClient {
     if (this.mind.goal !== before) {
       this.onGoalChange?.(this.mind.goal, before);
       this.heard.emit("goal", this.mind.goal, before);
+    }
+    const doing = describeOrders(orders, this.sight, this.knowledge);
+    if (doing && doing !== this.lastDoing) {
+      this.lastDoing = doing;
+      this.onDoing?.(doing);
     }
     for (const o of orders) this.sendToRoom(o.type, o.data);
   }

@@ -58,6 +58,9 @@ export interface Goal {
   completed?: boolean;
   /** What its last step did (production: "gather:copper_ore", "make:bronze_bar:<station>"): a new step starts afresh. */
   step?: string;
+  /** Its name as the goals list gives it ("Chop oak tree"), and why it was taken (the agent's own choice, an errand): for its activity. */
+  name?: string;
+  why?: string;
 }
 
 /** A goal as the owner (REST) and an external runtime (`goalOverride`) are shown it: what it is, who set it, how far it got. */
@@ -218,10 +221,10 @@ const verb = (skill: GatheringSkill) => (skill === "woodcutting" ? "Chop" : skil
  * can train here (buying a missing tool it can afford); otherwise fight the weakest npc it can;
  * otherwise idle.
  */
-export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number = Math.random, skip?: Skip): GoalOption {
+export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number = Math.random, skip?: Skip): GoalOption & { why: string } {
   const options = availableGoals(view, k, skip).filter((o) => o.available);
   const self = view.self!;
-  if (view.freeSlots() === 0 && options.some((o) => o.type === "bank")) return options.find((o) => o.type === "bank")!;
+  if (view.freeSlots() === 0 && options.some((o) => o.type === "bank")) return { ...options.find((o) => o.type === "bank")!, why: "its pack is full" };
   const gathering = options.filter((o) => (GATHERING_SKILLS as readonly string[]).includes(o.type));
   if (gathering.length) {
     // The lowest skill first (a random one among equals, so a crowd spreads out); within it, the
@@ -229,11 +232,12 @@ export function chooseGoal(view: AgentView, k: WorldKnowledge, rng: () => number
     const lowest = Math.min(...gathering.map((o) => self.skills[o.type]?.level ?? 1));
     const skills = [...new Set(gathering.filter((o) => (self.skills[o.type]?.level ?? 1) === lowest).map((o) => o.type))];
     const skill = skills[Math.floor(rng() * skills.length)];
-    return gathering.filter((o) => o.type === skill).sort((a, b) => levelOf(k, b) - levelOf(k, a))[0];
+    const best = gathering.filter((o) => o.type === skill).sort((a, b) => levelOf(k, b) - levelOf(k, a))[0];
+    return { ...best, why: `${skill} is its lowest gathering skill (level ${lowest}), and this the hardest it may work` };
   }
   const combat = options.filter((o) => o.type === "combat").sort((a, b) => k.npcSpawns.get(a.target!)!.level - k.npcSpawns.get(b.target!)!.level);
-  if (combat.length) return combat[0];
-  return options.find((o) => o.type === "idle")!;
+  if (combat.length) return { ...combat[0], why: "nothing to gather: the weakest foes around" };
+  return { ...options.find((o) => o.type === "idle")!, why: "nothing else it can do now" };
 }
 
 const levelOf = (k: WorldKnowledge, o: GoalOption) => k.data.gathering[o.type as GatheringSkill].get(o.target!)?.levelRequired ?? 1;

@@ -64,7 +64,12 @@ export const newMind = (rng: () => number = Math.random): Mind => ({
 });
 
 /** A new goal; `count`: how many to make (production) or buy (buy). */
-export function goalFrom(option: Pick<GoalOption, "type" | "target">, view: AgentView, source: Goal["source"], count?: number | null): Goal {
+export function goalFrom(
+  option: Pick<GoalOption, "type" | "target"> & { name?: string; why?: string },
+  view: AgentView,
+  source: Goal["source"],
+  count?: number | null,
+): Goal {
   const startXp: Record<string, number> = {};
   for (const [skill, s] of Object.entries(view.self?.skills ?? {})) startXp[skill] = s.xp;
   return {
@@ -76,12 +81,16 @@ export function goalFrom(option: Pick<GoalOption, "type" | "target">, view: Agen
     startXp,
     progress: { xpGained: 0, gathered: 0, banked: 0, pickedUp: 0, kills: 0, bought: 0, sold: 0, coins: 0, made: 0 },
     ...(count ? { amount: count } : {}),
+    ...(option.name ? { name: option.name } : {}),
+    ...(option.why ? { why: option.why } : {}),
   };
 }
 
 /** An errand (bank, buy) run before going back to `goal`. */
 export function errand(type: "bank" | "buy", target: string | null, view: AgentView, goal: Goal): Goal {
-  return { ...goalFrom({ type, target }, view, goal.source), resume: goal };
+  const serves = goal.name ?? goal.type;
+  const [name, why] = type === "bank" ? ["Bank the pack", `its pack is full; then back to: ${serves}`] : [`Buy ${target}`, `it needs ${target} for: ${serves}`];
+  return { ...goalFrom({ type, target, name, why }, view, goal.source), resume: goal };
 }
 
 /** The skills whose experience counts toward a goal. */

@@ -8,6 +8,7 @@ import { joinWorldInMemory } from "../../rooms/worldJoin.js";
 import { chooseWorld } from "../worldSpecs.js";
 import { goalFrom, withResume } from "./brain.js";
 import { AgentDriver } from "./driver.js";
+import { describeGoal } from "./doing.js";
 import { goalView, parseCommand, type Command, type Goal, type GoalType, type GoalView } from "./goals.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { ServerMessage, ServerMessageType } from "../protocol/index.js";
@@ -192,7 +193,12 @@ export class AgentRuntime {
       const goal: Goal = goalFrom({ type: row.type as GoalType, target: row.target }, client.sight, "owner", typeof count === "number" ? count : null);
       client.mind.goal = { ...goal, id: row.id };
     }
-    client.onGoalChange = (goal, previous) => this.goalChanged(m.agentId, goal, previous);
+    client.onGoalChange = (goal, previous) => {
+      this.goalLine(m, goal, client.mind.paused);
+      return this.goalChanged(m.agentId, goal, previous);
+    };
+    client.onDoing = (doing) => this.ctx.activity.record(m.characterId, "doing", doing);
+    if (client.mind.goal) this.goalLine(m, client.mind.goal, client.mind.paused);
     client.onGone = () => {
       if (this.drivers.get(m.agentId) !== client) return;
       this.drivers.delete(m.agentId);
@@ -219,6 +225,11 @@ export class AgentRuntime {
     }
     if (goal && previous?.resume === goal) goal.id = `g_${randomUUID()}`;
     return this.saveGoal(agentId, goal, previous);
+  }
+
+  /** The goal in the agent's activity (src/agents/doing.ts). */
+  private goalLine(m: AgentMapping, goal: Goal | null, paused: boolean) {
+    this.ctx.activity.record(m.characterId, "goal", describeGoal(goal, paused));
   }
 
   /** Record goal changes in order, per agent. */
@@ -297,6 +308,7 @@ export class AgentRuntime {
       const previous = d.mind.goal;
       // An errand (bank, buy, sell) goes back to what the agent was doing.
       d.mind.goal = withResume(goal, previous);
+      this.goalLine(m, d.mind.goal, d.mind.paused);
       await this.saveGoal(m.agentId, d.mind.goal, previous);
     } else {
       await recordGoal(this.ctx.db.prisma, m.agentId, goal);
@@ -315,6 +327,7 @@ export class AgentRuntime {
       d.mind.paused = true;
       d.mind.goal = null;
       d.sendToRoom("player:action", { action: "stop" });
+      this.goalLine(m, null, true);
       await this.saveGoal(m.agentId, null, previous);
     } else {
       await recordGoal(this.ctx.db.prisma, m.agentId, null);

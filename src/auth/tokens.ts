@@ -6,7 +6,11 @@ import type jwt from "jsonwebtoken";
 let jwtLoaded: typeof jwt | undefined;
 const jwtLib = (): typeof jwt => (jwtLoaded ??= createRequire(import.meta.url)("jsonwebtoken") as typeof jwt);
 
-export type Role = "player" | "admin" | "agent";
+/**
+ * "spectator": a watch token (POST /api/agents/:agentId/watch). It watches one agent and acts
+ * nowhere: every verifier refuses it (TOKEN_READ_ONLY) but the watching ones (`{ watch: true }`).
+ */
+export type Role = "player" | "admin" | "agent" | "spectator";
 
 export interface TokenClaims {
   /** The account id. */
@@ -14,21 +18,26 @@ export interface TokenClaims {
   role: Role;
   /** Set on guest tokens. */
   guest?: boolean;
-  /** Set on agent tokens: the character this token may drive. */
+  /** Set on agent tokens: the character this token may drive; on spectator tokens: the character it watches. */
   characterId?: string;
+  /** Set on spectator tokens: the agent it watches. */
+  agentId?: string;
   exp: number;
   iat: number;
 }
 
 export class TokenError extends Error {
   constructor(
-    public readonly code: "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED",
+    public readonly code: "TOKEN_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_READ_ONLY",
     message: string,
   ) {
     super(message);
     this.name = "TokenError";
   }
 }
+
+/** The HTTP status a refused token answers: 403 for a spectator token where it may not act, else 401. */
+export const tokenErrorStatus = (err: TokenError): 401 | 403 => (err.code === "TOKEN_READ_ONLY" ? 403 : 401);
 
 /** Server tokens are HS256 only: a token naming any other algorithm (or none) is refused. */
 const ALGORITHM = "HS256" as const;
@@ -51,20 +60,28 @@ function keyOf(secret: string): KeyObject {
 }
 
 export function signToken(
-  claims: { sub: string; role?: Role; guest?: boolean; characterId?: string },
+  claims: { sub: string; role?: Role; guest?: boolean; characterId?: string; agentId?: string },
   secret: string,
   expiresInSeconds: number = DEFAULT_TOKEN_TTL_SECONDS,
 ): string {
   const payload: Record<string, unknown> = { role: claims.role ?? "player" };
   if (claims.guest) payload.guest = true;
   if (claims.characterId) payload.characterId = claims.characterId;
+  if (claims.agentId) payload.agentId = claims.agentId;
   return jwtLib().sign(payload, keyOf(secret), { algorithm: ALGORITHM, subject: claims.sub, expiresIn: expiresInSeconds });
 }
 
 /** How far ahead of this server's clock a token's `iat` or `nbf` may be (another server's clock skew). */
 export const CLOCK_SKEW_SECONDS = 60;
 
-export function verifyToken(token: string | undefined | null, secret: string): TokenClaims {
+/** What a spectator token is told wherever it tries to act. */
+export const READ_ONLY_MESSAGE = "A spectator token can watch an agent, never act: sign in as a player for that";
+
+/**
+ * The token's claims, checked. A spectator token is refused (TOKEN_READ_ONLY) unless `watch` is
+ * set: only the ways of watching an agent take one.
+ */
+export function verifyToken(token: string | undefined | null, secret: string, options: { watch?: boolean } = {}): TokenClaims {
   if (!token) throw new TokenError("TOKEN_MISSING", "An authentication token is required");
   const lib = jwtLib();
   let decoded: string | jwt.JwtPayload;
@@ -86,12 +103,19 @@ export function verifyToken(token: string | undefined | null, secret: string): T
     }
   }
   const role = decoded.role;
-  if (role !== "player" && role !== "admin" && role !== "agent") throw new TokenError("TOKEN_INVALID", "The token is invalid");
+  if (role !== "player" && role !== "admin" && role !== "agent" && role !== "spectator") throw new TokenError("TOKEN_INVALID", "The token is invalid");
+  const characterId = typeof decoded.characterId === "string" ? decoded.characterId : undefined;
+  const agentId = typeof decoded.agentId === "string" ? decoded.agentId : undefined;
+  if (role === "spectator") {
+    if (!characterId || !agentId) throw new TokenError("TOKEN_INVALID", "The token is invalid");
+    if (!options.watch) throw new TokenError("TOKEN_READ_ONLY", READ_ONLY_MESSAGE);
+  }
   return {
     sub: decoded.sub,
     role,
     guest: decoded.guest === true ? true : undefined,
-    characterId: typeof decoded.characterId === "string" ? decoded.characterId : undefined,
+    characterId,
+    ...(agentId ? { agentId } : {}),
     exp: decoded.exp,
     iat: typeof decoded.iat === "number" ? decoded.iat : 0,
   };

@@ -6,12 +6,15 @@ import { hiscores, scoreboard } from "./hiscores/index.js";
 import { homeTeleport, homeTeleportCommands } from "./homeTeleport/index.js";
 import { pvp } from "./pvp/index.js";
 import { regeneration } from "./regeneration/index.js";
+import { spectate } from "./spectate/index.js";
+
+export { ActivityLog } from "./spectate/index.js";
 
 /**
  * The feature folders the server runs (src/features/<feature>/): the assembly (arena.config.ts,
  * src/startup.ts) hands them to the layers they add to. A new feature is its folder and its line here.
  */
-export const FEATURES: readonly HttpFeature[] = [hiscores];
+export const FEATURES: readonly HttpFeature[] = [hiscores, spectate];
 
 /** The features the worlds play, in the order their steps run in a player's tick. */
 const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp, agility, scoreboard];

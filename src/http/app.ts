@@ -98,7 +98,7 @@ export function mountHttp(app: Application, ctx: ServerContext, options: HttpOpt
   app.use(voiceRoutes(ctx));
   if (options.agents) app.use(agentRoutes(ctx, options.agents));
   app.use(adminRoutes(ctx));
-  for (const feature of features) app.use(feature.routes(ctx));
+  for (const feature of features) app.use(feature.routes(ctx, { agents: options.agents }));
   for (const routes of options.routes ?? []) app.use(routes);
   const adminAuth = { logger, failures: options.limiters?.adminFailures };
   const moderation = moderationOf(ctx);

@@ -81,7 +81,8 @@ export function clientKey(secret: string): (req: Request) => string {
     const header = req.get("authorization");
     if (header) {
       try {
-        return `account:${verifyToken(bearerToken(header), secret).sub}`;
+        // A watch token is counted with the account that made it.
+        return `account:${verifyToken(bearerToken(header), secret, { watch: true }).sub}`;
       } catch {
         // An invalid token is counted by address (and answered 401 by the route).
       }

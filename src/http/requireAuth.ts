@@ -3,7 +3,7 @@ import { standingOf } from "../db/staffRepo.js";
 import { bannedMessage, type StaffRole } from "../game/staff.js";
 import type { RequestHandler } from "express";
 import { sendError } from "./errors.js";
-import { bearerToken, TokenError, verifyToken, type TokenClaims } from "../auth/tokens.js";
+import { bearerToken, TokenError, tokenErrorStatus, verifyToken, type TokenClaims } from "../auth/tokens.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -18,21 +18,22 @@ declare module "express-serve-static-core" {
  * Bearer-token guard, the one home of "who is calling" for every Bearer route: a missing,
  * malformed, expired or foreign token answers 401, and so does a validly signed token whose
  * account does not exist (a removed guest): 401 `ACCOUNT_NOT_FOUND`. A banned account is 403
- * `BANNED` (the reason and the end in the message). The account's standing is read here, two
+ * `BANNED` (the reason and the end in the message), a spectator token 403 `TOKEN_READ_ONLY`
+ * (routes that take one check it themselves: src/features/spectate/). The account's standing is read here, two
  * lookups by index: the staff role comes from the database, never from the token's claims. A
  * database outage reaches the error handler (503).
  */
 export function requireAuth(secret: string, prisma: PrismaClient): RequestHandler {
-  const refuse = (res: Parameters<RequestHandler>[1], code: string, message: string) => {
-    res.set("WWW-Authenticate", 'Bearer realm="api"');
-    sendError(res, 401, code, message);
+  const refuse = (res: Parameters<RequestHandler>[1], code: string, message: string, status: 401 | 403 = 401) => {
+    if (status === 401) res.set("WWW-Authenticate", 'Bearer realm="api"');
+    sendError(res, status, code, message);
   };
   return (req, res, next) => {
     let claims: TokenClaims;
     try {
       claims = verifyToken(bearerToken(req.get("authorization")), secret);
     } catch (err) {
-      if (err instanceof TokenError) return refuse(res, err.code === "TOKEN_MISSING" ? "UNAUTHORIZED" : err.code, err.message);
+      if (err instanceof TokenError) return refuse(res, err.code === "TOKEN_MISSING" ? "UNAUTHORIZED" : err.code, err.message, tokenErrorStatus(err));
       return next(err);
     }
     standingOf(prisma, claims.sub).then(

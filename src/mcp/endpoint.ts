@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Router, type Request, type Response } from "express";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { joinWorldInMemory } from "../../rooms/worldJoin.js";
-import { bearerToken, TokenError, verifyToken, type TokenClaims } from "../auth/tokens.js";
+import { bearerToken, TokenError, tokenErrorStatus, verifyToken, type TokenClaims } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { standingOf } from "../db/staffRepo.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
@@ -107,7 +107,7 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
     try {
       return verifyToken(bearerToken(req.get("authorization")), ctx.config.jwtSecret);
     } catch (err) {
-      if (err instanceof TokenError) throw new Refusal(401, err.code === "TOKEN_MISSING" ? "UNAUTHORIZED" : err.code, err.message);
+      if (err instanceof TokenError) throw new Refusal(tokenErrorStatus(err), err.code === "TOKEN_MISSING" ? "UNAUTHORIZED" : err.code, err.message);
       throw err;
     }
   }

@@ -81,6 +81,7 @@ const OWN = {
   cross_obstacle: { ...outcome, crossed: z.boolean().optional() },
   trade: { ...outcome, trade: z.unknown().optional(), answer: z.string().nullable().optional() },
   chat: outcome,
+  note: { noted: z.string().optional().describe("the note as posted") },
   quest_journal: {
     quests: z
       .array(z.looseObject({ questId: z.string(), name: z.string(), status: z.string(), stage: z.number().int(), stageDescription: z.string().nullable() }))

@@ -38,6 +38,7 @@ export const TOOL_META = {
   cross_obstacle: { title: "Cross an agility obstacle" },
   trade: { title: "Trade with another player", destructive: true, openWorld: true },
   chat: { title: "Say something", openWorld: true },
+  note: { title: "Note your plan for the people watching" },
   quest_journal: { title: "Read the quest journal", readOnly: true, idempotent: true },
   set_goal: { title: "Hand a goal to the built-in runtime", idempotent: true },
   agent_status: { title: "The runtime's goal and the goals available", readOnly: true, idempotent: true },

@@ -9,6 +9,10 @@ import { toolResult, ToolError } from "./results.js";
 import type { McpSession } from "./session.js";
 import { maxTicks, tool } from "./toolKit.js";
 
+/** The longest note, and how many a session may post a minute. */
+export const NOTE_MAX_CHARS = 280;
+export const NOTES_PER_MINUTE = 30;
+
 /** Goal types a count applies to (as the agents' REST routes). */
 const COUNTED: ReadonlySet<string> = new Set([...PRODUCTION_KINDS, "buy"]);
 
@@ -25,6 +29,8 @@ const GoalArgs = z
 /** Trades (both screens), chat, the quest journal, goals for the built-in runtime, and waiting. */
 export function registerSocialTools(server: McpServer, s: McpSession) {
   const p = s.player;
+  /** When this session's notes of the last minute were posted. */
+  const noted: number[] = [];
 
   tool(
     server,
@@ -148,6 +154,23 @@ export function registerSocialTools(server: McpServer, s: McpSession) {
           until: (h, pl) => ((h.type === "chat:message" && h.data.fromId === pl.sight.self?.id) || h.type === "notice" ? "done" : undefined),
         },
       ),
+  );
+
+  tool(
+    server,
+    s,
+    "note",
+    `Post a short note of your plan or reasoning for the people watching this agent (its activity: the web client's watch panel, GET /api/agents/:agentId/activity); changes nothing in the world, and nobody in the world sees it. At most ${NOTE_MAX_CHARS} characters, ${NOTES_PER_MINUTE} notes a minute.`,
+    z.object({ text: z.string().trim().min(1).max(NOTE_MAX_CHARS) }).strict(),
+    async (m) => {
+      s.check();
+      const now = Date.now();
+      while (noted.length && now - noted[0] >= 60_000) noted.shift();
+      if (noted.length >= NOTES_PER_MINUTE) throw new ToolError("RATE_LIMITED", `note: at most ${NOTES_PER_MINUTE} notes a minute`);
+      noted.push(now);
+      s.ctx.activity.record(s.characterId, "note", m.text);
+      return toolResult({ noted: m.text });
+    },
   );
 
   tool(

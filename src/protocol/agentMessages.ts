@@ -38,7 +38,17 @@ export type AgentCommand =
   | { kind: "stop" }
   | { kind: "idle" };
 
+/** Why a spectator stopped watching: the agent left the world, another login took its character over, or the watch token expired. */
+export type SpectateEnd = "left" | "replaced" | "expired";
+
 export interface AgentMessages {
   goalOverride: { goal?: AgentGoalView | null; goalsPaused?: boolean };
   agentMessage: { content: string; command: AgentCommand | null };
+  /**
+   * To a spectator (a client joined with a watch token), first: whom it watches. Then it is sent
+   * what the agent is sent (its `player:sync`, every `world:update` in the whole form, its events).
+   */
+  "spectate:started": { agentId: string; characterId: string; name: string; world: number };
+  /** To a spectator, last (the connection then closes with 4110 WATCH_ENDED): the agent is no longer here to watch. */
+  "spectate:ended": { reason: SpectateEnd; message: string };
 }

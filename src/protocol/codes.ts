@@ -39,6 +39,8 @@ export const CLOSE_CODES = {
   WORLD_ELSEWHERE: 4010,
   /** /ws: the world asked for (or every world) is not running right now; try again shortly. */
   WORLD_UNAVAILABLE: 4013,
+  /** A spectator's connection: the agent it watched left this world (after `spectate:ended`); watch again where the activity feed says it plays. */
+  WATCH_ENDED: 4110,
   /** The account was banned (after `error` BANNED with the reason and the end); every way in is refused until it ends. */
   BANNED: 4102,
   /** The server restarts (a scheduled restart, after its countdown; every player saved first): connect again shortly. */
@@ -202,6 +204,8 @@ export const ERROR_CODES = {
   BAD_JSON: "/ws: a frame that is not JSON text",
   NOT_AUTHENTICATED: "/ws: a room event before authentication",
   UNAUTHORIZED: "/ws: a missing, invalid or expired token",
+  TOKEN_READ_ONLY: "a spectator token where it may not act: every REST route but the watching ones (HTTP 403), /ws (close 4003), /mcp (HTTP 403)",
+  SPECTATOR: "any room message from a spectator's client: it watches an agent and acts on nothing",
   NOT_FOUND: "/ws: an unknown character",
   FLOOD: "/ws: 60 or more dropped frames within one second",
   TOO_MANY_CONNECTIONS: "/ws: the address holds too many open sockets (HTTP 429 on the upgrade)",

@@ -405,4 +405,6 @@ export const SERVER_MESSAGE_TYPES = [
   "world:redirect",
   "goalOverride",
   "agentMessage",
+  "spectate:started",
+  "spectate:ended",
 ] as const satisfies readonly ServerMessageType[];

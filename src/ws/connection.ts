@@ -171,6 +171,7 @@ export class WsConnection implements SeatHolder {
     try {
       accountId = verifyToken(token, this.ctx.config.jwtSecret).sub;
     } catch (err) {
+      if (err instanceof TokenError && err.code === "TOKEN_READ_ONLY") return this.refuse(err.code, err.message, CLOSE_CODES.FORBIDDEN, replyId);
       const message = err instanceof TokenError ? err.message : "The token is invalid";
       return this.refuse("UNAUTHORIZED", message, CLOSE_CODES.UNAUTHORIZED, replyId);
     }

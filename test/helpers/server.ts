@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from "../../src/logger.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { ROOT } from "../../src/paths.js";
 import { colyseusWorldRooms, worldFacade } from "../../rooms/cluster/worldFacade.js";
-import { WORLD_FEATURES } from "../../src/features/index.js";
+import { ActivityLog, WORLD_FEATURES } from "../../src/features/index.js";
 
 export const TEST_SECRET = "test-secret-".padEnd(48, "x");
 
@@ -54,6 +54,7 @@ export async function startTestServer(
     startedAt: Date.now(),
     worldFeatures: WORLD_FEATURES,
     world: undefined as never,
+    activity: new ActivityLog(),
   };
   ctx.world = worldFacade(colyseusWorldRooms(config.worlds, () => ctx.gameData));
   const arena = createArena(ctx, {

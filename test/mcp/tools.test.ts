@@ -43,6 +43,7 @@ describe("/mcp: tools", function () {
     ["trade", { op: "haggle" }, /op/],
     ["trade", { op: "offer", slot: 0 }, /tradeId: required/],
     ["chat", { message: "hi", channel: "private" }, /to/],
+    ["note", { text: "" }, /text/],
     ["quest_journal", { all: true }, /quest_journal/],
     ["set_goal", {}, /goalId, or type/],
     ["set_goal", { type: "sleeping" }, /type/],

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AgentMapping } from "@prisma/client";
+import type { AgentMapping, PrismaClient } from "@prisma/client";
 import { Router, type Request } from "express";
 import { z } from "zod";
 import { goalFrom } from "../../agents/brain.js";
@@ -39,6 +39,16 @@ export const GoalBody = z.union([
 const COUNTED: ReadonlySet<string> = new Set([...PRODUCTION_KINDS, "buy"]);
 export const MessageBody = z.object({ content: z.string().trim().min(1).max(500) }).strict();
 
+/** The agent named in the path, if the caller may steer it: its owner or an admin (404 unknown, 403 someone else's). */
+export async function steerableAgent(prisma: PrismaClient, req: Request): Promise<AgentMapping> {
+  const { agentId } = parse(AgentParams, req.params);
+  const who = authOf(req);
+  const m = await agentById(prisma, agentId);
+  if (!m) throw new HttpError(404, "AGENT_NOT_FOUND", "No such agent");
+  if (!isAdmin(who) && m.ownerAccountId !== who.sub) throw new HttpError(403, "FORBIDDEN", "That agent belongs to someone else");
+  return m;
+}
+
 /**
  * /api/agent/* (register, list, start, stop) and /api/agents/:agentId/* (goal, stop and resume
  * autonomous goals, messages, quick actions, mapping). Only the agent's owner or an admin. The
@@ -49,15 +59,7 @@ export function agentRoutes(ctx: ServerContext, runtime: AgentRuntime) {
   const prisma = ctx.db.prisma;
   const auth = requireAuth(ctx.config.jwtSecret, ctx.db.prisma);
 
-  /** The agent named in the path, if the caller may steer it (404 unknown, 403 someone else's). */
-  async function agentOf(req: Request): Promise<AgentMapping> {
-    const { agentId } = parse(AgentParams, req.params);
-    const who = authOf(req);
-    const m = await agentById(prisma, agentId);
-    if (!m) throw new HttpError(404, "AGENT_NOT_FOUND", "No such agent");
-    if (!isAdmin(who) && m.ownerAccountId !== who.sub) throw new HttpError(403, "FORBIDDEN", "That agent belongs to someone else");
-    return m;
-  }
+  const agentOf = (req: Request) => steerableAgent(prisma, req);
 
   /** What the agent knows of itself: its driver's view, or (not running here) its character's state. */
   async function viewOf(m: AgentMapping): Promise<AgentView> {
