@@ -238,6 +238,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       restartsOf(ctx).attach(here);
       contentOf(ctx).attach(here);
       operatorChanges = watchOperatorChanges(ctx.db.prisma, here, ctx.logger, (version) => contentOf(ctx).follow(version));
+      // Lines of the agents' activity written on other processes are heard from now on.
+      await ctx.activity.listen();
       await agents.begin({ takeOver: options.startAgents !== false });
       if (options.startAgents !== false) await agents.startAll();
     },

@@ -20,6 +20,8 @@ export interface ActivityEntry {
 }
 
 export interface AgentActivity {
+  /** Hear the lines other processes write (at start; the first record or read does it too). */
+  listen(): Promise<void>;
   /** Write a line of the character's activity (the longest lines are cut short). */
   record(characterId: string, kind: ActivityKind, text: string): void;
   /** The lines kept of the character, oldest first, those after `since` (a seq) only when given. */

@@ -247,6 +247,17 @@ describe("a cluster of three processes and three worlds", function () {
     assert.equal(set.status, 200, JSON.stringify(set.body));
     const seen = await call(host, "GET", `/api/agents/${agent.agentId}/goal`, token);
     assert.deepEqual([seen.body.goal?.type, seen.body.goal?.target], [goal.type, goal.target], "the driver took the goal set elsewhere");
+    // The driver's activity (written on its process, through Redis) is read on the other, watch token and all.
+    const watch = await call(other, "POST", `/api/agents/${agent.agentId}/watch`, token, {});
+    assert.equal(watch.status, 201, JSON.stringify(watch.body));
+    const until = Date.now() + 10_000;
+    for (;;) {
+      const feed = await call(other, "GET", `/api/agents/${agent.agentId}/activity`, watch.body.token);
+      assert.equal(feed.status, 200, JSON.stringify(feed.body));
+      if (feed.body.activity.some((l: any) => l.kind === "goal" && l.text === `${goal.name}: its owner set it`)) break;
+      assert.ok(Date.now() < until, `the goal line never reached the other process: ${JSON.stringify(feed.body.activity)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const paused = await call(other, "POST", `/api/agents/${agent.agentId}/goal/stop`, token);
     assert.deepEqual([paused.status, paused.body.goalsPaused, paused.body.goal], [200, true, null]);
     assert.equal((await call(host, "GET", `/api/agents/${agent.agentId}/goal`, token)).body.goalsPaused, true);

@@ -30,7 +30,7 @@ export class ActivityLog implements AgentActivity {
   private readonly heard = (message: unknown) => this.take(message as Published);
 
   record(characterId: string, kind: ActivityKind, text: string): void {
-    const presence = this.listen();
+    const presence = this.presence();
     const line = text.length > ACTIVITY_TEXT_MAX ? `${text.slice(0, ACTIVITY_TEXT_MAX - 1)}…` : text;
     void Promise.resolve(presence.incr(seqKey(characterId)))
       .then((seq) => {
@@ -42,14 +42,18 @@ export class ActivityLog implements AgentActivity {
   }
 
   recent(characterId: string, since?: number): ActivityEntry[] {
-    this.listen();
+    this.presence();
     const kept = this.lines.get(characterId) ?? [];
     return since === undefined ? [...kept] : kept.filter((e) => e.seq > since);
   }
 
-  async follow(characterId: string, fn: (entry: ActivityEntry) => void): Promise<() => void> {
-    this.listen();
+  async listen(): Promise<void> {
+    this.presence();
     await this.listening!.ready;
+  }
+
+  async follow(characterId: string, fn: (entry: ActivityEntry) => void): Promise<() => void> {
+    await this.listen();
     let set = this.followers.get(characterId);
     if (!set) this.followers.set(characterId, (set = new Set()));
     set.add(fn);
@@ -59,8 +63,8 @@ export class ActivityLog implements AgentActivity {
     };
   }
 
-  /** Listen to the server's presence (again, when it is a new one). */
-  private listen(): Presence {
+  /** The server's presence, listened to (again, when it is a new one). */
+  private presence(): Presence {
     const presence = matchMaker.presence;
     if (this.listening?.presence !== presence) {
       if (this.listening) this.listening.presence.unsubscribe(CHANNEL, this.heard);
