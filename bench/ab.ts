@@ -9,20 +9,28 @@
  * line (the report each benchmark prints) is read:
  *   - bench:world: per N, the tick median and p99 and the median of each tick phase;
  *   - bench:ws: per N, /ws's server CPU a frame and its ratio to the fan-out baseline.
+ *   - bench:mcp: the tool calls a second, the calls' latency, the tick with the MCP sessions and
+ *     its ratio to the players alone.
+ * With --same-bench, each side runs this checkout's bench/ files (copied into its worktree), so
+ * only the server differs: for a revision whose benchmark printed no report yet.
  * It prints every run, then per side the median over its runs, and B ÷ A.
  *
  * Usage: npx tsx bench/ab.ts --a HEAD~1 --b . --bench world --runs 3
  *          --args="--maps spread --sizes 1000 --twins 0 --send-cost false --measure-save false"
+ *        npx tsx bench/ab.ts --a HEAD~3 --b . --bench mcp --runs 2 --same-bench true
  */
 import { spawn } from "node:child_process";
 import { benchArgs } from "./args.js";
 import { fmt, fmtRatio, median, ratio, table } from "./stats.js";
 import { checkout } from "./worktree.js";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT } from "../src/paths.js";
 
-const a = benchArgs("npx tsx bench/ab.ts", { a: "HEAD~1", b: ".", bench: "world", runs: "3", args: "" });
+const a = benchArgs("npx tsx bench/ab.ts", { a: "HEAD~1", b: ".", bench: "world", runs: "3", args: "", "same-bench": "false" });
 const runs = Number(a.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a whole number of at least 1");
-if (!["world", "ws"].includes(a.bench)) throw new Error('--bench must be "world" or "ws"');
+if (!["world", "ws", "mcp"].includes(a.bench)) throw new Error('--bench must be "world", "ws" or "mcp"');
 
 /** The figures of one run, by name (e.g. "N=1000 tick median"). */
 type Figures = Map<string, number>;
@@ -35,6 +43,14 @@ function figuresOf(bench: string, report: any): Figures {
       out.set(`N=${r.n} tick p99`, r.tickMs.p99);
       for (const [phase, ms] of Object.entries(r.phasesMedianMs ?? {})) if ((ms as number) >= 0.1) out.set(`N=${r.n} ${phase}`, ms as number);
     }
+  } else if (bench === "mcp") {
+    out.set("MCP tool calls/s", report.callsPerSecond);
+    out.set("MCP call p50 ms", report.latencyMs.median);
+    out.set("MCP call p99 ms", report.latencyMs.p99);
+    out.set("tick median, players alone", report.tickMs.alone.median);
+    out.set("tick median, with MCP", report.tickMs.withMcp.median);
+    out.set("tick p99, with MCP", report.tickMs.withMcp.p99);
+    out.set("tick median ratio (MCP ÷ alone)", report.tickMs.withMcp.median / report.tickMs.alone.median);
   } else {
     for (const b of report.rawBaseline ?? []) {
       out.set(`N=${b.n} /ws µs a frame`, b.ws.cpuUsPerFrame);
@@ -65,6 +81,8 @@ function runOnce(dir: string): Promise<Figures> {
 
 async function main() {
   const sides = [checkout(a.a), checkout(a.b)];
+  if (a["same-bench"] === "true")
+    for (const s of sides) if (s.dir !== ROOT) fs.cpSync(path.join(ROOT, "bench"), path.join(s.dir, "bench"), { recursive: true });
   const results: Figures[][] = [[], []];
   try {
     for (let i = 0; i < runs; i++) {

@@ -123,6 +123,17 @@ async function main() {
         .join(", ");
       console.log(`\nslowest tick with MCP: ${fmt(slowest.totalMs, 1)} ms (garbage collection within it ${fmt(slowest.gcMs ?? 0, 1)} ms; ${phases})`);
     }
+    // The report bench/ab.ts reads (its last line starting {"bench").
+    console.log(
+      JSON.stringify({
+        bench: "mcp",
+        players: population.size,
+        sessions: ready.opened,
+        callsPerSecond,
+        latencyMs: { median: all.median, p99: all.p99 },
+        tickMs: { alone: { median: alone.median, p99: alone.p99 }, withMcp: { median: withMcp.median, p99: withMcp.p99 } },
+      }),
+    );
     probe.close();
   } finally {
     await server.close();
