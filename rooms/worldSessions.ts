@@ -44,6 +44,8 @@ export interface Session extends ChatSession {
   replaced: boolean;
   /** An SDK client, which may reconnect with its reconnection token after a drop (the /ws adapter keeps its own seats; agents leave). */
   reconnectable: boolean;
+  /** Played as an agent: by the built-in runtime, an MCP session, or a client with an agent token (people may watch it: rooms/worldWatchers.ts). */
+  playsAsAgent: boolean;
   /** The server is closing this connection (a kick): a drop is then no drop. */
   closing?: boolean;
   /** While dropped: the room's wait for the client to come back (rejected to give up on it). */
@@ -251,6 +253,7 @@ export class WorldSessions {
       replaced: false,
       reconnectable: (options.clientType ?? "colyseus") === "colyseus",
       updatesAsChanges: options.worldUpdates === "changes",
+      playsAsAgent: auth.role === "agent" || options.clientType === "runtime" || options.clientType === "mcp",
       standing,
     };
     client.userData = session;

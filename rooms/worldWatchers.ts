@@ -38,7 +38,8 @@ type Sender = { send(type: string, data: unknown, options?: unknown): void };
 
 /**
  * The people watching agents in one world room, and what the agents' sessions are sent. Every
- * agent's session (the built-in runtime's, an external runtime's over /ws, an MCP session's) has
+ * session played as an agent (the built-in runtime's, an MCP session's, a client with an agent
+ * token: an external runtime; not its owner playing the character in person) has
  * its sends tapped: each notable event it is told of is written to its activity
  * (ctx.activity, rooms/activityLines.ts), and everything it is sent goes to its spectators too
  * (`world:update` in the whole form) but what concerns only its account (NOT_FORWARDED).
@@ -71,7 +72,7 @@ export class WorldWatchers {
 
   /** A session came into the world or onto a new connection: an agent's is tapped. */
   placed(session: Session): void {
-    if (!this.c.world.players.get(session.playerId)?.isAgent) return;
+    if (!session.playsAsAgent) return;
     const client = session.client as unknown as Sender;
     if (this.tapped.has(client)) return;
     this.tapped.add(client);
@@ -97,6 +98,8 @@ export class WorldWatchers {
     const session = this.c.sessions.get(characterId);
     const p = this.c.world.players.get(characterId);
     if (!session || !p) throw new ServerError(404, "That agent is not in this world: GET /api/agents/:agentId/activity says where it plays");
+    // Its owner playing the character in person is not watched.
+    if (!session.playsAsAgent) throw new ServerError(409, "That agent's character is played by a person now, not by an agent: watch again once an agent plays it");
     if (this.spectators.size >= WATCHERS_PER_WORLD) throw new ServerError(503, `This world already holds ${WATCHERS_PER_WORLD} spectators`);
     const set = this.watching.get(characterId) ?? new Set<WorldClient>();
     if (set.size >= WATCHERS_PER_AGENT) throw new ServerError(429, `At most ${WATCHERS_PER_AGENT} people may watch one agent at once`);

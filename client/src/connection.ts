@@ -26,7 +26,26 @@ export type Standing = ServerMessage<"account:standing">;
 /** Everyone's standing until the server says otherwise: a player, not muted. */
 export const PLAYER_STANDING: Standing = { role: "player", muted: null };
 
-type Handler<K extends ServerMessageType> = (data: ServerMessage<K>) => void;
+export type Handler<K extends ServerMessageType> = (data: ServerMessage<K>) => void;
+
+/**
+ * What the game asks of its connection to the world: a player's (Connection, below), or a
+ * spectator's watching an agent (client/src/features/watch/watchConnection.ts), which sends nothing.
+ */
+export interface WorldConnection {
+  /** The Bearer of the REST calls made for it. */
+  readonly token: string;
+  /** The player's own state (a spectator's: the agent's), as the last `player:sync` gave it. */
+  readonly me: ServerMessage<"player:sync">;
+  readonly standing: Standing;
+  readonly room: Room<any>;
+  readonly playerId: string;
+  readonly state: WorldStateView;
+  rejoin(): Promise<void>;
+  onRoom(fn: (room: Room<any>) => void): void;
+  send<T extends RoomMessageType>(type: T, data: RoomMessage<T>): void;
+  on<K extends ServerMessageType>(type: K, fn: Handler<K>): void;
+}
 
 /**
  * The world room over @colyseus/sdk, typed by src/protocol: `send` takes only the messages the
@@ -34,7 +53,7 @@ type Handler<K extends ServerMessageType> = (data: ServerMessage<K>) => void;
  * carries. A misspelled message or field does not compile. After the server closed the room (a
  * restart), `rejoin` enters the world again with the same character, and every handler goes on.
  */
-export class Connection {
+export class Connection implements WorldConnection {
   private readonly handlers = new Map<ServerMessageType, Array<(data: unknown) => void>>();
   private readonly roomListeners: Array<(room: Room<any>) => void> = [];
   private current!: Room<any>;

@@ -1,6 +1,6 @@
 import type { Catalogue, ItemInfo, NpcInfo, WorldMap } from "./api.js";
 import type { QuestTargetView, QuestView, StationView } from "../../src/protocol/index.js";
-import type { Connection } from "./connection.js";
+import type { WorldConnection } from "./connection.js";
 import { byId, h } from "./dom.js";
 import { setSignsBackIn } from "./session.js";
 
@@ -51,7 +51,7 @@ export class Game {
   hiscores: (board?: "duels") => void = () => {};
 
   constructor(
-    readonly net: Connection,
+    readonly net: WorldConnection,
     public catalogue: Catalogue,
     public map: WorldMap,
   ) {

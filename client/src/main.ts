@@ -40,6 +40,8 @@ import { installDuel } from "./windows/duel.js";
 import { installNpcWindows } from "./windows/npcs.js";
 import { installReport } from "./windows/report.js";
 import { installHiscores } from "./features/hiscores/hiscoresWindow.js";
+import { startWatching } from "./features/watch/watchMode.js";
+import { watchTokenOf } from "./features/watch/watchLink.js";
 import { installTrade } from "./windows/trade.js";
 
 const PANELS: Panel[] = [
@@ -248,6 +250,11 @@ function showLogin() {
 }
 
 function start() {
+  // A watch link (/#watch=<token>) watches an agent: no sign-in, no character of one's own. One
+  // pasted into this tab's address later is opened too (a new fragment alone loads nothing).
+  window.addEventListener("hashchange", () => watchTokenOf(location.hash) !== null && location.reload());
+  const watchToken = watchTokenOf(location.hash);
+  if (watchToken !== null) return void startWatching(watchToken);
   const button = byId<HTMLButtonElement>("play");
   button.onclick = () => void play();
   // A reload in the middle of play goes straight back in, as the same character.

@@ -176,7 +176,16 @@ export class AgentRuntime {
     let client: AgentDriver;
     try {
       ({ client } = await joinWorldInMemory(
-        (sid) => new AgentDriver(sid, m.agentId, knowledge),
+        (sid) => {
+          // It may act on its first world:update, before the join resolves: paused or not from the
+          // start, and its activity written from its first step; its goal changes are recorded once
+          // its recorded goal is in place.
+          const d = new AgentDriver(sid, m.agentId, knowledge);
+          d.mind.paused = m.goalsPaused;
+          d.onDoing = (doing) => this.ctx.activity.record(m.characterId, "doing", doing);
+          d.onGoalChange = (goal) => this.goalLine(m, goal, d.mind.paused);
+          return d;
+        },
         token,
         world,
         { characterId: m.characterId, worldUpdates: true, clientType: "runtime" },
@@ -186,19 +195,17 @@ export class AgentRuntime {
       await this.placement.leases.release(m.agentId);
       throw err;
     }
-    client.mind.paused = m.goalsPaused;
     const row = await activeGoal(this.ctx.db.prisma, m.agentId);
     if (row && !m.goalsPaused) {
       const count = (row.params as { count?: unknown } | null)?.count;
       const goal: Goal = goalFrom({ type: row.type as GoalType, target: row.target }, client.sight, "owner", typeof count === "number" ? count : null);
       client.mind.goal = { ...goal, id: row.id };
+      this.goalLine(m, client.mind.goal, client.mind.paused);
     }
     client.onGoalChange = (goal, previous) => {
       this.goalLine(m, goal, client.mind.paused);
       return this.goalChanged(m.agentId, goal, previous);
     };
-    client.onDoing = (doing) => this.ctx.activity.record(m.characterId, "doing", doing);
-    if (client.mind.goal) this.goalLine(m, client.mind.goal, client.mind.paused);
     client.onGone = () => {
       if (this.drivers.get(m.agentId) !== client) return;
       this.drivers.delete(m.agentId);

@@ -8,7 +8,7 @@ import { guestToken, joinWorld } from "../helpers/worldClient.js";
 import { theWorld, ticks } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
 
-/** Lines of an agent's activity as the feed gives them, once `pred` holds of them (read again after each tick; at most 100 ticks). */
+/** Lines of an agent's activity as the feed gives them, once `pred` holds of them (read again after each tick; at most 60 ticks). */
 async function activityUntil(server: TestServer, agentId: string, token: string, pred: (lines: any[]) => boolean, what: string, query = "") {
   const room = await theWorld();
   const start = room.world.tick;
@@ -16,7 +16,7 @@ async function activityUntil(server: TestServer, agentId: string, token: string,
     const r = await rest(server, "GET", `/api/agents/${agentId}/activity${query}`, token);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     if (pred(r.body.activity)) return r.body;
-    if (room.world.tick - start > 100) assert.fail(`${what}: not in the activity after 100 ticks: ${JSON.stringify(r.body.activity)}`);
+    if (room.world.tick - start > 60) assert.fail(`${what}: not in the activity after 60 ticks: ${JSON.stringify(r.body.activity)}`);
     await ticks(room, 1);
   }
 }
@@ -30,6 +30,8 @@ describe("spectators: watch links, the activity feed and watching in the world",
   after(async () => {
     await server?.close();
   });
+
+  const ctxLines = (characterId: string) => server.ctx.activity.recent(characterId).map((l) => l.text);
 
   async function watched(name: string) {
     const room = await theWorld();
@@ -147,6 +149,24 @@ describe("spectators: watch links, the activity feed and watching in the world",
     const room = await theWorld();
     while (room.sessions.has(a.characterId)) await ticks(room, 1);
     await assert.rejects(joinWorld(server, { world: 1 }, { token: watch.token, accountId: owner.accountId }), /not in this world/);
+  });
+
+  it("its owner playing the character in person ends the watch, is not watched, and writes no activity", async () => {
+    const { a, owner, watch, room } = await watched("Takenover");
+    const viewer = await joinWorld(server, { world: 1 }, { token: watch.token, accountId: owner.accountId });
+    await viewer.next("spectate:started");
+    const closed = new Promise<number>((resolve) => viewer.room.onLeave((code: number) => resolve(code)));
+    // The owner's own player token, in the web client's way: the built-in driver steps aside.
+    const person = await joinWorld(server, { characterId: a.characterId }, owner);
+    assert.equal((await viewer.next("spectate:ended")).reason, "replaced");
+    assert.equal(await closed, 4110);
+    await assert.rejects(joinWorld(server, { world: 1 }, { token: watch.token, accountId: owner.accountId }), /played by a person/);
+    const before = ctxLines(a.characterId);
+    person.send("player:chat", { message: "/nosuchcommand", channel: "world" });
+    await person.next("error");
+    await ticks(room, 2);
+    assert.deepEqual(ctxLines(a.characterId), before, "nothing of the person's play in the agent's activity");
+    await person.leave();
   });
 
   it("a watch token that expires ends the watch", async () => {
