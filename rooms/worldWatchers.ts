@@ -99,7 +99,8 @@ export class WorldWatchers {
     const p = this.c.world.players.get(characterId);
     if (!session || !p) throw new ServerError(404, "That agent is not in this world: GET /api/agents/:agentId/activity says where it plays");
     // Its owner playing the character in person is not watched.
-    if (!session.playsAsAgent) throw new ServerError(409, "That agent's character is played by a person now, not by an agent: watch again once an agent plays it");
+    if (!session.playsAsAgent)
+      throw new ServerError(409, "That agent's character is played by a person now, not by an agent: watch again once an agent plays it");
     if (this.spectators.size >= WATCHERS_PER_WORLD) throw new ServerError(503, `This world already holds ${WATCHERS_PER_WORLD} spectators`);
     const set = this.watching.get(characterId) ?? new Set<WorldClient>();
     if (set.size >= WATCHERS_PER_AGENT) throw new ServerError(429, `At most ${WATCHERS_PER_AGENT} people may watch one agent at once`);
