@@ -34,6 +34,12 @@ export interface Watch {
   maxTicks?: number;
   /** A progress message after each tick, for a client that sent a progressToken. */
   progress?: (p: McpPlayer, ticks: number) => { progress: number; total?: number; message: string } | undefined;
+  /**
+   * The outcome comes before the tick's state (a dialogue's next node is told at once, what it gave
+   * or took comes with the tick's `player:sync`): once it came, wait for that state too, so the
+   * answer's `gained` and the journal hold it.
+   */
+  stateAfter?: boolean;
   /** What else the result holds, from the player once the wait is over. */
   report?: (p: McpPlayer, heard: Heard[]) => Record<string, unknown>;
 }
@@ -133,6 +139,19 @@ export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope |
         const step = watch.progress(p, ticks);
         if (step) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...step } }).catch(() => {});
       }
+    }
+    if (verdict === "done" && watch.stateAfter && !s.ended && !extra.signal.aborted) {
+      // The tick's update and sync are sent together: woken by the first, the sync is in by then.
+      sawState = false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, TICK_MS + TICK_MS / 2);
+        wake = () => {
+          if (!sawState) return;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
     }
     if (verdict && typeof verdict === "object") {
       const { code, message } = verdict.fail;

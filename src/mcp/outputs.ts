@@ -83,6 +83,7 @@ const OWN = {
   chat: outcome,
   note: { noted: z.string().optional().describe("the note as posted") },
   quest_journal: {
+    questPoints: z.number().int().optional().describe("quest points earned: each completed quest's once"),
     quests: z
       .array(z.looseObject({ questId: z.string(), name: z.string(), status: z.string(), stage: z.number().int(), stageDescription: z.string().nullable() }))
       .optional(),

@@ -93,6 +93,7 @@ export function registerTools(server: McpServer, s: McpSession) {
         {
           maxTicks: 2,
           until: (h) => (h.type === "dialogue:node" || h.type === "dialogue:end" ? "done" : undefined),
+          stateAfter: true,
           report: (pl) => ({ dialogue: pl.sight.dialogue }),
         },
       ),
@@ -339,7 +340,12 @@ function interactWatch(p: McpPlayer, action: string, targetId: string | undefine
       };
     }
     case "talk":
-      return { maxTicks, until: on("dialogue:node", "store:open", "tanner:open", "bank:open"), report: (pl) => ({ dialogue: pl.sight.dialogue }) };
+      return {
+        maxTicks,
+        until: on("dialogue:node", "store:open", "tanner:open", "bank:open"),
+        stateAfter: true,
+        report: (pl) => ({ dialogue: pl.sight.dialogue }),
+      };
     case "store":
       return { maxTicks, until: on("store:open"), report: (pl) => ({ store: pl.sight.store }) };
     case "pray":

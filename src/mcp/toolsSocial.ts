@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { goalFrom } from "../agents/brain.js";
+import { questPointsOf } from "../game/quests.js";
 import { availableGoals, goalView, type GoalOption } from "../agents/goals.js";
 import { GoalBody } from "../http/api/agents.js";
 import { ClientMessages, PRODUCTION_KINDS, SERVER_MESSAGE_TYPES, TradeMessages, TRADE_CANCEL_REASONS } from "../protocol/index.js";
@@ -177,7 +178,7 @@ export function registerSocialTools(server: McpServer, s: McpSession) {
     server,
     s,
     "quest_journal",
-    "The quest journal: every quest of the world, its status and the stage in force (what to do next), and the quest points.",
+    "The quest journal: every quest of the world, its status and the stage in force (what to do next, and its target: the npc, kind or item id to act on, which interact takes), and the quest points.",
     z.object({}).strict(),
     async () => {
       s.check();
@@ -194,10 +195,15 @@ export function registerSocialTools(server: McpServer, s: McpSession) {
           stageDescription: j ? j.stageDescription : (q.stages[0]?.description ?? null),
           count: j?.count ?? 0,
           needed: j?.needed ?? 0,
+          // Where the stage in force is done (the npc to talk to, the kind to kill, the item to gather or make): interact takes its id.
+          target: j ? j.target : q.startNpc ? { type: "talk", id: q.startNpc } : null,
           requirements: q.requirements ?? null,
         };
       });
-      return toolResult({ quests });
+      const journal = new Map(
+        (p.sight.self?.quests ?? []).map((q) => [q.questId, { questId: q.questId, stage: q.stage, count: q.count, completions: q.completions }]),
+      );
+      return toolResult({ questPoints: questPointsOf(s.ctx.gameData.quests, journal), quests });
     },
   );
 

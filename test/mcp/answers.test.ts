@@ -126,6 +126,31 @@ describe("/mcp: answers carry the events since the last one, once, and the vital
     assert.match(unknown.text, /^UNKNOWN_TARGET/);
   });
 
+  it("a dialogue answer that hands an item over counts it in gained, and the journal has the quest it started", async () => {
+    const warden = [...room.world.npcs.values()].find((n) => n.defId === "warden_holt")!;
+    place(room, me, besideOf(room, warden.position));
+    await ticks(room, 2);
+    let r = await c.call("interact", { action: "talk", targetId: warden.id });
+    let started: Told | undefined;
+    for (let i = 0; i < 6 && !started && r.body.dialogue?.responses?.length; i++) {
+      r = await c.call("dialogue_respond", { index: 0 });
+      assert.equal(r.isError, false, r.text);
+      started = events(r.body).find((e) => e.kind === "quest:started");
+    }
+    assert.ok(started, "the warden's letter started");
+    // What the quest's start gave is in the same answer, and the journal already says so.
+    assert.equal(r.body.gained.sealed_letter, 1, JSON.stringify(r.body.gained));
+    const journal = await c.call("quest_journal");
+    const entry = journal.body.quests.find((q: any) => q.questId === started!.questId);
+    assert.equal(entry.status, "in_progress");
+    assert.equal(entry.target.type, "talk", "where its stage in force is done");
+    assert.equal(typeof entry.target.id, "string");
+    assert.equal(journal.body.questPoints, 0);
+    const notStarted = journal.body.quests.find((q: any) => q.status === "not_started" && q.startNpc);
+    if (notStarted) assert.deepEqual(notStarted.target, { type: "talk", id: notStarted.startNpc });
+    await c.call("close", { what: "dialogue" });
+  });
+
   it("an answer that stops before its outcome says how to go on; a wait past the bound is refused", async () => {
     const tree = [...room.world.resources.values()].find((r) => r.skill === "woodcutting" && !r.depleted)!;
     place(room, me, besideOf(room, tree.tile));
