@@ -9,46 +9,33 @@ import type { ToolName } from "./toolMeta.js";
  * open (more fields may come); the fields named here are what a model can count on.
  */
 
-const tile = z.object({ x: z.number(), z: z.number() });
+/**
+ * Kept short: a model is given every tool's schema before its first call, so what the answers
+ * mean is said once (docs/MCP.md, the server's instructions, the tools' descriptions), not in each
+ * schema. Whole numbers are plain numbers here (an integer's bounds would be written out in full).
+ */
+const num = z.number();
+const tile = z.looseObject({ x: num, z: num });
 const looseObject = z.looseObject({});
 
-/** What every answer carries (src/mcp/answers.ts withTold). */
+/** What every answer carries (src/mcp/answers.ts withTold): a refusal's error, the events since the previous answer, the vitals. */
 const told = {
-  error: z
-    .object({ code: z.string().describe("the documented error code (docs/PROTOCOL.md §6)"), message: z.string() })
-    .optional()
-    .describe("present on a refusal only"),
-  events: z
-    .array(z.looseObject({ type: z.string().optional(), kind: z.string().optional() }))
-    .optional()
-    .describe(
-      "what the player was told of since the session's previous answer, each event in exactly one answer; a fight's swings folded into totals (kind: combat)",
-    ),
-  eventsDropped: z.number().int().optional().describe("events that fell off the session's backlog before this answer"),
-  vitals: z
-    .object({
-      health: z.number(),
-      maxHealth: z.number(),
-      prayer: z.object({ points: z.number(), max: z.number() }).nullable(),
-      runEnergy: z.number().nullable().describe("run energy in percent, when the world keeps it"),
-      position: tile,
-      freeSlots: z.number().int(),
-      underAttackBy: z.array(z.object({ id: z.string(), name: z.string() })),
-    })
-    .nullable()
-    .optional()
-    .describe("one line of the player's state: null before its first state has come"),
+  error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+  events: z.array(looseObject).optional(),
+  eventsDropped: num.optional(),
+  // Its other fields (prayer, runEnergy, freeSlots, underAttackBy) are the docs' (docs/MCP.md, "Answers and errors").
+  vitals: z.looseObject({ health: num, maxHealth: num, position: tile }).nullable().optional(),
 };
 
 /** An action's outcome (src/mcp/act.ts perform): absent from a refusal. */
 const outcome = {
-  done: z.boolean().optional().describe("the outcome came within the call (false: it goes on; see `continues`)"),
-  gained: z.record(z.string(), z.number()).optional().describe("item id → change in the pack over the call (negative: lost)"),
-  xp: z.record(z.string(), z.number()).optional().describe("skill → xp gained over the call"),
+  done: z.boolean().optional(),
+  gained: z.record(z.string(), num).optional(),
+  xp: z.record(z.string(), num).optional(),
   position: tile.nullable().optional(),
-  action: z.unknown().optional().describe("the player's action when the call ended (null: idle)"),
-  continues: z.string().optional().describe("how to keep waiting for an outcome that has not come"),
-  resolved: z.object({ from: z.string(), targetId: z.string() }).optional().describe("a kind id given as a target, and the instance it named"),
+  action: z.unknown().optional(),
+  continues: z.string().optional(),
+  resolved: z.looseObject({ from: z.string(), targetId: z.string() }).optional(),
 };
 
 const goal = looseObject.nullable().optional().describe("the built-in runtime's goal (null: none)");
@@ -56,11 +43,11 @@ const goal = looseObject.nullable().optional().describe("the built-in runtime's 
 /** Each tool's own fields beside `told` (and, for the actions, `outcome`). */
 const OWN = {
   observe: {
-    tick: z.number().int().optional(),
+    tick: num.optional(),
     you: looseObject.nullable().optional().describe("the player (null before its first state)"),
     skills: z.record(z.string(), z.object({ level: z.number(), xp: z.number() })).optional(),
-    pack: z.array(z.looseObject({ slot: z.number().int(), itemId: z.string(), quantity: z.number() })).optional(),
-    freeSlots: z.number().int().optional(),
+    pack: z.array(z.looseObject({ slot: num, itemId: z.string(), quantity: z.number() })).optional(),
+    freeSlots: num.optional(),
   },
   move_to: { ...outcome, arrived: z.boolean().optional(), target: tile.optional() },
   interact: { ...outcome, target: z.unknown().optional(), dialogue: z.unknown().optional(), store: z.unknown().optional() },
@@ -69,7 +56,7 @@ const OWN = {
   store_buy: outcome,
   store_sell: outcome,
   bank: { ...outcome, bank: z.array(looseObject).nullable().optional() },
-  make: { ...outcome, attempts: z.number().int().optional().describe("items the recipe was made of, successes and failures") },
+  make: { ...outcome, attempts: num.optional().describe("items the recipe was made of, successes and failures") },
   equip: outcome,
   unequip: outcome,
   eat: outcome,
@@ -83,9 +70,9 @@ const OWN = {
   chat: outcome,
   note: { noted: z.string().optional().describe("the note as posted") },
   quest_journal: {
-    questPoints: z.number().int().optional().describe("quest points earned: each completed quest's once"),
+    questPoints: num.optional().describe("quest points earned: each completed quest's once"),
     quests: z
-      .array(z.looseObject({ questId: z.string(), name: z.string(), status: z.string(), stage: z.number().int(), stageDescription: z.string().nullable() }))
+      .array(z.looseObject({ questId: z.string(), name: z.string(), status: z.string(), stage: num, stageDescription: z.string().nullable() }))
       .optional(),
   },
   set_goal: { goal },
