@@ -150,6 +150,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       interest: this.interest,
       sessions: this.sessions,
       activity: this.ctx.activity,
+      standing: (accountId) => standingOf(this.ctx.db.prisma, accountId),
     });
     this.players = new WorldSessions({
       sql: this.ctx.db.sql,

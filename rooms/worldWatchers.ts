@@ -1,5 +1,7 @@
 import { ServerError } from "@colyseus/core";
 import type { AgentActivity } from "../src/agentActivity.js";
+import type { Standing } from "../src/db/staffRepo.js";
+import { bannedMessage } from "../src/game/staff.js";
 import { privateStateOf } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";
 import { CLOSE_CODES, type ServerMessageType, type SpectateEnd, type WorldUpdate } from "../src/protocol/index.js";
@@ -32,6 +34,8 @@ export interface WatchersContext {
   /** Online sessions by character id (the room's map). */
   sessions: Map<string, Session>;
   activity: AgentActivity;
+  /** The account's standing (a ban) as the database has it now. */
+  standing(accountId: string): Promise<Standing>;
 }
 
 type Sender = { send(type: string, data: unknown, options?: unknown): void };
@@ -91,9 +95,12 @@ export class WorldWatchers {
     for (const client of [...(this.watching.get(characterId) ?? [])]) this.dismiss(client, reason);
   }
 
-  /** A spectator's join: the agent its token names must be in this world. */
-  watch(client: WorldClient): void {
+  /** A spectator's join: the account that made its token must stand (not banned), and the agent it names be in this world. */
+  async watch(client: WorldClient): Promise<void> {
     const auth = client.auth!;
+    const standing = await this.c.standing(auth.sub);
+    if (!standing.exists) throw new ServerError(401, "The watch token's account does not exist");
+    if (standing.ban) throw new ServerError(CLOSE_CODES.BANNED, bannedMessage(standing.ban.reason, standing.ban.endsAt));
     const characterId = auth.characterId!;
     const session = this.c.sessions.get(characterId);
     const p = this.c.world.players.get(characterId);

@@ -169,6 +169,17 @@ describe("spectators: watch links, the activity feed and watching in the world",
     await person.leave();
   });
 
+  it("a banned owner's watch links watch nothing: the feed and the join are refused BANNED", async () => {
+    const { a, owner, watch } = await watched("Bannedowner");
+    await server.ctx.db.prisma.sanction.create({
+      data: { id: `s_${owner.accountId}`, accountId: owner.accountId, kind: "ban", reason: "botting", byName: "a moderator", targetName: "Bannedowner" },
+    });
+    const feed = await rest(server, "GET", `/api/agents/${a.agentId}/activity`, watch.token);
+    assert.deepEqual([feed.status, feed.body.error.code], [403, "BANNED"]);
+    assert.match(feed.body.error.message, /botting/);
+    await assert.rejects(joinWorld(server, { world: 1 }, { token: watch.token, accountId: owner.accountId }), /banned/i);
+  });
+
   it("a watch token that expires ends the watch", async () => {
     const { a, owner } = await watched("Expiring");
     const token = signToken({ sub: owner.accountId, role: "spectator", characterId: a.characterId, agentId: a.agentId }, TEST_SECRET, 2);

@@ -6,6 +6,8 @@ import type { AgentRuntime } from "../../agents/runtime.js";
 import { bearerToken, signToken, TokenError, tokenErrorStatus, verifyToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
 import { agentById } from "../../db/agentRepo.js";
+import { standingOf } from "../../db/staffRepo.js";
+import { bannedMessage } from "../../game/staff.js";
 import { AgentParams, steerableAgent } from "../../http/api/agents.js";
 import { authOf, parse } from "../../http/api/access.js";
 import { playerView } from "../../http/api/playerView.js";
@@ -53,8 +55,13 @@ export function spectateRoutes(ctx: ServerContext, runtime: AgentRuntime | undef
       return next(err);
     }
     if (claims.role !== "spectator") return auth(req, res, next);
-    req.auth = claims;
-    next();
+    // The account that made the link must still stand: a removed or banned account's links watch nothing.
+    standingOf(prisma, claims.sub).then((standing) => {
+      if (!standing.exists) return sendError(res, 401, "ACCOUNT_NOT_FOUND", "The watch token's account does not exist");
+      if (standing.ban) return sendError(res, 403, "BANNED", bannedMessage(standing.ban.reason, standing.ban.endsAt));
+      req.auth = claims;
+      next();
+    }, next);
   };
 
   /** The agent in the path, if the caller may watch it: a watch token of that agent, its owner, an admin. */
