@@ -19,6 +19,8 @@ import { byId, h } from "./dom.js";
 import { Game } from "./game.js";
 import { Guidance } from "./guidance.js";
 import { installHint } from "./hint.js";
+import { focusLogin, installKeyboard, installLoginKeys } from "./keyboard.js";
+import { installMenuDismissal } from "./menus.js";
 import { Minimap } from "./minimap.js";
 import { friendsPanel } from "./panels/friends.js";
 import { optionsPanel } from "./panels/options.js";
@@ -213,10 +215,8 @@ async function play() {
     void guidance.refresh();
     installStatus(game);
     installDisconnects(game);
-    document.addEventListener("click", (ev) => {
-      const menu = byId("menu");
-      if (!menu.contains(ev.target as Node) && !(ev.target instanceof HTMLCanvasElement) && !(ev.target as HTMLElement).closest?.(".slot")) menu.hidden = true;
-    });
+    installMenuDismissal();
+    installKeyboard(game, view);
     game.log(`Welcome to the world, ${game.me.name}. Click to walk; right-click for more; the yellow arrow shows where your quest goes next.`);
     // A handle for tools and tests that drive the page: where things are, what the client knows.
     (window as unknown as { arena: unknown }).arena = { game, view };
@@ -257,6 +257,7 @@ function start() {
   if (watchToken !== null) return void startWatching(watchToken);
   const button = byId<HTMLButtonElement>("play");
   button.onclick = () => void play();
+  installLoginKeys();
   // A reload in the middle of play goes straight back in, as the same character.
   if (signsBackIn()) {
     byId("login-mode").textContent = "Signing you back in…";
@@ -266,6 +267,7 @@ function start() {
   }
   showLogin();
   button.disabled = false;
+  focusLogin();
 }
 
 start();

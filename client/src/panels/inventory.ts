@@ -25,6 +25,8 @@ export const inventoryPanel: Panel = {
         "div",
         {
           className: `slot${s?.locked ? " locked" : ""}`,
+          // A slot with an item takes the focus (Tab); Enter or Space opens its menu (keyboard.ts).
+          tabIndex: s ? 0 : -1,
           dataset: { slot: String(slot), item: s?.itemId ?? "" },
           title: s ? `${game.itemName(s.itemId)}${item?.examine ? `\n${item.examine}` : ""}` : "",
         },
