@@ -4,6 +4,7 @@ import { KeysHelp } from "./keysHelp.js";
 import { closeMenu, menuOpen } from "./menus.js";
 import { settings } from "./settings.js";
 import type { WorldView } from "./view.js";
+import { closeQuestComplete } from "./windows/questComplete.js";
 
 /** The walking keys (KeyboardEvent.code, so they sit in the same place on any layout): north is up. */
 const WALK: Record<string, readonly [number, number]> = {
@@ -232,6 +233,7 @@ export function installKeyboard(game: Game, view: WorldView) {
   const escape = (): boolean => {
     if (closeMenu()) return true;
     if (help.close()) return true;
+    if (closeQuestComplete()) return true;
     const owner = game.overlayIs(dialog.dataset.owner ?? "") && !dialog.hidden ? dialog.dataset.owner! : null;
     const closes = owner ? CLOSES[owner] : undefined;
     if (closes) {

@@ -10,7 +10,10 @@ export const KEYS: ReadonlyArray<readonly [string, string]> = [
   ["[ and ]", "the side tab before or after (Pack, Worn, Skills, Quests, Bank, …)"],
   ["Tab", "move between the map, the tabs, the pack's slots and the chat; Enter or Space on a slot opens its menu"],
   ["↑ ↓ in a menu", "choose; Enter picks it"],
-  ["Escape", "close what is open, topmost first: the menu, this help, the conversation, the store, the bank; in the chat box, back to the map"],
+  [
+    "Escape",
+    "close what is open, topmost first: the menu, this help, the quest-complete window, the conversation, the store, the bank; in the chat box, back to the map",
+  ],
   ["?", "this help"],
 ];
 

@@ -37,10 +37,13 @@ import { productionPanel } from "./panels/production.js";
 import { questsPanel } from "./panels/quests.js";
 import { skillsPanel } from "./panels/skills.js";
 import { installStaffPanel } from "./staffPanel.js";
+import { installTouch, pointerWords } from "./touch.js";
 import { WorldView } from "./view.js";
 import { installDuel } from "./windows/duel.js";
 import { installNpcWindows } from "./windows/npcs.js";
 import { installReport } from "./windows/report.js";
+import { installQuestComplete } from "./windows/questComplete.js";
+import { installSound } from "./sound.js";
 import { installHiscores } from "./features/hiscores/hiscoresWindow.js";
 import { startWatching } from "./features/watch/watchMode.js";
 import { watchTokenOf } from "./features/watch/watchLink.js";
@@ -188,6 +191,8 @@ async function play() {
     installNpcWindows(game);
     installReport(game);
     installHiscores(game);
+    installQuestComplete(game);
+    installSound(game);
     installBroadcasts(game);
     installStaffPanel(game);
     const guidance = new Guidance(game);
@@ -217,7 +222,9 @@ async function play() {
     installDisconnects(game);
     installMenuDismissal();
     installKeyboard(game, view);
-    game.log(`Welcome to the world, ${game.me.name}. Click to walk; right-click for more; the yellow arrow shows where your quest goes next.`);
+    installTouch(view);
+    const words = pointerWords();
+    game.log(`Welcome to the world, ${game.me.name}. ${words.Click} to walk; ${words.rightClick} for more; the yellow arrow shows where your quest goes next.`);
     // A handle for tools and tests that drive the page: where things are, what the client knows.
     (window as unknown as { arena: unknown }).arena = { game, view };
   } catch (err) {

@@ -10,11 +10,13 @@ export interface Settings {
   xpDrops: boolean;
   /** The first-visit hint was read and put away. */
   hintSeen: boolean;
+  /** No sound effects (client/src/sound.ts). */
+  muted: boolean;
 }
 
 const KEY = "arena.settings";
 export const ZOOMS = [16, 20, 24, 28, 32, 40, 48];
-const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, hintSeen: false };
+const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, hintSeen: false, muted: false };
 
 function read(): Settings {
   try {

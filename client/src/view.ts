@@ -750,7 +750,8 @@ export class WorldView {
     return null;
   }
 
-  private click(ev: MouseEvent, list: boolean) {
+  /** Do what a click at the event's point does (`list`: the right click's menu there); touch.ts calls it for a tap and a long press. */
+  click(ev: MouseEvent, list: boolean) {
     const { x, y } = this.canvasPoint(ev);
     const options = this.optionsAt(x, y);
     const hit = this.hitsAt(x, y)[0];

@@ -164,6 +164,15 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     assert.fail(`no "${entry}" in the menu of ${name}`);
   }
 
+  /** The quest-complete window, opened once the conversation is closed: it names the quest and a reward; its Close closes it. */
+  async function closeQuestWindow(page: Page, quest: string, reward: string) {
+    const box = page.locator("#quest-complete");
+    await box.locator(".quest-complete-name", { hasText: quest }).waitFor();
+    assert.match((await box.locator(".rewards").textContent()) ?? "", new RegExp(reward));
+    await box.locator("button", { hasText: "Close" }).click();
+    await box.waitFor({ state: "hidden" });
+  }
+
   const answer = (page: Page, text: string) => page.locator("#dialog button", { hasText: text }).first().click();
   async function done(page: Page) {
     await answer(page, "Continue");
@@ -234,6 +243,7 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     await page.locator("#dialog p", { hasText: "for your honesty" }).waitFor();
     await page.locator(".chat .log div", { hasText: "Quest complete: The Warden's Letter" }).waitFor();
     await done(page);
+    await closeQuestWindow(page, "The Warden's Letter", "Bronze Shortsword");
     await journal(page, "the_wardens_letter").and(page.locator('[data-status="completed"]')).waitFor();
 
     // Mudfoot Menace: offered by the same warden, the marker on him again.
@@ -342,6 +352,7 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     await page.locator("#dialog p", { hasText: "Brindlemere is in your debt" }).waitFor();
     await page.locator(".chat .log div", { hasText: "Quest complete: Mudfoot Menace" }).waitFor();
     await done(page);
+    await closeQuestWindow(page, "Mudfoot Menace", "250 Attack xp");
     await journal(page, "mudfoot_menace").and(page.locator('[data-status="completed"]')).waitFor();
     assert.equal(logs(), logsBefore - 3, "the warden took the three logs for the fence");
     await page.locator("#panel h3", { hasText: "Quest points: 2" }).waitFor();

@@ -2,7 +2,7 @@ import { h } from "../dom.js";
 import { settings, setSettings, ZOOMS } from "../settings.js";
 import type { Panel } from "./panel.js";
 
-/** Settings, kept in the browser: names over heads, xp drops, running, zoom, the newcomer's hint; and logging out. */
+/** Settings, kept in the browser: names over heads, xp drops, running, sound, zoom, the newcomer's hint; and logging out. */
 export const optionsPanel: Panel = {
   name: "Options",
   render(game) {
@@ -25,6 +25,17 @@ export const optionsPanel: Panel = {
       check("Names over heads", "names"),
       check("Experience drops", "xpDrops"),
       check("Run", "run"),
+      h(
+        "label",
+        { className: "option" },
+        h("input", {
+          type: "checkbox",
+          id: "sound-on",
+          checked: !settings.muted,
+          onchange: (ev: Event) => setSettings({ muted: !(ev.target as HTMLInputElement).checked }),
+        }),
+        " Sound effects",
+      ),
       h("label", { className: "option" }, "Zoom ", zoom),
       h(
         "div",

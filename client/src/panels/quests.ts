@@ -1,6 +1,7 @@
 import type { QuestView } from "../../../src/protocol/index.js";
 import { h } from "../dom.js";
 import type { Panel } from "./panel.js";
+import { allQuestsDone, nextGoal } from "../windows/questComplete.js";
 
 const STATUS: Record<string, string> = {
   not_started: "not started",
@@ -42,6 +43,7 @@ export const questsPanel: Panel = {
       ...journal.quests.map(entry),
       later.length ? h("h3", {}, "Not started") : null,
       ...later.map(entry),
+      journal.quests.length > 0 && allQuestsDone(game) ? h("p", { className: "next-goal" }, nextGoal(game)) : null,
     );
   },
 };

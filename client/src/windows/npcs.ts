@@ -31,7 +31,16 @@ export function installNpcWindows(game: Game) {
         "div",
         { className: "actions" },
         ...node.responses.map((r) => h("button", { textContent: r.text, onclick: () => net.send("dialogue:respond", { index: r.index }) })),
-        h("button", { textContent: node.responses.length ? "Walk away" : "Continue", onclick: () => net.send("dialogue:close", {}) }),
+        node.responses.length
+          ? h("button", { textContent: "Walk away", onclick: () => net.send("dialogue:close", {}) })
+          : // Last words: the server ends the conversation by itself (its dialogue:end may not be here yet), so they are put away here.
+            h("button", {
+              textContent: "Continue",
+              onclick: () => {
+                last = null;
+                game.closeOverlay("dialogue");
+              },
+            }),
       ),
     );
   });
