@@ -48,14 +48,43 @@ export interface WorldConnection {
 }
 
 /**
+ * What a connection to the world keeps for the page: the handlers of each server message type, and
+ * of each room joined (the first now, the next after a join again). Connection and the watch
+ * mode's WatchConnection both hold one.
+ */
+export class WorldListeners {
+  private readonly handlers = new Map<ServerMessageType, Array<(data: unknown) => void>>();
+  private readonly rooms: Array<(room: Room<any>) => void> = [];
+
+  on<K extends ServerMessageType>(type: K, fn: Handler<K>): void {
+    const list = this.handlers.get(type) ?? [];
+    list.push(fn as (data: unknown) => void);
+    this.handlers.set(type, list);
+  }
+
+  dispatch(type: ServerMessageType, data: unknown) {
+    for (const fn of this.handlers.get(type) ?? []) fn(data);
+  }
+
+  /** Call `fn` with `current` now, and with each room joined later (`joined`). */
+  onRoom(fn: (room: Room<any>) => void, current: Room<any>) {
+    this.rooms.push(fn);
+    fn(current);
+  }
+
+  joined(room: Room<any>) {
+    for (const fn of this.rooms) fn(room);
+  }
+}
+
+/**
  * The world room over @colyseus/sdk, typed by src/protocol: `send` takes only the messages the
  * server accepts, each with its payload's type; `on` hands each handler the payload its message
  * carries. A misspelled message or field does not compile. After the server closed the room (a
  * restart), `rejoin` enters the world again with the same character, and every handler goes on.
  */
 export class Connection implements WorldConnection {
-  private readonly handlers = new Map<ServerMessageType, Array<(data: unknown) => void>>();
-  private readonly roomListeners: Array<(room: Room<any>) => void> = [];
+  private readonly listeners = new WorldListeners();
   private current!: Room<any>;
   /** The player's own private state, as the last `player:sync` gave it. */
   me!: ServerMessage<"player:sync">;
@@ -89,7 +118,7 @@ export class Connection implements WorldConnection {
     // The first message after the join is the player's own state: it says who we are.
     const synced = new Promise<void>((resolve) => this.bind(room, resolve));
     this.current = room;
-    for (const fn of this.roomListeners) fn(room);
+    this.listeners.joined(room);
     await synced;
   }
 
@@ -107,7 +136,7 @@ export class Connection implements WorldConnection {
   private dispatch(type: ServerMessageType, data: unknown) {
     if (type === "player:sync") this.me = data as ServerMessage<"player:sync">;
     if (type === "account:standing") this.standing = data as Standing;
-    for (const fn of this.handlers.get(type) ?? []) fn(data);
+    this.listeners.dispatch(type, data);
   }
 
   /** The room joined last. */
@@ -117,8 +146,7 @@ export class Connection implements WorldConnection {
 
   /** Call `fn` with the room now, and with each room joined again later. */
   onRoom(fn: (room: Room<any>) => void) {
-    this.roomListeners.push(fn);
-    fn(this.current);
+    this.listeners.onRoom(fn, this.current);
   }
 
   get playerId(): string {
@@ -134,8 +162,6 @@ export class Connection implements WorldConnection {
   }
 
   on<K extends ServerMessageType>(type: K, fn: Handler<K>): void {
-    const list = this.handlers.get(type) ?? [];
-    list.push(fn as (data: unknown) => void);
-    this.handlers.set(type, list);
+    this.listeners.on(type, fn);
   }
 }

@@ -1,7 +1,7 @@
 import { Client, type Room } from "@colyseus/sdk";
 import { SERVER_MESSAGE_TYPES } from "../../../../src/protocol/serverMessages.js";
 import type { RoomMessage, RoomMessageType, ServerMessage, ServerMessageType, SpectateEnd } from "../../../../src/protocol/index.js";
-import { PLAYER_STANDING, type Handler, type Standing, type WorldConnection } from "../../connection.js";
+import { PLAYER_STANDING, WorldListeners, type Handler, type Standing, type WorldConnection } from "../../connection.js";
 import { StateMirror } from "./stateMirror.js";
 
 /** How a watch ended: the server's `spectate:ended` (the agent left, was taken over, the token expired), or the connection lost without one. */
@@ -23,8 +23,7 @@ export interface WatchEnd {
  * `watchIn` watches again once the agent plays.
  */
 export class WatchConnection implements WorldConnection {
-  private readonly handlers = new Map<ServerMessageType, Array<(data: unknown) => void>>();
-  private readonly roomListeners: Array<(room: Room<any>) => void> = [];
+  private readonly listeners = new WorldListeners();
   private readonly endListeners: Array<(end: WatchEnd) => void> = [];
   private current!: Room<any>;
   /** The page's own leave is under way (it is no end to report). */
@@ -66,7 +65,7 @@ export class WatchConnection implements WorldConnection {
     room.reconnection.enabled = false;
     const synced = new Promise<void>((resolve, reject) => this.bind(room, resolve, reject));
     this.current = room;
-    for (const fn of this.roomListeners) fn(room);
+    this.listeners.joined(room);
     await synced;
   }
 
@@ -96,7 +95,7 @@ export class WatchConnection implements WorldConnection {
         } else if (type === "world:update") this.state.apply(data as ServerMessage<"world:update">);
         else if (type === "spectate:ended") ended = data as ServerMessage<"spectate:ended">;
         else if (type === "player:sync") this.me = data as ServerMessage<"player:sync">;
-        this.dispatch(type, data);
+        this.listeners.dispatch(type, data);
         if (type === "player:sync" && !started) {
           started = this.watching = true;
           synced();
@@ -113,10 +112,6 @@ export class WatchConnection implements WorldConnection {
     });
   }
 
-  private dispatch(type: ServerMessageType, data: unknown) {
-    for (const fn of this.handlers.get(type) ?? []) fn(data);
-  }
-
   /** Call `fn` when a watch under way ends (not the page's own leave). */
   onEnded(fn: (end: WatchEnd) => void) {
     this.endListeners.push(fn);
@@ -127,8 +122,7 @@ export class WatchConnection implements WorldConnection {
   }
 
   onRoom(fn: (room: Room<any>) => void) {
-    this.roomListeners.push(fn);
-    fn(this.current);
+    this.listeners.onRoom(fn, this.current);
   }
 
   /** The agent's player id: the view follows it. */
@@ -143,8 +137,6 @@ export class WatchConnection implements WorldConnection {
   }
 
   on<K extends ServerMessageType>(type: K, fn: Handler<K>): void {
-    const list = this.handlers.get(type) ?? [];
-    list.push(fn as (data: unknown) => void);
-    this.handlers.set(type, list);
+    this.listeners.on(type, fn);
   }
 }
