@@ -1,17 +1,15 @@
 import type { AgentMapping } from "@prisma/client";
-import { Router, type Request, type RequestHandler, type Response } from "express";
+import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import type { ActivityEntry } from "../../agentActivity.js";
 import type { AgentRuntime } from "../../agents/runtime.js";
-import { bearerToken, signToken, TokenError, tokenErrorStatus, verifyToken } from "../../auth/tokens.js";
+import { signToken } from "../../auth/tokens.js";
 import type { ServerContext } from "../../context.js";
 import { agentById } from "../../db/agentRepo.js";
-import { standingOf } from "../../db/staffRepo.js";
-import { bannedMessage } from "../../game/staff.js";
 import { AgentParams, steerableAgent } from "../../http/api/agents.js";
 import { authOf, parse } from "../../http/api/access.js";
 import { playerView } from "../../http/api/playerView.js";
-import { HttpError, sendError } from "../../http/errors.js";
+import { HttpError } from "../../http/errors.js";
 import { requireAuth } from "../../http/requireAuth.js";
 
 /** How long a watch link lasts unless asked otherwise, and the bounds of what may be asked. */
@@ -41,28 +39,8 @@ export function spectateRoutes(ctx: ServerContext, runtime: AgentRuntime | undef
   let streams = 0;
   const streamsOf = new Map<string, number>();
 
-  /** A watch token is taken as it is (it names its agent); any other token as every route takes it. */
-  const watcherAuth: RequestHandler = (req, res, next) => {
-    let claims;
-    try {
-      claims = verifyToken(bearerToken(req.get("authorization")), ctx.config.jwtSecret, { watch: true });
-    } catch (err) {
-      if (err instanceof TokenError) {
-        if (err.code !== "TOKEN_MISSING") return sendError(res, tokenErrorStatus(err), err.code, err.message);
-        res.set("WWW-Authenticate", 'Bearer realm="api"');
-        return sendError(res, 401, "UNAUTHORIZED", err.message);
-      }
-      return next(err);
-    }
-    if (claims.role !== "spectator") return auth(req, res, next);
-    // The account that made the link must still stand: a removed or banned account's links watch nothing.
-    standingOf(prisma, claims.sub).then((standing) => {
-      if (!standing.exists) return sendError(res, 401, "ACCOUNT_NOT_FOUND", "The watch token's account does not exist");
-      if (standing.ban) return sendError(res, 403, "BANNED", bannedMessage(standing.ban.reason, standing.ban.endsAt));
-      req.auth = claims;
-      next();
-    }, next);
-  };
+  /** Any token as every route takes it, and a watch token of an account that stands (it names its agent). */
+  const watcherAuth = requireAuth(ctx.config.jwtSecret, prisma, { watch: true });
 
   /** The agent in the path, if the caller may watch it: a watch token of that agent, its owner, an admin. */
   async function watchedAgent(req: Request): Promise<AgentMapping> {
