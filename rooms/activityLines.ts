@@ -1,4 +1,5 @@
 import type { World } from "../src/game/world/World.js";
+import { itemName } from "../src/manifests/gameData.js";
 import type { ItemStackView, ServerMessage, ServerMessageType } from "../src/protocol/index.js";
 
 /**
@@ -7,8 +8,7 @@ import type { ItemStackView, ServerMessage, ServerMessageType } from "../src/pro
  */
 type Lines = { [K in ServerMessageType]?: (w: World, data: ServerMessage<K>) => string | undefined };
 
-const itemName = (w: World, itemId: string) => w.data.items.get(itemId)?.name ?? itemId;
-const stacks = (w: World, items: ItemStackView[]) => items.map((s) => `${s.quantity} × ${itemName(w, s.itemId)}`).join(", ");
+const stacks = (w: World, items: ItemStackView[]) => items.map((s) => `${s.quantity} × ${itemName(w.data, s.itemId)}`).join(", ");
 const questName = (w: World, questId: string) => w.data.quests.get(questId)?.name ?? questId;
 
 const LINES: Lines = {
@@ -18,9 +18,9 @@ const LINES: Lines = {
   "quest:started": (_w, d) => `Started the quest ${d.name}${d.stageDescription ? `: ${d.stageDescription}` : ""}`,
   "quest:stage": (w, d) => `${questName(w, d.questId)}: ${d.stageDescription ?? `stage ${d.stage}`}`,
   "quest:completed": (_w, d) => `Completed the quest ${d.name} (+${d.questPoints} quest points)`,
-  "store:bought": (w, d) => `Bought ${d.quantity} × ${itemName(w, d.itemId)} for ${d.coins} coins`,
-  "store:sold": (w, d) => `Sold ${d.quantity} × ${itemName(w, d.itemId)} for ${d.coins} coins`,
-  "production:made": (w, d) => (d.success ? `Made ${stacks(w, d.made)}` : `Failed to make ${itemName(w, d.recipeId)}`),
+  "store:bought": (w, d) => `Bought ${d.quantity} × ${itemName(w.data, d.itemId)} for ${d.coins} coins`,
+  "store:sold": (w, d) => `Sold ${d.quantity} × ${itemName(w.data, d.itemId)} for ${d.coins} coins`,
+  "production:made": (w, d) => (d.success ? `Made ${stacks(w, d.made)}` : `Failed to make ${itemName(w.data, d.recipeId)}`),
   tradeCompleted: (w, d) => `Completed a trade${d.receivedItems.length ? `, receiving ${stacks(w, d.receivedItems)}` : ""}`,
   "duel:ended": (_w, d) => `A duel ended (${d.outcome})`,
   notice: (_w, d) => d.message,

@@ -1,4 +1,5 @@
 import type { WorldKnowledge } from "../game/world/knowledge.js";
+import { itemName } from "../manifests/gameData.js";
 import type { Goal } from "./goals.js";
 import type { Order } from "./mind.js";
 import type { AgentView } from "./view.js";
@@ -7,8 +8,6 @@ import type { AgentView } from "./view.js";
  * What the built-in agent does, in words, for the people watching it (its activity's "doing"
  * lines and "goal" lines): the first order of a step that acts, and a goal with why it was taken.
  */
-
-const itemName = (k: WorldKnowledge, itemId: string) => k.data.items.get(itemId)?.name ?? itemId;
 
 /** The step's orders in words (chat aside), or null when it sent none that acts. */
 export function describeOrders(orders: readonly Order[], view: AgentView, k: WorldKnowledge): string | null {
@@ -29,7 +28,7 @@ export function describeOrders(orders: readonly Order[], view: AgentView, k: Wor
             return `Attacking ${npc ?? "an npc"}`;
           case "pickup": {
             const item = view.groundItems.get(id);
-            return `Picking up ${item ? itemName(k, item.itemId) : "an item"}`;
+            return `Picking up ${item ? itemName(k.data, item.itemId) : "an item"}`;
           }
           case "talk":
             return `Talking to ${npc ?? "someone"}`;
@@ -43,19 +42,19 @@ export function describeOrders(orders: readonly Order[], view: AgentView, k: Wor
       }
       case "inventory:use": {
         const s = view.self?.inventory.find((i) => i.slot === o.data.slot);
-        const what = s ? itemName(k, s.itemId) : "an item";
+        const what = s ? itemName(k.data, s.itemId) : "an item";
         return o.data.action === "eat" ? `Eating ${what} (health ${view.self?.health}/${view.self?.maxHealth})` : `Using ${what}`;
       }
       case "bank:deposit":
         return "Banking the pack";
       case "bank:withdraw":
-        return `Taking ${itemName(k, o.data.itemId)} from the bank`;
+        return `Taking ${itemName(k.data, o.data.itemId)} from the bank`;
       case "store:buy":
-        return `Buying ${o.data.quantity} × ${itemName(k, o.data.itemId)}`;
+        return `Buying ${o.data.quantity} × ${itemName(k.data, o.data.itemId)}`;
       case "store:sell":
-        return `Selling ${itemName(k, view.self?.inventory.find((i) => i.slot === o.data.slot)?.itemId ?? "")}`;
+        return `Selling ${itemName(k.data, view.self?.inventory.find((i) => i.slot === o.data.slot)?.itemId ?? "")}`;
       case "production:make":
-        return `Making ${itemName(k, o.data.recipeId)} (${o.data.kind})`;
+        return `Making ${itemName(k.data, o.data.recipeId)} (${o.data.kind})`;
       case "dialogue:respond":
         return "Answering in a dialogue";
       default:

@@ -1,4 +1,5 @@
 import type { WorldKnowledge } from "../game/world/knowledge.js";
+import { itemName } from "../manifests/gameData.js";
 import { coinsOf, equippedOf, hasBankable, isTool } from "./pack.js";
 import { bestRecipe, recipeAvailability, recipesOf } from "./productionPlan.js";
 import { questAvailability } from "./questPlan.js";
@@ -113,7 +114,7 @@ export function availableGoals(view: AgentView, k: WorldKnowledge, skip?: Skip):
     for (const def of k.data.gathering[skill].values()) {
       if (!k.resourceSpots.has(def.id)) continue;
       const needs = gatherNeeds(view, k, def, skip);
-      const buying = needs.ok && needs.buy.length ? ` (buying ${needs.buy.map((b) => nameOf(k, b.itemId).toLowerCase()).join(" and ")} first)` : "";
+      const buying = needs.ok && needs.buy.length ? ` (buying ${needs.buy.map((b) => itemName(k.data, b.itemId).toLowerCase()).join(" and ")} first)` : "";
       out.push({
         id: `${skill}:${def.id}`,
         type: skill,
@@ -144,13 +145,13 @@ export function availableGoals(view: AgentView, k: WorldKnowledge, skip?: Skip):
     const offer = offersOf(k, itemId, self.tile, skip)[0];
     if (!offer) continue;
     const coins = coinsOf(self);
-    const short = offer.price > coins ? `${nameOf(k, itemId)} costs ${offer.price} coins at ${offer.storeName}; I have ${coins}` : undefined;
+    const short = offer.price > coins ? `${itemName(k.data, itemId)} costs ${offer.price} coins at ${offer.storeName}; I have ${coins}` : undefined;
     const full = !short && view.freeSlots() === 0 ? "No room in the pack" : undefined;
     out.push({
       id: `buy:${itemId}`,
       type: "buy",
       target: itemId,
-      name: `Buy ${article(nameOf(k, itemId).toLowerCase())} (${offer.price} coins at ${offer.storeName})`,
+      name: `Buy ${article(itemName(k.data, itemId).toLowerCase())} (${offer.price} coins at ${offer.storeName})`,
       ...(short || full ? unavailable(short ?? full) : { available: true }),
     });
   }
@@ -196,7 +197,7 @@ function productionOptions(view: AgentView, k: WorldKnowledge, skip?: Skip): Goa
       id: kind,
       type: kind,
       target: null,
-      name: best ? `${PRODUCTION_VERB[kind]} the best I can (${nameOf(k, best.id).toLowerCase()})` : `${PRODUCTION_VERB[kind]} the best I can`,
+      name: best ? `${PRODUCTION_VERB[kind]} the best I can (${itemName(k.data, best.id).toLowerCase()})` : `${PRODUCTION_VERB[kind]} the best I can`,
       ...(best ? { available: true } : unavailable(none)),
     });
     for (const { r, can } of recipes) {
@@ -204,7 +205,7 @@ function productionOptions(view: AgentView, k: WorldKnowledge, skip?: Skip): Goa
         id: `${kind}:${r.id}`,
         type: kind,
         target: r.id,
-        name: `${PRODUCTION_VERB[kind]} ${nameOf(k, r.id).toLowerCase()}`,
+        name: `${PRODUCTION_VERB[kind]} ${itemName(k.data, r.id).toLowerCase()}`,
         ...(can.ok ? { available: true } : unavailable(can.reason)),
       });
     }
@@ -212,7 +213,6 @@ function productionOptions(view: AgentView, k: WorldKnowledge, skip?: Skip): Goa
   return out;
 }
 
-const nameOf = (k: WorldKnowledge, itemId: string) => k.data.items.get(itemId)?.name ?? itemId;
 const article = (name: string) => `${/^[aeiou]/.test(name) ? "an" : "a"} ${name}`;
 const verb = (skill: GatheringSkill) => (skill === "woodcutting" ? "Chop" : skill === "mining" ? "Mine" : "Fish at");
 

@@ -1,4 +1,5 @@
 import { chebyshev } from "../game/movement.js";
+import { itemName } from "../manifests/gameData.js";
 import { attemptsPossible, checkMake, inputsFor, outputsAt, toolsOf, type Maker } from "../game/production.js";
 import { COINS } from "../game/store.js";
 import { GameError, type Tile } from "../game/types.js";
@@ -48,7 +49,6 @@ export type ProductionStep =
 
 export type Availability = { ok: true } | { ok: false; reason: string };
 
-const nameOf = (k: WorldKnowledge, itemId: string) => k.data.items.get(itemId)?.name ?? itemId;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** "a dagger", "an iron bar", "leather boots" (a plural takes none). */
 const article = (name: string) => (/s$/i.test(name) ? name : `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`);
@@ -155,7 +155,7 @@ class Planner {
   }
 
   private recipeWhy(recipe: Recipe, seen: ReadonlySet<string>): string | null {
-    const name = nameOf(this.k, recipe.id);
+    const name = itemName(this.k.data, recipe.id);
     const level = this.level(recipe.skill);
     if (level < recipe.level) return `I need ${capital(recipe.skill)} level ${recipe.level} to make ${article(name)}; I have ${level}`;
     const places = placesFor(this.k, recipe);
@@ -163,8 +163,9 @@ class Planner {
     for (const tool of toolsOf(recipe, this.k.data.items)) {
       if (this.hasTool(tool)) continue;
       const offer = offersOf(this.k, tool, this.self.tile, this.skip)[0];
-      if (!offer) return `I need ${article(nameOf(this.k, tool))} to make ${article(name)}, and no store here sells one`;
-      if (offer.price > this.coins) return `I need ${article(nameOf(this.k, tool))}: ${offer.storeName} wants ${offer.price} coins and I have ${this.coins}`;
+      if (!offer) return `I need ${article(itemName(this.k.data, tool))} to make ${article(name)}, and no store here sells one`;
+      if (offer.price > this.coins)
+        return `I need ${article(itemName(this.k.data, tool))}: ${offer.storeName} wants ${offer.price} coins and I have ${this.coins}`;
     }
     if (recipe.coins && this.coins < recipe.coins) return `Making ${article(name)} costs ${recipe.coins} coins; I have ${this.coins}`;
     const [first, ...rest] = recipe.inputs;
@@ -188,7 +189,7 @@ class Planner {
       const source = this.leaf(itemId, 1);
       // Why a recipe making it cannot be used says more than "nothing yields it".
       const made = this.unusableProducer(itemId, seen);
-      if ("reason" in source) answer = { ok: false, reason: made ? `${nameOf(this.k, itemId)}: ${lower(made)}` : source.reason };
+      if ("reason" in source) answer = { ok: false, reason: made ? `${itemName(this.k.data, itemId)}: ${lower(made)}` : source.reason };
     }
     if (seen.size <= 1) this.items.set(itemId, answer);
     return answer;
@@ -196,7 +197,7 @@ class Planner {
 
   /** Where to get `quantity` of an item it cannot make: gathered (no purchase needed first, then nearest), else bought. */
   leaf(itemId: string, quantity: number): ProductionStep | { reason: string } {
-    const name = nameOf(this.k, itemId);
+    const name = itemName(this.k.data, itemId);
     if (itemId === COINS) return { reason: `I need ${quantity} more coins` };
     const rated = (this.k.yieldsOf.get(itemId) ?? [])
       .filter((id) => this.k.resourceSpots.has(id))
@@ -366,7 +367,7 @@ export function productionStep(
     return makeable(m, recipe, attempts) ?? (hasBankable(k, m.self) ? { kind: "bank" } : { kind: "stuck", reason: "My pack is too full to make anything" });
   for (const tool of needs.tools) {
     const offer = offersOf(k, tool, m.self.tile, skip)[0];
-    if (!offer || offer.price > m.coins) return { kind: "stuck", reason: `I need ${article(nameOf(k, tool))}, and I can't get one` };
+    if (!offer || offer.price > m.coins) return { kind: "stuck", reason: `I need ${article(itemName(k.data, tool))}, and I can't get one` };
     return { kind: "buy", itemId: tool, quantity: 1 };
   }
   for (const [itemId, quantity] of needs.withdraw) return { kind: "withdraw", itemId, quantity };
@@ -379,6 +380,6 @@ export function productionStep(
   const make = makeable(m, recipe, attempts);
   if (make) return make;
   const away = [...needs.makes.map((x) => x.recipe), recipe].find((r) => m.place(r) === undefined);
-  if (away) return { kind: "stuck", reason: `I can't get to ${stationLabel(away)} to make ${article(nameOf(k, away.id))}` };
-  return { kind: "stuck", reason: `I have what ${article(nameOf(k, recipe.id))} needs, and yet I can't make it` };
+  if (away) return { kind: "stuck", reason: `I can't get to ${stationLabel(away)} to make ${article(itemName(k.data, away.id))}` };
+  return { kind: "stuck", reason: `I have what ${article(itemName(k.data, recipe.id))} needs, and yet I can't make it` };
 }

@@ -1,4 +1,5 @@
 import { canGather } from "../game/gathering.js";
+import { itemName } from "../manifests/gameData.js";
 import { chebyshev } from "../game/movement.js";
 import { COINS, sellPrice } from "../game/store.js";
 import type { GatheringResource } from "../manifests/index.js";
@@ -36,7 +37,6 @@ const never: Skip = () => false;
 /** How much bait it buys at once (at most: what the coins pay for). */
 export const BAIT_TO_BUY = 50;
 
-const nameOf = (k: WorldKnowledge, itemId: string) => k.data.items.get(itemId)?.name ?? itemId;
 const article = (name: string) => `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`;
 
 /** Every store's offer of an item (listed, not listed as sold out), cheapest first, then nearest to `from`. */
@@ -77,7 +77,7 @@ export function gatherNeeds(view: AgentView, k: WorldKnowledge, def: GatheringRe
       return {
         ok: false,
         code: "NOT_ENOUGH_COINS",
-        reason: `${check.message} ${offer.storeName} sells ${article(nameOf(k, offer.itemId))} for ${offer.price} coins; I have ${coins}.`,
+        reason: `${check.message} ${offer.storeName} sells ${article(itemName(k.data, offer.itemId))} for ${offer.price} coins; I have ${coins}.`,
       };
     }
     buy.push({ ...offer, quantity: 1 });
@@ -146,5 +146,5 @@ export function salePlan(view: AgentView, k: WorldKnowledge, skip: Skip = never)
       (items.length === best.items.length && chebyshev(self.tile, keeper.tile) < chebyshev(self.tile, best.keeper.tile));
     if (better) best = { ok: true, keeper, storeName: k.stores.get(storeId)!.def.name, items };
   }
-  return best ?? { ok: false, reason: `No store here buys ${goods.map((g) => nameOf(k, g.itemId).toLowerCase()).join(", ")}` };
+  return best ?? { ok: false, reason: `No store here buys ${goods.map((g) => itemName(k.data, g.itemId).toLowerCase()).join(", ")}` };
 }

@@ -337,6 +337,9 @@ export interface VegetationAsset {
   raw: Raw;
 }
 
+/** An item's name as the data gives it (its id when the data has none). */
+export const itemName = (data: Pick<GameData, "items">, itemId: string): string => data.items.get(itemId)?.name ?? itemId;
+
 export interface GameData {
   /** The manifest directory the data was read from. */
   dir: string;
