@@ -97,6 +97,16 @@ export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope |
   };
   /** A tick's state (an update or a private sync) came since the order. */
   let sawState = false;
+  /** Wait for the listener's wake (when `wanted` holds then) or `ms`, whichever comes first. */
+  const woken = (ms: number, wanted: () => boolean = () => true) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        if (!wanted()) return;
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (wake = undefined));
   const stop = p.listen((m) => {
     if (m.type !== "world:update" && m.type !== "player:sync") heard.push(m);
     else sawState = true;
@@ -125,14 +135,7 @@ export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope |
       if (left <= 0) break;
       // Until the player's next message (a tick's update or sync, an outcome), or a tick at most.
       sawState = false;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(left, TICK_MS));
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
+      await woken(Math.min(left, TICK_MS));
       const ticks = Math.floor((Date.now() - start) / TICK_MS);
       if (token !== undefined && watch.progress && ticks > told) {
         told = ticks;
@@ -143,15 +146,7 @@ export async function perform(s: McpSession, extra: Extra, order: RoomEnvelope |
     if (verdict === "done" && watch.stateAfter && !s.ended && !extra.signal.aborted) {
       // The tick's update and sync are sent together: woken by the first, the sync is in by then.
       sawState = false;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, TICK_MS + TICK_MS / 2);
-        wake = () => {
-          if (!sawState) return;
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
+      await woken(TICK_MS + TICK_MS / 2, () => sawState);
     }
     if (verdict && typeof verdict === "object") {
       const { code, message } = verdict.fail;
