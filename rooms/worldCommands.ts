@@ -57,21 +57,34 @@ function featureCommands(world: World, features: FeatureCommands) {
   const handlers: Partial<Record<FeatureMessageType, (session: ChatSession, msg: never) => void>> = {};
   for (const type of Object.keys(FeatureMessages) as FeatureMessageType[]) {
     const run = features[type] as (world: World, playerId: string, msg: unknown) => void;
-    handlers[type] = (s, m) => run(world, s.playerId, m);
+    handlers[type] = (s, m) => {
+      refuseWhileHeld(world, s.playerId);
+      run(world, s.playerId, m);
+    };
   }
   return handlers as Pick<CommandHandlers, FeatureMessageType>;
+}
+
+/** A player held in place (a feature's stun) is refused every order: a move, an action, making, casting, a feature's message. */
+function refuseWhileHeld(world: World, playerId: string) {
+  const why = world.heldBy(playerOf(world, playerId));
+  if (why) throw why;
 }
 
 function engineCommands(ctx: CommandContext): Omit<CommandHandlers, FeatureMessageType> {
   const w = ctx.world;
   return {
-    "player:move": (s, m) => movePlayer(w, s.playerId, { x: m.x, z: m.z }, m.run === true),
+    "player:move": (s, m) => {
+      refuseWhileHeld(w, s.playerId);
+      movePlayer(w, s.playerId, { x: m.x, z: m.z }, m.run === true);
+    },
     "player:action": (s, m) => {
-      if (m.action === "stop") return stopPlayer(w, s.playerId);
       if (m.action === "style") {
         if (!m.style) throw new GameError("INVALID_PAYLOAD", "style: required");
         return setCombatStyle(w, s.playerId, m.style);
       }
+      refuseWhileHeld(w, s.playerId);
+      if (m.action === "stop") return stopPlayer(w, s.playerId);
       if (!m.targetId) throw new GameError("INVALID_PAYLOAD", "targetId: required");
       if (m.action === "gather") return startGather(w, s.playerId, m.targetId);
       if (m.action === "attack") return startAttack(w, s.playerId, m.targetId);
@@ -103,8 +116,14 @@ function engineCommands(ctx: CommandContext): Omit<CommandHandlers, FeatureMessa
     "dialogue:close": (s) => closeDialogue(w, s.playerId),
     "store:buy": (s, m) => ctx.stores.buy(s.playerId, m.itemId, m.quantity),
     "store:sell": (s, m) => ctx.stores.sell(s.playerId, m.slot, m.quantity, m.forNothing === true),
-    "production:make": (s, m) => startMaking(w, s.playerId, m),
-    "combat:cast": (s, m) => startAttack(w, s.playerId, m.targetId, m.spellId),
+    "production:make": (s, m) => {
+      refuseWhileHeld(w, s.playerId);
+      startMaking(w, s.playerId, m);
+    },
+    "combat:cast": (s, m) => {
+      refuseWhileHeld(w, s.playerId);
+      startAttack(w, s.playerId, m.targetId, m.spellId);
+    },
     "combat:autocast": (s, m) => setAutocast(w, s.playerId, m.spellId),
     "prayer:toggle": (s, m) => togglePrayer(w, s.playerId, m.prayerId, m.on),
     "store:close": (s) => {

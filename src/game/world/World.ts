@@ -2,7 +2,7 @@ import type { GameData } from "../../manifests/index.js";
 import type { FeatureMessage, FeatureMessageType } from "../../protocol/featureMessages.js";
 import type { DuelLimits } from "../duel.js";
 import type { TradeLimits } from "../trade.js";
-import type { Rng } from "../types.js";
+import type { GameError, Rng } from "../types.js";
 import { DuelBook } from "./duelBook.js";
 import type { NpcEntity, PlayerAction, PlayerEntity } from "./entities.js";
 import { BANK_VARS } from "./bankSettings.js";
@@ -78,6 +78,12 @@ export interface WorldFeature {
   readonly populate?: (world: World) => void;
   /** Must a player who leaves stay in the world a while longer (a fight between players)? Asked each tick until it says no. */
   readonly holdsLogout?: (world: World, p: PlayerEntity) => boolean;
+  /**
+   * Is the player held in place now (a stun)? The reason, as the refusal its orders get: while one
+   * is given, the player neither walks nor acts, and moves, actions, making, casting and the
+   * features' messages are refused with it.
+   */
+  readonly holdsPlayer?: (world: World, p: PlayerEntity) => GameError | undefined;
 }
 
 /**
@@ -105,6 +111,7 @@ export class World extends WorldCore {
   /** Fights between players outside a duel, when a feature allows them. */
   readonly playerCombat?: PlayerCombat;
   private readonly logoutHolds: Array<(world: World, p: PlayerEntity) => boolean> = [];
+  private readonly playerHolds: Array<(world: World, p: PlayerEntity) => GameError | undefined> = [];
   /** The wall clock in milliseconds (WorldOptions.now). */
   readonly now: () => number;
 
@@ -123,6 +130,7 @@ export class World extends WorldCore {
         this.playerCombat = f.playerCombat;
       }
       if (f.holdsLogout) this.logoutHolds.push(f.holdsLogout);
+      if (f.holdsPlayer) this.playerHolds.push(f.holdsPlayer);
       if (f.action) this.featureActions.set(f.name, f.action);
     }
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
@@ -132,6 +140,15 @@ export class World extends WorldCore {
   /** Must this player, who is leaving, stay in the world a while longer (a feature's rule, such as a fight between players)? */
   logoutHeld(p: PlayerEntity): boolean {
     return !this.stopping && this.logoutHolds.some((held) => held(this, p));
+  }
+
+  /** Why the player is held in place now (a feature's stun), or undefined when it may walk and act. */
+  heldBy(p: PlayerEntity): GameError | undefined {
+    for (const hold of this.playerHolds) {
+      const why = hold(this, p);
+      if (why) return why;
+    }
+    return undefined;
   }
 
   /**

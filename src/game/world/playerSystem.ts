@@ -39,11 +39,13 @@ export function tickPlayers(world: World) {
   for (const p of world.players.values()) {
     if (p.health <= 0) continue;
     for (const step of world.playerTicks) step(world, p);
-    if (p.path.length > 0) walk(world, p);
+    // Held in place (a stun): no step and no action until it ends; a fight fought back resumes then.
+    const held = world.heldBy(p) !== undefined;
+    if (p.path.length > 0 && !held) walk(world, p);
     tickConversations(world, p);
     drainPrayers(world, p);
     // A trade or store deal being committed freezes the inventory: the action carries on once it is done.
-    if (!p.action || p.inventoryFrozen) continue;
+    if (!p.action || p.inventoryFrozen || held) continue;
     try {
       ACTIONS[p.action.type](world, p);
     } catch (err) {
