@@ -7,6 +7,7 @@ import { homeTeleport, homeTeleportCommands } from "./homeTeleport/index.js";
 import { pvp } from "./pvp/index.js";
 import { regeneration } from "./regeneration/index.js";
 import { spectate } from "./spectate/index.js";
+import { thieving, thievingCommands } from "./thieving/index.js";
 
 export { ActivityLog } from "./spectate/index.js";
 
@@ -17,9 +18,9 @@ export { ActivityLog } from "./spectate/index.js";
 export const FEATURES: readonly HttpFeature[] = [hiscores, spectate];
 
 /** The features the worlds play, in the order their steps run in a player's tick. */
-const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp, agility, scoreboard];
+const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp, agility, thieving, scoreboard];
 
 /** Every feature message's handler: a message of src/protocol/featureMessages.ts without one does not compile. */
-const COMMANDS: FeatureCommands = { ...homeTeleportCommands, ...agilityCommands };
+const COMMANDS: FeatureCommands = { ...homeTeleportCommands, ...agilityCommands, ...thievingCommands };
 
 export const WORLD_FEATURES: WorldFeatures = { list: WORLD_LIST, commands: COMMANDS };

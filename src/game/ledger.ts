@@ -22,6 +22,7 @@ export type LedgerCause =
   | "staked"
   | "dropped"
   | "picked_up"
+  | "stolen"
   | "death_lost"
   | "pvp_lost"
   | "reclaimed"

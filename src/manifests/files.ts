@@ -53,6 +53,7 @@ export const OPTIONAL_FILES = [
   "starter-kit.json",
   "character-templates.json",
   "agility.json",
+  "thieving.json",
   ...Object.values(GATHERING_FILES),
   ...RECIPE_FILES,
   // the older format

@@ -174,6 +174,9 @@ export const ERROR_CODES = {
   NOT_IN_PVP_AREA: "an attack on a player (not your duel opponent) while you or they stand outside every PvP area",
   SAFE_ZONE: "an attack on a player while you or they stand in a safe zone",
   LEVEL_BRACKET: "an attack on a player whose combat level is too far from yours for the PvP area (the message gives the bracket)",
+  STUNNED:
+    "any order (a move, an action, making, casting, a feature's message) while stunned after a failed pickpocket (the message says how many seconds are left)",
+  STALL_EMPTY: "thieving:steal at a stall emptied by a theft and not yet restocked (the message says when it will be)",
   // Duels (§11)
   SELF_DUEL: "duel:challenge to oneself",
   ALREADY_IN_DUEL: "one duel at a time",
@@ -251,6 +254,8 @@ export const NOTICE_CODES = [
   "OBSTACLE_FAILED",
   "LAP_COMPLETE",
   "OUT_OF_RUN_ENERGY",
+  "STOLEN",
+  "PICKPOCKET_FAILED",
   "QUEST_ITEMS_MISSING",
   "SCOREBOARD",
 ] as const;

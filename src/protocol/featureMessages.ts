@@ -10,6 +10,10 @@ export const FeatureMessages = {
   "player:homeTeleport": z.object({}).strict(),
   /** Cross an agility obstacle (a station of type agility_obstacle): walk onto its start, cross it (src/features/agility/). */
   "agility:cross": z.object({ obstacleId: z.string().min(1).max(128) }).strict(),
+  /** Pick an npc's pocket (an npc whose services name pickpocket): walk up to it, one attempt (src/features/thieving/). */
+  "thieving:pickpocket": z.object({ npcId: z.string().min(1).max(128) }).strict(),
+  /** Steal from a stall (a station of type thieving_stall): walk up to it, one theft (src/features/thieving/). */
+  "thieving:steal": z.object({ stallId: z.string().min(1).max(128) }).strict(),
 } as const;
 
 export type FeatureMessageType = keyof typeof FeatureMessages;

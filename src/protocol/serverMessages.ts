@@ -10,7 +10,7 @@ import type { InventorySlotView, ItemStackView, Position, SkillView } from "./sh
  */
 
 /** What a player is busy with, in its own `player:sync`. */
-export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make" | "pray" | "agility";
+export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make" | "pray" | "agility" | "thieving";
 
 // ---- The world (§4) ----
 

@@ -29,6 +29,7 @@ export const SKILLS = [
   "crafting",
   "fletching",
   "runecrafting",
+  "thieving",
 ] as const;
 export type SkillName = (typeof SKILLS)[number];
 

@@ -75,6 +75,8 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "player:setting": { name: "autoRetaliate", value: false },
   "player:homeTeleport": {},
   "agility:cross": { obstacleId: "obstacle:thornwood_trail:mossy_log" },
+  "thieving:pickpocket": { npcId: "npc_1" },
+  "thieving:steal": { stallId: "stall:fish_stall" },
   tradeRequest: { targetPlayerId: "c_1" },
   tradeRequestRespond: { tradeId: "t_1", accept: true },
   tradeAddItem: { tradeId: "t_1", inventorySlot: 3, quantity: 5 },

@@ -14,8 +14,21 @@ describe("world room: stations", function () {
     const a = await suite.join();
     const room = worldRoomOf(a);
     const types = [...room.world.stations.values()].map((s) => s.type).sort();
-    // The area stations, and the Thornwood Trail's four obstacles (the agility feature places them).
-    assert.deepEqual(types, ["agility_obstacle", "agility_obstacle", "agility_obstacle", "agility_obstacle", "altar", "anvil", "bank", "furnace", "range", "runecrafting_altar", "runecrafting_altar"]);
+    // The area stations, the Thornwood Trail's four obstacles (the agility feature places them) and the fish stall (thieving's).
+    assert.deepEqual(types, [
+      "agility_obstacle",
+      "agility_obstacle",
+      "agility_obstacle",
+      "agility_obstacle",
+      "altar",
+      "anvil",
+      "bank",
+      "furnace",
+      "range",
+      "runecrafting_altar",
+      "runecrafting_altar",
+      "thieving_stall",
+    ]);
     const furnace = [...room.world.stations.values()].find((s) => s.type === "furnace")!;
     assert.equal(furnace.name, room.world.data.stations.get("furnace")!.name);
 

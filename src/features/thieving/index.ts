@@ -1,0 +1,19 @@
+import type { FeatureCommands, WorldFeature } from "../../game/world/World.js";
+import { startPickpocket, startStealing, stunOf, THIEVING_VARS, tickStun, tickTheft } from "./thieving.js";
+import { placeThievery } from "./thievingManifest.js";
+
+/** Thieving: pockets picked and stalls robbed from thieving.json, a stun for a thief caught. */
+export const thieving: WorldFeature = {
+  name: "thieving",
+  vars: THIEVING_VARS,
+  playerTick: tickStun,
+  action: tickTheft,
+  populate: placeThievery,
+  holdsPlayer: stunOf,
+};
+
+/** Its messages' handlers. */
+export const thievingCommands = {
+  "thieving:pickpocket": (world, playerId, msg) => startPickpocket(world, playerId, msg.npcId),
+  "thieving:steal": (world, playerId, msg) => startStealing(world, playerId, msg.stallId),
+} satisfies Partial<FeatureCommands>;
