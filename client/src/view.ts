@@ -704,6 +704,7 @@ export class WorldView {
         if (def?.talks) options.push({ label: `Talk-to ${n.name}`, run: () => net.send("player:action", { action: "talk", targetId: n.id }) });
         if (def?.services.some((s) => s === "store" || s === "shop"))
           options.push({ label: `Trade ${n.name}`, run: () => net.send("player:action", { action: "store", targetId: n.id }) });
+        if (def?.services.includes("pickpocket")) options.push({ label: `Pickpocket ${n.name}`, run: () => net.send("thieving:pickpocket", { npcId: n.id }) });
       } else if (target.kind === "resource") {
         const r = state.resources.get(target.id)!;
         if (r.skill !== "firemaking" && !r.depleted)
@@ -715,6 +716,7 @@ export class WorldView {
         const s = state.stations.get(target.id)!;
         if (s.type === "altar") options.push({ label: `Pray-at ${s.name}`, run: () => net.send("player:action", { action: "pray", targetId: s.id }) });
         else if (s.type === "agility_obstacle") options.push({ label: `Cross ${s.name}`, run: () => net.send("agility:cross", { obstacleId: s.id }) });
+        else if (s.type === "thieving_stall") options.push({ label: `Steal-from ${s.name}`, run: () => net.send("thieving:steal", { stallId: s.id }) });
         else options.push({ label: `Use ${s.name}`, run: () => game.useStation(s) });
       } else if (target.kind === "player") {
         const p = state.players.get(target.id)!;

@@ -66,6 +66,8 @@ const OWN = {
   setting: { ...outcome, vars: z.record(z.string(), z.unknown()).optional() },
   home_teleport: { ...outcome, arrived: z.boolean().optional(), readyAt: z.number().optional().describe("when the next cast is allowed (ms since 1970)") },
   cross_obstacle: { ...outcome, crossed: z.boolean().optional() },
+  pickpocket: { ...outcome, stolen: z.boolean().optional(), caught: z.boolean().optional().describe("caught and stunned (PICKPOCKET_FAILED)") },
+  steal_from_stall: { ...outcome, stolen: z.boolean().optional(), caught: z.boolean().optional() },
   trade: { ...outcome, trade: z.unknown().optional(), answer: z.string().nullable().optional() },
   chat: outcome,
   note: { noted: z.string().optional().describe("the note as posted") },

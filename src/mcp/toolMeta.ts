@@ -36,6 +36,8 @@ export const TOOL_META = {
   setting: { title: "Change a setting (auto-retaliate)", idempotent: true },
   home_teleport: { title: "Teleport home to the starter town" },
   cross_obstacle: { title: "Cross an agility obstacle" },
+  pickpocket: { title: "Pick an npc's pocket", destructive: true },
+  steal_from_stall: { title: "Steal from a market stall", destructive: true },
   trade: { title: "Trade with another player", destructive: true, openWorld: true },
   chat: { title: "Say something", openWorld: true },
   note: { title: "Note your plan for the people watching" },

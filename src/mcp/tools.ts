@@ -4,7 +4,7 @@ import { chebyshev } from "../game/movement.js";
 import { ClientMessages, EQUIPMENT_SLOTS, GATHERING_SKILLS } from "../protocol/index.js";
 import { DEFAULT_MAX_TICKS, MAX_TICKS, perform, type Watch } from "./act.js";
 import { observation } from "./observe.js";
-import type { McpPlayer } from "./player.js";
+import type { Heard, McpPlayer } from "./player.js";
 import { toolResult, ToolError } from "./results.js";
 import type { McpSession } from "./session.js";
 import { resolveTarget } from "./targets.js";
@@ -302,6 +302,31 @@ export function registerTools(server: McpServer, s: McpSession) {
           report: (pl, heard) => ({ crossed: heard.some((h) => h.type === "skill:xp" && h.data.skill === "agility"), position: at(pl) }),
         },
       ),
+  );
+
+  const theft = (h: Heard) => (h.type === "notice" && (h.data.code === "STOLEN" || h.data.code === "PICKPOCKET_FAILED") ? "done" : undefined);
+  const theftReport = (pl: McpPlayer, heard: Heard[]) => ({
+    stolen: heard.some((h) => h.type === "notice" && h.data.code === "STOLEN"),
+    caught: heard.some((h) => h.type === "notice" && h.data.code === "PICKPOCKET_FAILED"),
+    position: at(pl),
+  });
+  tool(
+    server,
+    s,
+    "pickpocket",
+    "Pick an npc's pocket (an npc whose services name pickpocket, by id from observe): walks up to it and tries once; answers stolen (the loot is in your pack, thieving xp) or caught (PICKPOCKET_FAILED: stunned about 5 s, every order refused STUNNED, and hurt). Refused LEVEL_TOO_LOW below its thieving level, INVENTORY_FULL without room for the loot, UNKNOWN_TARGET for an npc with no pocket to pick.",
+    ClientMessages["thieving:pickpocket"].extend({ maxTicks }),
+    async ({ maxTicks: ticks, ...m }, extra) =>
+      perform(s, extra, { type: "thieving:pickpocket", data: m }, { maxTicks: ticks ?? DEFAULT_MAX_TICKS, until: theft, report: theftReport }),
+  );
+  tool(
+    server,
+    s,
+    "steal_from_stall",
+    "Steal from a market stall (a station of type thieving_stall that observe lists near you, by id): walks up to it and takes one thing (loot in your pack, thieving xp); the stall is then empty a while (STALL_EMPTY until it restocks). Refused LEVEL_TOO_LOW below its thieving level, INVENTORY_FULL without room, UNKNOWN_TARGET for an id that is no stall.",
+    ClientMessages["thieving:steal"].extend({ maxTicks }),
+    async ({ maxTicks: ticks, ...m }, extra) =>
+      perform(s, extra, { type: "thieving:steal", data: m }, { maxTicks: ticks ?? DEFAULT_MAX_TICKS, until: theft, report: theftReport }),
   );
 
   registerSocialTools(server, s);

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
-import { setRng, theWorld } from "../helpers/worldRoom.js";
+import { setRng, theWorld, ticks } from "../helpers/worldRoom.js";
 import { TOOL_META } from "../../src/mcp/toolMeta.js";
+import { xpForLevel } from "../../src/game/skills.js";
+import { refreshLevels } from "../../src/game/world/xp.js";
 import { mcpConnect, type McpTestClient } from "./helpers.js";
 
 /** The tools: every one refuses bad input as a tool error with the documented code; progress, goals, waits, resources. */
@@ -53,6 +55,8 @@ describe("/mcp: tools", function () {
     ["setting", { name: "autoRetaliate", value: "off" }, /value/],
     ["home_teleport", { to: "home" }, /home_teleport/],
     ["cross_obstacle", { obstacleId: "" }, /obstacleId/],
+    ["pickpocket", { npcId: 5 }, /npcId/],
+    ["steal_from_stall", {}, /stallId/],
   ];
 
   it("every tool has a title and the spec's hints: read-only, destructive, idempotent, open-world", async () => {
@@ -167,6 +171,32 @@ describe("/mcp: tools", function () {
     assert.deepEqual(crossed.body.position, { x: 142, z: 122 });
     assert.match((await c.call("cross_obstacle", { obstacleId: "obstacle:thornwood_trail:rope_swing" })).text, /^LEVEL_TOO_LOW: /);
     (room.world as unknown as { rng: () => number }).rng = Math.random;
+  });
+
+  it("pickpocket and steal_from_stall: the loot and xp, a stall left empty, a thief caught and stunned", async () => {
+    const room = await theWorld();
+    const me = (await c.call("observe")).body.you;
+    const p = room.world.players.get(me.id)!;
+    p.xp.thieving = xpForLevel(5);
+    refreshLevels(p);
+    p.tile = { x: 107, z: 98 };
+    room.world.place("player", p.id, p.tile);
+    room.world.touchPlayer(p, true);
+    setRng(room, 0.99); // no fall, the last loot entry
+    const stole = await c.call("steal_from_stall", { stallId: "stall:fish_stall" });
+    assert.equal(stole.isError, false, stole.text);
+    assert.equal(stole.body.stolen, true);
+    assert.ok(p.inventory.some((st) => st?.itemId === "raw_trout"));
+    assert.match((await c.call("steal_from_stall", { stallId: "stall:fish_stall" })).text, /^STALL_EMPTY: /);
+    const v = [...room.world.npcs.values()].find((n) => n.defId === "villager")!;
+    setRng(room, 0); // caught
+    const caught = await c.call("pickpocket", { npcId: v.id });
+    assert.equal(caught.isError, false, caught.text);
+    assert.deepEqual([caught.body.stolen, caught.body.caught], [false, true]);
+    assert.match((await c.call("move_to", { x: p.tile.x - 3, z: p.tile.z })).text, /^STUNNED: /);
+    (room.world as unknown as { rng: () => number }).rng = Math.random;
+    await ticks(room, (p.vars.stunnedUntilTick as number) - room.world.tick + 1); // the stun over before the next test
+    assert.equal(p.vars.stunnedUntilTick, 0);
   });
 
   it("a walk reports progress each tick to a client that asked, and answers once there", async () => {

@@ -524,7 +524,7 @@ export function drawResource(ctx: CanvasRenderingContext2D, resourceId: string, 
   ctx.fill();
 }
 
-/** A station: bank booth, range, furnace, anvil, prayer altar, runecrafting altar. */
+/** A station: bank booth, range, furnace, anvil, prayer altar, market stall, runecrafting altar. */
 export function drawStation(ctx: CanvasRenderingContext2D, type: string, runeType: string, t: number, phase = 0) {
   const { x: cx, y: cy } = thingAnchor(t);
   ctx.fillStyle = "rgba(0,0,0,0.25)";
@@ -604,6 +604,21 @@ export function drawStation(ctx: CanvasRenderingContext2D, type: string, runeTyp
         ctx.lineTo(cx + Math.cos(a) * t * 0.28, cy - t * 0.62 + Math.sin(a) * t * 0.28);
         ctx.stroke();
       }
+      return;
+    case "thieving_stall":
+      // A market stall: a wooden counter under a striped awning on two posts.
+      ctx.fillStyle = "#6a4a2a";
+      ctx.fillRect(cx - t * 0.42, cy - t * 0.6, t * 0.06, t * 0.75);
+      ctx.fillRect(cx + t * 0.36, cy - t * 0.6, t * 0.06, t * 0.75);
+      ctx.fillStyle = "#8a6a3a";
+      ctx.fillRect(cx - t * 0.45, cy - t * 0.2, t * 0.9, t * 0.3);
+      for (let k = 0; k < 5; k++) {
+        ctx.fillStyle = k % 2 ? "#f0ece0" : "#c83a3a";
+        ctx.fillRect(cx - t * 0.5 + k * t * 0.2, cy - t * 0.75, t * 0.2, t * 0.18);
+      }
+      ctx.fillStyle = "#9ab8c8";
+      ctx.fillRect(cx - t * 0.3, cy - t * 0.28, t * 0.22, t * 0.08);
+      ctx.fillRect(cx + t * 0.05, cy - t * 0.28, t * 0.22, t * 0.08);
       return;
     default: {
       // A runecrafting altar (or any other stone): a standing stone with its rune glowing.
