@@ -314,7 +314,7 @@ export function registerTools(server: McpServer, s: McpSession) {
     server,
     s,
     "pickpocket",
-    "Pick an npc's pocket (an npc whose services name pickpocket, by id from observe): walks up to it and tries once; answers stolen (the loot is in your pack, thieving xp) or caught (PICKPOCKET_FAILED: stunned about 5 s, every order refused STUNNED, and hurt). Refused LEVEL_TOO_LOW below its thieving level, INVENTORY_FULL without room for the loot, UNKNOWN_TARGET for an npc with no pocket to pick.",
+    "Pick an npc's pocket (an npc near you in observe whose services in arena://world/catalogue name pickpocket, by id): walks up to it and tries once; answers stolen (the loot is in your pack, thieving xp) or caught (PICKPOCKET_FAILED: stunned about 5 s, every order refused STUNNED, and hurt). Refused LEVEL_TOO_LOW below its thieving level, INVENTORY_FULL without room for the loot, UNKNOWN_TARGET for an npc with no pocket to pick.",
     ClientMessages["thieving:pickpocket"].extend({ maxTicks }),
     async ({ maxTicks: ticks, ...m }, extra) =>
       perform(s, extra, { type: "thieving:pickpocket", data: m }, { maxTicks: ticks ?? DEFAULT_MAX_TICKS, until: theft, report: theftReport }),
