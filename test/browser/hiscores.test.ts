@@ -18,11 +18,11 @@ describe("web client in Chromium: the hiscores", function () {
     await page.locator("#dialog[data-owner=hiscores]").waitFor();
     const mine = page.locator(`#dialog table.hiscores tr.me[data-name="${a.name}"]`);
     await mine.waitFor();
-    // Rank, name, total level (17 skills, constitution at 10: 26), xp.
+    // Rank, name, total level (18 skills, constitution at 10: 27), xp.
     const cells = await mine.locator("td").allTextContents();
     assert.match(cells[0]!, /^\d+$/);
     assert.equal(cells[1], a.name);
-    assert.equal(cells[2], "26");
+    assert.equal(cells[2], "27");
     assert.match((await page.locator("#dialog .hiscores-page").textContent()) ?? "", /^page 1 of \d+$/);
     assert.equal(await page.locator("#dialog button:has-text('Previous')").isDisabled(), true);
 
