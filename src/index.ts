@@ -68,12 +68,10 @@ async function main() {
   const port = await arena.listen(config.port);
   markStart("listening");
   const guestCleanup = cleanIdleGuests(ctx);
-  // `startup`: when each phase of this start ended, ms since the process began (npm run bench:startup reads it).
-  logger.info({ port, database: db.kind, world: config.world, startup: startTimes() }, `server listening on http://localhost:${port}`);
 
   let stopping = false;
   const stop = async (signal: string, exitCode = 0) => {
-    if (stopping) return;
+    if (stopping) return logger.info({ signal }, "already shutting down: the signal is ignored");
     stopping = true;
     logger.info({ signal }, "shutting down");
     const deadline = setTimeout(() => {
@@ -93,8 +91,12 @@ async function main() {
     }
   };
   stopServer = stop;
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  // A signal repeated during the shutdown is ignored: `npm start` stopped through its process group (Ctrl-C, a
+  // supervisor) is sent it by the terminal and again by npm, and the second must not cut the saving short.
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  // `startup`: when each phase of this start ended, ms since the process began (npm run bench:startup reads it).
+  logger.info({ port, database: db.kind, world: config.world, startup: startTimes() }, `server listening on http://localhost:${port}`);
   // A scheduled restart (POST /api/admin/restart) ends here once everyone is saved: exit 0, for the supervisor to start the server again.
   const { restartsOf } = await import("./staff/restart.js");
   restartsOf(ctx).exit = () => void stop("restart", 0);

@@ -74,6 +74,24 @@ describe("the server process", function () {
     }
   });
 
+  // `npm start` stopped by a signal to its process group (Ctrl-C in a terminal, a supervisor's stop): the server gets the
+  // signal from the terminal and again from npm, which passes it on. The second must not cut the shutdown short.
+  it("a second SIGTERM or SIGINT during the shutdown is ignored: the shutdown completes and the process exits 0", async () => {
+    const p = await startServerProcess({ DATA_DIR: dataDir, NODE_ENV: "development", LOG_LEVEL: "info" });
+    try {
+      await waitForOutput(p.child, "server listening", p.output, 30_000);
+      const stopping = waitForOutput(p.child, "shutting down", p.output, 30_000);
+      p.child.kill("SIGTERM");
+      await stopping;
+      p.child.kill("SIGTERM");
+      p.child.kill("SIGINT");
+      assert.equal(await p.exited, 0, p.output());
+      assert.match(p.output(), /shutdown complete/);
+    } finally {
+      p.child.kill("SIGKILL");
+    }
+  });
+
   it("on SIGINT disconnects its players, closes the database and exits 0; the data survives a restart", async () => {
     const env = { DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "info", JWT_SECRET: "process-test-secret".padEnd(40, "q") };
     const first = await startServerProcess(env);
