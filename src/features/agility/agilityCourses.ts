@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeIssues } from "../../manifests/schemas.js";
 import type { Tile } from "../../game/types.js";
 import type { StationEntity } from "../../game/world/entities.js";
 import type { World } from "../../game/world/World.js";
@@ -64,14 +65,14 @@ export function placeCourses(world: World) {
     for (const [i, c] of (file.success ? file.data.courses : []).entries()) {
       const course = courseSchema.safeParse(c);
       if (!course.success) {
-        warn(`course ${i}: ${course.error.issues[0]?.path.join(".")}: ${course.error.issues[0]?.message}`);
+        warn(`course ${i}: ${describeIssues(course.error)}`);
         continue;
       }
       const obstacles: Obstacle[] = [];
       for (const [j, o] of course.data.obstacles.entries()) {
         const parsed = obstacleSchema.safeParse(o);
         if (!parsed.success) {
-          warn(`course ${course.data.id} obstacle ${j}: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+          warn(`course ${course.data.id} obstacle ${j}: ${describeIssues(parsed.error)}`);
           continue;
         }
         const bad = (["from", "to"] as const).find((k) => !walkable(world, parsed.data[k]));

@@ -5,6 +5,7 @@ import { adjacent, walkTowards } from "../../game/world/commands.js";
 import type { NpcEntity, PlayerAction, PlayerEntity, StationEntity } from "../../game/world/entities.js";
 import { killPlayer } from "../../game/world/npcSystem.js";
 import { grantXp } from "../../game/world/xp.js";
+import { TICK_MS } from "../../manifests/index.js";
 import type { World } from "../../game/world/World.js";
 import { playerOf } from "../../game/world/worldCore.js";
 import { thieveryIn, type Loot, type Pickpocket, type Stall } from "./thievingManifest.js";
@@ -28,11 +29,14 @@ export const THIEVING_VARS = {
 
 type TheftAction = Extract<PlayerAction, { type: "feature" }>;
 
+/** Ticks in whole seconds for a message (at least 1). */
+const secondsOf = (ticks: number) => Math.max(1, Math.round((ticks * TICK_MS) / 1000));
+
 /** WorldFeature.holdsPlayer: a stunned thief is held until its stun ends. */
 export function stunOf(world: World, p: PlayerEntity): GameError | undefined {
   const left = (p.vars.stunnedUntilTick as number) - world.tick;
   if (left <= 0) return undefined;
-  return new GameError("STUNNED", `You're stunned for ${Math.max(1, Math.round((left * 600) / 1000))} more seconds`);
+  return new GameError("STUNNED", `You're stunned for ${secondsOf(left)} more seconds`);
 }
 
 /** WorldFeature.playerTick: a stun that is over is cleared (its player sees it end). */
@@ -76,8 +80,8 @@ export function startStealing(world: World, playerId: string, stallId: string) {
 /** WorldFeature.action: walk up to the target, wait ATTEMPT_TICKS, then the theft. */
 export function tickTheft(world: World, p: PlayerEntity, action: TheftAction) {
   const stall = thieveryIn(world).stalls.get(action.targetId);
-  const npc = stall ? undefined : pickpocketTarget(world, action.targetId).npc;
-  const tile = stall ? world.stations.get(stall.stationId)!.tile : npc!.position;
+  const pocket = stall ? undefined : pickpocketTarget(world, action.targetId);
+  const tile = stall ? world.stations.get(stall.stationId)!.tile : pocket!.npc.position;
   if (action.step === 0) {
     if (!adjacent(p.tile, tile)) {
       const end = p.path[p.path.length - 1];
@@ -99,11 +103,10 @@ export function tickTheft(world: World, p: PlayerEntity, action: TheftAction) {
   p.action = null;
   world.markChanged("player", p.id);
   if (stall) return stealFromStall(world, p, stall);
-  pickPocket(world, p, npc!);
+  pickPocket(world, p, pocket!.npc, pocket!.target);
 }
 
-function pickPocket(world: World, p: PlayerEntity, npc: NpcEntity) {
-  const target = thieveryIn(world).pickpockets.get(npc.defId)!;
+function pickPocket(world: World, p: PlayerEntity, npc: NpcEntity, target: Pickpocket) {
   checkRoom(world, p, target.loot);
   if (world.rng() < pickpocketFailChance(target, p.levels.thieving)) return caught(world, p, npc, target);
   const got = take(world, p, target.loot, npc.defId);
@@ -187,6 +190,5 @@ function stallTarget(world: World, stallId: string): { station: StationEntity; s
 
 function stallStocked(world: World, stall: Stall) {
   const left = (thieveryIn(world).restocks.get(stall.stationId) ?? 0) - world.tick;
-  if (left > 0)
-    throw new GameError("STALL_EMPTY", `The ${stall.name.toLowerCase()} is empty; it restocks in ${Math.max(1, Math.round((left * 600) / 1000))} seconds`);
+  if (left > 0) throw new GameError("STALL_EMPTY", `The ${stall.name.toLowerCase()} is empty; it restocks in ${secondsOf(left)} seconds`);
 }

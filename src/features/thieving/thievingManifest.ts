@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeIssues } from "../../manifests/schemas.js";
 import type { Tile } from "../../game/types.js";
 import type { StationEntity } from "../../game/world/entities.js";
 import type { World } from "../../game/world/World.js";
@@ -78,7 +79,6 @@ export const thieveryIn = (world: World): Thievery => thieveryOf.get(world) ?? e
 export function placeThievery(world: World) {
   const t = empty();
   const warn = (message: string) => world.events.push({ kind: "contentWarning", message: `thieving.json: ${message}; skipped` });
-  const issue = (e: z.ZodError) => `${e.issues[0]?.path.join(".")}: ${e.issues[0]?.message}`;
   const raw = world.data.extras["thieving"];
   const file = raw === undefined ? undefined : fileSchema.safeParse(raw);
   if (file && !file.success) warn("not an object with pickpocket and stalls lists");
@@ -86,7 +86,7 @@ export function placeThievery(world: World) {
   for (const [i, entry] of data.pickpocket.entries()) {
     const parsed = pickpocketSchema.safeParse(entry);
     if (!parsed.success) {
-      warn(`pickpocket ${i}: ${issue(parsed.error)}`);
+      warn(`pickpocket ${i}: ${describeIssues(parsed.error)}`);
       continue;
     }
     const bad = badLoot(world, parsed.data.loot);
@@ -99,7 +99,7 @@ export function placeThievery(world: World) {
   for (const [i, entry] of data.stalls.entries()) {
     const parsed = stallSchema.safeParse(entry);
     if (!parsed.success) {
-      warn(`stall ${i}: ${issue(parsed.error)}`);
+      warn(`stall ${i}: ${describeIssues(parsed.error)}`);
       continue;
     }
     const bad = badLoot(world, parsed.data.loot);
