@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { xpForLevel } from "../../src/game/skills.js";
 import { refreshLevels } from "../../src/game/world/xp.js";
-import { setRng, theWorld, ticks } from "../helpers/worldRoom.js";
+import { place, setRng, theWorld, ticks } from "../helpers/worldRoom.js";
 import { browserSuite, chooseOnTile, playAsGuest } from "./browser.js";
 
 /** Thieving in Debian's Chromium: the menus' Pickpocket and Steal-from, what the server then gives, the words in the chat. */
@@ -21,18 +21,14 @@ describe("web client in Chromium: thieving", function () {
       refreshLevels(p);
       const v = [...world.npcs.values()].find((n) => n.defId === "villager")!;
       while (v.wanderTo) await ticks(room, 1); // a walk under way ends; no new one starts
-      p.tile = { x: v.position.x - 1, z: v.position.z };
-      world.place("player", p.id, p.tile);
-      world.touchPlayer(p, true);
+      place(room, p.id, { x: v.position.x - 1, z: v.position.z });
       await page.waitForFunction((id) => (window as any).arena.game.net.state.npcs.get(id) !== undefined, v.id);
       await chooseOnTile(page, v.position.x, v.position.z, "Pickpocket Villager");
       await page.waitForFunction(() => document.querySelector("#chat .log")?.textContent?.includes("You pick the villager's pocket"));
       assert.equal(p.xp.thieving - xpForLevel(5), 8);
 
       const stall = world.stations.get("stall:fish_stall")!;
-      p.tile = { x: stall.tile.x - 1, z: stall.tile.z };
-      world.place("player", p.id, p.tile);
-      world.touchPlayer(p, true);
+      place(room, p.id, { x: stall.tile.x - 1, z: stall.tile.z });
       await page.waitForFunction((id) => (window as any).arena.game.net.state.stations.get(id) !== undefined, stall.id);
       await chooseOnTile(page, stall.tile.x, stall.tile.z, "Steal-from Fishmonger's stall");
       await page.waitForFunction(() => document.querySelector("#chat .log")?.textContent?.includes("You steal from the fishmonger's stall"));

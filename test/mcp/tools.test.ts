@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
-import { setRng, theWorld, ticks } from "../helpers/worldRoom.js";
+import { place, setRng, theWorld, ticks } from "../helpers/worldRoom.js";
 import { TOOL_META } from "../../src/mcp/toolMeta.js";
 import { xpForLevel } from "../../src/game/skills.js";
 import { refreshLevels } from "../../src/game/world/xp.js";
@@ -179,9 +179,7 @@ describe("/mcp: tools", function () {
     const p = room.world.players.get(me.id)!;
     p.xp.thieving = xpForLevel(5);
     refreshLevels(p);
-    p.tile = { x: 107, z: 98 };
-    room.world.place("player", p.id, p.tile);
-    room.world.touchPlayer(p, true);
+    place(room, p.id, { x: 107, z: 98 });
     setRng(room, 0.99); // no fall, the last loot entry
     const stole = await c.call("steal_from_stall", { stallId: "stall:fish_stall" });
     assert.equal(stole.isError, false, stole.text);
