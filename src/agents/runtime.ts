@@ -67,7 +67,7 @@ export class AgentRuntime {
   /** Start every agent marked running that no other process drives (at server start). */
   async startAll(): Promise<void> {
     for (const m of await runnableAgents(this.ctx.db.prisma)) {
-      if ((await this.placement.leases.holder(m.agentId)) !== undefined) continue;
+      if ((await this.placement.leases.holder(m.agentId)) !== undefined || (await this.playedElsewhere(m))) continue;
       await this.start(m).catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "agent could not start"));
     }
   }
@@ -88,7 +88,12 @@ export class AgentRuntime {
     this.timer.unref();
   }
 
-  private async round(takeOver: boolean) {
+  /**
+   * One round (run every AGENT_ROUND_MS): keep the leases; with `takeOver`, start the running
+   * agents nobody drives. An agent whose character an external runtime plays (its own login took
+   * the character over) is left to it until that session ends.
+   */
+  async round(takeOver: boolean) {
     const leases = this.placement.leases;
     await leases.refresh([...this.drivers.keys(), ...this.starting.keys()]);
     if (!takeOver) return;
@@ -105,6 +110,7 @@ export class AgentRuntime {
         }
         await leases.free(m.agentId, holder);
       }
+      if (await this.playedElsewhere(m)) continue;
       this.ctx.logger.info({ agentId: m.agentId }, "taking over an agent whose process is gone");
       await this.start(m).catch((err) => this.ctx.logger.warn({ err: (err as Error).message, agentId: m.agentId }, "agent could not be taken over"));
     }
@@ -132,6 +138,11 @@ export class AgentRuntime {
         return this.tell(m, String(args[0]));
     }
     throw new Error(`unknown agent control ${op}`);
+  }
+
+  /** The character is in a session no built-in driver holds: an external runtime (over /ws or /mcp) plays it. */
+  private async playedElsewhere(m: AgentMapping): Promise<boolean> {
+    return !this.drivers.has(m.agentId) && (await this.ctx.world.hasSession(m.characterId));
   }
 
   /** The process driving the agent when it is another live one. */

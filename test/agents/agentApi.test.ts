@@ -200,6 +200,40 @@ describe("agents: REST control of the built-in runtime", function () {
     }
   });
 
+  it("an external login takes a running agent over: the runtime's rounds leave it be, and drive the agent again once it left", async () => {
+    const owner = await guestToken(server);
+    const a = await register(owner);
+    const runtime = server.arena.agents;
+    await until("the built-in driver plays", () => runtime.driver(a.agentId) !== undefined && room.world.players.has(a.characterId));
+    const ws = await wsConnect(server.port, `?token=${encodeURIComponent(a.token)}`);
+    let closed = false;
+    try {
+      assert.equal((await ws.next("authenticated")).data.playerId, a.characterId);
+      await until("the built-in driver stepped aside", () => runtime.driver(a.agentId) === undefined);
+      // Rounds that would take over an agent nobody drives: this one is played over /ws.
+      await runtime.round(true);
+      await runtime.round(true);
+      await ticks(room, 2);
+      assert.equal(runtime.driver(a.agentId), undefined);
+      assert.deepEqual(
+        ws.frames.filter((f) => f.type === "session:replaced"),
+        [],
+      );
+      assert.equal((await call("GET", "/api/agent", owner.token)).body.agents[0].runtime, "external");
+      ws.close();
+      await ws.closed;
+      closed = true;
+      await until("the external session ended", () => !room.world.players.has(a.characterId));
+      await runtime.round(true);
+      await until("the built-in driver plays again", () => runtime.driver(a.agentId) !== undefined && room.world.players.has(a.characterId));
+    } finally {
+      if (!closed) {
+        ws.close();
+        await ws.closed;
+      }
+    }
+  });
+
   it("401 without a token, 403 for someone else's agent, 404 for an unknown one, 400 for bad input", async () => {
     const owner = await guestToken(server);
     const other = await guestToken(server);
