@@ -13,7 +13,7 @@ import type { TradeLimits } from "./src/game/trade.js";
 import type { ServerContext } from "./src/context.js";
 import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
-import { FEATURES } from "./src/features/index.js";
+import { FEATURES, MCP_TOOLS } from "./src/features/index.js";
 import { restartsOf } from "./src/staff/restart.js";
 import { contentOf } from "./src/staff/contentReload.js";
 import { watchOperatorChanges } from "./src/staff/operatorChanges.js";
@@ -168,7 +168,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
   });
 
   // The Model Context Protocol at /mcp: MCP sessions are players like /ws sockets, in the same rooms.
-  const mcp = mcpEndpoint(ctx, { guestLimiter: limiters?.auth });
+  const mcp = mcpEndpoint(ctx, { guestLimiter: limiters?.auth, tools: MCP_TOOLS });
 
   return {
     agents,

@@ -1,13 +1,14 @@
 import type { HttpFeature } from "../http/features.js";
 import type { FeatureCommands, WorldFeature, WorldFeatures } from "../game/world/World.js";
-import { agility, agilityCommands } from "./agility/index.js";
+import type { FeatureTool } from "../mcp/featureTools.js";
+import { agility, agilityCommands, crossObstacleTool } from "./agility/index.js";
 import { healer } from "./healer/index.js";
 import { hiscores, scoreboard } from "./hiscores/index.js";
-import { homeTeleport, homeTeleportCommands } from "./homeTeleport/index.js";
+import { homeTeleport, homeTeleportCommands, homeTeleportTool } from "./homeTeleport/index.js";
 import { pvp } from "./pvp/index.js";
 import { regeneration } from "./regeneration/index.js";
 import { spectate } from "./spectate/index.js";
-import { thieving, thievingCommands } from "./thieving/index.js";
+import { thieving, thievingCommands, thievingTools } from "./thieving/index.js";
 
 export { ActivityLog } from "./spectate/index.js";
 
@@ -24,3 +25,6 @@ const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport,
 const COMMANDS: FeatureCommands = { ...homeTeleportCommands, ...agilityCommands, ...thievingCommands };
 
 export const WORLD_FEATURES: WorldFeatures = { list: WORLD_LIST, commands: COMMANDS };
+
+/** The MCP tools the features add to the session's catalogue (src/mcp/featureTools.ts). */
+export const MCP_TOOLS: readonly FeatureTool[] = [homeTeleportTool, crossObstacleTool, ...thievingTools];

@@ -23,6 +23,7 @@ import { prototypeKeyRefusal } from "./prototypeKeys.js";
 import { argumentsRefused } from "./results.js";
 import { McpSession } from "./session.js";
 import { registerTools } from "./tools.js";
+import { checkFeatureTools, type FeatureTool } from "./featureTools.js";
 
 export const MCP_PATH = "/mcp";
 
@@ -79,7 +80,16 @@ class Refusal extends Error {
  * player is in the world before `initialize` is answered. Later requests carry `Mcp-Session-Id`
  * and the token of the same account. DELETE ends the session; so does MCP_IDLE_S without a request.
  */
-export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule; guestLimiter?: RateLimiterAbstract } = {}) {
+export function mcpEndpoint(
+  ctx: ServerContext,
+  options: {
+    opens?: RateLimitRule;
+    guestLimiter?: RateLimiterAbstract;
+    /** The feature folders' tools (src/features/index.ts). */ tools?: readonly FeatureTool[];
+  } = {},
+) {
+  const featureTools = options.tools ?? [];
+  checkFeatureTools(featureTools);
   const router = Router();
   // Sign-in by URL (oauth.ts): its metadata, registration, authorization and token routes, the SDK's auth handlers loaded with the first.
   let oauth: Promise<Router> | undefined;
@@ -210,7 +220,7 @@ export function mcpEndpoint(ctx: ServerContext, options: { opens?: RateLimitRule
     (server as unknown as { createToolError: (text: string) => CallToolResult }).createToolError = argumentsRefused;
     s.transport = transport;
     s.server = server;
-    registerTools(server, s);
+    registerTools(server, s, featureTools);
     registerResources(server, s);
     s.subscriptions = serveSubscriptions(server, s);
     await server.connect(transport);

@@ -28,7 +28,7 @@ const told = {
 };
 
 /** An action's outcome (src/mcp/act.ts perform): absent from a refusal. */
-const outcome = {
+export const outcome = {
   done: z.boolean().optional(),
   gained: z.record(z.string(), num).optional(),
   xp: z.record(z.string(), num).optional(),
@@ -64,10 +64,6 @@ const OWN = {
   cast: { ...outcome, target: z.unknown().optional() },
   prayer: { ...outcome, prayer: looseObject.nullable().optional() },
   setting: { ...outcome, vars: z.record(z.string(), z.unknown()).optional() },
-  home_teleport: { ...outcome, arrived: z.boolean().optional(), readyAt: z.number().optional().describe("when the next cast is allowed (ms since 1970)") },
-  cross_obstacle: { ...outcome, crossed: z.boolean().optional() },
-  pickpocket: { ...outcome, stolen: z.boolean().optional(), caught: z.boolean().optional().describe("caught and stunned (PICKPOCKET_FAILED)") },
-  steal_from_stall: { ...outcome, stolen: z.boolean().optional(), caught: z.boolean().optional() },
   trade: { ...outcome, trade: z.unknown().optional(), answer: z.string().nullable().optional() },
   chat: outcome,
   note: { noted: z.string().optional().describe("the note as posted") },
@@ -82,7 +78,7 @@ const OWN = {
   wait: { ...outcome, goal },
 } satisfies Record<ToolName, z.ZodRawShape>;
 
-/** The output schema of a tool. */
-export function outputSchemaOf(name: ToolName) {
-  return z.looseObject({ ...told, ...OWN[name] });
+/** The output schema of a tool: of a tool named here, or a feature's tool with its own fields. */
+export function outputSchemaOf(own: ToolName | z.ZodRawShape) {
+  return z.looseObject({ ...told, ...(typeof own === "string" ? OWN[own] : own) });
 }

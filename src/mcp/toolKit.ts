@@ -5,7 +5,7 @@ import { DEFAULT_MAX_TICKS, MAX_TICKS, type Extra, type Watch } from "./act.js";
 import { withTold } from "./answers.js";
 import { toolError, ToolError } from "./results.js";
 import { outputSchemaOf } from "./outputs.js";
-import { annotationsOf, type ToolName } from "./toolMeta.js";
+import { annotationsOf, TOOL_META, type ToolMeta, type ToolName } from "./toolMeta.js";
 import type { McpSession } from "./session.js";
 
 /** How long a tool may wait for its outcome, in ticks of 600 ms. */
@@ -29,8 +29,18 @@ export type Handler<A> = (args: A, extra: Extra) => Promise<CallToolResult>;
  * answer and the player's vitals (src/mcp/answers.ts).
  */
 export function tool<S extends z.ZodType>(server: McpServer, s: McpSession, name: ToolName, description: string, inputSchema: S, run: Handler<z.infer<S>>) {
-  const annotations = annotationsOf(name);
-  const outputSchema = outputSchemaOf(name);
+  registerTool(server, s, { name, meta: TOOL_META[name], output: outputSchemaOf(name), description }, inputSchema, run);
+}
+
+/** Register a tool of any name with its own title, hints and output schema (a feature's tool: src/mcp/featureTools.ts), as `tool` does. */
+export function registerTool<S extends z.ZodType>(
+  server: McpServer,
+  s: McpSession,
+  { name, meta, output: outputSchema, description }: { name: string; meta: ToolMeta; output: z.ZodType; description: string },
+  inputSchema: S,
+  run: Handler<z.infer<S>>,
+) {
+  const annotations = annotationsOf(meta);
   server.registerTool(name, { title: annotations.title, description, inputSchema: inputSchema as any, outputSchema: outputSchema as any, annotations }, (async (
     args: z.infer<S>,
     extra: Extra,

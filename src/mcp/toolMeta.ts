@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 
 /** What an MCP client shows of a tool and may decide on before calling it (the spec's tool annotations). */
-interface ToolMeta {
+export interface ToolMeta {
   title: string;
   /** Changes nothing in the world. */
   readOnly?: boolean;
@@ -15,7 +15,8 @@ interface ToolMeta {
 
 /**
  * Every tool's title and hints, by name: the tools are registered by these names only
- * (src/mcp/toolKit.ts), so a tool without its entry does not compile.
+ * (src/mcp/toolKit.ts), so a tool without its entry does not compile. The feature folders' tools
+ * carry their own (src/mcp/featureTools.ts).
  */
 export const TOOL_META = {
   observe: { title: "Look around", readOnly: true, idempotent: true },
@@ -34,10 +35,6 @@ export const TOOL_META = {
   cast: { title: "Cast a combat spell" },
   prayer: { title: "Turn a prayer on or off", idempotent: true },
   setting: { title: "Change a setting (auto-retaliate)", idempotent: true },
-  home_teleport: { title: "Teleport home to the starter town" },
-  cross_obstacle: { title: "Cross an agility obstacle" },
-  pickpocket: { title: "Pick an npc's pocket", destructive: true },
-  steal_from_stall: { title: "Steal from a market stall", destructive: true },
   trade: { title: "Trade with another player", destructive: true, openWorld: true },
   chat: { title: "Say something", openWorld: true },
   note: { title: "Note your plan for the people watching" },
@@ -50,8 +47,7 @@ export const TOOL_META = {
 export type ToolName = keyof typeof TOOL_META;
 
 /** A tool's annotations as the MCP spec names them. */
-export function annotationsOf(name: ToolName): ToolAnnotations {
-  const m: ToolMeta = TOOL_META[name];
+export function annotationsOf(m: ToolMeta): ToolAnnotations {
   return {
     title: m.title,
     readOnlyHint: m.readOnly === true,

@@ -4,7 +4,8 @@ import { chebyshev } from "../game/movement.js";
 import { ClientMessages, EQUIPMENT_SLOTS, GATHERING_SKILLS } from "../protocol/index.js";
 import { DEFAULT_MAX_TICKS, MAX_TICKS, perform, type Watch } from "./act.js";
 import { observation } from "./observe.js";
-import type { Heard, McpPlayer } from "./player.js";
+import { registerFeatureTools, type FeatureTool } from "./featureTools.js";
+import type { McpPlayer } from "./player.js";
 import { toolResult, ToolError } from "./results.js";
 import type { McpSession } from "./session.js";
 import { resolveTarget } from "./targets.js";
@@ -18,7 +19,7 @@ const at = (p: McpPlayer) => p.sight.self?.tile ?? { x: 0, z: 0 };
  * (src/protocol/clientMessages.ts), with `maxTicks` where a tool waits for an outcome; each tool
  * sends the room the message a /ws client would, and answers once the server has decided.
  */
-export function registerTools(server: McpServer, s: McpSession) {
+export function registerTools(server: McpServer, s: McpSession, featureTools: readonly FeatureTool[]) {
   const p = s.player;
   const data = s.ctx.gameData;
 
@@ -259,77 +260,8 @@ export function registerTools(server: McpServer, s: McpSession) {
     async (m, extra) => perform(s, extra, { type: "player:setting", data: m }, { ...afterTick, report: (pl) => ({ vars: pl.sight.self?.vars ?? {} }) }),
   );
 
-  tool(
-    server,
-    s,
-    "home_teleport",
-    "Teleport to the world's spawn in the starter town: about 10 s (16 ticks) of casting, interrupted by moving, any other order or a blow taken; once every 30 minutes (vars.homeTeleportReadyAt, epoch ms, says when). Refused in combat (IN_COMBAT: wait 10 s after the last blow), in a duel or a dangerous PvP area (NO_TELEPORT_HERE), during the cooldown (TELEPORT_COOLDOWN). Answers arrived and where you stand.",
-    ClientMessages["player:homeTeleport"],
-    async (m, extra) =>
-      perform(
-        s,
-        extra,
-        { type: "player:homeTeleport", data: m },
-        {
-          maxTicks: 30,
-          until: (h) => (h.type === "notice" && (h.data.code === "HOME_TELEPORTED" || h.data.code === "HOME_TELEPORT_INTERRUPTED") ? "done" : undefined),
-          progress: (_pl, t) => ({ progress: t, total: 16, message: "casting the home teleport" }),
-          report: (pl, heard) => ({
-            arrived: heard.some((h) => h.type === "notice" && h.data.code === "HOME_TELEPORTED"),
-            position: at(pl),
-            readyAt: pl.sight.self?.vars.homeTeleportReadyAt ?? 0,
-          }),
-        },
-      ),
-  );
-
-  tool(
-    server,
-    s,
-    "cross_obstacle",
-    "Cross an agility obstacle (a station of type agility_obstacle that observe lists near you, by id): walks onto its start, crosses it, answers at its end (the agility xp) or after a fall (OBSTACLE_FAILED: damage taken, still at the start). Refused LEVEL_TOO_LOW below its level, UNKNOWN_TARGET for an id that is no obstacle.",
-    ClientMessages["agility:cross"].extend({ maxTicks }),
-    async ({ maxTicks: ticks, ...m }, extra) =>
-      perform(
-        s,
-        extra,
-        { type: "agility:cross", data: m },
-        {
-          maxTicks: ticks ?? DEFAULT_MAX_TICKS,
-          until: (h) =>
-            (h.type === "skill:xp" && h.data.skill === "agility") || (h.type === "notice" && h.data.code === "OBSTACLE_FAILED") ? "done" : undefined,
-          progress: (pl, t) => ({ progress: t, message: pl.sight.self?.moving ? "walking to it" : "crossing" }),
-          report: (pl, heard) => ({ crossed: heard.some((h) => h.type === "skill:xp" && h.data.skill === "agility"), position: at(pl) }),
-        },
-      ),
-  );
-
-  const theft = (h: Heard) => (h.type === "notice" && (h.data.code === "STOLEN" || h.data.code === "PICKPOCKET_FAILED") ? "done" : undefined);
-  const theftReport = (pl: McpPlayer, heard: Heard[]) => ({
-    stolen: heard.some((h) => h.type === "notice" && h.data.code === "STOLEN"),
-    caught: heard.some((h) => h.type === "notice" && h.data.code === "PICKPOCKET_FAILED"),
-    position: at(pl),
-  });
-  tool(
-    server,
-    s,
-    "pickpocket",
-    "Pick an npc's pocket (an npc near you in observe whose services in arena://world/catalogue name pickpocket, by id): walks up to it and tries once; answers stolen (the loot is in your pack, thieving xp) or caught (PICKPOCKET_FAILED: stunned about 5 s, every order refused STUNNED, and hurt). Refused LEVEL_TOO_LOW below its thieving level, INVENTORY_FULL without room for the loot, UNKNOWN_TARGET for an npc with no pocket to pick.",
-    ClientMessages["thieving:pickpocket"].extend({ maxTicks }),
-    async ({ maxTicks: ticks, ...m }, extra) =>
-      perform(s, extra, { type: "thieving:pickpocket", data: m }, { maxTicks: ticks ?? DEFAULT_MAX_TICKS, until: theft, report: theftReport }),
-  );
-  tool(
-    server,
-    s,
-    "steal_from_stall",
-    "Steal from a market stall (a station of type thieving_stall that observe lists near you, by id): walks up to it and takes one thing (loot in your pack, thieving xp); the stall is then empty a while (STALL_EMPTY until it restocks). Refused LEVEL_TOO_LOW below its thieving level, INVENTORY_FULL without room, UNKNOWN_TARGET for an id that is no stall.",
-    ClientMessages["thieving:steal"].extend({ maxTicks }),
-    async ({ maxTicks: ticks, ...m }, extra) =>
-      perform(s, extra, { type: "thieving:steal", data: m }, { maxTicks: ticks ?? DEFAULT_MAX_TICKS, until: theft, report: theftReport }),
-  );
-
   registerSocialTools(server, s);
+  registerFeatureTools(server, s, featureTools);
 }
 
 /** What an `interact` waits for, by action. */

@@ -1,3 +1,5 @@
+import { FEATURE_ERROR_CODES, FEATURE_NOTICE_CODES } from "./featureMessages.js";
+
 /**
  * The codes the server puts on the wire: close codes of its sockets, error codes (`error`,
  * `tradeError`, and the /ws adapter's), notice codes and trade cancel reasons. docs/PROTOCOL.md
@@ -165,18 +167,11 @@ export const ERROR_CODES = {
   NO_STAFF: "combat:autocast without a staff wielded",
   STYLE_NOT_AVAILABLE: "player:action style: a style the wielded weapon does not offer",
   NOT_BURIABLE: "inventory:use bury: an item without prayer experience",
-  // Settings and the features' own (src/features/)
+  // Settings
   UNKNOWN_SETTING: "player:setting: a name that is not one of the player's settings (the message lists them)",
   INVALID_SETTING: "player:setting: a value not of the setting's kind (true or false; a whole number within its bounds)",
-  IN_COMBAT: "what a player who gave or took a blow in the last 17 ticks (10 s) may not do: a home teleport, a healer's care",
-  TELEPORT_COOLDOWN: "player:homeTeleport before the cooldown since the last one is over (the message says how long is left)",
-  NO_TELEPORT_HERE: "player:homeTeleport from a duel's arena or a dangerous PvP area",
-  NOT_IN_PVP_AREA: "an attack on a player (not your duel opponent) while you or they stand outside every PvP area",
-  SAFE_ZONE: "an attack on a player while you or they stand in a safe zone",
-  LEVEL_BRACKET: "an attack on a player whose combat level is too far from yours for the PvP area (the message gives the bracket)",
-  STUNNED:
-    "any order (a move, an action, making, casting, a feature's message) while stunned after a failed pickpocket (the message says how many seconds are left)",
-  STALL_EMPTY: "thieving:steal at a stall emptied by a theft and not yet restocked (the message says when it will be)",
+  // The feature folders' own (src/protocol/featureMessages.ts)
+  ...FEATURE_ERROR_CODES,
   // Duels (§11)
   SELF_DUEL: "duel:challenge to oneself",
   ALREADY_IN_DUEL: "one duel at a time",
@@ -244,20 +239,8 @@ export const NOTICE_CODES = [
   "SANCTION_LIFTED",
   "REPORTED",
   "BROADCAST_SENT",
-  "HEALED",
-  "HOME_TELEPORT_STARTED",
-  "HOME_TELEPORTED",
-  "HOME_TELEPORT_INTERRUPTED",
-  "SKULLED",
-  "SKULL_GONE",
-  "PVP_KILL",
-  "OBSTACLE_FAILED",
-  "LAP_COMPLETE",
-  "OUT_OF_RUN_ENERGY",
-  "STOLEN",
-  "PICKPOCKET_FAILED",
   "QUEST_ITEMS_MISSING",
-  "SCOREBOARD",
+  ...FEATURE_NOTICE_CODES,
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 

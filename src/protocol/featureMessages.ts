@@ -1,9 +1,11 @@
 import { z } from "zod";
 
 /**
- * The client messages of the feature folders (src/features/<feature>/), by event name, with the
- * payload each must have: part of the world room's messages (ClientMessages), answered as they
- * are (a refusal with `error`), handled by the feature that names them (docs/PROTOCOL.md §3).
+ * The feature folders' part of the wire (src/features/<feature>/): their client messages, error
+ * codes and notice codes, kept together so a feature's contract is written in one place. Their
+ * client messages, by event name, with the payload each must have: part of the world room's
+ * messages (ClientMessages), answered as they are (a refusal with `error`), handled by the feature
+ * that names them (docs/PROTOCOL.md §3).
  */
 export const FeatureMessages = {
   /** Cast the home teleport: after its cast time the player stands at the world's spawn (src/features/homeTeleport/). */
@@ -18,3 +20,33 @@ export const FeatureMessages = {
 
 export type FeatureMessageType = keyof typeof FeatureMessages;
 export type FeatureMessage<T extends FeatureMessageType> = z.infer<(typeof FeatureMessages)[T]>;
+
+/** The features' error codes (`error`, §6) and when each is given: part of ERROR_CODES (codes.ts). */
+export const FEATURE_ERROR_CODES = {
+  IN_COMBAT: "what a player who gave or took a blow in the last 17 ticks (10 s) may not do: a home teleport, a healer's care",
+  TELEPORT_COOLDOWN: "player:homeTeleport before the cooldown since the last one is over (the message says how long is left)",
+  NO_TELEPORT_HERE: "player:homeTeleport from a duel's arena or a dangerous PvP area",
+  NOT_IN_PVP_AREA: "an attack on a player (not your duel opponent) while you or they stand outside every PvP area",
+  SAFE_ZONE: "an attack on a player while you or they stand in a safe zone",
+  LEVEL_BRACKET: "an attack on a player whose combat level is too far from yours for the PvP area (the message gives the bracket)",
+  STUNNED:
+    "any order (a move, an action, making, casting, a feature's message) while stunned after a failed pickpocket (the message says how many seconds are left)",
+  STALL_EMPTY: "thieving:steal at a stall emptied by a theft and not yet restocked (the message says when it will be)",
+} as const;
+
+/** The features' `notice` codes (§4): part of NOTICE_CODES (codes.ts). */
+export const FEATURE_NOTICE_CODES = [
+  "HEALED",
+  "HOME_TELEPORT_STARTED",
+  "HOME_TELEPORTED",
+  "HOME_TELEPORT_INTERRUPTED",
+  "SKULLED",
+  "SKULL_GONE",
+  "PVP_KILL",
+  "OBSTACLE_FAILED",
+  "LAP_COMPLETE",
+  "OUT_OF_RUN_ENERGY",
+  "STOLEN",
+  "PICKPOCKET_FAILED",
+  "SCOREBOARD",
+] as const;

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken } from "../helpers/worldClient.js";
 import { place, setRng, theWorld, ticks } from "../helpers/worldRoom.js";
+import { MCP_TOOLS } from "../../src/features/index.js";
+import { checkFeatureTools } from "../../src/mcp/featureTools.js";
 import { TOOL_META } from "../../src/mcp/toolMeta.js";
 import { xpForLevel } from "../../src/game/skills.js";
 import { refreshLevels } from "../../src/game/world/xp.js";
@@ -61,7 +63,8 @@ describe("/mcp: tools", function () {
 
   it("every tool has a title and the spec's hints: read-only, destructive, idempotent, open-world", async () => {
     const tools = (await c.client.listTools()).tools;
-    assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_META).sort());
+    // The core tools and the feature folders' (src/features/index.ts MCP_TOOLS), each once.
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...Object.keys(TOOL_META), ...MCP_TOOLS.map((t) => t.name)].sort());
     for (const t of tools) {
       assert.ok(t.title && t.title === t.annotations?.title, `${t.name} has a title`);
       for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
@@ -69,7 +72,8 @@ describe("/mcp: tools", function () {
     }
     const hints = (name: string) => tools.find((t) => t.name === name)!.annotations!;
     for (const name of ["observe", "quest_journal", "agent_status"]) assert.equal(hints(name).readOnlyHint, true, name);
-    for (const name of ["store_sell", "trade", "use_item"]) assert.equal(hints(name).destructiveHint, true, name);
+    for (const name of ["store_sell", "trade", "use_item", "pickpocket"]) assert.equal(hints(name).destructiveHint, true, name);
+    assert.equal(hints("cross_obstacle").destructiveHint, false);
     for (const name of ["move_to", "interact", "store_buy"]) assert.equal(hints(name).readOnlyHint, false, name);
     assert.equal(hints("chat").openWorldHint, true);
     assert.equal(hints("observe").destructiveHint, false);
@@ -81,6 +85,15 @@ describe("/mcp: tools", function () {
     const props = (name: string) => Object.keys((tools.find((t) => t.name === name)!.outputSchema as { properties: object }).properties);
     assert.ok(props("move_to").includes("done") && props("move_to").includes("arrived"));
     assert.ok(props("quest_journal").includes("quests"));
+    // A feature's tool: the action's outcome fields and its own.
+    for (const field of ["done", "gained", "position", "stolen", "caught"]) assert.ok(props("pickpocket").includes(field), field);
+  });
+
+  it("a feature's tool may not take a name in use: a core tool's or another feature's", () => {
+    checkFeatureTools(MCP_TOOLS);
+    const [first] = MCP_TOOLS;
+    assert.throws(() => checkFeatureTools([...MCP_TOOLS, { ...first, name: "observe" }]), /MCP tool observe .* already in use/);
+    assert.throws(() => checkFeatureTools([...MCP_TOOLS, first]), new RegExp(`MCP tool ${first.name} .* already in use`));
   });
 
   it("answers that break their outputSchema are caught by the SDK's client: the server's answers, good and refused, keep to theirs", async () => {

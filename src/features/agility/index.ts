@@ -3,6 +3,8 @@ import { AGILITY_VARS, startCrossing, tickCrossing } from "./agility.js";
 import { placeCourses } from "./agilityCourses.js";
 import { STAMINA_VARS, tickStamina } from "./stamina.js";
 
+export { crossObstacleTool } from "./agilityTool.js";
+
 /** Agility: obstacle courses from agility.json, and run energy that agility restores faster. */
 export const agility: WorldFeature = {
   name: "agility",

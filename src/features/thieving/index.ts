@@ -2,6 +2,8 @@ import type { FeatureCommands, WorldFeature } from "../../game/world/World.js";
 import { startPickpocket, startStealing, stunOf, THIEVING_VARS, tickStun, tickTheft } from "./thieving.js";
 import { placeThievery } from "./thievingManifest.js";
 
+export { thievingTools } from "./thievingTools.js";
+
 /** Thieving: pockets picked and stalls robbed from thieving.json, a stun for a thief caught. */
 export const thieving: WorldFeature = {
   name: "thieving",
