@@ -1,4 +1,5 @@
 import { CloseCode, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { meterSocket, wireMeter } from "./wireMeter.js";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
@@ -255,6 +256,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   onJoin(client: WorldClient, options: unknown) {
+    meterSocket(client, wireMeter(this.spec.id, "sdk"));
     if (client.auth?.role === "spectator") return this.watchers.watch(client);
     return this.players.join(client, options);
   }
@@ -279,6 +281,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   onReconnect(client: WorldClient) {
+    meterSocket(client, wireMeter(this.spec.id, "sdk"));
     this.players.reconnected(client);
   }
 

@@ -35,5 +35,5 @@ export function sendsWritten(client: unknown, withinMs: number): Promise<void> {
   return Promise.race([written, deadline]).finally(() => clearTimeout(timer));
 }
 
-const isWebSocket = (ref: unknown): ref is WebSocket =>
+export const isWebSocket = (ref: unknown): ref is WebSocket =>
   typeof (ref as { ping?: unknown })?.ping === "function" && typeof (ref as { readyState?: unknown }).readyState === "number";

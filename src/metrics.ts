@@ -61,3 +61,36 @@ export const tradeCommitDuration = new Histogram({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
   registers: [registry],
 });
+
+/**
+ * Run when the metrics are read (a scrape): counters kept as plain numbers on a hot path (the
+ * bandwidth of every frame) are added to their metrics then, not at each frame.
+ */
+export const beforeCollect = new Set<() => void>();
+const collectPending = () => {
+  for (const f of beforeCollect) f();
+};
+
+export const wireBytesSent = new Counter({
+  name: "world_bytes_sent_total",
+  help: "Bytes the world room sent its players' connections, by world, transport (sdk: Colyseus frames; ws: the JSON adapter's frames) and message type (join, state and patch: schema frames)",
+  labelNames: ["world", "transport", "type"] as const,
+  registers: [registry],
+  collect: collectPending,
+});
+
+export const wireBytesReceived = new Counter({
+  name: "world_bytes_received_total",
+  help: "Bytes the world room received from its players' connections, by world, transport and message type (other: a type the protocol does not have)",
+  labelNames: ["world", "transport", "type"] as const,
+  registers: [registry],
+  collect: collectPending,
+});
+
+export const wireFramesSent = new Counter({
+  name: "world_frames_sent_total",
+  help: "Frames the world room sent its players' connections, by world, transport and message type",
+  labelNames: ["world", "transport", "type"] as const,
+  registers: [registry],
+  collect: collectPending,
+});

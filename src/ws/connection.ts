@@ -274,6 +274,7 @@ export class WsConnection implements SeatHolder {
       return this.error(read.error.code, read.error.message, read.error.id);
     }
     const { type, data: payload, id } = read.envelope;
+    this.seat?.client.meter?.in(type, data.byteLength);
 
     if (type === "authenticate") {
       const auth = AuthenticateData.safeParse(payload);

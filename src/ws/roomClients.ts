@@ -5,6 +5,7 @@ import { socketWritten } from "../../rooms/sendsWritten.js";
 import { CLOSE_CODES, type PlayerSync, type ServerMessageArgs, type WorldUpdate } from "../protocol/index.js";
 import { frame, frameOf } from "./protocol.js";
 import { sendFrame } from "./corkedSend.js";
+import type { WireMeter } from "../../rooms/wireMeter.js";
 
 /**
  * The room's side of a /ws player: what the world room sends it becomes JSON frames on its socket.
@@ -15,7 +16,8 @@ import { sendFrame } from "./corkedSend.js";
 export class WsRoomClient extends InMemoryRoomClient {
   /** The id of the client frame being handled: replies and errors it causes echo it. */
   replyTo: string | undefined;
-  private held: string[] | null = [];
+  /** Frames held back, with their message types. */
+  private held: Array<[type: string, text: string]> | null = [];
   firstSync: PlayerSync | undefined;
   /** Every entity the socket has been shown and not yet told is gone (from the world:updates sent). */
   readonly shown = new Set<string>();
@@ -23,6 +25,8 @@ export class WsRoomClient extends InMemoryRoomClient {
   onTradeStarted: ((data: { tradeId: string; reservation: { roomId: string; sessionId: string } }) => void) | undefined;
   /** The client is out of the world (whoever ended it: the adapter, the room, the server shutting down). */
   onGone: (() => void) | undefined;
+  /** Counts the frames of its world's messages (rooms/wireMeter.ts): set once its world is known. */
+  meter: WireMeter | undefined;
 
   constructor(
     sessionId: string,
@@ -54,8 +58,14 @@ export class WsRoomClient extends InMemoryRoomClient {
       data = rest;
     }
     const text = frameOf(type, data ?? {}, this.replyTo);
-    if (this.held) this.held.push(text);
-    else if (this.open) sendFrame(this.socket!, text);
+    if (this.held) this.held.push([type, text]);
+    else if (this.open) this.write(type, text);
+  }
+
+  /** A frame onto the socket, counted by its message type. */
+  private write(type: string, text: string) {
+    this.meter?.out(type, Buffer.byteLength(text));
+    sendFrame(this.socket!, text);
   }
 
   /** Resolves once every frame sent so far is written to the socket (frames still held wait for no socket). */
@@ -79,7 +89,7 @@ export class WsRoomClient extends InMemoryRoomClient {
   release() {
     const held = this.held ?? [];
     this.held = null;
-    for (const text of held) if (this.open) sendFrame(this.socket!, text);
+    for (const [type, text] of held) if (this.open) this.write(type, text);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { matchMaker, ServerError } from "@colyseus/core";
+import { wireMeter } from "../../rooms/wireMeter.js";
 import type { WebSocket } from "ws";
 import type { ServerContext } from "../context.js";
 import { CLOSE_CODES, type ErrorCode, type ServerCloseCode, type ServerMessage, type UpdatesForm } from "../protocol/index.js";
@@ -55,6 +56,7 @@ export async function enterWorld(ctx: ServerContext, socket: WebSocket, r: Entry
     { characterId: r.characterId, worldUpdates: r.updates === "changes" ? "changes" : true, clientType: "ws" },
     "ws",
   );
+  client.meter = wireMeter(w.id, "ws");
   return { client, room: room as unknown as ResumableRoom };
 }
 
