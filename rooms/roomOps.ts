@@ -1,10 +1,11 @@
+import { matchMaker } from "@colyseus/core";
 import type { IgnoreLists } from "../src/db/socialRepo.js";
 import { snapshotOf } from "../src/game/world/players.js";
 import type { PlayerEntity } from "../src/game/world/entities.js";
 import type { World } from "../src/game/world/World.js";
 import type { Tile } from "../src/game/types.js";
 import type { ServerMessage, ServerMessageType } from "../src/protocol/index.js";
-import type { AreaCounts, LiveCharacter, OnlineCharacter, PrivateOutcome, WorldSummary } from "../src/worldAccess.js";
+import type { AreaCounts, LiveCharacter, OnlineCharacter, PrivateOutcome, WorldStats, WorldSummary } from "../src/worldAccess.js";
 import type { Session } from "./worldSessions.js";
 import type { WorldStaff } from "./worldStaff.js";
 import type { StandingView } from "../src/db/staffRepo.js";
@@ -12,7 +13,7 @@ import type { StandingView } from "../src/db/staffRepo.js";
 /** What the facade reads of a world room: its world, its sessions, its ignore lists and which world it is. */
 export interface FacadeRoom {
   world: World;
-  sessions: ReadonlyMap<string, Pick<Session, "accountId" | "client">>;
+  sessions: ReadonlyMap<string, Pick<Session, "accountId" | "client"> & Partial<Pick<Session, "clientType">>>;
   ignores?: Pick<IgnoreLists, "ignores" | "reload">;
   spec?: { id: number };
   kick?: (playerId: string, by: string) => void;
@@ -20,6 +21,8 @@ export interface FacadeRoom {
   staff?: Pick<WorldStaff, "applyStanding" | "broadcast" | "chat">;
   /** Save every player of the room now; how many. */
   saveAll?: () => Promise<number>;
+  /** Its latest ticks (rooms/recentTicks.ts). */
+  tickSummary?: () => { ticks: number; medianMs: number; p99Ms: number };
 }
 
 /** The area an npc or resource was placed by: its id is `npc:<area>:…` / `res:<area>:…` (src/game/world/setup.ts). */
@@ -104,6 +107,24 @@ export const roomOps = {
     return { world: room.spec?.id ?? 1, tick: world.tick, players: roomOps.online(room), areas };
   },
   spawnTile: (room: FacadeRoom): Tile => ({ ...room.world.spawnTile }),
+  /** Who plays in the world and how, its ticks, and the process that runs it (its memory). */
+  stats(room: FacadeRoom): WorldStats {
+    const byClient: Record<string, number> = {};
+    for (const s of room.sessions.values()) byClient[s.clientType ?? "colyseus"] = (byClient[s.clientType ?? "colyseus"] ?? 0) + 1;
+    let agents = 0;
+    for (const p of room.world.players.values()) if (p.isAgent) agents++;
+    const memory = process.memoryUsage();
+    return {
+      world: room.spec?.id ?? 1,
+      tick: room.world.tick,
+      players: room.world.players.size,
+      agents,
+      sessionsByClient: byClient,
+      ticks: room.tickSummary?.() ?? null,
+      processId: matchMaker.processId ?? null,
+      processMemory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, heapTotalBytes: memory.heapTotal },
+    };
+  },
 };
 export type RoomOp = keyof typeof roomOps;
 export const isRoomOp = (op: unknown): op is RoomOp => typeof op === "string" && Object.hasOwn(roomOps, op);

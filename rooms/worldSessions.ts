@@ -38,6 +38,8 @@ import type { DuelDesk } from "./duelDesk.js";
 export interface Session extends ChatSession {
   accountId: string;
   dbSessionId: string;
+  /** How it plays (its join's clientType): colyseus (an SDK client), ws (the /ws adapter), runtime (a built-in agent), mcp. */
+  clientType: string;
   /** Takes world:update in the changes form (joined with `worldUpdates: "changes"`; rooms/interest/updateForms.ts). */
   updatesAsChanges: boolean;
   /** Set when another login took this character over: its leave must not save or remove. */
@@ -249,6 +251,7 @@ export class WorldSessions {
       client,
       accountId: auth.sub,
       dbSessionId,
+      clientType: options.clientType ?? "colyseus",
       admin: new AdminGate(ADMIN_MAX_ATTEMPTS, { lockouts: this.adminLockouts, accountId: auth.sub }),
       replaced: false,
       reconnectable: (options.clientType ?? "colyseus") === "colyseus",

@@ -2,12 +2,26 @@ import { createRequire } from "node:module";
 import pino, { type Logger } from "pino";
 import type PinoPretty from "pino-pretty";
 import type { Config } from "./config.js";
+import { LogTail } from "./logTail.js";
+
+type LoggerSettings = pino.LoggerOptions<never, boolean>;
 
 export type { Logger };
 
 export interface LoggerOptions {
   level?: string;
   pretty?: boolean;
+  /** Keep the latest lines here too (for the admins' live log): every line written is handed to it. */
+  tail?: LogTail;
+  /** Where the lines go (default: standard output). */
+  destination?: pino.DestinationStream;
+}
+
+const TAILS = new WeakMap<Logger, LogTail>();
+
+/** The tail a logger made by createLogger keeps its lines in, if any. */
+export function logTailOf(logger: Logger): LogTail | undefined {
+  return TAILS.get(logger);
 }
 
 /**
@@ -15,20 +29,26 @@ export interface LoggerOptions {
  * silent-by-default in tests unless LOG_LEVEL asks otherwise (read by config, passed in here).
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const level = options.level ?? "info";
+  const tail = options.tail;
+  const settings: LoggerSettings = {
+    level: options.level ?? "info",
+    ...(tail ? { hooks: { streamWrite: (line: string) => (tail.write(line), line) } } : {}),
+  };
+  let logger: Logger;
   if (options.pretty) {
     // Formatted here, each line written before the call returns: a transport would start a thread
     // of its own (~0.2 s of CPU beside the start, on the same cores), and development's few lines
     // a second cost the loop little. Loaded only here: JSON logging never loads it.
     const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
-    return pino({ level }, pretty({ colorize: true, translateTime: "SYS:HH:MM:ss", singleLine: true, sync: true }));
-  }
-  return pino({ level });
+    logger = pino(settings, pretty({ colorize: true, translateTime: "SYS:HH:MM:ss", singleLine: true, sync: true }));
+  } else logger = options.destination ? pino(settings, options.destination) : pino(settings);
+  if (tail) TAILS.set(logger, tail);
+  return logger;
 }
 
-/** The server's logger from its configuration: JSON, pretty in development. */
+/** The server's logger from its configuration: JSON, pretty in development; its latest lines kept for the admins. */
 export function serverLogger(config: Pick<Config, "logLevel" | "nodeEnv">): Logger {
-  return createLogger({ level: config.logLevel, pretty: config.nodeEnv === "development" });
+  return createLogger({ level: config.logLevel, pretty: config.nodeEnv === "development", tail: new LogTail() });
 }
 
 /** A logger that drops everything: the default for unit tests and library callers. */

@@ -49,6 +49,8 @@ export interface WorldAccess {
   spawnTile(): Promise<Tile | undefined>;
   /** A world at a glance (its tick, who is in it, per-area counts): the first world unless one is named; undefined while it does not run. */
   summary(worldId?: number): Promise<WorldSummary | undefined>;
+  /** Every running world's stats (who plays and how, its ticks, its process's memory), here or anywhere in the cluster. */
+  worldStats(): Promise<WorldStats[]>;
   /** The configured worlds: id, name, capacity, players and whether each runs now (and where). */
   worlds(): Promise<WorldEntry[]>;
   /** The map as the world data places it (for agents); the same in every world. */
@@ -79,6 +81,23 @@ export interface LiveCharacter extends CharacterSnapshot {
 export interface AreaCounts {
   npcs: { alive: number; dead: number };
   resources: { available: number; depleted: number };
+}
+
+/** A running world as the admins' stats show it (GET /api/admin/stats). */
+export interface WorldStats {
+  world: number;
+  tick: number;
+  /** Everyone in the world (agents and players whose socket dropped and who wait for a resume included). */
+  players: number;
+  /** Of them, played as agents (the built-in runtime, MCP, an agent token). */
+  agents: number;
+  /** Sessions by how they play: colyseus (an SDK client), ws (the /ws adapter), runtime (a built-in agent), mcp. */
+  sessionsByClient: Record<string, number>;
+  /** Its latest ticks (up to the last 200): how many, their median and p99 in ms; null from a room that keeps none. */
+  ticks: { ticks: number; medianMs: number; p99Ms: number } | null;
+  /** The Colyseus process that runs it, and that process's memory. */
+  processId: string | null;
+  processMemory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number };
 }
 
 export interface WorldSummary {

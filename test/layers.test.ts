@@ -20,6 +20,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
       "src/paths.ts",
       "src/keptSecret.ts",
       "src/logger.ts",
+      "src/logTail.ts",
       "src/version.ts",
       "src/metrics.ts",
       "src/startupTimes.ts",

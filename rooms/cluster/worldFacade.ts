@@ -163,6 +163,9 @@ export function worldFacade(rooms: WorldRooms): WorldAccess {
     async summary(worldId) {
       return onWorld(worldId, "summary");
     },
+    async worldStats() {
+      return (await everywhere("stats", [])).filter((s) => s !== undefined).sort((a, b) => a.world - b.world);
+    },
     async mapKnowledge() {
       return rooms.knowledge();
     },

@@ -40,6 +40,8 @@ export const STAFF_ACTS = {
   backup: "admin",
   "content.reload": "admin",
   "audit.read": "admin",
+  "stats.read": "admin",
+  "log.read": "admin",
   "role.grant": "admin",
   "role.revoke": "admin",
   "monitor.login": "admin",

@@ -17,6 +17,7 @@ import {
   SanctionBody,
   SanctionQuery,
 } from "./api/admin.js";
+import { LogQuery, LogStreamQuery } from "./api/adminLive.js";
 
 /** The staff's routes of the OpenAPI document (openapiRoutes.ts has the rest). */
 
@@ -101,6 +102,25 @@ const acting = {
   503: err("the act could not be recorded in the audit log: nothing was done", "AUDIT_UNAVAILABLE"),
 };
 const Message = ok({ message: str });
+
+const Memory = z.object({ rssBytes: int, heapUsedBytes: int, heapTotalBytes: int });
+const WorldStats = z.object({
+  world: int,
+  tick: int,
+  players: int,
+  agents: int,
+  sessionsByClient: z.record(str, int).describe("colyseus (SDK clients), ws (the /ws adapter), runtime (built-in agents), mcp"),
+  ticks: z.object({ ticks: int, medianMs: z.number(), p99Ms: z.number() }).nullable(),
+  processId: str.nullable(),
+  processMemory: Memory,
+});
+const LogLine = z.object({
+  id: int,
+  level: z.enum(["trace", "debug", "info", "warn", "error", "fatal"]),
+  time: int,
+  msg: str,
+  line: z.record(str, z.unknown()).describe("the whole JSON line as the log has it"),
+});
 
 export const ADMIN_ROUTES: RouteDoc[] = [
   ...tagged("admin", [
@@ -212,6 +232,50 @@ export const ADMIN_ROUTES: RouteDoc[] = [
         ...staff,
         404: err("no such report", "REPORT_NOT_FOUND"),
         409: err("closed already", "REPORT_CLOSED"),
+      },
+    },
+    {
+      route: "GET /api/admin/stats",
+      summary: "Who is online by world and by how they play, each world's ticks and its process's memory; this process's memory and saves (admin)",
+      responses: {
+        200: answer(
+          "the stats now",
+          ok({
+            at: when,
+            online: z.object({ players: int, agents: int, sessionsByClient: z.record(str, int) }),
+            worlds: z.array(WorldStats),
+            process: z.object({
+              processId: str.nullable(),
+              version: str,
+              uptimeS: int,
+              memory: Memory.extend({ externalBytes: int }),
+              saves: z.object({ written: int, failed: int }),
+            }),
+          }),
+        ),
+        ...staff,
+      },
+    },
+    {
+      route: "GET /api/admin/log",
+      summary: "The latest lines of this process's log (the last 2,000 kept), oldest first (admin)",
+      query: LogQuery,
+      bodyNote: "level: that level and above. after: lines after this id. limit: the latest this many (1-1000, default 200).",
+      responses: {
+        200: answer("the lines kept that match, and how many the process keeps", ok({ capacity: int, lines: z.array(LogLine) })),
+        ...staff,
+      },
+    },
+    {
+      route: "GET /api/admin/log/stream",
+      summary: "Each new line of this process's log as a server-sent event `log` (admin)",
+      query: LogStreamQuery,
+      bodyNote:
+        "level: that level and above. after (or Last-Event-ID): first the kept lines after that id. A comment every 15 s; a client that lets 1 MiB pile up unread is let go.",
+      responses: {
+        200: answer("text/event-stream: `id: <line id>`, `event: log`, `data: <the line as GET /api/admin/log gives it>`"),
+        ...staff,
+        503: err("10 log streams on this server already", "TOO_MANY_STREAMS"),
       },
     },
     {

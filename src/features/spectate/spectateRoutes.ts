@@ -1,5 +1,5 @@
 import type { AgentMapping } from "@prisma/client";
-import { Router, type Request, type Response } from "express";
+import { Router, type Request } from "express";
 import { z } from "zod";
 import type { ActivityEntry } from "../../agentActivity.js";
 import type { AgentRuntime } from "../../agents/runtime.js";
@@ -10,6 +10,7 @@ import { AgentParams, steerableAgent } from "../../http/api/agents.js";
 import { authOf, parse } from "../../http/api/access.js";
 import { playerView } from "../../http/api/playerView.js";
 import { HttpError } from "../../http/errors.js";
+import { lastEventId, openEventStream } from "../../http/eventStream.js";
 import { requireAuth } from "../../http/requireAuth.js";
 
 /** How long a watch link lasts unless asked otherwise, and the bounds of what may be asked. */
@@ -19,8 +20,6 @@ export const WATCH_TTL_MAX_S = 7 * 24 * 3600;
 /** Activity streams one process serves at once, and per agent. */
 export const ACTIVITY_STREAMS_MAX = 500;
 export const ACTIVITY_STREAMS_PER_AGENT = 20;
-/** A comment line on an idle stream this often, so proxies keep it open. */
-export const STREAM_HEARTBEAT_MS = 15_000;
 
 export const WatchBody = z.strictObject({ ttlSeconds: z.number().int().min(WATCH_TTL_MIN_S).max(WATCH_TTL_MAX_S).optional() });
 export const ActivityQuery = z.strictObject({ since: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
@@ -117,40 +116,26 @@ export function spectateRoutes(ctx: ServerContext, runtime: AgentRuntime | undef
     streams++;
     streamsOf.set(m.agentId, (streamsOf.get(m.agentId) ?? 0) + 1);
     let last = resumeAt ?? 0;
-    const write = (e: ActivityEntry) => {
-      if (e.seq <= last) return;
-      last = e.seq;
-      sendEvent(res, e);
-    };
-    res
-      .status(200)
-      .set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Accel-Buffering": "no" });
-    res.flushHeaders();
-    res.write(`retry: 3000\n\n`);
-    const stop = await ctx.activity.follow(m.characterId, write);
-    // What was written before (after the resumed line), then each new line.
-    for (const e of ctx.activity.recent(m.characterId, resumeAt)) write(e);
-    const heartbeat = setInterval(() => res.write(`: keep-alive\n\n`), STREAM_HEARTBEAT_MS);
-    heartbeat.unref();
-    res.on("close", () => {
-      clearInterval(heartbeat);
-      stop();
+    let stop: (() => void) | undefined;
+    let closed = false;
+    const stream = openEventStream(res, () => {
+      closed = true;
+      stop?.();
       streams--;
       const n = (streamsOf.get(m.agentId) ?? 1) - 1;
       if (n > 0) streamsOf.set(m.agentId, n);
       else streamsOf.delete(m.agentId);
     });
+    const write = (e: ActivityEntry) => {
+      if (e.seq <= last) return;
+      last = e.seq;
+      stream.send("activity", e.seq, e);
+    };
+    stop = await ctx.activity.follow(m.characterId, write);
+    if (closed) return stop();
+    // What was written before (after the resumed line), then each new line.
+    for (const e of ctx.activity.recent(m.characterId, resumeAt)) write(e);
   });
 
   return router;
-}
-
-function sendEvent(res: Response, e: ActivityEntry) {
-  res.write(`id: ${e.seq}\nevent: activity\ndata: ${JSON.stringify(e)}\n\n`);
-}
-
-/** A reconnecting EventSource's `Last-Event-ID`: the last line it had. */
-function lastEventId(req: Request): number | undefined {
-  const v = req.get("last-event-id");
-  return v !== undefined && /^\d{1,15}$/.test(v) ? Number(v) : undefined;
 }

@@ -2,6 +2,7 @@ import type { Character, PrismaClient } from "@prisma/client";
 import type { Request } from "express";
 import { z } from "zod";
 import type { TokenClaims } from "../../auth/tokens.js";
+import { mayDo, type StaffAct, type StaffRole } from "../../game/staff.js";
 import { HttpError } from "../errors.js";
 
 /**
@@ -27,6 +28,13 @@ export function authOf(req: Request): TokenClaims {
 }
 
 export const isAdmin = (auth: TokenClaims) => auth.role === "admin";
+
+/** The caller's staff role (requireAuth read it from the database), refused 403 FORBIDDEN unless it may do `act`. */
+export function refuseUnlessMay(req: Request, act: StaffAct): StaffRole {
+  const role = req.staffRole ?? "player";
+  if (!mayDo(role, act)) throw new HttpError(403, "FORBIDDEN", `This needs a staff account (${act}); your role is ${role}`);
+  return role;
+}
 
 /**
  * A character the caller may act on: its own (an agent token only its one character), or any

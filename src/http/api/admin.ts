@@ -7,7 +7,7 @@ import { BackupError, backupEmbedded } from "../../db/backup.js";
 import { loadCharacter } from "../../db/characterRepo.js";
 import { findTarget, standingOf, standingView } from "../../db/staffRepo.js";
 import { conservation, ledgerPage } from "../../db/ledgerRepo.js";
-import { mayDo, parseDuration, STAFF_ROLES, type StaffAct } from "../../game/staff.js";
+import { parseDuration, STAFF_ROLES, type StaffAct } from "../../game/staff.js";
 import { GameError } from "../../game/types.js";
 import { moderationOf, type StaffActor } from "../../staff/moderation.js";
 import { restartsOf } from "../../staff/restart.js";
@@ -15,7 +15,8 @@ import { contentOf, ContentRefused } from "../../staff/contentReload.js";
 import { heldInactiveItems } from "../../db/itemSync.js";
 import { HttpError } from "../errors.js";
 import { requireAuth } from "../requireAuth.js";
-import { authOf, parse } from "./access.js";
+import { authOf, parse, refuseUnlessMay } from "./access.js";
+import { adminLiveRoutes } from "./adminLive.js";
 
 /** The HTTP status of each refusal of a staff act (every other GameError is 400). */
 const STATUS: Record<string, number> = {
@@ -92,13 +93,13 @@ export function adminRoutes(ctx: ServerContext) {
   /** The caller as a staff actor, refused FORBIDDEN unless its role may do `act`. */
   const actor = async (req: Request, act: StaffAct): Promise<StaffActor> => {
     const who = authOf(req);
-    const role = req.staffRole ?? "player";
-    if (!mayDo(role, act)) throw new HttpError(403, "FORBIDDEN", `This needs a staff account (${act}); your role is ${role}`);
+    const role = refuseUnlessMay(req, act);
     const first = await prisma.character.findFirst({ where: { accountId: who.sub }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
     return { accountId: who.sub, characterId: first?.id ?? null, name: first?.name ?? who.sub, role, via: "rest" };
   };
 
   router.use("/api/admin", auth);
+  router.use(adminLiveRoutes(ctx));
 
   router.get("/api/admin/players", async (req, res) => {
     await actor(req, "players.read");
