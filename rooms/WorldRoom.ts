@@ -1,4 +1,5 @@
 import { CloseCode, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { ChatArchive, type SaidLine } from "../src/db/chatRepo.js";
 import { meterSocket, wireMeter } from "./wireMeter.js";
 import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
@@ -76,6 +77,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   duels!: DuelDesk;
   /** Private messages, trade and duel requests to players of other worlds. */
   private across!: AcrossWorlds;
+  /** Every line said here, kept CHAT_RETENTION_DAYS for the staff (src/db/chatRepo.ts). */
+  chatLog!: ChatArchive;
   /** The staff here: standings (mutes, bans, roles), broadcasts, staff commands, the chat kept for reports. */
   staff!: WorldStaff;
   /** Online sessions by character id. */
@@ -173,12 +176,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     });
     // Another room (in a cluster, another process) taking one of our characters over.
     this.stopListening = await this.locks.locks.listen((characterId) => void this.players.letGo(characterId));
+    this.chatLog = new ChatArchive(this.ctx.db.prisma, this.ctx.logger, this.ctx.config.chatRetentionDays);
+    const said = (line: Omit<SaidLine, "at" | "world">) => this.chatLog.record({ ...line, at: new Date(), world: String(spec.id) });
     this.across = new AcrossWorlds({
       sql: this.ctx.db.sql,
       world: this.ctx.world,
       logger: this.ctx.logger,
       worldId: spec.id,
       isHere: (playerId) => this.world.players.has(playerId),
+      said,
     });
     this.staff = new WorldStaff({ world: this.world, worldId: spec.id, sessions: this.sessions, moderation: moderationOf(this.ctx), logger: this.ctx.logger });
     const commands = worldCommands({
@@ -189,6 +195,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
         sessions: this.sessions,
         ignores: this.ignores,
         staff: this.staff,
+        said,
         sendPrivate: (session, toName, message) =>
           this.across.privateMessage({ ...session, name: this.world.players.get(session.playerId)?.name ?? "" }, toName, message),
       },
@@ -340,6 +347,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     // The ground as it is at the stop: its items keep their age across the restart.
     await this.saver.saveWhole(this.world, []).catch(() => {});
     await this.saver.flush();
+    await this.chatLog.close();
     // Everyone here is saved: their characters are free to go live elsewhere, and the world to run on another process.
     await Promise.allSettled([...this.sessions.keys()].map((id) => this.locks.locks.release(id)));
     await worldClaims(this.presence)

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { SaidLine } from "../src/db/chatRepo.js";
 import type { SqlRunner } from "../src/db/sql.js";
 import { characterIdByName } from "../src/db/socialRepo.js";
 import type { ServerMessage } from "../src/protocol/index.js";
@@ -27,10 +28,12 @@ export class AcrossWorlds {
       worldId: number;
       /** Is the player in this world? */
       isHere(playerId: string): boolean;
+      /** A line said (a private message delivered, or held back by the other's ignore list), for the chat log. */
+      said?: (line: Omit<SaidLine, "at" | "world">) => void;
     },
   ) {}
 
-  privateMessage(from: { playerId: string; name: string; client: ProtocolClient }, toName: string, message: string): void {
+  privateMessage(from: { playerId: string; accountId: string; name: string; client: ProtocolClient }, toName: string, message: string): void {
     const reply = replier(from.client);
     const sent = this.sendPrivate(from, reply, toName, message).catch((err) => {
       this.o.logger.warn({ err }, "a private message could not be sent");
@@ -61,7 +64,12 @@ export class AcrossWorlds {
     return true;
   }
 
-  private async sendPrivate(from: { playerId: string; name: string }, reply: ProtocolClient["send"], toName: string, message: string): Promise<void> {
+  private async sendPrivate(
+    from: { playerId: string; accountId: string; name: string },
+    reply: ProtocolClient["send"],
+    toName: string,
+    message: string,
+  ): Promise<void> {
     const target = await characterIdByName(this.o.sql, toName);
     if (!target) return reply("error", { code: "UNKNOWN_PLAYER", message: `No player is called ${toName}` });
     const payload: ServerMessage<"chat:message"> = {
@@ -75,6 +83,15 @@ export class AcrossWorlds {
     };
     const outcome = await this.o.world.deliverPrivate(target.id, payload);
     if (outcome === "offline") return reply("error", { code: "PLAYER_OFFLINE", message: `${target.name} is not online` });
+    this.o.said?.({
+      channel: "private",
+      fromCharacterId: from.playerId,
+      fromAccountId: from.accountId,
+      fromName: from.name,
+      toCharacterId: target.id,
+      toName: target.name,
+      message,
+    });
     reply("chat:message", payload);
   }
 }

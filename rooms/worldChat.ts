@@ -1,4 +1,5 @@
 import { ADMIN_LOCK_MS, AdminGate, CHAT_RANGE_TILES, chatText, parseChat } from "../src/game/chat.js";
+import type { SaidLine } from "../src/db/chatRepo.js";
 import { mutedMessage } from "../src/game/staff.js";
 import { GameError } from "../src/game/types.js";
 import type { World } from "../src/game/world/World.js";
@@ -25,6 +26,8 @@ export interface ChatContext {
   sendPrivate(session: ChatSession, toName: string, message: string): void;
   /** The staff's commands, the chat kept for reports, and the audit of `/admin`. */
   staff: WorldStaff;
+  /** A line said here (local or world), for the chat log. */
+  said?: (line: Omit<SaidLine, "at" | "world">) => void;
 }
 
 /**
@@ -43,10 +46,10 @@ export function handleChat(ctx: ChatContext, session: ChatSession, text: string,
   if (speaks && isMuted(session.standing)) throw new GameError("MUTED", mutedMessage(session.standing.mute!.reason, session.standing.mute!.until));
   if (channel === "private") return ctx.sendPrivate(session, to ?? "", chatText(text));
 
-  if (parsed.kind === "say") return deliver(ctx, session.playerId, parsed.message, channel);
+  if (parsed.kind === "say") return deliver(ctx, session, parsed.message, channel);
   if (parsed.command === "world") {
     if (!parsed.rest) throw new GameError("EMPTY_MESSAGE", "the message is empty");
-    return deliver(ctx, session.playerId, parsed.rest, "world");
+    return deliver(ctx, session, parsed.rest, "world");
   }
   if (parsed.command === "admin") {
     const outcome = session.admin.tryCode(parsed.args[0], ctx.adminCode);
@@ -60,8 +63,10 @@ export function handleChat(ctx: ChatContext, session: ChatSession, text: string,
   return ctx.staff.command(session, parsed.command, parsed.rest, parsed.args);
 }
 
-function deliver(ctx: ChatContext, fromId: string, message: string, channel: "local" | "world") {
+function deliver(ctx: ChatContext, session: ChatSession, message: string, channel: "local" | "world") {
+  const fromId = session.playerId;
   const from = ctx.world.players.get(fromId)!;
+  ctx.said?.({ channel, fromCharacterId: fromId, fromAccountId: session.accountId, fromName: from.name, message });
   const payload = { fromId, fromName: from.name, message, channel, timestamp: new Date().toISOString() };
   const to = channel === "world" ? ctx.sessions.keys() : ctx.world.near("player", from.tile, CHAT_RANGE_TILES);
   const line = { at: payload.timestamp, fromId, fromName: from.name, channel, message };

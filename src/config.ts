@@ -138,6 +138,7 @@ const EnvSchema = z.object({
   CI: bool("CI"),
   SAVE_INTERVAL: intIn("SAVE_INTERVAL", 1, 3600, 60),
   RECONNECT_GRACE_S: intIn("RECONNECT_GRACE_S", 0, 600, 30),
+  CHAT_RETENTION_DAYS: intIn("CHAT_RETENTION_DAYS", 0, 3650, 30),
   VIEW_PLAYER_CAP: intIn("VIEW_PLAYER_CAP", 1, 2000, 250),
   DISABLE_RATE_LIMIT: bool("DISABLE_RATE_LIMIT"),
   VOICE_API_KEY: text(),
@@ -229,6 +230,8 @@ export interface Config {
   saveInterval: number;
   /** Seconds a dropped SDK player stays in the world for its client to reconnect (0: it leaves at once). */
   reconnectGraceS: number;
+  /** Days every chat line is kept for the staff (0: no chat is kept, beyond what a report attaches). */
+  chatRetentionDays: number;
   /** Most other players one client sees at once (its view radius shrinks while over it). */
   viewPlayerCap: number;
   /** DISABLE_RATE_LIMIT, honoured in development only. */
@@ -352,6 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     ci: e.CI,
     saveInterval: e.SAVE_INTERVAL,
     reconnectGraceS: e.RECONNECT_GRACE_S,
+    chatRetentionDays: e.CHAT_RETENTION_DAYS,
     viewPlayerCap: e.VIEW_PLAYER_CAP,
     rateLimitDisabled: e.DISABLE_RATE_LIMIT && nodeEnv === "development",
     voice: { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL },

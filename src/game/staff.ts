@@ -32,6 +32,7 @@ export const STAFF_ACTS = {
   "reports.handle": "moderator",
   "players.read": "moderator",
   "sanctions.read": "moderator",
+  "chat.read": "moderator",
   teleport: "admin",
   give: "admin",
   broadcast: "admin",

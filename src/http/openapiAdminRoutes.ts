@@ -17,6 +17,7 @@ import {
   SanctionBody,
   SanctionQuery,
 } from "./api/admin.js";
+import { ChatQuery, ReportChatParams } from "./api/adminChat.js";
 import { LogQuery, LogStreamQuery } from "./api/adminLive.js";
 
 /** The staff's routes of the OpenAPI document (openapiRoutes.ts has the rest). */
@@ -113,6 +114,18 @@ const WorldStats = z.object({
   ticks: z.object({ ticks: int, medianMs: z.number(), p99Ms: z.number() }).nullable(),
   processId: str.nullable(),
   processMemory: Memory,
+});
+const ChatLogLine = z.object({
+  id: str,
+  at: when,
+  world: str,
+  channel: z.enum(["local", "world", "private"]),
+  fromCharacterId: str,
+  fromAccountId: str,
+  fromName: str,
+  toCharacterId: str.nullable(),
+  toName: str.nullable(),
+  message: str,
 });
 const LogLine = z.object({
   id: int,
@@ -232,6 +245,29 @@ export const ADMIN_ROUTES: RouteDoc[] = [
         ...staff,
         404: err("no such report", "REPORT_NOT_FOUND"),
         409: err("closed already", "REPORT_CLOSED"),
+      },
+    },
+    {
+      route: "GET /api/admin/chat",
+      summary: "Search the chat log (every line said in the last CHAT_RETENTION_DAYS), newest first, in pages (moderator; audited as chat.search)",
+      query: ChatQuery,
+      bodyNote:
+        "player: the lines a player said or was sent privately (a name or an id); with (needs player): the lines between the two; q: words, each in the line, any case; from, to: ISO 8601; next: pass as before for the next page.",
+      responses: {
+        200: answer("the lines, and the id to page from (null: the last page)", ok({ retentionDays: int, lines: z.array(ChatLogLine), next: str.nullable() })),
+        ...staff,
+        404: err("no player of that name or id", "UNKNOWN_PLAYER"),
+      },
+    },
+    {
+      route: "GET /api/admin/reports/{reportId}/chat",
+      summary:
+        "The lines between the reporter and the one reported from 15 minutes before the report to 5 after, oldest first (moderator; audited as chat.report)",
+      params: ReportChatParams,
+      responses: {
+        200: answer("the lines of that window", ok({ reportId: str, from: when, to: when, lines: z.array(ChatLogLine) })),
+        ...staff,
+        404: err("no such report", "REPORT_NOT_FOUND"),
       },
     },
     {

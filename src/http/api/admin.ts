@@ -16,6 +16,7 @@ import { heldInactiveItems } from "../../db/itemSync.js";
 import { HttpError } from "../errors.js";
 import { requireAuth } from "../requireAuth.js";
 import { authOf, parse, refuseUnlessMay } from "./access.js";
+import { adminChatRoutes } from "./adminChat.js";
 import { adminLiveRoutes } from "./adminLive.js";
 
 /** The HTTP status of each refusal of a staff act (every other GameError is 400). */
@@ -100,6 +101,7 @@ export function adminRoutes(ctx: ServerContext) {
 
   router.use("/api/admin", auth);
   router.use(adminLiveRoutes(ctx));
+  router.use(adminChatRoutes(ctx, actor));
 
   router.get("/api/admin/players", async (req, res) => {
     await actor(req, "players.read");
