@@ -97,10 +97,21 @@ function arenaRooms(ctxOf: () => ServerContext, options: ArenaOptions = {}) {
 }
 export type ArenaRooms = ReturnType<typeof arenaRooms>;
 
-/** The Colyseus transport on `httpServer`; upgrades at /ws are left to the JSON endpoint. */
-function colyseusTransport(httpServer: http.Server): WebSocketTransport {
+/**
+ * The Colyseus transport on `httpServer`; upgrades at /ws are left to the JSON endpoint. The
+ * client's address as the rooms see it (`AuthContext.ip`) is the server's own reading
+ * (`addressOf`: X-Forwarded-For only from a TRUST_PROXY proxy): Colyseus would take any
+ * X-Forwarded-For as it comes, and a client could then give itself any address.
+ */
+function colyseusTransport(httpServer: http.Server, addressOf: () => (req: http.IncomingMessage) => string): WebSocketTransport {
   const transport = new WebSocketTransport({ noServer: true });
-  transport.attachToServer(httpServer, { filter: (req) => !isWsPath(req) });
+  transport.attachToServer(httpServer, {
+    filter: (req) => {
+      if (isWsPath(req)) return false;
+      req.headers["x-forwarded-for"] = addressOf()(req);
+      return true;
+    },
+  });
   return transport;
 }
 
@@ -317,7 +328,8 @@ function clusterEngine(ctx: ServerContext) {
 
 export function createArena(ctx: ServerContext, options: ArenaOptions = {}): Arena {
   const httpServer = http.createServer();
-  const transport = colyseusTransport(httpServer);
+  const addressOf = clientAddressOf(ctx.config);
+  const transport = colyseusTransport(httpServer, () => addressOf);
   const assembly = assemble(ctx, httpServer, options);
   const gameServer = defineServer({
     rooms: arenaRooms(() => ctx, options),
@@ -390,7 +402,9 @@ const arenaConfig: Omit<ConfigOptions<ArenaRooms>, "~rooms" | "~routes"> = {
   rooms: arenaRooms(() => runningPart("ctx")),
   initializeTransport: ({ server }: { server: http.Server }) => {
     running = { httpServer: server };
-    return colyseusTransport(server);
+    // The configuration is read in initializeGameServer, before the first upgrade.
+    let addressOf: ((req: http.IncomingMessage) => string) | undefined;
+    return colyseusTransport(server, () => (addressOf ??= clientAddressOf(runningPart("ctx").config)));
   },
   initializeGameServer: async (gameServer: Server) => {
     const config = loadConfig(process.env, { version: VERSION });

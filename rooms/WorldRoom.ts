@@ -1,7 +1,8 @@
 import { CloseCode, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { isAddress, normalAddress } from "../src/db/addressBans.js";
 import { ChatArchive, type SaidLine } from "../src/db/chatRepo.js";
 import { meterSocket, wireMeter } from "./wireMeter.js";
-import { TokenError, verifyToken, type TokenClaims } from "../src/auth/tokens.js";
+import { TokenError, verifyToken } from "../src/auth/tokens.js";
 import type { ServerContext } from "../src/context.js";
 import { IgnoreLists } from "../src/db/socialRepo.js";
 import { WorldSaver } from "../src/db/worldSaver.js";
@@ -16,7 +17,7 @@ import { TickLoop } from "./tickLoop.js";
 import { TickPhases, type WorldTickPhase } from "./tickPhases.js";
 import { worldCommands } from "./worldCommands.js";
 import { reportOnce, type EventContext } from "./worldEvents.js";
-import { WorldSessions, type Session, type WorldClient } from "./worldSessions.js";
+import { WorldSessions, type JoinAuth, type Session, type WorldClient } from "./worldSessions.js";
 import { createWorld, restoreWorld } from "./worldSetup.js";
 import { worldKey, worldMetadata, worldSpecOf, type WorldMetadata, type WorldSpec } from "../src/worldSpecs.js";
 import { RecentTicks } from "./recentTicks.js";
@@ -252,10 +253,12 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     this.loop.begin();
   }
 
-  onAuth(_client: Client, _options: unknown, context: AuthContext): TokenClaims {
+  onAuth(_client: Client, _options: unknown, context: AuthContext): JoinAuth {
     try {
-      // A watch token joins too, as a spectator (rooms/worldWatchers.ts).
-      return verifyToken(context.token, this.ctx.config.jwtSecret, { watch: true });
+      // A watch token joins too, as a spectator (rooms/worldWatchers.ts). The address: the socket's
+      // (as TRUST_PROXY reads it: arena.config.ts), or the one an in-process client joined for.
+      const claims = verifyToken(context.token, this.ctx.config.jwtSecret, { watch: true });
+      return { ...claims, address: context.ip && isAddress(context.ip) ? normalAddress(context.ip) : null };
     } catch (err) {
       if (err instanceof TokenError) throw new ServerError(401, err.message);
       throw err;

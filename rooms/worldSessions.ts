@@ -1,4 +1,5 @@
 import { ServerError } from "@colyseus/core";
+import { addressBanMessage, addressBanOf, refusesLogin } from "../src/db/addressBans.js";
 import type { SqlRunner } from "../src/db/sql.js";
 import type { Logger } from "pino";
 import type { TokenClaims } from "../src/auth/tokens.js";
@@ -54,7 +55,10 @@ export interface Session extends ChatSession {
   awaitingReconnection?: { reject(reason?: unknown): void };
 }
 
-export type WorldClient = ProtocolClient<Session, TokenClaims>;
+/** What a client's join was authenticated as: its token's claims, and the address it came from (null: none, a built-in agent). */
+export type JoinAuth = TokenClaims & { address?: string | null };
+
+export type WorldClient = ProtocolClient<Session, JoinAuth>;
 
 /** What the sessions need of their world room. */
 export interface SessionsContext {
@@ -120,10 +124,11 @@ export class WorldSessions {
     // leaves. The account (with its first character's id) and its ignore list are read at once, then
     // its character: a token may outlive its account, and then nothing else counts.
     const thisJoin = previousJoin.then(async () => {
-      const [account, held, standing] = await Promise.allSettled([
+      const [account, held, standing, addressBan] = await Promise.allSettled([
         accountOnJoin(this.c.sql, auth.sub),
         this.c.ignores.hold(auth.sub),
         this.c.standing(auth.sub),
+        addressBanOf(this.c.sql, auth.address),
       ]);
       if (account.status === "rejected") throw account.reason;
       if (!account.value.exists) throw new ServerError(401, "The token's account does not exist");
@@ -132,6 +137,10 @@ export class WorldSessions {
       // A banned account is refused at every way in; so is every join in a restart's last seconds.
       const ban = standing.value.ban;
       if (ban) throw new ServerError(CLOSE_CODES.BANNED, bannedMessage(ban.reason, ban.endsAt));
+      // A ban by address refuses guests (scope guests) or everyone (scope all) from it; never the staff.
+      if (addressBan.status === "rejected") throw addressBan.reason;
+      if (refusesLogin(addressBan.value, { guest: account.value.guest, staff: standing.value.role !== "player" }))
+        throw new ServerError(CLOSE_CODES.BANNED, addressBanMessage(addressBan.value!));
       const closing = this.c.admissionRefusal();
       if (closing) throw new ServerError(CLOSE_CODES.RESTART, closing);
       const view = standingView(standing.value);
@@ -207,7 +216,7 @@ export class WorldSessions {
     client: WorldClient,
     loaded: CharacterSnapshot,
     options: { worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
-    auth: TokenClaims,
+    auth: JoinAuth,
     standing: StandingView,
   ) {
     let snap = loaded;
@@ -228,7 +237,7 @@ export class WorldSessions {
     client: WorldClient,
     snap: CharacterSnapshot,
     options: { worldUpdates?: JoinOptions["worldUpdates"]; clientType?: string },
-    auth: TokenClaims,
+    auth: JoinAuth,
     standing: StandingView,
   ) {
     const { world, interest } = this.c;
@@ -238,7 +247,7 @@ export class WorldSessions {
     player.persistedStats = statsFingerprint(snap);
     player.persistedItems = itemsFingerprint(snap);
     player.persistedQuests = questsFingerprint(snap);
-    const dbSessionId = await startSession(this.c.sql, snap.id, auth.sub, options.clientType ?? "colyseus", this.c.worldKey);
+    const dbSessionId = await startSession(this.c.sql, snap.id, auth.sub, options.clientType ?? "colyseus", this.c.worldKey, auth.address ?? null);
     if (!this.c.inRoom(client)) {
       // Left while the session was being recorded: take the character out again.
       removePlayer(world, player.id);

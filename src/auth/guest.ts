@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { addressBanMessage, addressBanOf } from "../db/addressBans.js";
 import { NOW_UTC, type SqlTx } from "../db/sql.js";
 import { GUEST_TOKEN_TTL_SECONDS, signToken } from "./tokens.js";
 
@@ -8,8 +9,18 @@ export interface GuestIdentity {
   expiresIn: number;
 }
 
-/** A temporary guest account (anonymous mode): a users row marked isGuest and a server token for it. */
-export async function createGuest(sql: SqlTx, secret: string): Promise<GuestIdentity> {
+/** A new guest refused because its address is banned (either scope of a ban by address refuses new guests). */
+export class AddressBannedError extends Error {
+  readonly code = "ADDRESS_BANNED";
+}
+
+/**
+ * A temporary guest account (anonymous mode): a users row marked isGuest and a server token for
+ * it; refused (AddressBannedError) from an address under a ban.
+ */
+export async function createGuest(sql: SqlTx, secret: string, address: string): Promise<GuestIdentity> {
+  const ban = await addressBanOf(sql, address);
+  if (ban) throw new AddressBannedError(addressBanMessage(ban));
   const accountId = `guest_${randomUUID()}`;
   await sql.query(`INSERT INTO "users" ("id", "isGuest", "roles", "createdAt", "lastSeenAt") VALUES ($1, true, ARRAY['player'], ${NOW_UTC}, ${NOW_UTC})`, [
     accountId,

@@ -8,24 +8,32 @@ import { insertRows, NOW_UTC, type SqlTx } from "./sql.js";
  * may outlive its account), and its first character's id (null: it has none yet), the one a join
  * naming no character plays (loadOrCreateCharacter's order).
  */
-export async function accountOnJoin(sql: SqlTx, accountId: string): Promise<{ exists: boolean; firstCharacterId: string | null }> {
-  const [row] = await sql.query<{ exists: boolean; first: string | null }>(
+export async function accountOnJoin(sql: SqlTx, accountId: string): Promise<{ exists: boolean; guest: boolean; firstCharacterId: string | null }> {
+  const [row] = await sql.query<{ exists: boolean; guest: boolean | null; first: string | null }>(
     `SELECT EXISTS (SELECT 1 FROM "users" WHERE "id" = $1) AS "exists",
+            (SELECT "isGuest" FROM "users" WHERE "id" = $1) AS "guest",
             (SELECT "id" FROM "characters" WHERE "accountId" = $1 ORDER BY "createdAt" ASC, "id" ASC LIMIT 1) AS "first"`,
     [accountId],
   );
-  return { exists: row?.exists === true, firstCharacterId: row?.first ?? null };
+  return { exists: row?.exists === true, guest: row?.guest === true, firstCharacterId: row?.first ?? null };
 }
 
 /** Login and logout, one row per session: a login also stamps the character's last login and the account's last sighting. */
-export async function startSession(sql: SqlTx, characterId: string, accountId: string, clientType: string, world: string): Promise<string> {
+export async function startSession(
+  sql: SqlTx,
+  characterId: string,
+  accountId: string,
+  clientType: string,
+  world: string,
+  address: string | null = null,
+): Promise<string> {
   const id = `s_${randomUUID()}`;
   // A guest seen in the world is not idle (guest cleanup goes by lastSeenAt).
   await sql.query(
-    `WITH s AS (INSERT INTO "player_sessions" ("id", "characterId", "accountId", "clientType", "world", "startedAt") VALUES ($1, $2, $3, $4, $5, ${NOW_UTC})),
+    `WITH s AS (INSERT INTO "player_sessions" ("id", "characterId", "accountId", "clientType", "world", "startedAt", "address") VALUES ($1, $2, $3, $4, $5, ${NOW_UTC}, $6)),
           c AS (UPDATE "characters" SET "lastLoginAt" = ${NOW_UTC} WHERE "id" = $2)
      UPDATE "users" SET "lastSeenAt" = ${NOW_UTC} WHERE "id" = $3`,
-    [id, characterId, accountId, clientType, world],
+    [id, characterId, accountId, clientType, world, address],
   );
   return id;
 }

@@ -2,7 +2,7 @@ import { Router } from "express";
 import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
-import { createGuest } from "../auth/guest.js";
+import { AddressBannedError, createGuest } from "../auth/guest.js";
 import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../auth/idp.js";
 import { DEFAULT_TOKEN_TTL_SECONDS, GUEST_TOKEN_TTL_SECONDS, signToken } from "../auth/tokens.js";
 import { requireAuth } from "./requireAuth.js";
@@ -22,13 +22,14 @@ export function authRoutes(deps: { config: Config; db: Database }) {
   // One verifier per server: it caches the provider's keys.
   const idp = idpSettings ? createIdpVerifier(idpSettings) : undefined;
 
-  router.post("/api/auth/guest", async (_req, res, next) => {
+  router.post("/api/auth/guest", async (req, res, next) => {
     if (deps.config.idpAppId) {
       return sendError(res, 403, "GUESTS_DISABLED", "Guest accounts are off: sign in with the identity provider");
     }
     try {
-      res.status(201).json(await createGuest(deps.db.sql, deps.config.jwtSecret));
+      res.status(201).json(await createGuest(deps.db.sql, deps.config.jwtSecret, req.ip ?? ""));
     } catch (err) {
+      if (err instanceof AddressBannedError) return sendError(res, 403, err.code, err.message);
       next(err);
     }
   });

@@ -17,6 +17,7 @@ import {
   SanctionBody,
   SanctionQuery,
 } from "./api/admin.js";
+import { AddressBanBody, AddressBanQuery, AddressLiftBody, SessionQuery } from "./api/adminAddresses.js";
 import { ChatQuery, ReportChatParams } from "./api/adminChat.js";
 import { LogQuery, LogStreamQuery } from "./api/adminLive.js";
 
@@ -114,6 +115,31 @@ const WorldStats = z.object({
   ticks: z.object({ ticks: int, medianMs: z.number(), p99Ms: z.number() }).nullable(),
   processId: str.nullable(),
   processMemory: Memory,
+});
+const SessionRow = z.object({
+  id: str,
+  characterId: str,
+  name: str,
+  accountId: str,
+  clientType: str,
+  world: str,
+  address: str.nullable().describe("null: a built-in agent"),
+  startedAt: when,
+  endedAt: when.nullable(),
+  endReason: str.nullable(),
+});
+const AddressBan = z.object({
+  id: str,
+  address: str,
+  scope: z.enum(["guests", "all"]),
+  reason: str,
+  createdAt: when,
+  endsAt: when,
+  byAccountId: str.nullable(),
+  byName: str,
+  liftedAt: when.nullable(),
+  liftedByName: str.nullable(),
+  liftReason: str.nullable(),
 });
 const ChatLogLine = z.object({
   id: str,
@@ -245,6 +271,45 @@ export const ADMIN_ROUTES: RouteDoc[] = [
         ...staff,
         404: err("no such report", "REPORT_NOT_FOUND"),
         409: err("closed already", "REPORT_CLOSED"),
+      },
+    },
+    {
+      route: "GET /api/admin/sessions",
+      summary: "Sessions by player or by address, newest first, with the address each came from (moderator)",
+      query: SessionQuery,
+      bodyNote: "player: a name or an id (its account's sessions); address: one address. accounts: how many accounts the sessions are of.",
+      responses: {
+        200: answer("the sessions", ok({ sessions: z.array(SessionRow), accounts: int })),
+        ...staff,
+        404: err("no player of that name or id", "UNKNOWN_PLAYER"),
+      },
+    },
+    {
+      route: "GET /api/admin/address-bans",
+      summary: "Bans by address, newest first (moderator)",
+      query: AddressBanQuery,
+      responses: { 200: answer("the bans", ok({ bans: z.array(AddressBan) })), ...staff },
+    },
+    {
+      route: "POST /api/admin/address-bans",
+      summary:
+        "Ban an address for a time, at most 30 days: scope guests (default) refuses new guests and guests' logins from it, all every login but the staff's (moderator)",
+      body: AddressBanBody,
+      responses: {
+        201: answer("banned", ok({ ban: AddressBan })),
+        400: err("not one address, or no duration of at most 30 days", "INVALID_DURATION"),
+        ...staff,
+        503: err("the act could not be recorded in the audit log: nothing was done", "AUDIT_UNAVAILABLE"),
+      },
+    },
+    {
+      route: "POST /api/admin/address-bans/lift",
+      summary: "Lift the bans in force on an address (moderator)",
+      body: AddressLiftBody,
+      responses: {
+        200: answer("how many were lifted", ok({ lifted: int })),
+        ...staff,
+        409: err("no ban on it is in force", "NOT_SANCTIONED"),
       },
     },
     {

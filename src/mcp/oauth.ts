@@ -4,7 +4,7 @@ import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/serv
 import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { createIdpVerifier, idpSettingsFrom, IdpError, loginWithIdp } from "../auth/idp.js";
-import { createGuest } from "../auth/guest.js";
+import { AddressBannedError, createGuest } from "../auth/guest.js";
 import { signToken, TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { clientAddressOf } from "../http/rateLimit.js";
@@ -268,7 +268,13 @@ export async function oauthRoutes(ctx: ServerContext, mcpPath: string, guestLimi
             .type("text")
             .send("Too many new guest accounts from your address: try again in a minute.");
         }
-        const guest = await createGuest(ctx.db.sql, ctx.config.jwtSecret);
+        let guest;
+        try {
+          guest = await createGuest(ctx.db.sql, ctx.config.jwtSecret, addressOf(req));
+        } catch (err) {
+          if (!(err instanceof AddressBannedError)) throw err;
+          return void res.status(403).type("html").set(PAGE_HEADERS).send(again(form.request, err.message));
+        }
         account = { id: guest.accountId, guest: true };
       } else if (form.mode === "token") {
         try {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { clientAddressOf } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
-import { createGuest } from "../auth/guest.js";
+import { AddressBannedError, createGuest } from "../auth/guest.js";
 import { TokenError, verifyToken } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
 import { frame, frameId, readFrame, readQuery, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
@@ -154,10 +154,11 @@ export class WsConnection implements SeatHolder {
     }
     let token: string;
     try {
-      token = (await createGuest(this.ctx.db.sql, this.ctx.config.jwtSecret)).token;
+      token = (await createGuest(this.ctx.db.sql, this.ctx.config.jwtSecret, this.address)).token;
     } catch (err) {
       this.joining = false;
       this.pending = [];
+      if (err instanceof AddressBannedError) return this.refuse("ADDRESS_BANNED", err.message, CLOSE_CODES.BANNED);
       this.ctx.logger.error({ err }, "/ws guest identity failed");
       return this.refuse("INTERNAL", "Could not create a guest identity", CLOSE_CODES.INTERNAL);
     }
@@ -182,7 +183,14 @@ export class WsConnection implements SeatHolder {
     this.seat = undefined;
     this.joining = true;
     try {
-      const entry = await enterWorld(this.ctx, this.socket, { token, characterId, worldId: this.worldId, updates: this.updates, carried });
+      const entry = await enterWorld(this.ctx, this.socket, {
+        token,
+        characterId,
+        worldId: this.worldId,
+        updates: this.updates,
+        carried,
+        address: this.address,
+      });
       if ("redirect" in entry) return this.redirect(entry.redirect, replyId);
       const { client, room } = entry;
       if (this.socket.readyState !== this.socket.OPEN) {

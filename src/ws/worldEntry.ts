@@ -35,6 +35,8 @@ export interface EntryRequest {
   updates: UpdatesForm;
   /** What the socket was shown already (an identity switch: kept on the client's screen until the new view's first update). */
   carried: Set<string> | undefined;
+  /** The client's address (its session records it; a ban by address may refuse it). */
+  address: string;
 }
 
 /** In the world on this process, or told where it runs. */
@@ -54,7 +56,7 @@ export async function enterWorld(ctx: ServerContext, socket: WebSocket, r: Entry
     r.token,
     w,
     { characterId: r.characterId, worldUpdates: r.updates === "changes" ? "changes" : true, clientType: "ws" },
-    "ws",
+    r.address,
   );
   client.meter = wireMeter(w.id, "ws");
   return { client, room: room as unknown as ResumableRoom };

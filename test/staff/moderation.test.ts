@@ -22,7 +22,7 @@ for (const kind of DATABASE_KINDS) {
     let n = 0;
     /** A new account with one character; its role as given. */
     const account = async (role = "player") => {
-      const g = await createGuest(t.db.sql, "secret".padEnd(32, "x"));
+      const g = await createGuest(t.db.sql, "secret".padEnd(32, "x"), "127.0.0.1");
       const c = await createCharacter(t.db.sql, { accountId: g.accountId, name: `Mod${kind.slice(0, 2)}${++n}`, spawn: { x: 0, z: 0 }, inventory: [] });
       await t.db.prisma.user.update({ where: { id: g.accountId }, data: { roles: [role] } });
       return { accountId: g.accountId, characterId: c.id, name: c.name };

@@ -210,7 +210,7 @@ describe("/ws integrity: authenticate first (no throw-away guest)", function () 
     // Use up whatever is left of this address's attempts.
     for (let i = 0; i <= 10 && (await fetch(`${server.url}/api/auth/guest`, { method: "POST" })).status !== 429; i++);
     // A token made by the server itself (the address may make none now).
-    const { token, accountId } = await createGuest(server.ctx.db.sql, server.ctx.config.jwtSecret);
+    const { token, accountId } = await createGuest(server.ctx.db.sql, server.ctx.config.jwtSecret, "127.0.0.1");
     const a = await wsConnect(server.port);
     a.send("authenticate", { token });
     assert.equal((await a.next("authenticated")).data.accountId, accountId);

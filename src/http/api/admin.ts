@@ -8,7 +8,6 @@ import { loadCharacter } from "../../db/characterRepo.js";
 import { findTarget, standingOf, standingView } from "../../db/staffRepo.js";
 import { conservation, ledgerPage } from "../../db/ledgerRepo.js";
 import { parseDuration, STAFF_ROLES, type StaffAct } from "../../game/staff.js";
-import { GameError } from "../../game/types.js";
 import { moderationOf, type StaffActor } from "../../staff/moderation.js";
 import { restartsOf } from "../../staff/restart.js";
 import { contentOf, ContentRefused } from "../../staff/contentReload.js";
@@ -16,31 +15,10 @@ import { heldInactiveItems } from "../../db/itemSync.js";
 import { HttpError } from "../errors.js";
 import { requireAuth } from "../requireAuth.js";
 import { authOf, parse, refuseUnlessMay } from "./access.js";
+import { adminAddressRoutes } from "./adminAddresses.js";
+import { staffAct } from "./staffActs.js";
 import { adminChatRoutes } from "./adminChat.js";
 import { adminLiveRoutes } from "./adminLive.js";
-
-/** The HTTP status of each refusal of a staff act (every other GameError is 400). */
-const STATUS: Record<string, number> = {
-  FORBIDDEN: 403,
-  TARGET_IS_STAFF: 403,
-  UNKNOWN_PLAYER: 404,
-  REPORT_NOT_FOUND: 404,
-  REPORT_CLOSED: 409,
-  NOT_SANCTIONED: 409,
-  SELF_REPORT: 400,
-  RATE_LIMITED: 429,
-  AUDIT_UNAVAILABLE: 503,
-};
-
-/** Run a staff act; a GameError becomes its documented HTTP answer. */
-export async function staffAct<T>(act: () => Promise<T>): Promise<T> {
-  try {
-    return await act();
-  } catch (err) {
-    if (err instanceof GameError) throw new HttpError(STATUS[err.code] ?? 400, err.code, err.message);
-    throw err;
-  }
-}
 
 const name = z.string().trim().min(1).max(128);
 const reason = z.string().trim().min(1).max(500);
@@ -102,6 +80,7 @@ export function adminRoutes(ctx: ServerContext) {
   router.use("/api/admin", auth);
   router.use(adminLiveRoutes(ctx));
   router.use(adminChatRoutes(ctx, actor));
+  router.use(adminAddressRoutes(ctx, actor));
 
   router.get("/api/admin/players", async (req, res) => {
     await actor(req, "players.read");

@@ -29,7 +29,7 @@ import { authOf, CharacterQuery, isAdmin, ownedCharacter, parse, requireCharacte
 import { PlayerName } from "./player.js";
 import { listedCharacter } from "./playerView.js";
 import { moderationOf } from "../../staff/moderation.js";
-import { staffAct } from "./admin.js";
+import { staffAct } from "./staffActs.js";
 
 const Id = z.string().min(1).max(128);
 /** Another player, by character id or by name (case-insensitive): exactly one of them. */
