@@ -202,7 +202,8 @@ export const ERROR_CODES = {
   BAD_JSON: "/ws: a frame that is not JSON text",
   NOT_AUTHENTICATED: "/ws: a room event before authentication",
   UNAUTHORIZED: "/ws: a missing, invalid or expired token",
-  ADDRESS_BANNED: "a new guest identity (POST /api/auth/guest, a /ws guest, the MCP sign-in page) from an address under a ban by address (a login refused by one is BANNED)",
+  ADDRESS_BANNED:
+    "a new guest identity (POST /api/auth/guest, a /ws guest, the MCP sign-in page) from an address under a ban by address (a login refused by one is BANNED)",
   TOKEN_READ_ONLY: "a spectator token where it may not act: every REST route but the watching ones (HTTP 403), /ws (close 4003), /mcp (HTTP 403)",
   SPECTATOR: "any room message from a spectator's client: it watches an agent and acts on nothing",
   NOT_FOUND: "/ws: an unknown character",
