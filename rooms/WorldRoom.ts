@@ -1,4 +1,6 @@
 import { CloseCode, matchMaker, Room, ServerError, type AuthContext, type Client } from "@colyseus/core";
+import { raiseFlag } from "../src/db/flagRepo.js";
+import { WorldWatchdog } from "./worldWatchdog.js";
 import { isAddress, normalAddress } from "../src/db/addressBans.js";
 import { ChatArchive, type SaidLine } from "../src/db/chatRepo.js";
 import { meterSocket, wireMeter } from "./wireMeter.js";
@@ -78,6 +80,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   duels!: DuelDesk;
   /** Private messages, trade and duel requests to players of other worlds. */
   private across!: AcrossWorlds;
+  /** Flags clients that ask for more than the rules allow, and gains beyond play. */
+  watchdog!: WorldWatchdog;
   /** Every line said here, kept CHAT_RETENTION_DAYS for the staff (src/db/chatRepo.ts). */
   chatLog!: ChatArchive;
   /** The staff here: standings (mutes, bans, roles), broadcasts, staff commands, the chat kept for reports. */
@@ -215,6 +219,15 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       unknownEffect: reportOnce(this.ctx.logger),
       contentWarning: (message) => this.ctx.logger.warn({ world: key }, message),
     };
+    this.watchdog = new WorldWatchdog({
+      world: this.world,
+      worldId: spec.id,
+      sessions: this.sessions,
+      raise: (s) =>
+        void raiseFlag(this.ctx.db.prisma, s).catch((err) =>
+          this.ctx.logger.warn({ err: (err as Error).message, kind: s.kind }, "a flag could not be written"),
+        ),
+    });
     routeWorldMessages({
       on: (type, handler) => this.onMessage(type, handler),
       world: this.world,
@@ -225,6 +238,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       duels: this.duels,
       across: this.across,
       spectating: (client) => this.watchers.isSpectator(client),
+      watchdog: this.watchdog,
     });
     const tick: TickParts = {
       world: this.world,
@@ -239,6 +253,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       saveEveryTicks: Math.max(1, Math.round((this.ctx.config.saveInterval * 1000) / TICK_MS)),
       broadcastPatch: () => this.broadcastPatch(),
       syncPlayer: (playerId) => this.syncPlayer(playerId),
+      watchdog: this.watchdog,
     };
     this.loop = new TickLoop(
       TICK_MS,
@@ -298,7 +313,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   onLeave(client: WorldClient) {
     if (this.watchers.left(client)) return;
     const playerId = client.userData?.playerId;
-    if (playerId) this.staff.chat.forget(playerId);
+    if (playerId) {
+      this.staff.chat.forget(playerId);
+      this.watchdog.left(playerId);
+    }
     const left = this.players.leave(client);
     const closed = this.closing.get(client);
     if (closed) {

@@ -16,6 +16,7 @@ export type WorldTickPhase =
   | "patch"
   | "handOver"
   | "save"
+  | "watchdog"
   | "endTick";
 
 /**

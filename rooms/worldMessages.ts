@@ -26,6 +26,8 @@ export interface MessageRoutes {
   across: AcrossWorlds;
   /** Is the client a spectator's (it watches an agent, and acts on nothing)? */
   spectating(client: WorldClient): boolean;
+  /** Each world command a player's client sent, and its refusal's code (rooms/worldWatchdog.ts). */
+  watchdog?: { order(session: { playerId: string; accountId: string }, type: string, refused?: string): void };
 }
 
 /**
@@ -50,6 +52,7 @@ export function routeWorldMessages(r: MessageRoutes): void {
       const session = client.userData;
       if (!session) return client.send("error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
       const refusal = runCommand(r.commands, r.logger, session, type, payload);
+      r.watchdog?.order(session, type, refusal?.code);
       if (refusal) client.send("error", refusal);
       told();
     });

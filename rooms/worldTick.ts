@@ -44,6 +44,8 @@ export interface TickParts {
   broadcastPatch(): void;
   /** A player's private state to its client, now. */
   syncPlayer(playerId: string): void;
+  /** Flags clients that ask for more than the rules allow and gains beyond play (rooms/worldWatchdog.ts). */
+  watchdog: { tick(): void };
 }
 
 /**
@@ -72,6 +74,7 @@ export function runTick(t: TickParts): void {
   phase.run("patch", () => t.broadcastPatch());
   phase.run("handOver", () => t.interest.afterPatch());
   phase.run("save", () => periodicSaves(t));
+  phase.run("watchdog", () => t.watchdog.tick());
   phase.run("endTick", () => w.endTick());
 }
 

@@ -33,6 +33,8 @@ export const STAFF_ACTS = {
   "players.read": "moderator",
   "sanctions.read": "moderator",
   "chat.read": "moderator",
+  "flags.read": "moderator",
+  "flags.clear": "moderator",
   teleport: "admin",
   give: "admin",
   broadcast: "admin",

@@ -19,6 +19,7 @@ import {
 } from "./api/admin.js";
 import { AddressBanBody, AddressBanQuery, AddressLiftBody, SessionQuery } from "./api/adminAddresses.js";
 import { ChatQuery, ReportChatParams } from "./api/adminChat.js";
+import { ClearBody, FlagParams, FlagQuery } from "./api/adminFlags.js";
 import { LogQuery, LogStreamQuery } from "./api/adminLive.js";
 
 /** The staff's routes of the OpenAPI document (openapiRoutes.ts has the rest). */
@@ -140,6 +141,21 @@ const AddressBan = z.object({
   liftedAt: when.nullable(),
   liftedByName: str.nullable(),
   liftReason: str.nullable(),
+});
+const FlagRow = z.object({
+  id: str,
+  kind: z.enum(["movement", "action_rate", "xp_rate", "wealth"]),
+  characterId: str,
+  accountId: str,
+  name: str,
+  world: str,
+  evidence: z.record(str, z.unknown()).describe("what showed it, at its latest sighting: counts and limits, xp or value gained and since when, the tile"),
+  count: int,
+  createdAt: when,
+  lastAt: when,
+  clearedAt: when.nullable(),
+  clearedByName: str.nullable(),
+  clearNote: str.nullable(),
 });
 const ChatLogLine = z.object({
   id: str,
@@ -310,6 +326,30 @@ export const ADMIN_ROUTES: RouteDoc[] = [
         200: answer("how many were lifted", ok({ lifted: int })),
         ...staff,
         409: err("no ban on it is in force", "NOT_SANCTIONED"),
+      },
+    },
+    {
+      route: "GET /api/admin/flags",
+      summary:
+        "The flagged list: characters the watchdog saw asking for more than the rules allow or gaining beyond play, the latest sighting first (moderator)",
+      query: FlagQuery,
+      bodyNote: "status: open (default), cleared or all; kind: movement, action_rate, xp_rate, wealth; player: a name or an id.",
+      responses: {
+        200: answer("the flags", ok({ flags: z.array(FlagRow) })),
+        ...staff,
+        404: err("no player of that name or id", "UNKNOWN_PLAYER"),
+      },
+    },
+    {
+      route: "POST /api/admin/flags/{flagId}/clear",
+      summary: "Clear a flag with what was found (moderator; audited as flag.clear)",
+      params: FlagParams,
+      body: ClearBody,
+      responses: {
+        200: answer("cleared", ok({ flag: FlagRow })),
+        ...staff,
+        404: err("no such flag", "FLAG_NOT_FOUND"),
+        409: err("cleared already", "FLAG_CLEARED"),
       },
     },
     {

@@ -16,6 +16,7 @@ import { HttpError } from "../errors.js";
 import { requireAuth } from "../requireAuth.js";
 import { authOf, parse, refuseUnlessMay } from "./access.js";
 import { adminAddressRoutes } from "./adminAddresses.js";
+import { adminFlagRoutes } from "./adminFlags.js";
 import { staffAct } from "./staffActs.js";
 import { adminChatRoutes } from "./adminChat.js";
 import { adminLiveRoutes } from "./adminLive.js";
@@ -81,6 +82,7 @@ export function adminRoutes(ctx: ServerContext) {
   router.use(adminLiveRoutes(ctx));
   router.use(adminChatRoutes(ctx, actor));
   router.use(adminAddressRoutes(ctx, actor));
+  router.use(adminFlagRoutes(ctx, actor));
 
   router.get("/api/admin/players", async (req, res) => {
     await actor(req, "players.read");
