@@ -1,29 +1,19 @@
 import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
 import { CLOSE_CODES } from "../../src/protocol/index.js";
+import { accountWithCharacter } from "../helpers/accounts.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken } from "../helpers/worldClient.js";
 import { wsConnect } from "../helpers/wsClient.js";
 
 /** Every session records its address; bans by address refuse new guests (and, scope all, every non-staff login) from it, for a time. */
 describe("addresses: in every session, and bans by address", function () {
   this.timeout(60_000);
   let server: TestServer;
-  let names = 0;
   /** Every test client here comes from loopback. */
   const HERE = "127.0.0.1";
 
-  const account = async (role: "player" | "moderator" | "admin" = "player", guest = true) => {
-    const who = await guestToken(server);
-    const name = `Addr ${++names}`;
-    const made = await rest(server, "POST", "/api/character", who.token, { name });
-    assert.equal(made.status, 201, JSON.stringify(made.body));
-    if (role !== "player") await server.ctx.db.prisma.user.update({ where: { id: who.accountId }, data: { roles: [role] } });
-    // A registered account (one of the identity provider's): its token says no guest.
-    if (!guest) await server.ctx.db.prisma.user.update({ where: { id: who.accountId }, data: { isGuest: false } });
-    return { ...who, name, characterId: made.body.character.id as string };
-  };
+  const account = (role: "player" | "moderator" | "admin" = "player", guest = true) => accountWithCharacter(server, "Addr ", role, { registered: !guest });
   /** Join over /ws: the first frame is authenticated, or the refusal and the close. */
   const wsJoin = async (token: string) => {
     const ws = await wsConnect(server.port, `?token=${encodeURIComponent(token)}`);
@@ -58,7 +48,7 @@ describe("addresses: in every session, and bans by address", function () {
     const [p, mod] = [await account(), await account("moderator")];
     assert.equal(await sdkJoin(p.token), "joined");
     assert.equal((await wsJoin(p.token)).type, "authenticated");
-    const agent = await rest(server, "POST", "/api/agent/register", p.token, { name: `Addrbot ${names}` });
+    const agent = await rest(server, "POST", "/api/agent/register", p.token, { name: "Addrbot" });
     assert.equal(agent.status, 201);
     const rows = await server.ctx.db.prisma.playerSession.findMany({ where: { accountId: p.accountId }, orderBy: { startedAt: "asc" } });
     const byClient = Object.fromEntries(rows.map((r) => [r.clientType, r.address]));

@@ -3,6 +3,7 @@ import { createLogger } from "../../src/logger.js";
 import { LogTail } from "../../src/logTail.js";
 import { LOG_STREAMS_MAX } from "../../src/http/api/adminLive.js";
 import { newAgent } from "../helpers/agentWorld.js";
+import { accountWithCharacter } from "../helpers/accounts.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { guestToken, joinWorld } from "../helpers/worldClient.js";
@@ -33,16 +34,8 @@ async function eventsUntil(res: Response, pred: (events: Array<{ id: number; eve
 describe("admin stats and the live log: admins only", function () {
   this.timeout(60_000);
   let server: TestServer;
-  let names = 0;
 
-  /** A guest account with a character, its role set in the database. */
-  const account = async (role: "player" | "moderator" | "admin" = "player") => {
-    const who = await guestToken(server);
-    const made = await rest(server, "POST", "/api/character", who.token, { name: `Live ${++names}` });
-    assert.equal(made.status, 201, JSON.stringify(made.body));
-    if (role !== "player") await server.ctx.db.prisma.user.update({ where: { id: who.accountId }, data: { roles: [role] } });
-    return who;
-  };
+  const account = (role: "player" | "moderator" | "admin" = "player") => accountWithCharacter(server, "Live ", role);
 
   before(async () => {
     // The server's log goes nowhere but into its tail, as the production logger's lines go out and into it.

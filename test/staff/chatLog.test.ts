@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { ChatArchive } from "../../src/db/chatRepo.js";
 import { silentLogger } from "../../src/logger.js";
 import { DATABASE_KINDS, openTestDb, type TestDb } from "../helpers/database.js";
+import { accountWithCharacter, playOverWs } from "../helpers/accounts.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken } from "../helpers/worldClient.js";
 import { theWorld } from "../helpers/worldRoom.js";
-import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
+import type { WsPlayer } from "../helpers/wsClient.js";
 
 /** The chat log: every line said kept for the staff, searchable, around a report, and gone after its retention. */
 for (const kind of DATABASE_KINDS) {
@@ -14,24 +14,12 @@ for (const kind of DATABASE_KINDS) {
     this.timeout(60_000);
     let server: TestServer;
     let t: TestDb;
-    let names = 0;
     const open: WsPlayer[] = [];
 
-    /** A guest account with a character of a fresh name, its role set in the database, playing over /ws. */
-    const player = async (role: "player" | "moderator" = "player") => {
-      const who = await guestToken(server);
-      const name = `Chat${kind.slice(0, 2)}${++names}`;
-      const made = await rest(server, "POST", "/api/character", who.token, { name });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-      if (role !== "player") await server.ctx.db.prisma.user.update({ where: { id: who.accountId }, data: { roles: [role] } });
-      const characterId = made.body.character.id as string;
-      return { ...who, name, characterId };
-    };
+    const player = (role: "player" | "moderator" = "player") => accountWithCharacter(server, `Chat${kind.slice(0, 2)}`, role);
     const play = async (p: { token: string; characterId: string }) => {
-      const ws = await wsConnect(server.port, `?token=${encodeURIComponent(p.token)}&characterId=${p.characterId}`);
+      const ws = await playOverWs(server, p);
       open.push(ws);
-      await ws.next("authenticated");
-      await ws.next("player:sync");
       return ws;
     };
     /** Say something and wait for it to be heard back (the room has handled it). */

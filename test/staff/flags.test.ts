@@ -1,31 +1,21 @@
 import assert from "node:assert/strict";
 import { FLAG_RULES } from "../../rooms/worldWatchdog.js";
+import { accountWithCharacter, playOverWs } from "../helpers/accounts.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken } from "../helpers/worldClient.js";
 import { theWorld, ticks } from "../helpers/worldRoom.js";
-import { wsConnect, type WsPlayer } from "../helpers/wsClient.js";
+import type { WsPlayer } from "../helpers/wsClient.js";
 
 /** The watchdog: clients asking for more than the rules allow, and gains beyond play, flagged with their evidence for the staff. */
 describe("flags: the watchdog and the flagged list", function () {
   this.timeout(60_000);
   let server: TestServer;
-  let names = 0;
   const open: WsPlayer[] = [];
 
-  const account = async (role: "player" | "moderator" = "player") => {
-    const who = await guestToken(server);
-    const name = `Flag ${++names}`;
-    const made = await rest(server, "POST", "/api/character", who.token, { name });
-    assert.equal(made.status, 201, JSON.stringify(made.body));
-    if (role !== "player") await server.ctx.db.prisma.user.update({ where: { id: who.accountId }, data: { roles: [role] } });
-    return { ...who, name, characterId: made.body.character.id as string };
-  };
+  const account = (role: "player" | "moderator" = "player") => accountWithCharacter(server, "Flag ", role);
   const play = async (p: { token: string; characterId: string }) => {
-    const ws = await wsConnect(server.port, `?token=${encodeURIComponent(p.token)}&characterId=${p.characterId}`);
+    const ws = await playOverWs(server, p);
     open.push(ws);
-    await ws.next("authenticated");
-    await ws.next("player:sync");
     return ws;
   };
   const flagsOf = (characterId: string) => server.ctx.db.prisma.flag.findMany({ where: { characterId }, orderBy: { createdAt: "asc" } });
