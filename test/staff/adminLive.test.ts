@@ -6,7 +6,7 @@ import { newAgent } from "../helpers/agentWorld.js";
 import { accountWithCharacter } from "../helpers/accounts.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { guestToken, joinWorld } from "../helpers/worldClient.js";
+import { joinWorld } from "../helpers/worldClient.js";
 import { theWorld, ticks } from "../helpers/worldRoom.js";
 import { wsConnect } from "../helpers/wsClient.js";
 
