@@ -35,16 +35,19 @@ for (const kind of DATABASE_KINDS) {
     };
 
     it("an unknown account does not exist; one with no character has none to play, and gets a new one without a search", async () => {
-      assert.deepEqual(await accountOnJoin(t.db.sql, "u_nobody"), { exists: false, firstCharacterId: null });
+      assert.deepEqual(await accountOnJoin(t.db.sql, "u_nobody"), { exists: false, guest: false, firstCharacterId: null });
       await account("u_new");
       const found = await accountOnJoin(t.db.sql, "u_new");
-      assert.deepEqual(found, { exists: true, firstCharacterId: null });
+      assert.deepEqual(found, { exists: true, guest: false, firstCharacterId: null });
       const { out, texts } = await statements(() => loadOrCreateCharacter(t.db.sql, "u_new", undefined, spec("u_new"), found.firstCharacterId));
       assert.equal(out.accountId, "u_new");
       assert.deepEqual(out.tile, { x: 5, z: 6 });
       assert.equal(texts.length, 1, "the new character's insert alone");
       assert.match(texts[0], /INSERT INTO "characters"/);
-      assert.deepEqual(await accountOnJoin(t.db.sql, "u_new"), { exists: true, firstCharacterId: out.id });
+      assert.deepEqual(await accountOnJoin(t.db.sql, "u_new"), { exists: true, guest: false, firstCharacterId: out.id });
+      // A guest account says so (a ban by address of guests refuses it).
+      await t.db.sql.query(`INSERT INTO "users" ("id", "isGuest") VALUES ($1, true)`, ["u_guest"]);
+      assert.equal((await accountOnJoin(t.db.sql, "u_guest")).guest, true);
     });
 
     it("an account's first character is its oldest, and that is the one loaded; another account's is not", async () => {
@@ -54,7 +57,7 @@ for (const kind of DATABASE_KINDS) {
       await character("c_annOld", "u_ann", "2026-01-01T00:00:00Z");
       await character("c_bob", "u_bob", "2025-01-01T00:00:00Z");
       const found = await accountOnJoin(t.db.sql, "u_ann");
-      assert.deepEqual(found, { exists: true, firstCharacterId: "c_annOld" });
+      assert.deepEqual(found, { exists: true, guest: false, firstCharacterId: "c_annOld" });
       const snap = await loadOrCreateCharacter(t.db.sql, "u_ann", undefined, spec("u_ann"), found.firstCharacterId);
       assert.equal(snap.id, "c_annOld");
       // Given another account's character as its "first" (it was deleted and its id reused, say), the account's own is found instead.
