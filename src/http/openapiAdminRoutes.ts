@@ -312,7 +312,7 @@ export const ADMIN_ROUTES: RouteDoc[] = [
         "Ban an address for a time, at most 30 days: scope guests (default) refuses new guests and guests' logins from it, all every login but the staff's (moderator)",
       body: AddressBanBody,
       responses: {
-        201: answer("banned", ok({ ban: AddressBan })),
+        201: answer("banned; kicked: how many who played from it now, and whom it refuses, were let go", ok({ ban: AddressBan, kicked: int })),
         400: err("not one address, or no duration of at most 30 days", "INVALID_DURATION"),
         ...staff,
         503: err("the act could not be recorded in the audit log: nothing was done", "AUDIT_UNAVAILABLE"),

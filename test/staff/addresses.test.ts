@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
 import { CLOSE_CODES } from "../../src/protocol/index.js";
-import { accountWithCharacter } from "../helpers/accounts.js";
+import { accountWithCharacter, playOverWs } from "../helpers/accounts.js";
 import { rest } from "../helpers/rest.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { wsConnect } from "../helpers/wsClient.js";
@@ -80,9 +80,20 @@ describe("addresses: in every session, and bans by address", function () {
 
   it("scope guests: no new guest and no guest's login from the address; a registered account and the staff still play; lifted, all play again", async () => {
     const [guest, member, mod] = [await account(), await account("player", false), await account("moderator")];
+    // Playing from the address when the ban comes: the guest is let go, the registered player stays.
+    const [playingGuest, playingMember] = [await playOverWs(server, guest), await playOverWs(server, member)];
     const made = await ban(mod.token, { address: `::ffff:${HERE}`, duration: "1h", reason: "a flood of throwaway guests" });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    assert.deepEqual([made.body.ban.address, made.body.ban.scope], [HERE, "guests"]);
+    assert.deepEqual([made.body.ban.address, made.body.ban.scope, made.body.kicked], [HERE, "guests", 1]);
+    assert.equal((await playingGuest.next("notice", (f) => f.data.code === "KICKED")).data.code, "KICKED");
+    assert.equal((await playingGuest.closed).code, CLOSE_CODES.KICKED);
+    const memberMark = playingMember.mark();
+    playingMember.send("ping", {});
+    await playingMember.next("pong", () => true, { since: memberMark });
+    assert.equal(playingMember.ws.readyState, playingMember.ws.OPEN);
+    assert.ok(!playingMember.frames.some((f) => f.type === "notice" && f.data.code === "KICKED"));
+    playingMember.close();
+    await playingMember.closed;
     try {
       const newGuest = await rest(server, "POST", "/api/auth/guest");
       assert.deepEqual([newGuest.status, newGuest.body.error.code], [403, "ADDRESS_BANNED"]);

@@ -1,9 +1,9 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
 import type { ServerContext } from "../../context.js";
-import { ADDRESS_BAN_MAX_MS, createAddressBan, isAddress, liftAddressBans, normalAddress } from "../../db/addressBans.js";
+import { ADDRESS_BAN_MAX_MS, createAddressBan, isAddress, liftAddressBans, normalAddress, refusesLogin, type AddressBanScope } from "../../db/addressBans.js";
 import { findTarget } from "../../db/staffRepo.js";
-import { parseDuration, type StaffAct } from "../../game/staff.js";
+import { parseDuration, roleOf, type StaffAct } from "../../game/staff.js";
 import { moderationOf, type StaffActor } from "../../staff/moderation.js";
 import { HttpError } from "../errors.js";
 import { parse } from "./access.js";
@@ -35,6 +35,23 @@ export function adminAddressRoutes(ctx: ServerContext, actor: (req: Request, act
   const router = Router();
   const prisma = ctx.db.prisma;
   const moderation = moderationOf(ctx);
+
+  /** Let go whoever plays from the address now and the ban would refuse (a guest, or anyone but the staff); how many. */
+  async function kickRefused(address: string, scope: AddressBanScope, by: string): Promise<number> {
+    const open = await prisma.playerSession.findMany({ where: { address, endedAt: null }, select: { characterId: true, accountId: true } });
+    const accounts = await prisma.user.findMany({
+      where: { id: { in: [...new Set(open.map((s) => s.accountId))] } },
+      select: { id: true, isGuest: true, roles: true },
+    });
+    const byId = new Map(accounts.map((a) => [a.id, a]));
+    let kicked = 0;
+    for (const s of open) {
+      const a = byId.get(s.accountId);
+      if (!a || !refusesLogin({ scope }, { guest: a.isGuest, staff: roleOf(a.roles) !== "player" })) continue;
+      if (await ctx.world.kick(s.characterId, `${by} (a ban of your address)`)) kicked++;
+    }
+    return kicked;
+  }
 
   router.get("/api/admin/sessions", async (req, res) => {
     await actor(req, "players.read");
@@ -73,7 +90,7 @@ export function adminAddressRoutes(ctx: ServerContext, actor: (req: Request, act
       throw new HttpError(400, "INVALID_DURATION", "A ban by address is for a time, at most 30 days (30d): addresses change hands");
     await staffAct(() => moderation.record(who, "ban", "address.ban", null, { address: body.address, scope: body.scope, durationMs }, body.reason));
     const ban = await createAddressBan(prisma, { ...body, durationMs, byAccountId: who.accountId, byName: who.name });
-    res.status(201).json({ success: true, ban });
+    res.status(201).json({ success: true, ban, kicked: await kickRefused(body.address, ban.scope as AddressBanScope, who.name) });
   });
 
   router.post("/api/admin/address-bans/lift", async (req, res) => {
