@@ -182,6 +182,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     // Another room (in a cluster, another process) taking one of our characters over.
     this.stopListening = await this.locks.locks.listen((characterId) => void this.players.letGo(characterId));
     this.chatLog = new ChatArchive(this.ctx.db.prisma, this.ctx.logger, this.ctx.config.chatRetentionDays);
+    void this.chatLog.purge();
     const said = (line: Omit<SaidLine, "at" | "world">) => this.chatLog.record({ ...line, at: new Date(), world: String(spec.id) });
     this.across = new AcrossWorlds({
       sql: this.ctx.db.sql,

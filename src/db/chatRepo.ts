@@ -25,7 +25,8 @@ export interface SaidLine {
 /**
  * The chat log of one world room: every line said there (local, world, private) written to
  * `chat_lines` in batches (every CHAT_FLUSH_MS, or CHAT_FLUSH_LINES at once), so chat costs no
- * write per line; lines past CHAT_RETENTION_DAYS deleted every hour. A line the database does not
+ * write per line; lines past CHAT_RETENTION_DAYS deleted every hour (and once when the room starts: its
+ * owner calls `purge`). A line the database does not
  * take is kept for the next flush (at most CHAT_PENDING_MAX). With a retention of 0 it keeps
  * nothing.
  */
@@ -45,7 +46,6 @@ export class ChatArchive {
     this.timer.unref();
     this.purgeTimer = setInterval(() => void this.purge(), CHAT_PURGE_MS);
     this.purgeTimer.unref();
-    void this.purge();
   }
 
   record(line: SaidLine): void {
@@ -74,8 +74,9 @@ export class ChatArchive {
     await this.flushing;
   }
 
-  /** Delete the lines older than the retention. */
+  /** Delete the lines older than the retention (with a retention of 0, none: it keeps nothing new, and leaves what was kept). */
   async purge(now = Date.now()): Promise<number> {
+    if (this.retentionDays <= 0) return 0;
     const before = new Date(now - this.retentionDays * 86_400_000);
     try {
       return (await this.prisma.chatLine.deleteMany({ where: { at: { lt: before } } })).count;

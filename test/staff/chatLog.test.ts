@@ -167,8 +167,11 @@ for (const kind of DATABASE_KINDS) {
       await archive.close();
       const none = new ChatArchive(prisma, silentLogger, 0);
       none.record(line(0, "not kept"));
+      // It deletes nothing either: what a longer retention kept stays.
+      assert.equal(await none.purge(), 0);
       await none.close();
       assert.equal(await prisma.chatLine.count({ where: { message: "not kept" } }), 0);
+      assert.equal(await prisma.chatLine.count({ where: { message: "still kept" } }), 1);
     });
   });
 }
