@@ -10,6 +10,9 @@ export interface Heard {
   tick: number;
 }
 
+/** Is this message the `notice` of that code? */
+export const isNotice = (h: Heard, code: string) => h.type === "notice" && h.data.code === code;
+
 /** Messages an observe lists among "what happened": everything but the view's own updates. */
 const QUIET: ReadonlySet<string> = new Set(["world:update", "player:sync", "store:update", "goalOverride"]);
 /** Most events kept between two answers (the oldest go first, and are counted). */

@@ -5,7 +5,7 @@ import { ClientMessages, EQUIPMENT_SLOTS, GATHERING_SKILLS } from "../protocol/i
 import { DEFAULT_MAX_TICKS, MAX_TICKS, perform, type Watch } from "./act.js";
 import { observation } from "./observe.js";
 import { registerFeatureTools, type FeatureTool } from "./featureTools.js";
-import type { McpPlayer } from "./player.js";
+import { isNotice, type McpPlayer } from "./player.js";
 import { toolResult, ToolError } from "./results.js";
 import type { McpSession } from "./session.js";
 import { resolveTarget } from "./targets.js";
@@ -283,7 +283,7 @@ function interactWatch(p: McpPlayer, action: string, targetId: string | undefine
       return {
         // A fight runs to its end by default (within the bound every call has).
         maxTicks: ticks ?? MAX_TICKS,
-        until: (h) => (h.type === "npc:killed" || h.type === "player:death" || (h.type === "notice" && h.data.code === "PVP_KILL") ? "done" : undefined),
+        until: (h) => (h.type === "npc:killed" || h.type === "player:death" || isNotice(h, "PVP_KILL") ? "done" : undefined),
         settled: (pl) => pl.sight.self?.action !== "attack" && !pl.sight.self?.moving && !pl.sight.npcs.has(targetId ?? ""),
         progress: (pl, t) => {
           const health = pl.sight.npcs.get(targetId ?? "")?.health;
@@ -306,7 +306,7 @@ function interactWatch(p: McpPlayer, action: string, targetId: string | undefine
     case "store":
       return { maxTicks, until: on("store:open"), report: (pl) => ({ store: pl.sight.store }) };
     case "pray":
-      return { maxTicks, until: (h) => (h.type === "notice" && h.data.code === "PRAYED" ? "done" : undefined) };
+      return { maxTicks, until: (h) => (isNotice(h, "PRAYED") ? "done" : undefined) };
     case "pickup": {
       return { maxTicks, settled: (pl) => !pl.sight.groundItems.has(targetId ?? "") && pl.sight.self?.action !== "pickup" };
     }

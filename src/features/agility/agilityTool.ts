@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { FeatureTool } from "../../mcp/featureTools.js";
-import type { Heard } from "../../mcp/player.js";
+import { isNotice, type Heard } from "../../mcp/player.js";
 
 const crossed = (h: Heard) => h.type === "skill:xp" && h.data.skill === "agility";
 
@@ -14,7 +14,7 @@ export const crossObstacleTool: FeatureTool = {
   output: { crossed: z.boolean().optional() },
   watch: (maxTicks) => ({
     maxTicks,
-    until: (h) => (crossed(h) || (h.type === "notice" && h.data.code === "OBSTACLE_FAILED") ? "done" : undefined),
+    until: (h) => (crossed(h) || isNotice(h, "OBSTACLE_FAILED") ? "done" : undefined),
     progress: (pl, t) => ({ progress: t, message: pl.sight.self?.moving ? "walking to it" : "crossing" }),
     report: (_pl, heard) => ({ crossed: heard.some(crossed) }),
   }),

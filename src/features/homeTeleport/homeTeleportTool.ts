@@ -1,9 +1,7 @@
 import { z } from "zod";
 import type { FeatureTool } from "../../mcp/featureTools.js";
-import type { Heard } from "../../mcp/player.js";
+import { isNotice } from "../../mcp/player.js";
 import { CAST_TICKS } from "./homeTeleport.js";
-
-const told = (h: Heard, code: string) => h.type === "notice" && h.data.code === code;
 
 /** The MCP tool that casts it: answers once the player arrived or the cast was interrupted. */
 export const homeTeleportTool: FeatureTool = {
@@ -16,8 +14,8 @@ export const homeTeleportTool: FeatureTool = {
   fixedTicks: 30,
   watch: (maxTicks) => ({
     maxTicks,
-    until: (h) => (told(h, "HOME_TELEPORTED") || told(h, "HOME_TELEPORT_INTERRUPTED") ? "done" : undefined),
+    until: (h) => (isNotice(h, "HOME_TELEPORTED") || isNotice(h, "HOME_TELEPORT_INTERRUPTED") ? "done" : undefined),
     progress: (_pl, t) => ({ progress: t, total: CAST_TICKS, message: "casting the home teleport" }),
-    report: (pl, heard) => ({ arrived: heard.some((h) => told(h, "HOME_TELEPORTED")), readyAt: pl.sight.self?.vars.homeTeleportReadyAt ?? 0 }),
+    report: (pl, heard) => ({ arrived: heard.some((h) => isNotice(h, "HOME_TELEPORTED")), readyAt: pl.sight.self?.vars.homeTeleportReadyAt ?? 0 }),
   }),
 };

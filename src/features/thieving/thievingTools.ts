@@ -1,15 +1,13 @@
 import { z } from "zod";
 import type { Watch } from "../../mcp/act.js";
 import type { FeatureTool } from "../../mcp/featureTools.js";
-import type { Heard } from "../../mcp/player.js";
-
-const told = (h: Heard, code: string) => h.type === "notice" && h.data.code === code;
+import { isNotice } from "../../mcp/player.js";
 
 /** A theft's wait: until the loot (STOLEN) or the stun (PICKPOCKET_FAILED) is told. */
 const theft = (maxTicks: number): Watch => ({
   maxTicks,
-  until: (h) => (told(h, "STOLEN") || told(h, "PICKPOCKET_FAILED") ? "done" : undefined),
-  report: (_pl, heard) => ({ stolen: heard.some((h) => told(h, "STOLEN")), caught: heard.some((h) => told(h, "PICKPOCKET_FAILED")) }),
+  until: (h) => (isNotice(h, "STOLEN") || isNotice(h, "PICKPOCKET_FAILED") ? "done" : undefined),
+  report: (_pl, heard) => ({ stolen: heard.some((h) => isNotice(h, "STOLEN")), caught: heard.some((h) => isNotice(h, "PICKPOCKET_FAILED")) }),
 });
 
 /** The MCP tools that pick a pocket and rob a stall. */
