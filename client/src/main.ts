@@ -146,6 +146,8 @@ function installTestAid(view: WorldView, minimap: Minimap) {
       const me = view.game.net.state.players?.get(view.game.net.playerId);
       return me ? { x: me.x, z: me.z, moving: me.moving } : null;
     },
+    /** Where the view is centred now: the player's drawn place, which reaches its tile a moment after the server moved it. */
+    camera: () => view.camera,
     frameMs: () => copy(view.frameMs.slice(-120)),
   });
 }

@@ -192,6 +192,11 @@ export class WorldView {
     return { x: r.left + window.scrollX + p.x, y: r.top + window.scrollY + p.y };
   }
 
+  /** Where the view is centred now (the player's drawn place, between tiles while it walks). */
+  get camera(): { x: number; z: number } {
+    return { x: this.camX, z: this.camZ };
+  }
+
   /** The canvas point of a world point (a tile's centre at whole coordinates). */
   toCanvas(x: number, z: number) {
     const t = this.tile;

@@ -93,16 +93,50 @@ export async function playAsGuest(browser: Browser, url: string, name: string, l
   return { page, id, name };
 }
 
-/** The page coordinates of a tile's centre, as the page's view draws it now. */
-export function tileOnPage(page: Page, x: number, z: number): Promise<{ x: number; y: number }> {
-  return page.evaluate(([tx, tz]) => (window as any).arena.view.tileToPage(tx, tz), [x, z] as const);
+/**
+ * The page coordinates of a tile's centre, read from a frame in which the view has settled: the
+ * player stands still and the view is centred on its tile (after a walk or a test's `place`, the
+ * drawn player glides there for a moment, and a point read meanwhile would be off by the glide).
+ */
+export async function tileOnPage(page: Page, x: number, z: number): Promise<{ x: number; y: number }> {
+  const handle = await page.waitForFunction(
+    ([tx, tz]) => {
+      const drawn = (window as any).arenaDrawn;
+      const me = drawn.player();
+      const cam = drawn.camera();
+      const settled = me && !me.moving && Math.abs(cam.x - me.x) < 1e-6 && Math.abs(cam.z - me.z) < 1e-6;
+      return settled ? (window as any).arena.view.tileToPage(tx, tz) : null;
+    },
+    [x, z] as const,
+  );
+  return (await handle.jsonValue()) as { x: number; y: number };
 }
 
-/** Right-click a tile and choose the menu entry whose text starts with `label`. */
+/**
+ * Right-click a tile and choose the menu entry whose text starts with `label`. Should the menu not
+ * offer it (what stood there stepped off between the read and the click), the menu is closed and
+ * the tile clicked again, a few times before giving up with what the menu did offer.
+ */
 export async function chooseOnTile(page: Page, x: number, z: number, label: string) {
-  const at = await tileOnPage(page, x, z);
-  await page.mouse.click(at.x, at.y, { button: "right" });
-  await page.locator("#menu button", { hasText: label }).first().click();
+  let offered = "";
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const at = await tileOnPage(page, x, z);
+    await page.mouse.click(at.x, at.y, { button: "right" });
+    const entry = page.locator("#menu button", { hasText: label }).first();
+    const found = await entry.waitFor({ timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (found) return entry.click();
+    offered = (
+      (await page
+        .locator("#menu")
+        .textContent()
+        .catch(() => "")) ?? ""
+    ).trim();
+    await page.keyboard.press("Escape");
+  }
+  throw new Error(`no "${label}" in the menu of tile (${x}, ${z}); it offered: ${offered || "nothing"}`);
 }
 
 /** Once `from`'s page sees `to`, right-click where `to` stands and choose `label` (a trade, a challenge). */
