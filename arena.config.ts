@@ -15,6 +15,7 @@ import { loadConfig } from "./src/config.js";
 import { mountHttp } from "./src/http/app.js";
 import { FEATURES, MCP_TOOLS } from "./src/features/index.js";
 import { restartsOf } from "./src/staff/restart.js";
+import { drainOf } from "./src/staff/drain.js";
 import { contentOf } from "./src/staff/contentReload.js";
 import { watchOperatorChanges } from "./src/staff/operatorChanges.js";
 import { localWorlds } from "./rooms/cluster/localWorlds.js";
@@ -25,6 +26,7 @@ import { AgentRuntime } from "./src/agents/runtime.js";
 import type { Redis } from "ioredis";
 import os from "node:os";
 import { WorldHosting, worldRoomId } from "./rooms/cluster/worldHosting.js";
+import { otherHosts } from "./rooms/cluster/worldDirectory.js";
 import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
@@ -239,12 +241,18 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
             opened.delete(spec.id);
             if (room) await room.disconnect();
           },
+          moveOut: async (spec) => {
+            const room = opened.get(spec.id) as WorldRoom | undefined;
+            return room ? room.moveOut(await otherHosts()) : 0;
+          },
         },
         ctx.logger,
         // A round runs only while this server's matchmaker is the one set up (not after it stopped).
         { sweepDeadProcesses: ctx.config.cluster !== undefined, alive: () => matchMaker.presence === presence },
       );
       await hosting.start();
+      // A drain (an upgrade) moves this process's worlds to the others, asked here or on its presence channel.
+      await drainOf(ctx).attach(hosting, presence, matchMaker.processId, ctx.config.cluster !== undefined);
       // A scheduled restart reaches the worlds this process runs; the operator's role changes reach every world.
       restartsOf(ctx).attach(here);
       contentOf(ctx).attach(here);

@@ -44,6 +44,7 @@ import { restartsOf } from "../src/staff/restart.js";
 import { applyContent, type WorldContentReport } from "../src/game/world/contentReload.js";
 import type { GameData } from "../src/manifests/index.js";
 import { WorldWatchers } from "./worldWatchers.js";
+import { moveSessionsOut } from "./worldMove.js";
 
 /** How long a stop waits for a client's socket to take what it was sent before it closes the session anyway. */
 const SENDS_WRITTEN_MS = 2_000;
@@ -270,6 +271,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   }
 
   onAuth(_client: Client, _options: unknown, context: AuthContext): JoinAuth {
+    if (this.movingOut) throw new ServerError(503, `World ${this.spec.id} is moving to another server process: join again in a moment`);
     try {
       // A watch token joins too, as a spectator (rooms/worldWatchers.ts). The address: the socket's
       // (as TRUST_PROXY reads it: arena.config.ts), or the one an in-process client joined for.
@@ -426,6 +428,18 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     await Promise.all([this.trades.stopped(), this.duels.stopped()]);
     for (const id of this.sessions.keys()) if (this.world.players.get(id)?.privateDirty) this.syncPlayer(id);
     await Promise.all([...this.sessions.values()].map((s) => sendsWritten(s.client, SENDS_WRITTEN_MS)));
+  }
+
+  /** Set once the world moves out (a drain): joins are refused until it runs on another process. */
+  private movingOut = false;
+
+  /**
+   * The world leaves this process (a drain, rooms/cluster/worldHosting.ts): everyone saved, told
+   * `world:moving` with a resume token, and closed with 4103 (rooms/worldMove.ts); how many.
+   */
+  moveOut(hosts: string[]): Promise<number> {
+    this.movingOut = true;
+    return moveSessionsOut(this, hosts);
   }
 
   /** Clients closed by closeAll, each with what settles its wait for the room to let it go. */

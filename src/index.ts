@@ -100,6 +100,9 @@ async function main() {
   // A scheduled restart (POST /api/admin/restart) ends here once everyone is saved: exit 0, for the supervisor to start the server again.
   const { restartsOf } = await import("./staff/restart.js");
   restartsOf(ctx).exit = () => void stop("restart", 0);
+  // A drain (POST /api/admin/drain, npm run admin -- drain) ends here once every world moved: exit 0 too.
+  const { drainOf } = await import("./staff/drain.js");
+  drainOf(ctx).exit = () => void stop("drain", 0);
 }
 
 main().catch((err) => {

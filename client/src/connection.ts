@@ -104,12 +104,13 @@ export class Connection implements WorldConnection {
     return connection;
   }
 
-  /** Enter the world again with the same character (after a restart closed the room). */
+  /** Enter the same world again with the same character (after a restart closed the room, or the world moved to another process). */
   rejoin(): Promise<void> {
-    return this.enter({ characterId: this.me.id });
+    const world = /^world-(\d+)$/.exec(this.current?.roomId ?? "")?.[1];
+    return this.enter({ characterId: this.me.id, ...(world ? { world: Number(world) } : {}) });
   }
 
-  private async enter(options: { name?: string; characterId?: string }) {
+  private async enter(options: { name?: string; characterId?: string; world?: number }) {
     const client = new Client(this.serverUrl);
     client.auth.token = this.token;
     const room = await client.joinOrCreate("world", options);

@@ -10,6 +10,9 @@ const RESTART_WAIT_MS = 3_000;
 const RESTART_MAX_WAIT_MS = 30_000;
 /** Tries to join again after a restart before the page gives up. */
 const RESTART_TRIES = 20;
+/** After the world moved (close 4103): quick tries first, this far apart (and up to twice), before the restart's pace. */
+const MOVED_WAIT_MS = 150;
+const MOVED_TRIES = 40;
 
 /** A readable line for a failure. */
 function describe(err: unknown): string {
@@ -33,7 +36,8 @@ export function showEnded(title: string, message: string) {
  * (error BANNED, then close 4102) ends the game on a screen giving the reason and the end, and
  * never reconnects; a kick says who removed the player; a take-over by another login says so; a
  * restart (close 1012) says the server is restarting and joins again after a short wait, the same
- * character, with the same panels. A login the server refuses on the way back (401) ends on a
+ * character, with the same panels; a world that moved to another server process (close 4103, an
+ * upgrade) is joined again at once, quietly. A login the server refuses on the way back (401) ends on a
  * screen that says why, and its button starts anew.
  */
 export function installDisconnects(game: Game) {
@@ -59,18 +63,20 @@ export function installDisconnects(game: Game) {
    * after a drop the SDK's own reconnection could not mend (the server was restarted without one,
    * or the connection was away too long).
    */
-  const rejoin = async (why: string, restart = false) => {
+  const rejoin = async (why: string, restart = false, moved = false) => {
     let wait = RESTART_WAIT_MS;
-    for (let attempt = 1; attempt <= RESTART_TRIES; attempt++) {
-      // Spread out, so that every player does not knock at the same moment.
-      const ms = wait + Math.random() * RESTART_WAIT_MS;
-      show(`${why}: reconnecting in ${Math.ceil(ms / 1000)} s…`);
+    for (let attempt = 1; attempt <= RESTART_TRIES + (moved ? MOVED_TRIES : 0); attempt++) {
+      // Spread out, so that every player does not knock at the same moment. A moved world runs again
+      // elsewhere within a second or so: knock soon and often first, as after a restart then.
+      const quick = moved && attempt <= MOVED_TRIES;
+      const ms = quick ? MOVED_WAIT_MS * (1 + Math.random()) : wait + Math.random() * RESTART_WAIT_MS;
+      if (!quick) show(`${why}: reconnecting in ${Math.ceil(ms / 1000)} s…`);
       await new Promise((resolve) => setTimeout(resolve, ms));
-      show(`${why}: reconnecting…${attempt > 1 ? ` (try ${attempt})` : ""}`);
+      if (!quick) show(`${why}: reconnecting…${attempt > 1 ? ` (try ${attempt})` : ""}`);
       try {
         await net.rejoin();
         show(null);
-        game.log(restart ? "Reconnected after the server's restart." : "Reconnected: you are back in the world.");
+        if (!moved) game.log(restart ? "Reconnected after the server's restart." : "Reconnected: you are back in the world.");
         return;
       } catch (err) {
         if (/banned/i.test(describe(err))) return showEnded("Banned", describe(err));
@@ -79,6 +85,7 @@ export function installDisconnects(game: Game) {
           forgetLogin();
           return showEnded("Signed out", `Your sign-in can no longer be used (${describe(err)}). Back to the start to play again.`);
         }
+        if (quick) continue;
         game.log(`Could not reconnect yet: ${describe(err)}`, "error");
         wait = Math.min(wait * 2, RESTART_MAX_WAIT_MS);
       }
@@ -93,6 +100,8 @@ export function installDisconnects(game: Game) {
       if (code === CLOSE_CODES.BANNED) return showEnded("Banned", banned ?? "Your account is banned.");
       if (code === CLOSE_CODES.KICKED) return showEnded("Removed from the world", kicked ?? "A member of the staff removed you from the world.");
       if (code === CLOSE_CODES.RESTART) return void rejoin("The server is restarting", true);
+      // The world moved to another server process (an upgrade): back in it at once, nothing to say.
+      if (code === CLOSE_CODES.WORLD_MOVED) return void rejoin("The world is moving", false, true);
       if (code === CLOSE_CODES.REPLACED) return showEnded("Playing elsewhere", "Your character was taken over by another login (another tab or device).");
       // The page's own leave (Log out) reloads it; a flood's close is not mended by knocking again.
       if (code === CloseCode.CONSENTED || code === CloseCode.WITH_ERROR) return show(`Disconnected (${code}). Reload the page to play again.`);

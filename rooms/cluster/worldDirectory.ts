@@ -1,6 +1,6 @@
 import { matchMaker } from "@colyseus/core";
 import type { WorldEntry, WorldSpec } from "../../src/worldSpecs.js";
-import { liveProcesses, worldClaims, worldRoomId } from "./worldHosting.js";
+import { DRAINING_KEY, liveProcesses, worldClaims, worldRoomId } from "./worldHosting.js";
 
 /**
  * The configured worlds as they stand across the cluster, from the matchmaker's listings (every
@@ -32,4 +32,17 @@ export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> 
       publicAddress: running ? (listing.publicAddress ?? null) : null,
     };
   });
+}
+
+/**
+ * The public addresses of the other processes that run worlds and are not draining: where the
+ * players of a world moving off this process may knock (`world:moving`'s `hosts`).
+ */
+export async function otherHosts(): Promise<string[]> {
+  const draining = new Set(await matchMaker.presence.smembers(DRAINING_KEY));
+  const listings = await matchMaker.query({ name: "world" });
+  const hosts = listings
+    .filter((l) => l.processId !== matchMaker.processId && !draining.has(l.processId) && l.publicAddress)
+    .map((l) => l.publicAddress as string);
+  return [...new Set(hosts)].sort();
 }

@@ -21,6 +21,10 @@ import { PresenceClaims } from "./presenceClaims.js";
  *   nobody is in over (it closes the room, whose save is written, then frees the claim), one world
  *   per round, so that processes started one after another end up sharing the worlds. A world
  *   with players in it stays where it is.
+ * - A process draining (`drain`: an upgrade, docs/DEPLOYMENT.md) claims nothing more and moves
+ *   each of its worlds out with its players (rooms/worldMove.ts: saved, told `world:moving`,
+ *   closed), frees its claim and says so on WORLD_FREED_CHANNEL, where every other process runs a
+ *   round at once to take it. The draining processes (DRAINING_KEY) count for no share.
  */
 
 export const WORLD_CLAIM_TTL_S = 15;
@@ -34,6 +38,11 @@ export const worldClaims = (presence: Presence, ttlS = WORLD_CLAIM_TTL_S) => new
 /** The room id of a world's room, the same on whichever process runs it. */
 export const worldRoomId = (worldId: number) => `world-${worldId}`;
 
+/** The presence set of the processes draining: they take no world. */
+export const DRAINING_KEY = "arena:draining";
+/** Published with a world's id when a draining process freed its claim: take it now, not at the next round. */
+export const WORLD_FREED_CHANNEL = "arena:world-freed";
+
 /** The processes alive now: those listening on their Colyseus process channel. */
 export async function liveProcesses(presence: Presence): Promise<Set<string>> {
   return new Set(((await presence.channels("p:*")) ?? []).map((c) => c.slice(2)));
@@ -46,6 +55,8 @@ export interface HostingHooks {
   isEmpty(spec: WorldSpec): boolean;
   /** Close the world's room here (resolves once its save is written). */
   close(spec: WorldSpec): Promise<void>;
+  /** Let the world's players go to wherever it runs next (rooms/worldMove.ts); how many there were. */
+  moveOut(spec: WorldSpec): Promise<number>;
 }
 
 export class WorldHosting {
@@ -53,8 +64,13 @@ export class WorldHosting {
   readonly hosted = new Set<number>();
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  /** A round was asked for while one ran. */
+  private again = false;
   private stopped = false;
   private rounds = 0;
+  /** Set by `drain`: no world is claimed or kept from here on. */
+  private draining = false;
+  private readonly onFreed = () => void this.round();
   /** Holders found not alive in the last round, by world id. */
   private absentHolders = new Map<number, string>();
   private readonly claims: PresenceClaims<number>;
@@ -75,6 +91,7 @@ export class WorldHosting {
     await this.round();
     markStart("worlds");
     if (this.stopped) return;
+    await this.presence.subscribe(WORLD_FREED_CHANNEL, this.onFreed);
     this.timer = setInterval(() => void this.round(), everyMs);
     this.timer.unref();
   }
@@ -84,6 +101,39 @@ export class WorldHosting {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
+    this.presence.unsubscribe(WORLD_FREED_CHANNEL, this.onFreed);
+    if (this.draining) await Promise.resolve(this.presence.srem(DRAINING_KEY, this.self.processId)).catch(() => {});
+  }
+
+  /**
+   * Move every world of this process to the others (an upgrade): from now on it claims nothing; each
+   * world's players are let go to its next host (`moveOut`), its room closed (saved) and its claim
+   * freed, which the other processes hear of at once. Resolves with what moved.
+   */
+  async drain(): Promise<{ worlds: number[]; players: number }> {
+    this.draining = true;
+    await this.presence.sadd(DRAINING_KEY, this.self.processId);
+    await this.running;
+    const specs = this.specs.filter((s) => this.hosted.has(s.id));
+    const players = await Promise.all(specs.map((spec) => this.moveOut(spec)));
+    return { worlds: specs.map((s) => s.id), players: players.reduce((a, b) => a + b, 0) };
+  }
+
+  private async moveOut(spec: WorldSpec): Promise<number> {
+    this.logger.info({ world: spec.id }, "draining: moving a world to another process");
+    let players = 0;
+    try {
+      players = await this.hooks.moveOut(spec);
+    } finally {
+      this.hosted.delete(spec.id);
+      try {
+        await this.hooks.close(spec);
+      } finally {
+        await this.claims.release(spec.id, this.self.processId);
+        await this.presence.publish(WORLD_FREED_CHANNEL, spec.id);
+      }
+    }
+    return players;
   }
 
   /** Which process holds each world's claim now (undefined: none). */
@@ -96,9 +146,20 @@ export class WorldHosting {
   round(): Promise<void> {
     if (this.options.alive && !this.options.alive()) void this.stop();
     if (this.stopped) return Promise.resolve();
-    this.running ??= this.runRound()
+    if (this.running) {
+      // Asked again while one runs (a world freed meanwhile): another follows it.
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.runRound()
       .catch((err) => this.logger.warn({ err }, "world hosting round failed"))
-      .finally(() => (this.running = undefined));
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.round();
+        }
+      });
     return this.running;
   }
 
@@ -110,8 +171,12 @@ export class WorldHosting {
     live.add(this.self.processId);
     const holders = await this.holders();
     await this.freeClaimsOfTheDead(holders, live);
-    const fair = Math.ceil(this.specs.length / live.size);
-    const counts = new Map([...live].map((pid) => [pid, 0]));
+    if (this.draining) return;
+    // Draining processes are on their way out: the worlds are shared among the others.
+    const draining = new Set(await this.presence.smembers(DRAINING_KEY));
+    const sharing = [...live].filter((pid) => !draining.has(pid));
+    const fair = Math.ceil(this.specs.length / Math.max(1, sharing.length));
+    const counts = new Map(sharing.map((pid) => [pid, 0]));
     for (const holder of holders.values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
     for (const spec of this.specs) {
       if (this.stopped || this.hosted.size >= fair) break;

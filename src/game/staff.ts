@@ -39,6 +39,7 @@ export const STAFF_ACTS = {
   give: "admin",
   broadcast: "admin",
   restart: "admin",
+  drain: "admin",
   "save-all": "admin",
   backup: "admin",
   "content.reload": "admin",

@@ -45,6 +45,8 @@ export const CLOSE_CODES = {
   WATCH_ENDED: 4110,
   /** The account was banned (after `error` BANNED with the reason and the end); every way in is refused until it ends. */
   BANNED: 4102,
+  /** The world moved to another process of the cluster (a drain, after `world:moving`): join it again, or `resume` with its token on /ws. */
+  WORLD_MOVED: 4103,
   /** The server restarts (a scheduled restart, after its countdown; every player saved first): connect again shortly. */
   RESTART: 1012,
 } as const;

@@ -231,6 +231,14 @@ export interface WorldMessages {
   "player:death": { deathId: string; position: Position; items: ItemStackView[]; killedBy: string | null };
   /** Then the connection closes with CLOSE_CODES.REPLACED. */
   "session:replaced": { message: string };
+  /**
+   * The world moves to another process of the cluster (a drain: docs/DEPLOYMENT.md "Upgrades no
+   * player notices"): everyone was saved and the session closes next with 4103 WORLD_MOVED. Join the
+   * world again (the SDK: the same token and characterId; /ws: `resume` with `resumeToken`, on any
+   * process of the cluster) once it runs again, within a second or so; `hosts` are the public
+   * addresses of the processes that stay (for a client that reached this one by its own address).
+   */
+  "world:moving": { world: number; resumeToken: string; hosts: string[]; message: string };
   /** A node of a conversation with an npc (after `player:action` talk, or a response). */
   "dialogue:node": DialogueNodeView;
   /** The conversation is over: `finished` (a node without responses, or an effect took over), `closed` (asked), `walked_away`, `npc_gone`, `content_changed` (a content reload changed the npc). */
@@ -370,6 +378,7 @@ export const SERVER_MESSAGE_TYPES = [
   "npc:killed",
   "player:death",
   "session:replaced",
+  "world:moving",
   "dialogue:node",
   "dialogue:end",
   "bank:open",

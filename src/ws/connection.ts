@@ -3,7 +3,9 @@ import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible"
 import { clientAddressOf } from "../http/rateLimit.js";
 import type { WebSocket } from "ws";
 import { AddressBannedError, createGuest } from "../auth/guest.js";
-import { TokenError, verifyToken } from "../auth/tokens.js";
+import { signToken, TokenError, verifyToken } from "../auth/tokens.js";
+import { matchMaker } from "@colyseus/core";
+import { MoveTickets } from "../../rooms/cluster/moveTickets.js";
 import type { ServerContext } from "../context.js";
 import { frame, frameId, readFrame, readQuery, ROOM_EVENTS, WS_LIMITS } from "./protocol.js";
 import { sendFrame } from "./corkedSend.js";
@@ -62,6 +64,8 @@ export class WsConnection implements SeatHolder {
   private updates: UpdatesForm = "whole";
   /** The world this socket asked for (`?world=` or `authenticate`'s `world`); none: the least full. */
   private worldId: number | undefined;
+  /** The resume tokens of sessions whose world moved, in the cluster's presence. */
+  private readonly tickets = new MoveTickets(matchMaker.presence);
 
   constructor(
     private readonly socket: WebSocket,
@@ -165,8 +169,13 @@ export class WsConnection implements SeatHolder {
     await this.join(token, characterId, undefined);
   }
 
-  /** Verify the token, join the world room as this socket's player, then say `authenticated`. */
-  private async join(token: string, characterId: string | undefined, replyId: string | undefined) {
+  /**
+   * Verify the token, join the world room as this socket's player, then say `authenticated`.
+   * `moved`: the resume token of a session whose world moved (rooms/cluster/moveTickets.ts), used
+   * up once the join succeeds; while the world is not running yet the socket stays open for the
+   * client to `resume` again.
+   */
+  private async join(token: string, characterId: string | undefined, replyId: string | undefined, moved?: string) {
     clearTimeout(this.authTimer);
     let accountId: string;
     try {
@@ -197,15 +206,21 @@ export class WsConnection implements SeatHolder {
         client.leave(CLOSE_CODES.NORMAL);
         return;
       }
+      if (moved && !(await this.tickets.use(moved))) {
+        // Another socket resumed with the same token first.
+        client.leave(CLOSE_CODES.NORMAL);
+        return this.error("RESUME_FAILED", "That resume token was used already: authenticate instead", replyId);
+      }
       const playerId = client.firstSync?.id ?? "";
       const seat = new WsSeat(client, room, token, accountId, playerId, this.ctx.logger);
       this.seats.add(seat, this);
       this.seat = seat;
-      this.send("authenticated", { accountId, characterId: playerId, playerId, resumeToken: this.seats.issue(seat), resumed: false }, replyId);
+      this.send("authenticated", { accountId, characterId: playerId, playerId, resumeToken: this.seats.issue(seat), resumed: moved !== undefined }, replyId);
       client.release();
       for (const f of this.pending.splice(0)) this.dispatch(seat, f.type, f.data, f.id);
     } catch (err) {
       const refusal = joinRefusal(err);
+      if (moved && refusal?.code === "WORLD_UNAVAILABLE") return this.error(refusal.code, `${refusal.message} (resume again)`, replyId);
       if (refusal) return this.refuse(refusal.code, refusal.message, refusal.close, replyId);
       this.ctx.logger.error({ err }, "/ws join failed");
       this.refuse("INTERNAL", "Could not join the world", CLOSE_CODES.INTERNAL, replyId);
@@ -226,9 +241,17 @@ export class WsConnection implements SeatHolder {
    * then closed): `authenticated` with a new token, then the player's private state, a full view
    * and where its trades stand, as at a join. A token that works for no seat changes nothing.
    */
-  private resume(resumeToken: string, replyId: string | undefined, guestWindow: boolean) {
+  private async resume(resumeToken: string, replyId: string | undefined, guestWindow: boolean) {
     if (this.socket.readyState !== this.socket.OPEN) return;
     const seat = this.seats.take(resumeToken, this);
+    // A session whose world moved to another process (a drain): its token works on any process of the cluster.
+    const moved = seat ? undefined : await this.tickets.peek(resumeToken).catch(() => undefined);
+    if (moved) {
+      clearTimeout(this.authTimer);
+      this.worldId = moved.world;
+      const token = signToken({ sub: moved.accountId, ...moved.claims }, this.ctx.config.jwtSecret);
+      return this.join(token, moved.characterId, replyId, resumeToken);
+    }
     if (seat) {
       // What the room sends is held until `authenticated` has gone; it refuses a session that is over (being taken over).
       seat.client.plug(this.socket, this.shownWith(seat));

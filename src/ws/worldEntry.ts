@@ -24,6 +24,8 @@ const JOIN_FAILURES: Record<number, { code: ErrorCode; close: ServerCloseCode }>
   404: { code: "NOT_FOUND", close: CLOSE_CODES.NOT_FOUND },
   [CLOSE_CODES.BANNED]: { code: "BANNED", close: CLOSE_CODES.BANNED },
   [CLOSE_CODES.RESTART]: { code: "RESTARTING", close: CLOSE_CODES.RESTART },
+  // The world is moving to another process (a drain): a moment later it runs there.
+  503: { code: "WORLD_UNAVAILABLE", close: CLOSE_CODES.WORLD_UNAVAILABLE },
 };
 
 /** What a /ws socket asks to enter the world with. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LocalPresence } from "@colyseus/core";
-import { WorldHosting, worldHostKey } from "../../rooms/cluster/worldHosting.js";
+import { DRAINING_KEY, WorldHosting, worldHostKey } from "../../rooms/cluster/worldHosting.js";
 import { silentLogger } from "../../src/logger.js";
 import type { WorldSpec } from "../../src/worldSpecs.js";
 
@@ -11,13 +11,17 @@ const SPECS: WorldSpec[] = [301, 302, 303].map((id) => ({ id, name: `World ${id}
  * listens on its Colyseus process channel (`p:<id>`), as a real one does from its start.
  */
 function processes(presence: LocalPresence) {
-  const made = new Map<string, { hosting: WorldHosting; open: Set<number>; closed: number[]; players: Map<number, number>; stop(): void }>();
+  const made = new Map<
+    string,
+    { hosting: WorldHosting; open: Set<number>; closed: number[]; players: Map<number, number>; movedOut: number[]; stop(): void }
+  >();
   return (id: string) => {
     const listener = () => {};
     void presence.subscribe(`p:${id}`, listener);
     const open = new Set<number>();
     const closed: number[] = [];
     const players = new Map<number, number>();
+    const movedOut: number[] = [];
     const hosting = new WorldHosting(
       presence,
       SPECS,
@@ -29,10 +33,15 @@ function processes(presence: LocalPresence) {
           open.delete(spec.id);
           closed.push(spec.id);
         },
+        moveOut: async (spec) => {
+          assert.ok(open.has(spec.id), "a world moves out of the room that runs it, before it closes");
+          movedOut.push(spec.id);
+          return players.get(spec.id) ?? 0;
+        },
       },
       silentLogger,
     );
-    const p = { hosting, open, closed, players, stop: () => presence.unsubscribe(`p:${id}`, listener) };
+    const p = { hosting, open, closed, players, movedOut, stop: () => presence.unsubscribe(`p:${id}`, listener) };
     made.set(id, p);
     return p;
   };
@@ -114,5 +123,38 @@ describe("world hosting: each world once, shared out, taken over", () => {
     await a.hosting.round();
     assert.deepEqual([sorted(a.open), a.closed], [[301, 302, 303], []], "no world was closed");
     assert.equal(await presence.hget(worldHostKey(301), "holder"), "A");
+  });
+
+  it("a draining process moves its worlds out with their players, and the others take each at once, not at their next round", async () => {
+    const presence = new LocalPresence();
+    const start = processes(presence);
+    const a = start("A");
+    await a.hosting.round();
+    for (const id of [301, 302, 303]) a.players.set(id, 10);
+    const b = start("B");
+    const c = start("C");
+    // B and C run their rounds only when told a world was freed (an hour between rounds otherwise).
+    await Promise.all([b.hosting.start(3_600_000), c.hosting.start(3_600_000)]);
+    assert.deepEqual([sorted(b.open), sorted(c.open)], [[], []], "every world has players on A: nothing moves by itself");
+
+    const drained = await a.hosting.drain();
+    assert.deepEqual(drained, { worlds: [301, 302, 303], players: 30 });
+    assert.deepEqual(a.movedOut, [301, 302, 303]);
+    assert.deepEqual(sorted(a.open), [], "A closed every room");
+    assert.deepEqual(await presence.smembers(DRAINING_KEY), ["A"]);
+    // No round is due for an hour: the freed worlds' messages start the rounds that take them.
+    for (let turn = 0; b.open.size + c.open.size < 3; turn++) {
+      assert.ok(turn < 10_000, `the freed worlds were not taken: ${JSON.stringify([sorted(b.open), sorted(c.open)])}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.deepEqual([...b.open, ...c.open].sort(), [301, 302, 303], "every world runs again, on B or C");
+    assert.ok(b.open.size >= 1 && c.open.size >= 1, `shared between B and C: ${JSON.stringify([sorted(b.open), sorted(c.open)])}`);
+    for (const id of [301, 302, 303]) assert.notEqual(await presence.hget(worldHostKey(id), "holder"), "A");
+
+    await a.hosting.round();
+    assert.deepEqual(sorted(a.open), [], "a draining process claims nothing again");
+    await a.hosting.stop();
+    assert.deepEqual(await presence.smembers(DRAINING_KEY), [], "its stop takes it off the draining set");
+    await Promise.all([b.hosting.stop(), c.hosting.stop()]);
   });
 });

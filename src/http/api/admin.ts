@@ -17,6 +17,7 @@ import { requireAuth } from "../requireAuth.js";
 import { authOf, parse, refuseUnlessMay } from "./access.js";
 import { adminAddressRoutes } from "./adminAddresses.js";
 import { adminFlagRoutes } from "./adminFlags.js";
+import { adminDrainRoutes } from "./adminDrain.js";
 import { staffAct } from "./staffActs.js";
 import { adminChatRoutes } from "./adminChat.js";
 import { adminLiveRoutes } from "./adminLive.js";
@@ -83,6 +84,7 @@ export function adminRoutes(ctx: ServerContext) {
   router.use(adminChatRoutes(ctx, actor));
   router.use(adminAddressRoutes(ctx, actor));
   router.use(adminFlagRoutes(ctx, actor));
+  router.use(adminDrainRoutes(ctx, actor));
 
   router.get("/api/admin/players", async (req, res) => {
     await actor(req, "players.read");

@@ -12,6 +12,9 @@ const STATUS: Record<string, number> = {
   SELF_REPORT: 400,
   RATE_LIMITED: 429,
   AUDIT_UNAVAILABLE: 503,
+  NO_CLUSTER: 409,
+  NO_OTHER_PROCESS: 409,
+  UNKNOWN_PROCESS: 404,
 };
 
 /** Run a staff act; a GameError becomes its documented HTTP answer. */
