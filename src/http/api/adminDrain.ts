@@ -51,7 +51,11 @@ export function adminDrainRoutes(ctx: ServerContext, actor: (req: Request, act: 
     const who = await actor(req, "drain");
     const target = body.processId ?? matchMaker.processId;
     const { live, draining } = await staffAct(async () => {
-      if (!ctx.config.cluster) throw new GameError("NO_CLUSTER", "A drain hands a process's worlds to the other processes of a cluster (REDIS_URL): this server runs alone; use POST /api/admin/restart");
+      if (!ctx.config.cluster)
+        throw new GameError(
+          "NO_CLUSTER",
+          "A drain hands a process's worlds to the other processes of a cluster (REDIS_URL): this server runs alone; use POST /api/admin/restart",
+        );
       const found = await processes();
       if (!found.live.has(target)) throw new GameError("UNKNOWN_PROCESS", `No live process ${target} (GET /api/admin/drain lists them)`);
       const staying = [...found.live].filter((pid) => pid !== target && !found.draining.has(pid));
