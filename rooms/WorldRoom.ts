@@ -437,8 +437,10 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
    * The world leaves this process (a drain, rooms/cluster/worldHosting.ts): everyone saved, told
    * `world:moving` with a resume token, and closed with 4103 (rooms/worldMove.ts); how many.
    */
-  moveOut(hosts: string[]): Promise<number> {
+  async moveOut(hosts: string[]): Promise<number> {
     this.movingOut = true;
+    // Listed as moving: the directory says "starting" and sends nobody here any more.
+    await this.setMetadata({ ...this.metadata, moving: true });
     return moveSessionsOut(this, hosts);
   }
 

@@ -70,6 +70,8 @@ export interface WorldMetadata {
   worldId: number;
   name: string;
   capacity: number;
+  /** Set while the world moves to another process (a drain): listed as starting, not joinable here. */
+  moving?: boolean;
 }
 
 export const worldMetadata = (spec: WorldSpec): WorldMetadata => ({ worldId: spec.id, name: spec.name, capacity: spec.capacity });

@@ -6,7 +6,7 @@ import { DRAINING_KEY, liveProcesses, worldClaims, worldRoomId } from "./worldHo
  * The configured worlds as they stand across the cluster, from the matchmaker's listings (every
  * process's, with the Redis driver) and the worlds' claims: `online` when the room of the process
  * holding the claim is listed and that process is alive, `starting` while a live process holds the
- * claim but its room is not listed yet, `offline` while no live process holds it (its process
+ * claim but its room is not listed yet (or is moving out, a drain), `offline` while no live process holds it (its process
  * died: another takes it over).
  */
 export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> {
@@ -18,7 +18,8 @@ export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> 
   return specs.map((spec, i) => {
     const holder = holders[i] && live.has(holders[i]) ? holders[i] : undefined;
     const listing = listings.get(worldRoomId(spec.id));
-    const running = listing !== undefined && holder !== undefined && listing.processId === holder;
+    // A room moving out (a drain) is no longer the world's: it runs again on another process in a moment.
+    const running = listing !== undefined && holder !== undefined && listing.processId === holder && listing.metadata?.moving !== true;
     const players = running ? Math.max(0, Number(listing.clients) || 0) : 0;
     return {
       id: spec.id,

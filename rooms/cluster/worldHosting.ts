@@ -120,10 +120,12 @@ export class WorldHosting {
   }
 
   private async moveOut(spec: WorldSpec): Promise<number> {
-    this.logger.info({ world: spec.id }, "draining: moving a world to another process");
+    const began = Date.now();
     let players = 0;
+    let outMs = 0;
     try {
       players = await this.hooks.moveOut(spec);
+      outMs = Date.now() - began;
     } finally {
       this.hosted.delete(spec.id);
       try {
@@ -133,6 +135,7 @@ export class WorldHosting {
         await this.presence.publish(WORLD_FREED_CHANNEL, spec.id);
       }
     }
+    this.logger.info({ world: spec.id, players, playersOutMs: outMs, freedMs: Date.now() - began }, "draining: a world moved out, its claim freed");
     return players;
   }
 
@@ -183,8 +186,9 @@ export class WorldHosting {
       if (holders.get(spec.id) !== undefined || !(await this.claims.claim(spec.id, this.self.processId))) continue;
       this.hosted.add(spec.id);
       try {
+        const began = Date.now();
         await this.hooks.open(spec);
-        this.logger.info({ world: spec.id }, "world opened on this process");
+        this.logger.info({ world: spec.id, openMs: Date.now() - began }, "world opened on this process");
       } catch (err) {
         this.logger.error({ err, world: spec.id }, "could not open a world; its claim is freed");
         this.hosted.delete(spec.id);

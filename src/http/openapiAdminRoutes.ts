@@ -20,6 +20,7 @@ import {
 import { AddressBanBody, AddressBanQuery, AddressLiftBody, SessionQuery } from "./api/adminAddresses.js";
 import { ChatQuery, ReportChatParams } from "./api/adminChat.js";
 import { ClearBody, FlagParams, FlagQuery } from "./api/adminFlags.js";
+import { DrainBody } from "./api/adminDrain.js";
 import { LogQuery, LogStreamQuery } from "./api/adminLive.js";
 
 /** The staff's routes of the OpenAPI document (openapiRoutes.ts has the rest). */
@@ -524,6 +525,36 @@ export const ADMIN_ROUTES: RouteDoc[] = [
       route: "DELETE /api/admin/restart",
       summary: "Call off the scheduled restart (admin)",
       responses: { 200: answer("called off", ok({})), ...staff, 404: err("none is scheduled", "NO_RESTART") },
+    },
+    {
+      route: "GET /api/admin/drain",
+      summary: "The cluster's live processes (which are draining) and this process's drain, if any (admin)",
+      responses: {
+        200: answer(
+          "drain: null unless this process drains; moved once its worlds moved",
+          ok({
+            processId: str,
+            drain: z
+              .object({ processId: str, startedAt: when, by: str, moved: z.object({ worlds: z.array(int), players: int, ms: int }).optional() })
+              .nullable(),
+            processes: z.array(z.object({ processId: str, draining: bool })),
+          }),
+        ),
+        ...staff,
+      },
+    },
+    {
+      route: "POST /api/admin/drain",
+      summary:
+        "Drain a process for an upgrade (the one answering, or processId): its worlds move with their players to the others (world:moving, close 4103), then it exits 0 (admin)",
+      body: DrainBody,
+      responses: {
+        202: answer("the drain started (or was under way: alreadyDraining)", ok({ processId: str, alreadyDraining: bool, startedAt: when.optional() })),
+        ...staff,
+        404: err("no live process of that id", "UNKNOWN_PROCESS"),
+        409: err("this server runs alone (no REDIS_URL), or no other process would take the worlds", "NO_CLUSTER", "NO_OTHER_PROCESS"),
+        503: acting[503],
+      },
     },
   ]),
 ];

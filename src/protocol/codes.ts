@@ -128,6 +128,9 @@ export const ERROR_CODES = {
   SELF_REPORT: "player:report of oneself (or one's own account)",
   AUDIT_UNAVAILABLE: "a privileged act whose audit row could not be written: the act was refused and nothing changed",
   RESTARTING: "a join in the last 30 s before a scheduled restart",
+  NO_CLUSTER: "a drain asked of a server that runs alone (no REDIS_URL): nothing could take its worlds; restart it instead",
+  NO_OTHER_PROCESS: "a drain that would leave no process to take the worlds: start the new process first",
+  UNKNOWN_PROCESS: "a drain of a process id that no live process of the cluster has",
   REPORT_NOT_FOUND: "claiming or closing a report that does not exist",
   REPORT_CLOSED: "claiming or closing a report already closed",
   // Content reload (README "Content reload")

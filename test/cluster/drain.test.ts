@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import pg from "pg";
+import { ROOT } from "../../src/paths.js";
 import { openDatabase } from "../../src/db/client.js";
 import { silentLogger } from "../../src/logger.js";
 import { clusterSuite, type ListedWorld } from "../helpers/cluster.js";
@@ -50,6 +52,19 @@ describe("draining a process of the cluster: its world moves with its players", 
     });
     return { status: res.status, body: (await res.json()) as any };
   };
+
+  /** `npm run admin -- <args>` against the cluster's Redis: its exit code and what it printed. */
+  const adminCli = (args: string[]) =>
+    new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/adminCli.ts", ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", REDIS_URL: cluster.redisUrl, DATABASE_URL: cluster.databaseUrl, LOG_LEVEL: "warn" },
+      });
+      let output = "";
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+      child.on("exit", (code) => resolve({ code, output }));
+    });
 
   /** Three processes, one world each. */
   async function threeProcesses(): Promise<{ procs: ServerProcess[]; hostOf: Map<number, ServerProcess>; ids: Map<ServerProcess, string> }> {
@@ -186,6 +201,8 @@ describe("draining a process of the cluster: its world moves with its players", 
     sockets.push(again);
     again.send("resume", { resumeToken: wsMoving.resumeToken }, "r2");
     assert.equal((await again.next("error", (f) => f.id === "r2")).data.code, "RESUME_FAILED");
+    // Closed before its guest window runs out (in anonymous mode a socket that resumed nobody is made a guest).
+    again.ws.terminate();
 
     // The SDK player joins again with its own token, the same character, in the same world.
     const sdkBack = await rejoinSdk(stay, sdkWho, world, sdk.id);
@@ -197,9 +214,26 @@ describe("draining a process of the cluster: its world moves with its players", 
     const moved = worlds.find((w) => w.id === world)!;
     assert.equal(moved.status, "online");
     assert.ok([ids.get(stay), ids.get(other)].includes(moved.processId!), `world ${world} runs on ${moved.processId}`);
-    await sdkBack.leave();
-    back.ws.close();
-    await back.ws.closed;
+
+    // The next step of a rolling upgrade: a new process starts, and the operator drains the world's
+    // new host with `npm run admin -- drain`; the /ws player moves again, with the new token.
+    const fresh = await cluster.start();
+    const host = procs.find((p) => ids.get(p) === moved.processId)!;
+    const listedByCli = await adminCli(["processes"]);
+    assert.equal(listedByCli.code, 0, listedByCli.output);
+    assert.match(listedByCli.output, new RegExp(`${moved.processId}  worlds [0-9,]*${world}`));
+    assert.equal((await adminCli(["drain", "no-such-process"])).code, 1);
+    const [cli, movingAgain] = await Promise.all([adminCli(["drain", moved.processId!]), back.ws.next("world:moving", () => true, { timeoutMs: 60_000 })]);
+    assert.equal(cli.code, 0, cli.output);
+    assert.match(cli.output, /drained and stopped/);
+    assert.equal((await host.exited).code, 0);
+    const stayed = [stay, other, fresh].find((p) => p !== host)!;
+    const backAgain = await resumeWs(stayed, movingAgain.data.resumeToken);
+    assert.equal(backAgain.auth.playerId, ws.id);
+    assert.equal(countOf((await backAgain.ws.next("player:sync")).data, "coins"), coinsBefore);
+    backAgain.ws.close();
+    await backAgain.ws.closed;
+    await sdkBack.leave().catch(() => {});
     const after = await ledger();
     assert.deepEqual(plain(after.total), plain(before.total), "item totals before the drain and after the move");
   });

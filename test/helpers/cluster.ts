@@ -46,6 +46,9 @@ export function clusterSuite(options: { worlds: string; secret: string; env?: Re
     get databaseUrl() {
       return db!.url;
     },
+    get redisUrl() {
+      return redis!.url;
+    },
     /** Start one more process of the cluster (resolves once its /health answers 200). */
     async start(extra: Record<string, string> = {}): Promise<ServerProcess> {
       const port = await freePort();

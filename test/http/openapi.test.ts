@@ -170,7 +170,7 @@ describe("REST: the OpenAPI document and /api/docs", function () {
     assert.deepEqual({ undocumented: missing, notMounted: stale }, { undocumented: [], notMounted: [] });
     // The agent routes and this document's own are among them.
     assert.ok(mounted.includes("POST /api/agents/{agentId}/goal") && mounted.includes("GET /api/docs"));
-    assert.equal(documented.length, 85);
+    assert.equal(documented.length, 87);
   });
 
   it("a body or query the document refuses is 400 INVALID_PAYLOAD from the handler; one it accepts is not", async () => {

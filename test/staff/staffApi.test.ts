@@ -313,6 +313,10 @@ for (const kind of DATABASE_KINDS) {
         ["POST", "/api/admin/restart", { inSeconds: "60", reason: "x" }, 400],
         ["POST", "/api/admin/restart", { inSeconds: 60 }, 400],
         ["DELETE", "/api/admin/restart", undefined, 404],
+        // A drain needs a cluster to hand the worlds to: this server runs alone.
+        ["POST", "/api/admin/drain", {}, 409],
+        ["POST", "/api/admin/drain", { processId: 7 }, 400],
+        ["POST", "/api/admin/drain", { processId: "x", extra: 1 }, 400],
         ["GET", "/api/admin/audit?limit=0", undefined, 400],
         ["GET", "/api/admin/audit?limit=100000", undefined, 400],
         ["GET", "/api/admin/audit?before=abc", undefined, 400],
@@ -329,6 +333,10 @@ for (const kind of DATABASE_KINDS) {
       }
       assert.equal(await server.ctx.db.prisma.sanction.count({ where: { accountId: p.accountId } }), 0);
       assert.equal((await rest(server, "GET", "/api/admin/restart", admin.token)).body.restart, null);
+      const drain = await rest(server, "GET", "/api/admin/drain", admin.token);
+      assert.deepEqual([drain.body.drain, drain.body.processes.length], [null, 1], "nothing drains; one process");
+      assert.equal((await rest(server, "POST", "/api/admin/drain", p.token, {})).status, 403, "a player may not drain");
+      assert.equal((await auditOf("drain")).length, 0, "refused drains write no audit row");
       assert.equal((await rest(server, "GET", "/api/admin/players")).status, 401);
     });
 

@@ -50,7 +50,7 @@ export function adminDrainRoutes(ctx: ServerContext, actor: (req: Request, act: 
     const body = parse(DrainBody, req.body ?? {});
     const who = await actor(req, "drain");
     const target = body.processId ?? matchMaker.processId;
-    const { live, draining } = await staffAct(async () => {
+    const { draining } = await staffAct(async () => {
       if (!ctx.config.cluster)
         throw new GameError(
           "NO_CLUSTER",
@@ -69,7 +69,7 @@ export function adminDrainRoutes(ctx: ServerContext, actor: (req: Request, act: 
       return void res.status(202).json({ success: true, processId: target, startedAt: state.startedAt, alreadyDraining: before !== undefined });
     }
     await matchMaker.presence.publish(drainChannel(target), { by: who.name });
-    res.status(202).json({ success: true, processId: target, alreadyDraining: draining.has(target), live: live.size });
+    res.status(202).json({ success: true, processId: target, alreadyDraining: draining.has(target) });
   });
 
   return router;
