@@ -14,6 +14,11 @@ const ENDINGS: Record<number, { code: string; message: string }> = {
   [CLOSE_CODES.KICKED]: { code: "SESSION_ENDED", message: "You were removed from the world by the staff" },
   [CLOSE_CODES.BANNED]: { code: "BANNED", message: "The account is banned" },
   [CLOSE_CODES.RESTART]: { code: "SESSION_ENDED", message: "The server is restarting: open a new session in a minute" },
+  [CLOSE_CODES.WORLD_MOVED]: {
+    code: "SESSION_ENDED",
+    message:
+      "The world moved to another server process (an upgrade); the character is saved: open a new MCP session (GET /api/v1/worlds names the process that runs the world now)",
+  },
 };
 
 /** What a session's resource subscriptions (src/mcp/subscriptions.ts) are told of from outside it. */
