@@ -26,7 +26,7 @@ import { AgentRuntime } from "./src/agents/runtime.js";
 import type { Redis } from "ioredis";
 import os from "node:os";
 import { WorldHosting, worldRoomId } from "./rooms/cluster/worldHosting.js";
-import { otherHosts } from "./rooms/cluster/worldDirectory.js";
+import { announceAddress, forgetAddress, otherHosts } from "./rooms/cluster/worldDirectory.js";
 import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
@@ -221,6 +221,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       await matchMaker.onReady;
       if (ctx.config.cluster) ctx.logger.setBindings({ processId: matchMaker.processId });
       processInfo.set({ process_id: matchMaker.processId, cluster: String(ctx.config.cluster !== undefined) }, 1);
+      // Where this process is reached, for the players of a world that moves off another (a drain).
+      if (ctx.config.cluster) await announceAddress();
       // The rooms this server opened: it only ever closes its own (another server of this
       // process, in tests, may run a room of the same id after this one stopped).
       const opened = new Map<number, Room>();
@@ -275,6 +277,7 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
         restartsOf(ctx).cancel();
         // No world is taken over from here on; each room frees its world's claim once saved.
         await hosting?.stop();
+        if (ctx.config.cluster) await forgetAddress().catch(() => {});
         await around.stopping?.();
         httpServer.close();
         // Agents and MCP sessions leave first, like any player (the world saves them).

@@ -35,15 +35,27 @@ export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> 
   });
 }
 
+/** The presence hash of each process's public address, by process id (written at its start). */
+export const PROCESS_ADDRESSES_KEY = "arena:process-addresses";
+
+/** Say where this process is reached (its PUBLIC_ADDRESS), for the players of a world moving off another. */
+export async function announceAddress(): Promise<void> {
+  await matchMaker.presence.hset(PROCESS_ADDRESSES_KEY, matchMaker.processId, matchMaker.publicAddress);
+}
+
+/** This process stops: its address goes from the hash. */
+export async function forgetAddress(): Promise<void> {
+  await matchMaker.presence.hdel(PROCESS_ADDRESSES_KEY, matchMaker.processId);
+}
+
 /**
- * The public addresses of the other processes that run worlds and are not draining: where the
- * players of a world moving off this process may knock (`world:moving`'s `hosts`).
+ * The public addresses of the other live processes that are not draining (those that run no world
+ * yet too): where the players of a world moving off this process may knock (`world:moving`'s `hosts`).
  */
 export async function otherHosts(): Promise<string[]> {
-  const draining = new Set(await matchMaker.presence.smembers(DRAINING_KEY));
-  const listings = await matchMaker.query({ name: "world" });
-  const hosts = listings
-    .filter((l) => l.processId !== matchMaker.processId && !draining.has(l.processId) && l.publicAddress)
-    .map((l) => l.publicAddress as string);
-  return [...new Set(hosts)].sort();
+  const presence = matchMaker.presence;
+  const [live, draining] = await Promise.all([liveProcesses(presence), presence.smembers(DRAINING_KEY)]);
+  const skip = new Set([...draining, matchMaker.processId]);
+  const addresses = await Promise.all([...live].filter((pid) => !skip.has(pid)).map((pid) => presence.hget(PROCESS_ADDRESSES_KEY, pid)));
+  return [...new Set(addresses.filter((a): a is string => typeof a === "string" && a !== ""))].sort();
 }
