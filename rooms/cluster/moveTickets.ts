@@ -39,11 +39,20 @@ export class MoveTickets {
     return JSON.parse(text) as MoveTicket;
   }
 
-  /** Use the token up: true for the one caller that did (two sockets racing with one token: one wins). */
+  /**
+   * Take the token for a join (true for the one caller that did: two sockets racing with one token,
+   * one wins); the join then either `forget`s it (done) or `release`s it (redirected, or the world
+   * not running yet: the token is good again).
+   */
   async use(token: string): Promise<boolean> {
-    const n = await this.presence.hincrbyex(usedKey(token), "n", 1, MOVE_TICKET_TTL_S);
-    if (n !== 1) return false;
+    return (await this.presence.hincrbyex(usedKey(token), "n", 1, MOVE_TICKET_TTL_S)) === 1;
+  }
+
+  async release(token: string): Promise<void> {
+    await this.presence.del(usedKey(token));
+  }
+
+  async forget(token: string): Promise<void> {
     await this.presence.del(key(token));
-    return true;
   }
 }

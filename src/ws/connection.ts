@@ -171,9 +171,9 @@ export class WsConnection implements SeatHolder {
 
   /**
    * Verify the token, join the world room as this socket's player, then say `authenticated`.
-   * `moved`: the resume token of a session whose world moved (rooms/cluster/moveTickets.ts), used
-   * up once the join succeeds; while the world is not running yet the socket stays open for the
-   * client to `resume` again.
+   * `moved`: the resume token of a session whose world moved (rooms/cluster/moveTickets.ts), taken
+   * for this join: forgotten once it succeeds, good again when it is redirected or refused (while
+   * the world is not running yet the socket stays open for the client to `resume` again).
    */
   private async join(token: string, characterId: string | undefined, replyId: string | undefined, moved?: string) {
     clearTimeout(this.authTimer);
@@ -200,17 +200,18 @@ export class WsConnection implements SeatHolder {
         carried,
         address: this.address,
       });
-      if ("redirect" in entry) return this.redirect(entry.redirect, replyId);
+      if ("redirect" in entry) {
+        // The moved session's token is good again, for the process that runs the world.
+        if (moved) await this.tickets.release(moved).catch(() => {});
+        return this.redirect(entry.redirect, replyId);
+      }
       const { client, room } = entry;
       if (this.socket.readyState !== this.socket.OPEN) {
         client.leave(CLOSE_CODES.NORMAL);
+        if (moved) await this.tickets.release(moved).catch(() => {});
         return;
       }
-      if (moved && !(await this.tickets.use(moved))) {
-        // Another socket resumed with the same token first.
-        client.leave(CLOSE_CODES.NORMAL);
-        return this.error("RESUME_FAILED", "That resume token was used already: authenticate instead", replyId);
-      }
+      if (moved) await this.tickets.forget(moved).catch(() => {});
       const playerId = client.firstSync?.id ?? "";
       const seat = new WsSeat(client, room, token, accountId, playerId, this.ctx.logger);
       this.seats.add(seat, this);
@@ -219,6 +220,7 @@ export class WsConnection implements SeatHolder {
       client.release();
       for (const f of this.pending.splice(0)) this.dispatch(seat, f.type, f.data, f.id);
     } catch (err) {
+      if (moved) await this.tickets.release(moved).catch(() => {});
       const refusal = joinRefusal(err);
       if (moved && refusal?.code === "WORLD_UNAVAILABLE") return this.error(refusal.code, `${refusal.message} (resume again)`, replyId);
       if (refusal) return this.refuse(refusal.code, refusal.message, refusal.close, replyId);
@@ -246,7 +248,7 @@ export class WsConnection implements SeatHolder {
     const seat = this.seats.take(resumeToken, this);
     // A session whose world moved to another process (a drain): its token works on any process of the cluster.
     const moved = seat ? undefined : await this.tickets.peek(resumeToken).catch(() => undefined);
-    if (moved) {
+    if (moved && (await this.tickets.use(resumeToken).catch(() => false))) {
       clearTimeout(this.authTimer);
       this.worldId = moved.world;
       const token = signToken({ sub: moved.accountId, ...moved.claims }, this.ctx.config.jwtSecret);
