@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { DrawnMarker } from "../../client/src/view.js";
-import { setRng, theWorld } from "../helpers/worldRoom.js";
+import { setRng, theWorld, ticks } from "../helpers/worldRoom.js";
 import { browserSuite, screenshot } from "./browser.js";
 
 /** A quest marker as the page draws it, in page coordinates. */
@@ -339,6 +339,15 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
 
     // Three logs: the marker shows the nearest standing tree; a felled one is a stump, and it moves on.
     // Every roll of the world succeeds meanwhile: each swing cuts a log, and each tree falls after one.
+    // First, any goblin still fighting the newcomer falls (at the fight's dice): with every roll at
+    // zero a blow lands for nothing, and a fight that goes on (auto-retaliate) would never end.
+    step = "finishing a goblin still fighting back";
+    const me = [...world.world.players.values()].find((p) => p.name === "Newcomer")!;
+    const fighting = () => [...world.world.npcs.values()].some((n) => n.target === me.id && n.deadUntilTick == null) || me.action?.type === "attack";
+    for (let tick = 0; fighting(); tick++) {
+      assert.ok(tick < 100, "a goblin still fights the newcomer after 100 ticks");
+      await ticks(world, 1);
+    }
     setRng(world, 0);
     let shotChop = false;
     for (let attempt = 1; (await stageOf(page, "mudfoot_menace")).startsWith("Cut three logs"); attempt++) {
