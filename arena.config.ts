@@ -26,7 +26,7 @@ import { AgentRuntime } from "./src/agents/runtime.js";
 import type { Redis } from "ioredis";
 import os from "node:os";
 import { WorldHosting, worldRoomId } from "./rooms/cluster/worldHosting.js";
-import { announceAddress, forgetAddress, otherHosts } from "./rooms/cluster/worldDirectory.js";
+import { addressOf, announceAddress, forgetAddress, otherHosts } from "./rooms/cluster/worldDirectory.js";
 import { corsHeaders, installCorsPolicy } from "./src/http/cors.js";
 import { installFrontDoor } from "./src/http/frontDoor.js";
 import { isMatchmakeRequest, matchmakeGate } from "./src/http/matchmake.js";
@@ -243,9 +243,9 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
             opened.delete(spec.id);
             if (room) await room.disconnect();
           },
-          moveOut: async (spec) => {
+          moveOut: async (spec, next) => {
             const room = opened.get(spec.id) as WorldRoom | undefined;
-            return room ? room.moveOut(await otherHosts()) : 0;
+            return room ? room.moveOut(await otherHosts(), next ? ((await addressOf(next)) ?? null) : null) : 0;
           },
         },
         ctx.logger,

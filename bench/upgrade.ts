@@ -5,7 +5,8 @@
  * walkers, /ws fighters (they attack the npcs they see), /ws traders (pairs trading a coin back and
  * forth) and SDK walkers. Then, one process at a time, a new process starts and the old one is
  * drained with `npm run admin -- drain <process id>`: its worlds move with their players to the
- * others, and it exits. Each player resumes (/ws) or joins again (SDK) by itself.
+ * others, and it exits. Each player resumes (/ws) or joins again (SDK) by itself, at the process
+ * `world:moving` names as `next`.
  *
  * Printed: for every move of every player, the stall (from `world:moving` to the first world frame
  * on the new host) as p50, p90, p99 and max, by kind of player; the moves whose pack differed

@@ -175,7 +175,7 @@ export class WsUpgradePlayer extends UpgradePlayer {
     }
     if (type === "world:moving") {
       this.movingStarts();
-      this.resumeWith = { token: data.resumeToken, hosts: data.hosts };
+      this.resumeWith = { token: data.resumeToken, hosts: data.next ? [data.next] : data.hosts };
       return;
     }
     if (this.role !== "trader") return;
@@ -249,6 +249,7 @@ export class SdkUpgradePlayer extends UpgradePlayer {
   private room: Room<any> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private hosts: string[] = [];
+  private fallback: string[] = [];
 
   async join(url: string, characterId?: string): Promise<void> {
     const sdk = new Client(url);
@@ -260,9 +261,11 @@ export class SdkUpgradePlayer extends UpgradePlayer {
       this.synced(data);
       this.backInWorld();
     });
-    room.onMessage("world:moving", (data: { hosts: string[] }) => {
+    room.onMessage("world:moving", (data: { hosts: string[]; next: string | null }) => {
       this.movingStarts();
-      this.hosts = data.hosts;
+      // The process meant to run the world next first; the others should it not.
+      this.hosts = data.next ? [data.next] : data.hosts;
+      this.fallback = data.hosts;
     });
     room.onLeave((code: number) => void this.left(code));
     this.room = room;
@@ -280,6 +283,7 @@ export class SdkUpgradePlayer extends UpgradePlayer {
         return await this.join(`http://${host}`, this.id);
       } catch (err) {
         if (performance.now() > deadline) return void this.problems.push(`not back within 60 s: ${(err as Error).message}`);
+        if (performance.now() - (this.moving?.at ?? 0) > 5_000) this.hosts = this.fallback;
         await pause(RETRY_MS);
       }
     }

@@ -437,11 +437,11 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
    * The world leaves this process (a drain, rooms/cluster/worldHosting.ts): everyone saved, told
    * `world:moving` with a resume token, and closed with 4103 (rooms/worldMove.ts); how many.
    */
-  async moveOut(hosts: string[]): Promise<number> {
+  async moveOut(hosts: string[], next: string | null = null): Promise<number> {
     this.movingOut = true;
     // Listed as moving: the directory says "starting" and sends nobody here any more.
     await this.setMetadata({ ...this.metadata, moving: true });
-    return moveSessionsOut(this, hosts);
+    return moveSessionsOut(this, hosts, next);
   }
 
   /** Clients closed by closeAll, each with what settles its wait for the room to let it go. */

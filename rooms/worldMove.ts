@@ -21,7 +21,7 @@ export interface MovingRoom {
  * closed with 4103 WORLD_MOVED; resolves once every leave is saved. The room refuses joins from the
  * start (WorldRoom.onAuth), so a client that knocks too soon is told to try again.
  */
-export async function moveSessionsOut(room: MovingRoom, hosts: string[]): Promise<number> {
+export async function moveSessionsOut(room: MovingRoom, hosts: string[], next: string | null): Promise<number> {
   await room.callOff();
   await room.saveAll();
   const tickets = new MoveTickets(room.presence);
@@ -36,7 +36,7 @@ export async function moveSessionsOut(room: MovingRoom, hosts: string[]): Promis
         world: room.spec.id,
         claims: { role: auth?.role ?? "player", ...(auth?.guest ? { guest: true } : {}), ...(auth?.characterId ? { characterId: auth.characterId } : {}) },
       });
-      s.client.send("world:moving", { world: room.spec.id, resumeToken, hosts, message });
+      s.client.send("world:moving", { world: room.spec.id, resumeToken, hosts, next, message });
     }),
   );
   await room.closeAll(CLOSE_CODES.WORLD_MOVED, "world moved");

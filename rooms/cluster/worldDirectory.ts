@@ -43,6 +43,11 @@ export async function announceAddress(): Promise<void> {
   await matchMaker.presence.hset(PROCESS_ADDRESSES_KEY, matchMaker.processId, matchMaker.publicAddress);
 }
 
+/** The public address of a process, as it announced it (undefined: it never did). */
+export async function addressOf(processId: string): Promise<string | undefined> {
+  return (await matchMaker.presence.hget(PROCESS_ADDRESSES_KEY, processId)) ?? undefined;
+}
+
 /** This process stops: its address goes from the hash. */
 export async function forgetAddress(): Promise<void> {
   await matchMaker.presence.hdel(PROCESS_ADDRESSES_KEY, matchMaker.processId);

@@ -22,13 +22,16 @@ import { PresenceClaims } from "./presenceClaims.js";
  *   per round, so that processes started one after another end up sharing the worlds. A world
  *   with players in it stays where it is.
  * - A process draining (`drain`: an upgrade, docs/DEPLOYMENT.md) claims nothing more and moves
- *   each of its worlds out with its players (rooms/worldMove.ts: saved, told `world:moving`,
- *   closed), frees its claim and says so on WORLD_FREED_CHANNEL, where every other process runs a
- *   round at once to take it. The draining processes (DRAINING_KEY) count for no share.
+ *   each of its worlds out with its players (rooms/worldMove.ts: saved, told `world:moving` with
+ *   the process meant to take it, the one running the fewest worlds), frees its claim and says so
+ *   on WORLD_FREED_CHANNEL, where that process runs a round at once to take it (the others take it
+ *   at their next round should it not). The draining processes (DRAINING_KEY) count for no share.
  */
 
 export const WORLD_CLAIM_TTL_S = 15;
 export const WORLD_ROUND_MS = 1000;
+/** How long a world a draining process meant for another process is left to it before anyone may take it. */
+const LEFT_TO_MS = 3_000;
 /** How many rounds between two sweeps of dead processes' room listings (cluster only). */
 const SWEEP_EVERY_ROUNDS = 3;
 
@@ -40,7 +43,7 @@ export const worldRoomId = (worldId: number) => `world-${worldId}`;
 
 /** The presence set of the processes draining: they take no world. */
 export const DRAINING_KEY = "arena:draining";
-/** Published with a world's id when a draining process freed its claim: take it now, not at the next round. */
+/** Published `{world, to?}` when a draining process freed a world's claim: the process `to` (or, without it, any) takes it now, not at its next round. */
 export const WORLD_FREED_CHANNEL = "arena:world-freed";
 
 /** The processes alive now: those listening on their Colyseus process channel. */
@@ -55,8 +58,11 @@ export interface HostingHooks {
   isEmpty(spec: WorldSpec): boolean;
   /** Close the world's room here (resolves once its save is written). */
   close(spec: WorldSpec): Promise<void>;
-  /** Let the world's players go to wherever it runs next (rooms/worldMove.ts); how many there were. */
-  moveOut(spec: WorldSpec): Promise<number>;
+  /**
+   * Let the world's players go to wherever it runs next (rooms/worldMove.ts); how many there were.
+   * `next`: the process expected to take it (its players may knock there first).
+   */
+  moveOut(spec: WorldSpec, next: string | undefined): Promise<number>;
 }
 
 export class WorldHosting {
@@ -70,7 +76,17 @@ export class WorldHosting {
   private rounds = 0;
   /** Set by `drain`: no world is claimed or kept from here on. */
   private draining = false;
-  private readonly onFreed = () => void this.round();
+  /** A world freed by a draining process: the process it was meant for takes it now; the others at their next round, should it not. */
+  private readonly onFreed = (freed: { world?: unknown; to?: unknown } | null) => {
+    if (typeof freed?.to === "string" && freed.to !== this.self.processId) {
+      // Meant for another: left to it for a while, so that its players, sent there, find it there.
+      if (typeof freed.world === "number") this.leftTo.set(freed.world, Date.now() + LEFT_TO_MS);
+      return;
+    }
+    void this.round();
+  };
+  /** Worlds a draining process meant for another process, until when this one leaves them alone. */
+  private readonly leftTo = new Map<number, number>();
   /** Holders found not alive in the last round, by world id. */
   private absentHolders = new Map<number, string>();
   private readonly claims: PresenceClaims<number>;
@@ -115,16 +131,33 @@ export class WorldHosting {
     await this.presence.sadd(DRAINING_KEY, this.self.processId);
     await this.running;
     const specs = this.specs.filter((s) => this.hosted.has(s.id));
-    const players = await Promise.all(specs.map((spec) => this.moveOut(spec)));
+    const next = await this.nextHosts(specs);
+    const players = await Promise.all(specs.map((spec) => this.moveOut(spec, next.get(spec.id))));
     return { worlds: specs.map((s) => s.id), players: players.reduce((a, b) => a + b, 0) };
   }
 
-  private async moveOut(spec: WorldSpec): Promise<number> {
+  /** Which process each world moving off this one should go to: the one running the fewest worlds, in turn. */
+  private async nextHosts(specs: WorldSpec[]): Promise<Map<number, string>> {
+    const live = await liveProcesses(this.presence);
+    const draining = new Set(await this.presence.smembers(DRAINING_KEY));
+    const counts = new Map([...live].filter((pid) => pid !== this.self.processId && !draining.has(pid)).map((pid) => [pid, 0]));
+    for (const holder of (await this.holders()).values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
+    const next = new Map<number, string>();
+    for (const spec of specs) {
+      const fewest = [...counts].sort(([a, m], [b, n]) => m - n || a.localeCompare(b))[0];
+      if (!fewest) break;
+      next.set(spec.id, fewest[0]);
+      counts.set(fewest[0], fewest[1] + 1);
+    }
+    return next;
+  }
+
+  private async moveOut(spec: WorldSpec, next: string | undefined): Promise<number> {
     const began = Date.now();
     let players = 0;
     let outMs = 0;
     try {
-      players = await this.hooks.moveOut(spec);
+      players = await this.hooks.moveOut(spec, next);
       outMs = Date.now() - began;
     } finally {
       this.hosted.delete(spec.id);
@@ -132,7 +165,7 @@ export class WorldHosting {
         await this.hooks.close(spec);
       } finally {
         await this.claims.release(spec.id, this.self.processId);
-        await this.presence.publish(WORLD_FREED_CHANNEL, spec.id);
+        await this.presence.publish(WORLD_FREED_CHANNEL, { world: spec.id, ...(next ? { to: next } : {}) });
       }
     }
     this.logger.info({ world: spec.id, players, playersOutMs: outMs, freedMs: Date.now() - began }, "draining: a world moved out, its claim freed");
@@ -183,6 +216,8 @@ export class WorldHosting {
     for (const holder of holders.values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
     for (const spec of this.specs) {
       if (this.stopped || this.hosted.size >= fair) break;
+      if ((this.leftTo.get(spec.id) ?? 0) > Date.now()) continue;
+      this.leftTo.delete(spec.id);
       if (holders.get(spec.id) !== undefined || !(await this.claims.claim(spec.id, this.self.processId))) continue;
       this.hosted.add(spec.id);
       try {

@@ -236,9 +236,10 @@ export interface WorldMessages {
    * player notices"): everyone was saved and the session closes next with 4103 WORLD_MOVED. Join the
    * world again (the SDK: the same token and characterId; /ws: `resume` with `resumeToken`, on any
    * process of the cluster) once it runs again, within a second or so; `hosts` are the public
-   * addresses of the processes that stay (for a client that reached this one by its own address).
+   * addresses of the processes that stay (for a client that reached this one by its own address),
+   * `next` the one meant to run the world next (knock there first; null: not known).
    */
-  "world:moving": { world: number; resumeToken: string; hosts: string[]; message: string };
+  "world:moving": { world: number; resumeToken: string; hosts: string[]; next: string | null; message: string };
   /** A node of a conversation with an npc (after `player:action` talk, or a response). */
   "dialogue:node": DialogueNodeView;
   /** The conversation is over: `finished` (a node without responses, or an effect took over), `closed` (asked), `walked_away`, `npc_gone`, `content_changed` (a content reload changed the npc). */

@@ -184,7 +184,9 @@ describe("draining a process of the cluster: its world moves with its players", 
       assert.equal(m.world, world);
       assert.match(m.resumeToken, /^[A-Za-z0-9_-]{43}$/);
       assert.deepEqual([...m.hosts].sort(), [stay, other].map((p) => `127.0.0.1:${p.port}`).sort(), "where the players may knock: the processes that stay");
+      assert.ok(m.hosts.includes(m.next), `next (${m.next}) is one of them`);
     }
+    const meantFor = [stay, other].find((p) => `127.0.0.1:${p.port}` === sdkMoving.next)!;
     assert.equal(await sdkLeft, 4103);
     assert.equal(await ws.closed, 4103);
     assert.equal((await drained.exited).code, 0, "the drained process exits 0 once its world moved");
@@ -213,7 +215,7 @@ describe("draining a process of the cluster: its world moves with its players", 
     const worlds: ListedWorld[] = await cluster.worlds(stay);
     const moved = worlds.find((w) => w.id === world)!;
     assert.equal(moved.status, "online");
-    assert.ok([ids.get(stay), ids.get(other)].includes(moved.processId!), `world ${world} runs on ${moved.processId}`);
+    assert.equal(moved.processId, ids.get(meantFor), `world ${world} runs where world:moving's next said`);
 
     // The next step of a rolling upgrade: a new process starts, and the operator drains the world's
     // new host with `npm run admin -- drain`; the /ws player moves again, with the new token.
