@@ -20,7 +20,6 @@
  *
  * Usage: npm run bench:upgrade [-- --processes 3 --worlds 3 --players 200 --play 8]
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -28,8 +27,8 @@ import { freePort } from "../src/db/localPostgres.js";
 import { openDatabase } from "../src/db/client.js";
 import { conservation } from "../src/db/ledgerRepo.js";
 import { silentLogger } from "../src/logger.js";
-import { ROOT } from "../src/paths.js";
 import { seededRng } from "../src/game/random.js";
+import { runCli } from "../test/helpers/cli.js";
 import { createTestDatabase, stopTestPostgres } from "../test/helpers/postgres.js";
 import { startTestRedis } from "../test/helpers/redis.js";
 import { killServerProcesses, startServerProcess, type ServerProcess } from "../test/helpers/serverProcess.js";
@@ -60,17 +59,7 @@ const startProcess = async () => {
 const status = async (p: ServerProcess) => (await (await fetch(`${p.url}/status`)).json()) as { processId: string; worlds: number[] };
 
 /** `npm run admin -- <args>` against the cluster's Redis: its exit code and output. */
-const adminCli = (args: string[]) =>
-  new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/adminCli.ts", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", REDIS_URL: redis.url, DATABASE_URL: db.url, LOG_LEVEL: "warn" },
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
+const adminCli = (args: string[]) => runCli("src/adminCli.ts", args, { REDIS_URL: redis.url, DATABASE_URL: db.url, LOG_LEVEL: "warn" });
 
 /** Every character's items in the database (inventory, equipment, bank), item by item. */
 async function totals(): Promise<Record<string, number>> {

@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import pg from "pg";
-import { ROOT } from "../../src/paths.js";
-import { openDatabase } from "../../src/db/client.js";
-import { silentLogger } from "../../src/logger.js";
+import { runCli } from "../helpers/cli.js";
 import { clusterSuite, type ListedWorld } from "../helpers/cluster.js";
-import { plain, readLedger } from "../helpers/itemLedger.js";
+import { plain } from "../helpers/itemLedger.js";
+import { rest } from "../helpers/rest.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
 import { countOf, offer, openTrade, slotOf } from "../helpers/tradeSteps.js";
 import { sdkTrader, wsTrader } from "../helpers/traders.js";
@@ -27,44 +24,8 @@ describe("draining a process of the cluster: its world moves with its players", 
     for (const s of sockets) s.ws.terminate();
   });
 
-  const sql = async (text: string, params: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: cluster.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
-  const ledger = async () => {
-    const db = await openDatabase({ databaseUrl: cluster.databaseUrl, logger: silentLogger, migrate: false });
-    try {
-      return await readLedger(db);
-    } finally {
-      await db.close();
-    }
-  };
-  const call = async (p: ServerProcess, method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${p.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-
   /** `npm run admin -- <args>` against the cluster's Redis: its exit code and what it printed. */
-  const adminCli = (args: string[]) =>
-    new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/adminCli.ts", ...args], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", REDIS_URL: cluster.redisUrl, DATABASE_URL: cluster.databaseUrl, LOG_LEVEL: "warn" },
-      });
-      let output = "";
-      child.stdout.on("data", (d) => (output += d));
-      child.stderr.on("data", (d) => (output += d));
-      child.on("exit", (code) => resolve({ code, output }));
-    });
+  const adminCli = (args: string[]) => runCli("src/adminCli.ts", args, { REDIS_URL: cluster.redisUrl, DATABASE_URL: cluster.databaseUrl, LOG_LEVEL: "warn" });
 
   /** Three processes, one world each. */
   async function threeProcesses(): Promise<{ procs: ServerProcess[]; hostOf: Map<number, ServerProcess>; ids: Map<ServerProcess, string> }> {
@@ -132,10 +93,10 @@ describe("draining a process of the cluster: its world moves with its players", 
 
     // An admin (its role set in the shared database), and a player who may not drain.
     const admin = await guestToken(stay);
-    await sql(`UPDATE "users" SET "roles" = $2 WHERE "id" = $1`, [admin.accountId, ["admin"]]);
-    await call(stay, "POST", "/api/character", admin.token, { name: "Drainer" });
+    await cluster.sql(`UPDATE "users" SET "roles" = $2 WHERE "id" = $1`, [admin.accountId, ["admin"]]);
+    await rest(stay, "POST", "/api/character", admin.token, { name: "Drainer" });
     const nobody = await guestToken(stay);
-    await call(stay, "POST", "/api/character", nobody.token, { name: "Nobody" });
+    await rest(stay, "POST", "/api/character", nobody.token, { name: "Nobody" });
 
     // An SDK player and a /ws player in the world, on its process, in a trade with coins offered.
     const sdkWho = await guestToken(drained);
@@ -146,19 +107,19 @@ describe("draining a process of the cluster: its world moves with its players", 
     const coinsBefore = countOf(ws.sync(), "coins");
     await offer(ws, tradeId, slotOf(ws.sync(), "coins"), 10);
     // Saved (SAVE_INTERVAL 1) with the trade open: the totals the move must keep.
-    const before = await ledger();
+    const before = await cluster.ledger();
 
     // Refusals change nothing.
-    const forbidden = await call(stay, "POST", "/api/admin/drain", nobody.token, { processId: ids.get(drained) });
+    const forbidden = await rest(stay, "POST", "/api/admin/drain", nobody.token, { processId: ids.get(drained) });
     assert.equal(forbidden.status, 403);
     assert.equal(forbidden.body.error.code, "FORBIDDEN");
-    const unknown = await call(stay, "POST", "/api/admin/drain", admin.token, { processId: "no-such-process" });
+    const unknown = await rest(stay, "POST", "/api/admin/drain", admin.token, { processId: "no-such-process" });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.code, "UNKNOWN_PROCESS");
-    const bad = await call(stay, "POST", "/api/admin/drain", admin.token, { processId: 12, extra: true });
+    const bad = await rest(stay, "POST", "/api/admin/drain", admin.token, { processId: 12, extra: true });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, "INVALID_PAYLOAD");
-    const listed = await call(stay, "GET", "/api/admin/drain", admin.token);
+    const listed = await rest(stay, "GET", "/api/admin/drain", admin.token);
     assert.equal(listed.status, 200);
     assert.deepEqual(
       listed.body.processes.map((p: any) => [p.processId, p.draining]).sort(),
@@ -168,7 +129,7 @@ describe("draining a process of the cluster: its world moves with its players", 
 
     // The drain, asked through another process.
     const sdkLeft = sdk.closed;
-    const asked = await call(stay, "POST", "/api/admin/drain", admin.token, { processId: ids.get(drained), reason: "upgrade to the next version" });
+    const asked = await rest(stay, "POST", "/api/admin/drain", admin.token, { processId: ids.get(drained), reason: "upgrade to the next version" });
     assert.equal(asked.status, 202, JSON.stringify(asked.body));
     assert.equal(asked.body.processId, ids.get(drained));
 
@@ -236,7 +197,7 @@ describe("draining a process of the cluster: its world moves with its players", 
     backAgain.ws.close();
     await backAgain.ws.closed;
     await sdkBack.leave().catch(() => {});
-    const after = await ledger();
+    const after = await cluster.ledger();
     assert.deepEqual(plain(after.total), plain(before.total), "item totals before the drain and after the move");
   });
 });

@@ -4,7 +4,6 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@colyseus/sdk";
-import pg from "pg";
 import { DEFAULT_WORLD_DIR, ROOT } from "../../src/paths.js";
 import { clusterSuite, type ListedWorld } from "../helpers/cluster.js";
 import { rest } from "../helpers/rest.js";
@@ -39,16 +38,7 @@ describe("staff and moderation across a cluster of two processes", function () {
     characterId: string;
   }
 
-  /** A statement on the cluster's shared PostgreSQL database. */
-  const sql = async (text: string, params: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: cluster.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = cluster.sql;
 
   /** A guest account (made through `via`) with a character of the name given; its role set in the shared database. */
   const account = async (via: ServerProcess, name: string, role?: "moderator" | "admin"): Promise<Account> => {

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { openDatabase } from "../../src/db/client.js";
-import { silentLogger } from "../../src/logger.js";
 import { clusterSuite, type ListedWorld } from "../helpers/cluster.js";
-import { plain, readLedger } from "../helpers/itemLedger.js";
+import { plain } from "../helpers/itemLedger.js";
+import { rest } from "../helpers/rest.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
 import { bothAccept, countOf, offer, openTrade, slotOf } from "../helpers/tradeSteps.js";
 import { sdkTrader, wsTrader, type Trader } from "../helpers/traders.js";
@@ -29,14 +28,6 @@ describe("a cluster of three processes and three worlds", function () {
 
   /** The agent the next test registers (driven by the process the SIGKILL test kills). */
   let agent: { agentId: string; characterId: string; owner: string } | undefined;
-  const call = async (p: ServerProcess, method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${p.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
 
   it("runs each world exactly once, spread over the processes, and every process lists them", async () => {
     // One process first: it runs every world, then hands empty ones over as the others arrive.
@@ -182,7 +173,7 @@ describe("a cluster of three processes and three worlds", function () {
       await ann.next("chat:message", (d) => d.message === "across the cluster" && d.toId === bob.id);
       // Bob ignores Ann through a third process: her next message is dropped in his world.
       const third = procs.find((p) => p !== hostA && p !== hostB)!;
-      assert.equal((await call(third, "POST", "/api/player/ignore", bob.token, { characterId: ann.id })).status, 201);
+      assert.equal((await rest(third, "POST", "/api/player/ignore", bob.token, { characterId: ann.id })).status, 201);
       const since = bob.mark();
       ann.send("player:chat", { message: "still there?", channel: "private", to: bobName });
       await ann.next("chat:message", (d) => d.message === "still there?");
@@ -228,53 +219,45 @@ describe("a cluster of three processes and three worlds", function () {
     const host = [...hostOf][2]![1];
     const other = procs.find((p) => p !== host)!;
     const { token } = await guestToken(host);
-    const reg = await call(host, "POST", "/api/agent/register", token, { name: "Steered One" });
+    const reg = await rest(host, "POST", "/api/agent/register", token, { name: "Steered One" });
     assert.equal(reg.status, 201, JSON.stringify(reg.body));
     agent = { agentId: reg.body.agentId, characterId: reg.body.characterId, owner: token };
-    const listed = await call(other, "GET", "/api/agent", token);
+    const listed = await rest(other, "GET", "/api/agent", token);
     assert.deepEqual(
       listed.body.agents.map((a: any) => [a.agentId, a.runtime, a.running, a.online]),
       [[agent.agentId, "builtin", true, true]],
       "the other process reports the driver's state",
     );
-    const told = await call(other, "POST", `/api/agents/${agent.agentId}/message`, token, { content: "hello there" });
+    const told = await rest(other, "POST", `/api/agents/${agent.agentId}/message`, token, { content: "hello there" });
     assert.equal(told.status, 200, JSON.stringify(told.body));
     assert.equal(typeof told.body.reply, "string", "the driver on the first process answered in character");
-    const options = await call(other, "GET", `/api/agents/${agent.agentId}/goal`, token);
+    const options = await rest(other, "GET", `/api/agents/${agent.agentId}/goal`, token);
     const goal = options.body.availableGoals.find((g: any) => g.available && g.type !== "idle");
     assert.ok(goal, JSON.stringify(options.body.availableGoals));
-    const set = await call(other, "POST", `/api/agents/${agent.agentId}/goal`, token, { goalId: goal.id });
+    const set = await rest(other, "POST", `/api/agents/${agent.agentId}/goal`, token, { goalId: goal.id });
     assert.equal(set.status, 200, JSON.stringify(set.body));
-    const seen = await call(host, "GET", `/api/agents/${agent.agentId}/goal`, token);
+    const seen = await rest(host, "GET", `/api/agents/${agent.agentId}/goal`, token);
     assert.deepEqual([seen.body.goal?.type, seen.body.goal?.target], [goal.type, goal.target], "the driver took the goal set elsewhere");
     // The driver's activity (written on its process, through Redis) is read on the other, watch token and all.
-    const watch = await call(other, "POST", `/api/agents/${agent.agentId}/watch`, token, {});
+    const watch = await rest(other, "POST", `/api/agents/${agent.agentId}/watch`, token, {});
     assert.equal(watch.status, 201, JSON.stringify(watch.body));
     const until = Date.now() + 10_000;
     for (;;) {
-      const feed = await call(other, "GET", `/api/agents/${agent.agentId}/activity`, watch.body.token);
+      const feed = await rest(other, "GET", `/api/agents/${agent.agentId}/activity`, watch.body.token);
       assert.equal(feed.status, 200, JSON.stringify(feed.body));
       if (feed.body.activity.some((l: any) => l.kind === "goal" && l.text === `${goal.name}: its owner set it`)) break;
       assert.ok(Date.now() < until, `the goal line never reached the other process: ${JSON.stringify(feed.body.activity)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const paused = await call(other, "POST", `/api/agents/${agent.agentId}/goal/stop`, token);
+    const paused = await rest(other, "POST", `/api/agents/${agent.agentId}/goal/stop`, token);
     assert.deepEqual([paused.status, paused.body.goalsPaused, paused.body.goal], [200, true, null]);
-    assert.equal((await call(host, "GET", `/api/agents/${agent.agentId}/goal`, token)).body.goalsPaused, true);
-    assert.equal((await call(other, "POST", `/api/agents/${agent.agentId}/goal/resume`, token)).body.goalsPaused, false);
+    assert.equal((await rest(host, "GET", `/api/agents/${agent.agentId}/goal`, token)).body.goalsPaused, true);
+    assert.equal((await rest(other, "POST", `/api/agents/${agent.agentId}/goal/resume`, token)).body.goalsPaused, false);
   });
 
   it("SIGKILL of a process: its world runs again on another within 15 s, from the database; its player comes back; no item is made or lost", async () => {
     const [id, victim] = [...hostOf][2]!;
     const survivors = procs.filter((p) => p !== victim);
-    const ledger = async () => {
-      const db = await openDatabase({ databaseUrl: cluster.databaseUrl, logger: silentLogger, migrate: false });
-      try {
-        return await readLedger(db);
-      } finally {
-        await db.close();
-      }
-    };
     const { token } = await guestToken(survivors[0]!);
     const ws = await wsConnect(victim.port, `?token=${encodeURIComponent(token)}&world=${id}`);
     sockets.push(ws);
@@ -285,11 +268,11 @@ describe("a cluster of three processes and three worlds", function () {
     await ws.next("world:update", (f) => f.data.groundItems.some((g: any) => g.itemId === "coins" && g.quantity === 7));
     // Written (SAVE_INTERVAL 1): the seven coins on the ground, the rest in the pack.
     const deadline = Date.now() + 20_000;
-    let before = await ledger();
+    let before = await cluster.ledger();
     while (before.ground.get("coins") !== 7) {
       assert.ok(Date.now() < deadline, `the dropped coins were not saved: ${JSON.stringify(plain(before.ground))}`);
       await new Promise((r) => setTimeout(r, 200));
-      before = await ledger();
+      before = await cluster.ledger();
     }
 
     const victimId = (await cluster.status(victim)).processId;
@@ -320,7 +303,7 @@ describe("a cluster of three processes and three worlds", function () {
     const pack = (inv: any[]) => inv.map((s) => `${s.slot}:${s.itemId}x${s.quantity}`).sort();
     assert.deepEqual(pack(again.inventory), pack(before.inventories.get(playerId)!), "the pack as the database held it");
     await back.next("world:update", (f) => f.data.groundItems.some((g: any) => g.itemId === "coins" && g.quantity === 7));
-    const after = await ledger();
+    const after = await cluster.ledger();
     assert.deepEqual(plain(after.total), plain(before.total), "item totals before the kill and after the recovery");
 
     // The agent the dead process drove is driven by a survivor within 30 s of the kill.
@@ -328,12 +311,12 @@ describe("a cluster of three processes and three worlds", function () {
     const agentDeadline = killedAt + 30_000;
     let listed: any;
     for (;;) {
-      listed = (await call(survivors[0]!, "GET", "/api/agent", a.owner)).body.agents[0];
+      listed = (await rest(survivors[0]!, "GET", "/api/agent", a.owner)).body.agents[0];
       if (listed?.running && listed.online) break;
       assert.ok(Date.now() < agentDeadline, `the agent was not taken over within 30 s: ${JSON.stringify(listed)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    const position = await call(survivors[1]!, "GET", `/api/characters/${a.characterId}/position`, a.owner);
+    const position = await rest(survivors[1]!, "GET", `/api/characters/${a.characterId}/position`, a.owner);
     assert.equal(position.body.online, true);
   });
 });

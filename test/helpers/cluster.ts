@@ -1,7 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
+import { openDatabase } from "../../src/db/client.js";
 import { freePort } from "../../src/db/localPostgres.js";
+import { silentLogger } from "../../src/logger.js";
+import { readLedger, type Ledger } from "./itemLedger.js";
 import { createTestDatabase, type TestDatabase } from "./postgres.js";
 import { startTestRedis, type TestRedis } from "./redis.js";
 import { killServerProcesses, startServerProcess, type ServerProcess } from "./serverProcess.js";
@@ -48,6 +52,25 @@ export function clusterSuite(options: { worlds: string; secret: string; env?: Re
     },
     get redisUrl() {
       return redis!.url;
+    },
+    /** A statement on the cluster's shared PostgreSQL database: its rows. */
+    async sql(text: string, params: unknown[] = []): Promise<any[]> {
+      const client = new pg.Client({ connectionString: db!.url });
+      await client.connect();
+      try {
+        return (await client.query(text, params)).rows;
+      } finally {
+        await client.end();
+      }
+    },
+    /** Every item as the shared database holds it (test/helpers/itemLedger.ts). */
+    async ledger(): Promise<Ledger> {
+      const opened = await openDatabase({ databaseUrl: db!.url, logger: silentLogger, migrate: false });
+      try {
+        return await readLedger(opened);
+      } finally {
+        await opened.close();
+      }
     },
     /** Start one more process of the cluster (resolves once its /health answers 200). */
     async start(extra: Record<string, string> = {}): Promise<ServerProcess> {
