@@ -146,8 +146,15 @@ function installTestAid(view: WorldView, minimap: Minimap) {
       const me = view.game.net.state.players?.get(view.game.net.playerId);
       return me ? { x: me.x, z: me.z, moving: me.moving } : null;
     },
-    /** Where the view is centred now: the player's drawn place, which reaches its tile a moment after the server moved it. */
-    camera: () => view.camera,
+    /**
+     * The player stands still and the view is centred on its tile (the drawn player reaches its tile
+     * a moment after the server moved it): what the last frame drew is where things stay.
+     */
+    settled: () => {
+      const me = view.game.net.state.players?.get(view.game.net.playerId);
+      const cam = view.camera;
+      return me !== undefined && !me.moving && Math.abs(cam.x - me.x) < 1e-6 && Math.abs(cam.z - me.z) < 1e-6;
+    },
     frameMs: () => copy(view.frameMs.slice(-120)),
   });
 }

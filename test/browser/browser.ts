@@ -99,16 +99,10 @@ export async function playAsGuest(browser: Browser, url: string, name: string, l
  * drawn player glides there for a moment, and a point read meanwhile would be off by the glide).
  */
 export async function tileOnPage(page: Page, x: number, z: number): Promise<{ x: number; y: number }> {
-  const handle = await page.waitForFunction(
-    ([tx, tz]) => {
-      const drawn = (window as any).arenaDrawn;
-      const me = drawn.player();
-      const cam = drawn.camera();
-      const settled = me && !me.moving && Math.abs(cam.x - me.x) < 1e-6 && Math.abs(cam.z - me.z) < 1e-6;
-      return settled ? (window as any).arena.view.tileToPage(tx, tz) : null;
-    },
-    [x, z] as const,
-  );
+  const handle = await page.waitForFunction(([tx, tz]) => ((window as any).arenaDrawn.settled() ? (window as any).arena.view.tileToPage(tx, tz) : null), [
+    x,
+    z,
+  ] as const);
   return (await handle.jsonValue()) as { x: number; y: number };
 }
 

@@ -75,10 +75,7 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     const handle = await page.waitForFunction(
       () => {
         const drawn = (window as any).arenaDrawn;
-        const me = drawn.player();
-        const cam = drawn.camera();
-        const settled = me && !me.moving && Math.abs(cam.x - me.x) < 1e-6 && Math.abs(cam.z - me.z) < 1e-6;
-        return settled ? (drawn.markers().find((k: Marker) => k.where === "map" && !k.edge) ?? null) : null;
+        return drawn.settled() ? (drawn.markers().find((k: Marker) => k.where === "map" && !k.edge) ?? null) : null;
       },
       null,
       { timeout: 60_000 },
@@ -136,10 +133,7 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     for (let attempt = 0; attempt < 5; attempt++) {
       const handle = await page.waitForFunction((wanted) => {
         const drawn = (window as any).arenaDrawn;
-        const me = drawn.player();
-        const cam = drawn.camera();
-        const settled = me && !me.moving && Math.abs(cam.x - me.x) < 1e-6 && Math.abs(cam.z - me.z) < 1e-6;
-        return settled ? (drawn.figures().find((f: { name: string }) => f.name === wanted) ?? null) : null;
+        return drawn.settled() ? (drawn.figures().find((f: { name: string }) => f.name === wanted) ?? null) : null;
       }, name);
       const at = (await handle.jsonValue()) as { x: number; y: number };
       await page.mouse.click(at.x, at.y, { button: "right" });
