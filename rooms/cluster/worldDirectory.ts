@@ -1,6 +1,6 @@
 import { matchMaker } from "@colyseus/core";
 import type { WorldEntry, WorldSpec } from "../../src/worldSpecs.js";
-import { DRAINING_KEY, liveProcesses, worldClaims, worldRoomId } from "./worldHosting.js";
+import { liveProcesses, sharingProcesses, worldClaims, worldRoomId } from "./worldHosting.js";
 
 /**
  * The configured worlds as they stand across the cluster, from the matchmaker's listings (every
@@ -59,8 +59,7 @@ export async function forgetAddress(): Promise<void> {
  */
 export async function otherHosts(): Promise<string[]> {
   const presence = matchMaker.presence;
-  const [live, draining] = await Promise.all([liveProcesses(presence), presence.smembers(DRAINING_KEY)]);
-  const skip = new Set([...draining, matchMaker.processId]);
-  const addresses = await Promise.all([...live].filter((pid) => !skip.has(pid)).map((pid) => presence.hget(PROCESS_ADDRESSES_KEY, pid)));
+  const others = (await sharingProcesses(presence, await liveProcesses(presence))).filter((pid) => pid !== matchMaker.processId);
+  const addresses = await Promise.all(others.map((pid) => presence.hget(PROCESS_ADDRESSES_KEY, pid)));
   return [...new Set(addresses.filter((a): a is string => typeof a === "string" && a !== ""))].sort();
 }

@@ -51,6 +51,19 @@ export async function liveProcesses(presence: Presence): Promise<Set<string>> {
   return new Set(((await presence.channels("p:*")) ?? []).map((c) => c.slice(2)));
 }
 
+/** Of the `live` processes, those that share the worlds: draining ones are on their way out and count for no share. */
+export async function sharingProcesses(presence: Presence, live: Iterable<string>): Promise<string[]> {
+  const draining = new Set(await presence.smembers(DRAINING_KEY));
+  return [...live].filter((pid) => !draining.has(pid));
+}
+
+/** How many worlds each of `processes` holds the claim of. */
+function worldCounts(processes: Iterable<string>, holders: Map<number, string | undefined>): Map<string, number> {
+  const counts = new Map([...processes].map((pid) => [pid, 0]));
+  for (const holder of holders.values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
+  return counts;
+}
+
 export interface HostingHooks {
   /** Make the world's room on this process (resolves once it runs). */
   open(spec: WorldSpec): Promise<void>;
@@ -138,10 +151,8 @@ export class WorldHosting {
 
   /** Which process each world moving off this one should go to: the one running the fewest worlds, in turn. */
   private async nextHosts(specs: WorldSpec[]): Promise<Map<number, string>> {
-    const live = await liveProcesses(this.presence);
-    const draining = new Set(await this.presence.smembers(DRAINING_KEY));
-    const counts = new Map([...live].filter((pid) => pid !== this.self.processId && !draining.has(pid)).map((pid) => [pid, 0]));
-    for (const holder of (await this.holders()).values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
+    const others = (await sharingProcesses(this.presence, await liveProcesses(this.presence))).filter((pid) => pid !== this.self.processId);
+    const counts = worldCounts(others, await this.holders());
     const next = new Map<number, string>();
     for (const spec of specs) {
       const fewest = [...counts].sort(([a, m], [b, n]) => m - n || a.localeCompare(b))[0];
@@ -208,12 +219,9 @@ export class WorldHosting {
     const holders = await this.holders();
     await this.freeClaimsOfTheDead(holders, live);
     if (this.draining) return;
-    // Draining processes are on their way out: the worlds are shared among the others.
-    const draining = new Set(await this.presence.smembers(DRAINING_KEY));
-    const sharing = [...live].filter((pid) => !draining.has(pid));
+    const sharing = await sharingProcesses(this.presence, live);
     const fair = Math.ceil(this.specs.length / Math.max(1, sharing.length));
-    const counts = new Map(sharing.map((pid) => [pid, 0]));
-    for (const holder of holders.values()) if (holder && counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
+    const counts = worldCounts(sharing, holders);
     for (const spec of this.specs) {
       if (this.stopped || this.hosted.size >= fair) break;
       if ((this.leftTo.get(spec.id) ?? 0) > Date.now()) continue;
