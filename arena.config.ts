@@ -221,8 +221,8 @@ function assemble(ctx: ServerContext, httpServer: http.Server, options: ArenaOpt
       await matchMaker.onReady;
       if (ctx.config.cluster) ctx.logger.setBindings({ processId: matchMaker.processId });
       processInfo.set({ process_id: matchMaker.processId, cluster: String(ctx.config.cluster !== undefined) }, 1);
-      // Where this process is reached, for the players of a world that moves off another (a drain).
-      if (ctx.config.cluster) await announceAddress();
+      // Where this process is reached, for the players of a world that moves off another (a drain) and for the other processes.
+      if (ctx.config.cluster) await announceAddress(ctx.config.cluster.address);
       // The rooms this server opened: it only ever closes its own (another server of this
       // process, in tests, may run a room of the same id after this one stopped).
       const opened = new Map<number, Room>();

@@ -164,6 +164,18 @@ const EnvSchema = z.object({
       }
       return s;
     }),
+  CLUSTER_ADDRESS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      const s = v.trim();
+      if (!/^[A-Za-z0-9.-]+:\d{1,5}$/.test(s)) {
+        ctx.addIssue({ code: "custom", message: `CLUSTER_ADDRESS must be host:port without a scheme or path (e.g. 10.0.0.7:5555 or game-2:5562), got "${v}"` });
+        return z.NEVER;
+      }
+      return s;
+    }),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -242,9 +254,11 @@ export interface Config {
   /**
    * Cluster mode (REDIS_URL set): Colyseus's Redis presence and driver, PostgreSQL as the one
    * database; `publicAddress` is where clients reach this process (host[:port][/path]), derived from
-   * the host name and port when unset.
+   * the host name and port when unset; `address` is where the cluster's other processes reach this
+   * one's HTTP port (CLUSTER_ADDRESS, host:port; 127.0.0.1 and PORT when unset): an MCP request
+   * for a session another process holds is passed there (src/mcp/relay.ts).
    */
-  cluster?: { redisUrl: string; publicAddress?: string };
+  cluster?: { redisUrl: string; publicAddress?: string; address: string };
   /** The worlds offered (WORLDS, WORLD_CAPACITY): one world, id 1, unless set. */
   worlds: WorldSpec[];
   /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (proxy-addr's syntax); empty = none. */
@@ -361,7 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { version?: string; 
     voice: { apiKey: e.VOICE_API_KEY, apiSecret: e.VOICE_API_SECRET, url: e.VOICE_URL },
     agentApiUrl: e.AGENT_API_URL ?? "http://localhost:4001",
     redisUrl: e.REDIS_URL,
-    cluster: e.REDIS_URL ? { redisUrl: e.REDIS_URL, publicAddress: e.PUBLIC_ADDRESS } : undefined,
+    cluster: e.REDIS_URL ? { redisUrl: e.REDIS_URL, publicAddress: e.PUBLIC_ADDRESS, address: e.CLUSTER_ADDRESS ?? `127.0.0.1:${port}` } : undefined,
     worlds,
     trustProxy: e.TRUST_PROXY,
     http: { headersTimeoutS: e.HTTP_HEADERS_TIMEOUT_S, requestTimeoutS: e.HTTP_REQUEST_TIMEOUT_S, keepAliveTimeoutS: e.HTTP_KEEP_ALIVE_TIMEOUT_S },

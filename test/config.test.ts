@@ -50,6 +50,8 @@ describe("configuration", () => {
       [{ WORLDS: "301:Big:0" }, /the capacity of world 301 must be a whole number from 1 to 10000/],
       [{ WORLD_CAPACITY: "-5" }, /WORLD_CAPACITY must be a whole number from 1 to 10000/],
       [{ PUBLIC_ADDRESS: "ws://host:1" }, /PUBLIC_ADDRESS must be host\[:port\]\[\/path\] without a scheme/],
+      [{ CLUSTER_ADDRESS: "http://game-2:5562" }, /CLUSTER_ADDRESS must be host:port without a scheme or path/],
+      [{ CLUSTER_ADDRESS: "game-2" }, /CLUSTER_ADDRESS must be host:port/],
       [{ SKIP_MANIFESTS: "maybe" }, /SKIP_MANIFESTS must be true or false/],
       [{ USE_LOCAL_POSTGRES: "2" }, /USE_LOCAL_POSTGRES must be true or false/],
       [{ LOG_LEVEL: "loud" }, /LOG_LEVEL must be one of/],
@@ -83,7 +85,9 @@ describe("configuration", () => {
       { id: 303, name: "World 303", capacity: 7 },
     ]);
     const c = loadConfig({ REDIS_URL: "redis://r:6379", DATABASE_URL: "postgres://h/db", PUBLIC_ADDRESS: "game.example.com/p2/" });
-    assert.deepEqual(c.cluster, { redisUrl: "redis://r:6379", publicAddress: "game.example.com/p2" });
+    assert.deepEqual(c.cluster, { redisUrl: "redis://r:6379", publicAddress: "game.example.com/p2", address: "127.0.0.1:5555" });
+    const named = loadConfig({ REDIS_URL: "redis://r:6379", DATABASE_URL: "postgres://h/db", PORT: "5562", CLUSTER_ADDRESS: " game-2:5562 " });
+    assert.equal(named.cluster?.address, "game-2:5562");
   });
 
   it("accepts a complete production environment", () => {

@@ -37,10 +37,17 @@ export async function worldDirectory(specs: WorldSpec[]): Promise<WorldEntry[]> 
 
 /** The presence hash of each process's public address, by process id (written at its start). */
 export const PROCESS_ADDRESSES_KEY = "arena:process-addresses";
+/** The presence hash of the address each process's HTTP port is reached at by the others (its CLUSTER_ADDRESS). */
+export const CLUSTER_ADDRESSES_KEY = "arena:process-cluster-addresses";
 
-/** Say where this process is reached (its PUBLIC_ADDRESS), for the players of a world moving off another. */
-export async function announceAddress(): Promise<void> {
+/**
+ * Say where this process is reached: by clients (its PUBLIC_ADDRESS, for the players of a world
+ * moving off another) and by the cluster's other processes (`clusterAddress`, for the MCP requests
+ * they pass on to it).
+ */
+export async function announceAddress(clusterAddress: string): Promise<void> {
   await matchMaker.presence.hset(PROCESS_ADDRESSES_KEY, matchMaker.processId, matchMaker.publicAddress);
+  await matchMaker.presence.hset(CLUSTER_ADDRESSES_KEY, matchMaker.processId, clusterAddress);
 }
 
 /** The public address of a process, as it announced it (undefined: it never did). */
@@ -48,9 +55,15 @@ export async function addressOf(processId: string): Promise<string | undefined> 
   return (await matchMaker.presence.hget(PROCESS_ADDRESSES_KEY, processId)) ?? undefined;
 }
 
-/** This process stops: its address goes from the hash. */
+/** Where the cluster's processes reach a process's HTTP port, as it announced it (undefined: it never did). */
+export async function clusterAddressOf(processId: string): Promise<string | undefined> {
+  return (await matchMaker.presence.hget(CLUSTER_ADDRESSES_KEY, processId)) ?? undefined;
+}
+
+/** This process stops: its addresses go from the hashes. */
 export async function forgetAddress(): Promise<void> {
   await matchMaker.presence.hdel(PROCESS_ADDRESSES_KEY, matchMaker.processId);
+  await matchMaker.presence.hdel(CLUSTER_ADDRESSES_KEY, matchMaker.processId);
 }
 
 /**

@@ -121,6 +121,31 @@ export function verifyToken(token: string | undefined | null, secret: string, op
   };
 }
 
+/** How long a relay mark is good: the one hop it is made for. */
+const RELAY_MARK_TTL_S = 30;
+
+/**
+ * The mark one process of a cluster puts on a request it passes on to another (src/mcp/relay.ts):
+ * the process it is meant for, and the address of the client that sent it (what bans and the
+ * session's record go by). Signed with the cluster's token secret; it has no subject and no role,
+ * so no verifier of player tokens takes it.
+ */
+export function signRelayMark(mark: { to: string; address: string }, secret: string): string {
+  return jwtLib().sign({ relayTo: mark.to, address: mark.address }, keyOf(secret), { algorithm: ALGORITHM, expiresIn: RELAY_MARK_TTL_S });
+}
+
+/** A relay mark's content, if it is one this cluster signed and still good (else undefined). */
+export function verifyRelayMark(text: string | undefined, secret: string): { to: string; address: string } | undefined {
+  if (!text) return undefined;
+  try {
+    const d = jwtLib().verify(text, keyOf(secret), { algorithms: [ALGORITHM] });
+    if (typeof d === "string" || d.sub !== undefined || typeof d.relayTo !== "string" || typeof d.address !== "string") return undefined;
+    return { to: d.relayTo, address: d.address };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The token from an `Authorization: Bearer <token>` header, if any. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;

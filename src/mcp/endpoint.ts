@@ -1,9 +1,7 @@
-import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import { matchMaker } from "@colyseus/core";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Router, type Request, type Response } from "express";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { clusterAddressOf } from "../../rooms/cluster/worldDirectory.js";
 import { joinWorldInMemory } from "../../rooms/worldJoin.js";
 import { bearerToken, TokenError, tokenErrorStatus, verifyToken, type TokenClaims } from "../auth/tokens.js";
 import type { ServerContext } from "../context.js";
@@ -13,16 +11,18 @@ import { bannedMessage } from "../game/staff.js";
 import { sendError } from "../http/errors.js";
 import { clientAddressOf, createLimiter, type RateLimitRule } from "../http/rateLimit.js";
 import { joinRefusal } from "../ws/worldEntry.js";
-import { chooseWorld, WorldChoiceError, worldIdOption } from "../worldSpecs.js";
+import { CLOSE_CODES } from "../protocol/index.js";
+import { chooseWorld, WorldChoiceError, worldIdOption, type WorldEntry } from "../worldSpecs.js";
 import { oauthRoutes, resourceMetadataUrl } from "./oauth.js";
+import { giveBack, sessionFollow } from "./follow.js";
+import { Refusal } from "./refusal.js";
 import { McpPlayer } from "./player.js";
-import { registerResources, RULES_TEXT } from "./resources.js";
-import { serveSubscriptions } from "./subscriptions.js";
 import { contentOf } from "../staff/contentReload.js";
 import { prototypeKeyRefusal } from "./prototypeKeys.js";
-import { argumentsRefused } from "./results.js";
+import { relay, relayedHere, relayMarkOf } from "./relay.js";
 import { McpSession } from "./session.js";
-import { registerTools } from "./tools.js";
+import { McpSessionRecords, type InitializeAsked, type McpSessionRecord } from "./sessionRecords.js";
+import { connectSession, loadSdk, replayInitialize, serveRequest, type Sdk } from "./sessionServer.js";
 import { checkFeatureTools, type FeatureTool } from "./featureTools.js";
 
 export const MCP_PATH = "/mcp";
@@ -44,33 +44,6 @@ const STATUS: Record<string, number> = {
 };
 
 /**
- * What the endpoint uses of the MCP SDK, loaded with the first /mcp request: the SDK (its server,
- * its transport, its message schemas and their validator) is ~0.3 s of a start that no other
- * request needs.
- */
-const loadSdk = () =>
-  Promise.all([
-    import("@modelcontextprotocol/sdk/server/mcp.js"),
-    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-  ]).then(([{ McpServer }, { StreamableHTTPServerTransport }, { isInitializeRequest }]) => ({ McpServer, StreamableHTTPServerTransport, isInitializeRequest }));
-type Sdk = Awaited<ReturnType<typeof loadSdk>>;
-
-/** The request as the transport takes it (Express's own `req.auth` is the token's claims, not the SDK's AuthInfo). */
-const asIncoming = (req: Request) => req as unknown as IncomingMessage;
-
-/** A refusal before any session exists: the REST error body with its status. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/**
  * `/mcp`: the Model Context Protocol over the official SDK's Streamable HTTP transport, with a
  * Bearer token (a player's, or an agent's from the agent routes) on every request. An `initialize`
  * request opens a session: the account's standing is read (a banned account is refused 403 BANNED),
@@ -79,6 +52,9 @@ class Refusal extends Error {
  * process (`?world=`, else the least full) through the matchmaker as /ws joins, so the session's
  * player is in the world before `initialize` is answered. Later requests carry `Mcp-Session-Id`
  * and the token of the same account. DELETE ends the session; so does MCP_IDLE_S without a request.
+ * In a cluster every process answers every session (src/mcp/follow.ts): a world another process
+ * runs opens its session there, a session held elsewhere has its requests passed on there
+ * (src/mcp/relay.ts), and a session whose world moved is taken up where the world runs now.
  */
 export function mcpEndpoint(
   ctx: ServerContext,
@@ -105,6 +81,13 @@ export function mcpEndpoint(
   let known: WorldKnowledge | undefined;
   let closing = false;
   let sdk: Promise<Sdk> | undefined;
+  // The cluster's records of the sessions (src/mcp/sessionRecords.ts), on the matchmaker's presence of the day.
+  let recs: { presence: unknown; records: McpSessionRecords } | undefined;
+  const records = () => {
+    if (recs?.presence !== matchMaker.presence)
+      recs = { presence: matchMaker.presence, records: new McpSessionRecords(matchMaker.presence, ctx.config.mcp.idleS + 60) };
+    return recs.records;
+  };
 
   const knowledge = async () => {
     // Made again after a content reload replaced the game data (sessions opened before keep theirs).
@@ -168,74 +151,192 @@ export function mcpEndpoint(
     }
   }
 
-  async function start(req: Request, res: Response, claims: TokenClaims, mine: Set<McpSession | symbol>, { McpServer, StreamableHTTPServerTransport }: Sdk) {
+  async function start(req: Request, res: Response, claims: TokenClaims, mine: Set<McpSession | symbol>, parts: Sdk) {
     const query = req.query as Record<string, unknown>;
     const asked = typeof query.character === "string" ? query.character : undefined;
     const characterId = await characterFor(claims, asked);
-    const k = await knowledge();
-    const token = bearerToken(req.get("authorization"))!;
-    let joined: { client: McpPlayer };
-    let worldId: number;
+    const worlds = await ctx.world.worlds();
+    let w: WorldEntry;
     try {
-      const worlds = await ctx.world.worlds();
       const wanted = worldIdOption(typeof query.world === "string" ? query.world : undefined);
-      const local = worlds.filter((w) => w.processId === matchMaker.processId);
-      const w = chooseWorld(wanted === undefined && local.length ? local : worlds, wanted);
-      if (w.processId !== matchMaker.processId)
-        throw new Refusal(
-          503,
-          "WORLD_UNAVAILABLE",
-          `World ${w.id} runs on another server process: connect to http://${w.publicAddress}${MCP_PATH}?world=${w.id}`,
-        );
-      worldId = w.id;
-      joined = await joinWorldInMemory((sid) => new McpPlayer(sid, k), token, w, { characterId, worldUpdates: true, clientType: "mcp" }, addressOf(req));
+      const local = worlds.filter((x) => x.processId === matchMaker.processId);
+      w = chooseWorld(wanted === undefined && local.length ? local : worlds, wanted);
     } catch (err) {
-      if (err instanceof Refusal) throw err;
-      const refusal = joinRefusal(err);
-      if (refusal) throw new Refusal(err instanceof WorldChoiceError ? err.status : (STATUS[refusal.code] ?? 400), refusal.code, refusal.message);
-      throw err;
+      throw refusalOf(err);
     }
-    const s = new McpSession(ctx, claims.sub, joined.client, worldId, k, ctx.config.mcp.idleS * 1000);
-    mine.add(s);
-    s.onClosed = () => {
-      sessions.delete(s.id);
-      const set = byAccount.get(claims.sub);
-      set?.delete(s);
-      if (set?.size === 0) byAccount.delete(claims.sub);
-    };
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        s.id = id;
-        sessions.set(id, s);
-      },
-      onsessionclosed: () => void s.close("closed", false),
+    // A world another process runs: the session opens there, and this process passes its requests on.
+    if (w.processId !== matchMaker.processId) {
+      if (w.processId && !relayedHere(req, ctx.config.jwtSecret, matchMaker.processId)) {
+        const address = await clusterAddressOf(w.processId);
+        if (address && (await relay(req, res, { processId: w.processId, address }, clientAddress(req), ctx.config.jwtSecret))) return;
+      }
+      throw new Refusal(503, "WORLD_UNAVAILABLE", `World ${w.id} runs on another server process that does not answer right now; try again shortly`);
+    }
+    const k = await knowledge();
+    const player = await join(req, w, characterId, k);
+    const params = (req.body as { params?: Partial<InitializeAsked> }).params ?? {};
+    const s = await session(claims.sub, player, w.id, k, mine, parts, {
+      protocolVersion: String(params.protocolVersion ?? ""),
+      capabilities: params.capabilities ?? {},
+      clientInfo: params.clientInfo ?? { name: "", version: "" },
     });
-    transport.onclose = () => void s.close("closed", false);
-    const server = new McpServer(
-      { name: "arena-world", version: ctx.config.version },
-      { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: RULES_TEXT },
-    );
-    // Arguments the SDK refuses (and unknown tools) are answered with the project's INVALID_PAYLOAD.
-    (server as unknown as { createToolError: (text: string) => CallToolResult }).createToolError = argumentsRefused;
-    s.transport = transport;
-    s.server = server;
-    registerTools(server, s, featureTools);
-    registerResources(server, s);
-    s.subscriptions = serveSubscriptions(server, s);
-    await server.connect(transport);
     s.begin();
     try {
-      await transport.handleRequest(asIncoming(req), res, req.body);
+      await serveRequest(s, parts, req, res);
     } finally {
       s.end();
     }
-    if (!transport.sessionId || closing) await s.close("refused");
+    if (!s.id || closing) await s.close("refused");
+  }
+
+  /** The join refusals (src/ws/worldEntry.ts's codes) and a world not to be chosen, as HTTP refusals. */
+  function refusalOf(err: unknown): unknown {
+    if (err instanceof Refusal) return err;
+    const refusal = joinRefusal(err);
+    if (refusal) return new Refusal(err instanceof WorldChoiceError ? err.status : (STATUS[refusal.code] ?? 400), refusal.code, refusal.message);
+    return err;
+  }
+
+  /** The request's client: the address a relayed request carries, else the one it came from. */
+  const clientAddress = (req: Request) => relayedHere(req, ctx.config.jwtSecret, matchMaker.processId)?.address ?? addressOf(req);
+
+  /** The session's player joins world `w` (of this process) through the matchmaker, as /ws joins. */
+  async function join(req: Request, w: WorldEntry, characterId: string | undefined, k: WorldKnowledge): Promise<McpPlayer> {
+    const token = bearerToken(req.get("authorization"))!;
+    try {
+      const options = { characterId, worldUpdates: true, clientType: "mcp" };
+      return (await joinWorldInMemory((sid) => new McpPlayer(sid, k), token, w, options, clientAddress(req))).client;
+    } catch (err) {
+      throw refusalOf(err);
+    }
+  }
+
+  /** A session for a joined player: its server and transport (`id`: the one it keeps), counted for its account, known to the cluster. */
+  async function session(
+    accountId: string,
+    player: McpPlayer,
+    worldId: number,
+    k: WorldKnowledge,
+    mine: Set<McpSession | symbol>,
+    parts: Sdk,
+    init: InitializeAsked,
+    id?: string,
+  ) {
+    const s = new McpSession(ctx, accountId, player, worldId, k, ctx.config.mcp.idleS * 1000);
+    s.init = init;
+    mine.add(s);
+    s.onClosed = () => {
+      // A session taken up again by this very process (its world came back here) is another object under the same id.
+      if (sessions.get(s.id) === s) sessions.delete(s.id);
+      const set = byAccount.get(accountId);
+      set?.delete(s);
+      if (set?.size === 0) byAccount.delete(accountId);
+      // A session that moved goes on elsewhere: its record stays for the world's new host.
+      if (s.moved) records().let(s.id);
+      else if (s.id)
+        void records()
+          .forget(s.id)
+          .catch(() => {});
+    };
+    s.onMoved = () => records().write(s.id, { ...recordOf(s), processId: null, carried: carriedOf(s) });
+    await connectSession(
+      s,
+      parts,
+      featureTools,
+      (sid) => {
+        sessions.set(sid, s);
+        void records()
+          .write(sid, recordOf(s))
+          .catch((err) => ctx.logger.warn({ err: (err as Error).message }, "MCP session record not written"));
+      },
+      id,
+    );
+    return s;
+  }
+
+  const recordOf = (s: McpSession): McpSessionRecord => ({
+    accountId: s.accountId,
+    characterId: s.characterId,
+    worldId: s.worldId,
+    processId: matchMaker.processId,
+    init: s.init!,
+  });
+
+  /** What a moving session takes with it: the events its client was not told yet (not the move's own), its subscriptions and its goal. */
+  function carriedOf(s: McpSession): McpSessionRecord["carried"] {
+    const { events, dropped } = s.player.takeEvents();
+    return {
+      from: matchMaker.processId,
+      events: events.filter((e) => e.type !== "world:moving"),
+      dropped,
+      subscribed: s.subscriptions?.uris() ?? [],
+      goal: s.player.mind.goal,
+    };
+  }
+
+  /** Take up a free session here: its player joins again, its server hears its `initialize` again, it gets back what it carried. */
+  async function takeUp(req: Request, sid: string, record: McpSessionRecord, parts: Sdk): Promise<McpSession> {
+    if (closing) throw new Refusal(503, "WORLD_UNAVAILABLE", "The server is shutting down");
+    const w = (await ctx.world.worlds()).find((x) => x.id === record.worldId)!;
+    const k = await knowledge();
+    const player = await join(req, w, record.characterId, k);
+    const mine = byAccount.get(record.accountId) ?? new Set();
+    byAccount.set(record.accountId, mine);
+    const s = await session(record.accountId, player, w.id, k, mine, parts, record.init, sid).catch((err) => {
+      player.leave(CLOSE_CODES.NORMAL);
+      throw err;
+    });
+    try {
+      await replayInitialize(s, record.init);
+    } catch (err) {
+      await s.close("refused");
+      throw err;
+    }
+    giveBack(s, record);
+    ctx.logger.info({ session: sid, world: w.id, from: record.carried?.from ?? record.processId }, "MCP session taken up from another process");
+    return s;
+  }
+
+  const follow = sessionFollow({
+    records: () => records(),
+    takeUp,
+    serve,
+    clientAddress,
+    secret: ctx.config.jwtSecret,
+    worlds: () => ctx.world.worlds(),
+  });
+
+  /** One request of a session held here. */
+  async function serve(s: McpSession, req: Request, res: Response, parts: Sdk, claims: TokenClaims) {
+    if (s.accountId !== claims.sub) throw new Refusal(403, "FORBIDDEN", "That MCP session belongs to another account");
+    const refused = req.method === "POST" ? prototypeKeyRefusal(req.body) : undefined;
+    if (refused) return void res.json(refused);
+    void records()
+      .refresh(s.id, () => recordOf(s))
+      .catch(() => {});
+    // A standing SSE stream (GET) keeps no session from idling out; requests (POST, DELETE) do while they run.
+    const counts = req.method !== "GET";
+    if (counts) s.begin();
+    try {
+      await serveRequest(s, parts, req, res);
+    } finally {
+      if (counts) s.end();
+    }
   }
 
   const handle = async (req: Request, res: Response) => {
     try {
       const claims = claimsOf(req);
+      // Passed on by a process of the cluster to another one: the address it was sent to is not that process's.
+      const mark = relayMarkOf(req, ctx.config.jwtSecret);
+      if (mark && mark.to !== matchMaker.processId) {
+        ctx.logger.error({ meantFor: mark.to }, "an MCP request passed on for another process reached this one: a CLUSTER_ADDRESS is wrong");
+        throw new Refusal(
+          502,
+          "CLUSTER_MISADDRESSED",
+          `A request passed on for server process ${mark.to} reached process ${matchMaker.processId}: that process's CLUSTER_ADDRESS is not where it is reached`,
+        );
+      }
       const parts = await (sdk ??= loadSdk());
       if (req.method === "POST" && req.body === undefined)
         throw new Refusal(415, "INVALID_PAYLOAD", "An MCP request is a JSON body (Content-Type: application/json)");
@@ -249,21 +350,9 @@ export function mcpEndpoint(
         return await open(req, res, claims, parts);
       }
       const s = sessions.get(sid);
-      if (!s)
-        return void res
-          .status(404)
-          .json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found: it ended (or never was); initialize a new one" }, id: null });
-      if (s.accountId !== claims.sub) throw new Refusal(403, "FORBIDDEN", "That MCP session belongs to another account");
-      const refused = req.method === "POST" ? prototypeKeyRefusal(req.body) : undefined;
-      if (refused) return void res.json(refused);
-      // A standing SSE stream (GET) keeps no session from idling out; requests (POST, DELETE) do while they run.
-      const counts = req.method !== "GET";
-      if (counts) s.begin();
-      try {
-        await s.transport.handleRequest(asIncoming(req), res, req.body);
-      } finally {
-        if (counts) s.end();
-      }
+      // Not here, or its world just moved off this process: where it is now.
+      if (!s || s.moved) return await follow(req, res, claims, sid, parts);
+      await serve(s, req, res, parts, claims);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       // RFC 9728: where the client finds how to sign in; an invalid token is named so (RFC 6750).

@@ -43,6 +43,11 @@ export function serveSubscriptions(server: McpServer, s: McpSession): Subscripti
       updated(RESOURCES.map);
       updated(RESOURCES.catalogue);
     },
+    uris: () => [...subscribed],
+    restore(uris) {
+      for (const uri of uris) if (known.has(uri)) subscribed.add(uri);
+      if (subscribed.has(RESOURCES.quests)) journal = journalNow();
+    },
     stop,
   };
 }

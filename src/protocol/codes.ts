@@ -221,6 +221,10 @@ export const ERROR_CODES = {
   RESUME_FAILED: "/ws resume: a resume token that is unknown, already used, or whose session has ended (grace period over, taken over, kicked)",
   // MCP (/mcp, docs/MCP.md)
   SESSION_ENDED: "/mcp: the session's player left the world (taken over by another login, kicked, the server restarting): open a new session",
+  WORLD_MOVED:
+    "/mcp: a tool call under way when a drain moved the session's world to another server process: the session follows the world; call again, in the same session",
+  CLUSTER_MISADDRESSED:
+    "/mcp (HTTP 502): a request one process of the cluster passed on for another reached a third: that process's CLUSTER_ADDRESS is not where it is reached",
   TOO_MANY_SESSIONS: "/mcp: the account already holds MCP_MAX_SESSIONS_PER_ACCOUNT open MCP sessions",
   CHARACTER_REQUIRED: "/mcp: the account has several characters and the session named none (?character=<name or id>)",
 } as const;

@@ -32,16 +32,7 @@ describe("draining a process of the cluster: its world moves with its players", 
     const first = await cluster.start();
     await cluster.until(first, (ws) => ws.length === 3 && ws.every((w) => w.status === "online"), "every world online");
     const procs = [first, ...(await Promise.all([cluster.start(), cluster.start()]))];
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const shares = await Promise.all(procs.map(async (p) => (await cluster.status(p)).worlds));
-      if (shares.every((s) => s.length === 1)) {
-        const ids = new Map(await Promise.all(procs.map(async (p) => [p, (await cluster.status(p)).processId] as const)));
-        return { procs, hostOf: new Map(procs.map((p, i) => [shares[i]![0]!, p])), ids };
-      }
-      assert.ok(Date.now() < deadline, `the worlds were not spread one per process: ${JSON.stringify(shares)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    return { procs, ...(await cluster.oneWorldEach(procs)) };
   }
 
   /** The /ws player takes its session back with `resume` through `via`, following a redirect; the socket it ends on. */

@@ -35,16 +35,9 @@ describe("a cluster of three processes and three worlds", function () {
     await cluster.until(first, allOnline, "every world online on the first process");
     assert.deepEqual((await cluster.status(first)).worlds, [301, 302, 303]);
     procs = [first, ...(await Promise.all([cluster.start(), cluster.start()]))];
-    const deadline = Date.now() + 30_000;
-    let shares: number[][] = [];
-    for (;;) {
-      shares = await Promise.all(procs.map(async (p) => (await cluster.status(p)).worlds));
-      if (shares.every((s) => s.length === 1)) break;
-      assert.ok(Date.now() < deadline, `the worlds were not spread one per process: ${JSON.stringify(shares)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    assert.deepEqual(shares.flat().sort(), [301, 302, 303], "each world on exactly one process");
-    for (const [i, p] of procs.entries()) hostOf.set(shares[i]![0]!, p);
+    const spread = await cluster.oneWorldEach(procs);
+    assert.deepEqual([...spread.hostOf.keys()].sort(), [301, 302, 303], "each world on exactly one process");
+    for (const [id, p] of spread.hostOf) hostOf.set(id, p);
     const statuses = await Promise.all(procs.map((p) => cluster.status(p)));
     assert.equal(new Set(statuses.map((s) => s.processId)).size, 3, "three process ids");
     assert.ok(statuses.every((s) => s.cluster));

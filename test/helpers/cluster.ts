@@ -72,9 +72,12 @@ export function clusterSuite(options: { worlds: string; secret: string; env?: Re
         await opened.close();
       }
     },
-    /** Start one more process of the cluster (resolves once its /health answers 200). */
-    async start(extra: Record<string, string> = {}): Promise<ServerProcess> {
-      const port = await freePort();
+    /**
+     * Start one more process of the cluster (resolves once its /health answers 200); `port`: the
+     * one to listen on (a process started again where one stopped, as a supervisor does).
+     */
+    async start(extra: Record<string, string> = {}, port?: number): Promise<ServerProcess> {
+      port ??= await freePort();
       const p = await startServerProcess(
         {
           REDIS_URL: redis!.url,
@@ -101,6 +104,23 @@ export function clusterSuite(options: { worlds: string; secret: string; env?: Re
     /** GET /status of one process. */
     async status(p: ServerProcess): Promise<{ processId: string; cluster: boolean; worlds: number[] }> {
       return (await fetch(`${p.url}/status`)).json() as Promise<{ processId: string; cluster: boolean; worlds: number[] }>;
+    },
+    /**
+     * Wait until each of `procs` runs exactly one world (the cluster's rounds spread them), or fail
+     * after 30 s with the shares; the process running each world, and each process's id.
+     */
+    async oneWorldEach(procs: ServerProcess[]): Promise<{ hostOf: Map<number, ServerProcess>; ids: Map<ServerProcess, string> }> {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const statuses = await Promise.all(procs.map((p) => cluster.status(p)));
+        if (statuses.every((s) => s.worlds.length === 1))
+          return {
+            hostOf: new Map(procs.map((p, i) => [statuses[i]!.worlds[0]!, p])),
+            ids: new Map(procs.map((p, i) => [p, statuses[i]!.processId])),
+          };
+        if (Date.now() > deadline) throw new Error(`the worlds were not spread one per process: ${JSON.stringify(statuses.map((s) => s.worlds))}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
     },
     /**
      * Ask `p` for the world list until `done` holds (the cluster's own rounds move worlds: there is
