@@ -6,7 +6,9 @@
  * forth) and SDK walkers. Then, one process at a time, a new process starts and the old one is
  * drained with `npm run admin -- drain <process id>`: its worlds move with their players to the
  * others, and it exits. Each player resumes (/ws) or joins again (SDK) by itself, at the process
- * `world:moving` names as `next`.
+ * `world:moving` names as `next`; `--mcp` MCP clients (20, on top of the players), walking through
+ * one front address over every live process (bench/front.ts, as nginx would), do nothing: their
+ * sessions follow their worlds (docs/MCP.md "In a cluster").
  *
  * Printed: for every move of every player, the stall (from `world:moving` to the first world frame
  * on the new host) as p50, p90, p99 and max, by kind of player; the moves whose pack differed
@@ -18,7 +20,7 @@
  * The load generator runs in this process, on the same machine as the servers: compare figures
  * from one run only.
  *
- * Usage: npm run bench:upgrade [-- --processes 3 --worlds 3 --players 200 --play 8]
+ * Usage: npm run bench:upgrade [-- --processes 3 --worlds 3 --players 200 --mcp 20 --play 8]
  */
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -34,10 +36,11 @@ import { startTestRedis } from "../test/helpers/redis.js";
 import { killServerProcesses, startServerProcess, type ServerProcess } from "../test/helpers/serverProcess.js";
 import { benchArgs } from "./args.js";
 import { fmt, quantile, table } from "./stats.js";
-import { SdkUpgradePlayer, WsUpgradePlayer, type UpgradeRole } from "./upgradeClients.js";
+import { startFront } from "./front.js";
+import { McpUpgradePlayer, SdkUpgradePlayer, WsUpgradePlayer, type UpgradeRole } from "./upgradeClients.js";
 
-const a = benchArgs("npm run bench:upgrade", { processes: "3", worlds: "3", players: "200", play: "8" });
-const o = { processes: Number(a.processes), worlds: Number(a.worlds), players: Number(a.players), playS: Number(a.play) };
+const a = benchArgs("npm run bench:upgrade", { processes: "3", worlds: "3", players: "200", mcp: "20", play: "8" });
+const o = { processes: Number(a.processes), worlds: Number(a.worlds), players: Number(a.players), mcp: Number(a.mcp), playS: Number(a.play) };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const redis = await startTestRedis();
@@ -77,10 +80,13 @@ async function totals(): Promise<Record<string, number>> {
   }
 }
 
-const players: Array<WsUpgradePlayer | SdkUpgradePlayer> = [];
+type Player = WsUpgradePlayer | SdkUpgradePlayer | McpUpgradePlayer;
+const players: Player[] = [];
 const procs: ServerProcess[] = [];
+// The cluster's one address for the MCP clients: every live process in turn.
+const front = await startFront(() => procs.map((p) => p.port));
 try {
-  console.log(`bench:upgrade: ${o.processes} processes, ${o.worlds} worlds, ${o.players} players; node ${process.version}`);
+  console.log(`bench:upgrade: ${o.processes} processes, ${o.worlds} worlds, ${o.players} players and ${o.mcp} MCP clients; node ${process.version}`);
   for (let i = 0; i < o.processes; i++) procs.push(await startProcess());
   for (const deadline = Date.now() + 60_000; ;) {
     const shares = (await Promise.all(procs.map(status))).map((s) => s.worlds.length);
@@ -118,7 +124,14 @@ try {
     );
     players.push(...batch);
   }
-  for (let i = 0; i + 1 < players.length; i++) {
+  const pairs = players.length;
+  for (let i = 0; i < o.mcp; i++) {
+    const { token } = (await (await fetch(`${front.url}/api/auth/guest`, { method: "POST" })).json()) as { token: string };
+    const p = new McpUpgradePlayer(token, (i % o.worlds) + 1, random);
+    await p.join(front.url);
+    players.push(p);
+  }
+  for (let i = 0; i + 1 < pairs; i++) {
     const [x, y] = [players[i], players[i + 1]];
     if (x instanceof WsUpgradePlayer && y instanceof WsUpgradePlayer && x.role === "trader" && y.role === "trader" && i % 10 === 6) {
       x.partner = y;
@@ -174,12 +187,13 @@ try {
   console.log(table(["process", "worlds", "players moved", "drain ms", "cli exit", "process exit"], drains));
 
   const rows: string[][] = [];
-  const kinds: Array<[string, (p: WsUpgradePlayer | SdkUpgradePlayer) => boolean]> = [
-    ["every player", () => true],
+  const kinds: Array<[string, (p: Player) => boolean]> = [
+    ["every player", (p) => !(p instanceof McpUpgradePlayer)],
     ["/ws walkers", (p) => p instanceof WsUpgradePlayer && p.role === "walker"],
     ["/ws fighters", (p) => p.role === "fighter"],
     ["/ws traders", (p) => p.role === "trader"],
     ["SDK walkers", (p) => p instanceof SdkUpgradePlayer],
+    ["MCP walkers", (p) => p instanceof McpUpgradePlayer],
   ];
   for (const [label, pick] of kinds) {
     const stalls = players.filter(pick).flatMap((p) => p.moves.map((m) => m.stallMs));
@@ -193,7 +207,9 @@ try {
       fmt(Math.max(...stalls), 0),
     ]);
   }
-  console.log("\nEach player's stall at each move (ms, from world:moving to the first world frame on the new host):");
+  console.log(
+    "\nEach player's stall at each move (ms, from world:moving to the first world frame on the new host; MCP: from the start of the first call the move held up to the end of its answer on the new host):",
+  );
   console.log(table(["players", "moves", "min", "p50", "p90", "p99", "max"], rows));
 
   const changed = players.flatMap((p) => p.moves.filter((m) => !m.kept).map((m) => `${p.role} ${p.id}: ${m.difference}`));
@@ -218,6 +234,7 @@ try {
 } finally {
   await Promise.all(players.map((p) => p.stop().catch(() => {})));
   await killServerProcesses();
+  await front.close();
   await db.drop().catch(() => {});
   await redis.stop();
   await stopTestPostgres();

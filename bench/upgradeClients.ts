@@ -1,5 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { Client, type Room } from "@colyseus/sdk";
+import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import WebSocket from "ws";
 
 /** What a player of bench:upgrade does while the cluster is upgraded under it. */
@@ -293,5 +295,101 @@ export class SdkUpgradePlayer extends UpgradePlayer {
     this.stopped = true;
     clearInterval(this.timer);
     await this.room?.leave().catch(() => {});
+  }
+}
+
+/**
+ * An MCP client (the SDK's own Client over HTTP) that walks, calling `move_to` a tile nearby again
+ * and again, through the cluster's one address (bench/front.ts, as nginx in docs/DEPLOYMENT.md).
+ * It does nothing about a move: its next call, to the same address in the same session, is taken
+ * up by the world's new host (docs/MCP.md "In a cluster"). A move's stall: from the start of the
+ * first call that did not answer as usual (WORLD_MOVED, a failed request) or of the call whose
+ * answer tells `session:moved`, to the end of that answer; the pack is compared from the last
+ * answer before to the first after.
+ */
+export class McpUpgradePlayer {
+  readonly role = "walker";
+  readonly moves: MoveSeen[] = [];
+  readonly problems: string[] = [];
+  readonly tradesDone = 0;
+  movingSeen = 0;
+  id = "";
+  private client: McpClient | undefined;
+  private transport: StreamableHTTPClientTransport | undefined;
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private at = { x: 0, z: 0 };
+  private pack = "";
+  /** When the call that began the move under way started, and the pack before it. */
+  private moving: { at: number; before: string } | undefined;
+
+  constructor(
+    private readonly token: string,
+    private readonly world: number,
+    private readonly random: () => number,
+  ) {}
+
+  get away(): boolean {
+    return this.moving !== undefined;
+  }
+
+  async join(url: string): Promise<void> {
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp?world=${this.world}`), {
+      requestInit: { headers: { authorization: `Bearer ${this.token}` } },
+    });
+    this.transport = transport;
+    this.client = new McpClient({ name: "bench-upgrade", version: "1.0.0" });
+    await this.client.connect(transport);
+    const seen = await this.call("observe", {});
+    if (!seen.ok) throw new Error(`observe: ${seen.text}`);
+    this.loop = this.play();
+  }
+
+  private async call(name: string, args: Record<string, unknown>) {
+    const r = (await this.client!.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any; content: Array<{ text?: string }> };
+    const body = r.structuredContent;
+    if (body?.you) {
+      this.id = body.you.id;
+      this.at = { x: body.you.x, z: body.you.z };
+    }
+    if (Array.isArray(body?.pack)) this.pack = keptOf({ id: this.id, position: this.at, inventory: body.pack });
+    const moved = ((body?.events ?? []) as Array<{ kind: string }>).some((e) => e.kind === "session:moved");
+    return { ok: r.isError !== true, moved, text: r.content.map((c) => c.text ?? "").join("") };
+  }
+
+  private async play() {
+    while (!this.stopped) {
+      const started = performance.now();
+      const to = { x: this.at.x + Math.floor(this.random() * 9) - 4, z: this.at.z + Math.floor(this.random() * 9) - 4 };
+      try {
+        const r = await this.call("move_to", { ...to, maxTicks: 4 });
+        if (r.moved || (!r.ok && /^WORLD_MOVED/.test(r.text))) this.moving ??= { at: started, before: this.pack };
+        if (r.moved) {
+          // The pack as the new host has it: observe after a walk that may have ended a tile on.
+          const seen = await this.call("observe", {});
+          const m = this.moving!;
+          this.moving = undefined;
+          this.movingSeen++;
+          const kept = this.pack === m.before;
+          this.moves.push({ stallMs: performance.now() - m.at, kept, ...(kept ? {} : { difference: `${m.before} → ${this.pack}` }) });
+          if (!seen.ok) this.problems.push(`observe after the move: ${seen.text}`);
+        } else if (!r.ok && /^(SESSION_ENDED|BANNED|RATE_LIMITED)/.test(r.text)) this.problems.push(r.text.slice(0, 120));
+      } catch (err) {
+        if (this.stopped) return;
+        // A session the cluster no longer knows will not come back.
+        if (/Session not found|404/.test((err as Error).message)) return void this.problems.push((err as Error).message.slice(0, 120));
+        // The request failed (its process went away under it), or the world is on its way (503): the move is under way.
+        this.moving ??= { at: started, before: this.pack };
+        await pause(RETRY_MS);
+      }
+      await pause(200 + Math.floor(this.random() * 200));
+    }
+  }
+
+  async stop() {
+    this.stopped = true;
+    await this.loop?.catch(() => {});
+    await this.transport?.terminateSession().catch(() => {});
+    await this.client?.close().catch(() => {});
   }
 }
