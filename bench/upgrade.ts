@@ -7,7 +7,7 @@
  * drained with `npm run admin -- drain <process id>`: its worlds move with their players to the
  * others, and it exits. Each player resumes (/ws) or joins again (SDK) by itself, at the process
  * `world:moving` names as `next`; `--mcp` MCP clients (20, on top of the players), walking through
- * one front address over every live process (bench/front.ts, as nginx would), do nothing: their
+ * one front address over every live process (test/helpers/front.ts, as nginx would), do nothing: their
  * sessions follow their worlds (docs/MCP.md "In a cluster").
  *
  * Printed: for every move of every player, the stall (from `world:moving` to the first world frame
@@ -36,7 +36,7 @@ import { startTestRedis } from "../test/helpers/redis.js";
 import { killServerProcesses, startServerProcess, type ServerProcess } from "../test/helpers/serverProcess.js";
 import { benchArgs } from "./args.js";
 import { fmt, quantile, table } from "./stats.js";
-import { startFront } from "./front.js";
+import { startFront } from "../test/helpers/front.js";
 import { McpUpgradePlayer, SdkUpgradePlayer, WsUpgradePlayer, type UpgradeRole } from "./upgradeClients.js";
 
 const a = benchArgs("npm run bench:upgrade", { processes: "3", worlds: "3", players: "200", mcp: "20", play: "8" });
@@ -207,8 +207,14 @@ try {
       fmt(Math.max(...stalls), 0),
     ]);
   }
+  const held = players.flatMap((p) => (p instanceof McpUpgradePlayer ? p.heldMs : []));
+  rows.push([
+    "MCP, held call",
+    String(held.length),
+    ...[Math.min(...held), quantile(held, 0.5), quantile(held, 0.9), quantile(held, 0.99), Math.max(...held)].map((x) => fmt(x, 0)),
+  ]);
   console.log(
-    "\nEach player's stall at each move (ms, from world:moving to the first world frame on the new host; MCP: from the start of the first call the move held up to the end of its answer on the new host):",
+    "\nEach player's stall at each move (ms, from world:moving to the first world frame on the new host; MCP: from the WORLD_MOVED answer or failed call to the first answer on the new host, and from the start of the call the move held up):",
   );
   console.log(table(["players", "moves", "min", "p50", "p90", "p99", "max"], rows));
 

@@ -300,12 +300,15 @@ export class SdkUpgradePlayer extends UpgradePlayer {
 
 /**
  * An MCP client (the SDK's own Client over HTTP) that walks, calling `move_to` a tile nearby again
- * and again, through the cluster's one address (bench/front.ts, as nginx in docs/DEPLOYMENT.md).
- * It does nothing about a move: its next call, to the same address in the same session, is taken
- * up by the world's new host (docs/MCP.md "In a cluster"). A move's stall: from the start of the
- * first call that did not answer as usual (WORLD_MOVED, a failed request) or of the call whose
- * answer tells `session:moved`, to the end of that answer; the pack is compared from the last
- * answer before to the first after.
+ * and again, through the cluster's one address (test/helpers/front.ts, as nginx in docs/DEPLOYMENT.md).
+ * It does nothing about a move but call again: its next call, to the same address in the same
+ * session, is taken up by the world's new host (docs/MCP.md "In a cluster"). A move's stall: from
+ * the start of the first call that did not answer as usual (WORLD_MOVED, a failed request; then it
+ * calls `observe`, answered at once, until one goes through) or of the call whose answer tells
+ * `session:moved`, to the end of that answer: from when the client learned of the move (the
+ * WORLD_MOVED answer, the failure; the held call's start when it was answered on the new host),
+ * and, in `heldMs`, from the start of the call the move held up. The pack is compared from the
+ * last answer before to the first after.
  */
 export class McpUpgradePlayer {
   readonly role = "walker";
@@ -320,8 +323,10 @@ export class McpUpgradePlayer {
   private loop: Promise<void> | undefined;
   private at = { x: 0, z: 0 };
   private pack = "";
-  /** When the call that began the move under way started, and the pack before it. */
-  private moving: { at: number; before: string } | undefined;
+  /** The move under way: when the call it held up started, when the client learned of it, and the pack before it. */
+  private moving: { at: number; told: number; before: string } | undefined;
+  /** For each move, from the start of the call it held up (which may have begun well before the move) to the end of the first answer after it. */
+  readonly heldMs: number[] = [];
 
   constructor(
     private readonly token: string,
@@ -362,25 +367,33 @@ export class McpUpgradePlayer {
       const started = performance.now();
       const to = { x: this.at.x + Math.floor(this.random() * 9) - 4, z: this.at.z + Math.floor(this.random() * 9) - 4 };
       try {
-        const r = await this.call("move_to", { ...to, maxTicks: 4 });
-        if (r.moved || (!r.ok && /^WORLD_MOVED/.test(r.text))) this.moving ??= { at: started, before: this.pack };
+        // While a move holds it up, the next call is an observe (answered at once): the stall is not a walk's length.
+        const r = this.moving ? await this.call("observe", {}) : await this.call("move_to", { ...to, maxTicks: 4 });
+        if (r.moved || (!r.ok && /^WORLD_MOVED/.test(r.text))) this.moving ??= { at: started, told: r.moved ? started : performance.now(), before: this.pack };
         if (r.moved) {
-          // The pack as the new host has it: observe after a walk that may have ended a tile on.
-          const seen = await this.call("observe", {});
+          // The pack as the new host has it.
+          const seen = r.ok && this.moving && this.pack ? r : await this.call("observe", {});
           const m = this.moving!;
           this.moving = undefined;
           this.movingSeen++;
           const kept = this.pack === m.before;
-          this.moves.push({ stallMs: performance.now() - m.at, kept, ...(kept ? {} : { difference: `${m.before} → ${this.pack}` }) });
+          this.moves.push({ stallMs: performance.now() - m.told, kept, ...(kept ? {} : { difference: `${m.before} → ${this.pack}` }) });
+          this.heldMs.push(performance.now() - m.at);
           if (!seen.ok) this.problems.push(`observe after the move: ${seen.text}`);
-        } else if (!r.ok && /^(SESSION_ENDED|BANNED|RATE_LIMITED)/.test(r.text)) this.problems.push(r.text.slice(0, 120));
+          continue;
+        }
+        if (r.ok) {
+          // Answered in the session as it was: what failed before (a stopping process's 503) was no move.
+          this.moving = undefined;
+        } else if (/^(SESSION_ENDED|BANNED|RATE_LIMITED)/.test(r.text)) this.problems.push(r.text.slice(0, 120));
       } catch (err) {
         if (this.stopped) return;
         // A session the cluster no longer knows will not come back.
         if (/Session not found|404/.test((err as Error).message)) return void this.problems.push((err as Error).message.slice(0, 120));
         // The request failed (its process went away under it), or the world is on its way (503): the move is under way.
-        this.moving ??= { at: started, before: this.pack };
+        this.moving ??= { at: started, told: performance.now(), before: this.pack };
         await pause(RETRY_MS);
+        continue;
       }
       await pause(200 + Math.floor(this.random() * 200));
     }

@@ -19,13 +19,17 @@ import { Refusal } from "./refusal.js";
 import { McpPlayer } from "./player.js";
 import { contentOf } from "../staff/contentReload.js";
 import { prototypeKeyRefusal } from "./prototypeKeys.js";
-import { relay, relayedHere, relayMarkOf } from "./relay.js";
+import { relay, relayedHere, relayMarkOf, type RelayTarget } from "./relay.js";
+import { drainOf } from "../staff/drain.js";
 import { McpSession } from "./session.js";
 import { McpSessionRecords, type InitializeAsked, type McpSessionRecord } from "./sessionRecords.js";
 import { connectSession, loadSdk, replayInitialize, serveRequest, type Sdk } from "./sessionServer.js";
 import { checkFeatureTools, type FeatureTool } from "./featureTools.js";
 
 export const MCP_PATH = "/mcp";
+
+/** How long a stopping process lets the requests it passes on to other processes finish. */
+const RELAYS_FINISH_MS = 10_000;
 
 /** New MCP sessions one account may open a minute (on top of MCP_MAX_SESSIONS_PER_ACCOUNT open at once). */
 export const MCP_LIMITS: { opens: RateLimitRule } = { opens: { points: 20, durationS: 60 } };
@@ -168,7 +172,7 @@ export function mcpEndpoint(
     if (w.processId !== matchMaker.processId) {
       if (w.processId && !relayedHere(req, ctx.config.jwtSecret, matchMaker.processId)) {
         const address = await clusterAddressOf(w.processId);
-        if (address && (await relay(req, res, { processId: w.processId, address }, clientAddress(req), ctx.config.jwtSecret))) return;
+        if (address && (await passOn(req, res, { processId: w.processId, address }))) return;
       }
       throw new Refusal(503, "WORLD_UNAVAILABLE", `World ${w.id} runs on another server process that does not answer right now; try again shortly`);
     }
@@ -196,6 +200,25 @@ export function mcpEndpoint(
     if (refusal) return new Refusal(err instanceof WorldChoiceError ? err.status : (STATUS[refusal.code] ?? 400), refusal.code, refusal.message);
     return err;
   }
+
+  /**
+   * Calls being passed on to other processes now: a stop lets them finish first (RELAYS_FINISH_MS
+   * at most), since a call whose stream is cut is never answered (the SDK's client waits out its
+   * timeout). A standing stream (GET) is not waited for: its client opens it again by itself.
+   */
+  let relaying = 0;
+  let relaysDone: (() => void) | undefined;
+  async function passOn(req: Request, res: Response, target: RelayTarget): Promise<boolean> {
+    const counts = req.method !== "GET";
+    if (counts) relaying++;
+    try {
+      return await relay(req, res, target, clientAddress(req), ctx.config.jwtSecret);
+    } finally {
+      if (counts && --relaying === 0) relaysDone?.();
+    }
+  }
+  /** On its way out: a drain has begun, or the shutdown. */
+  const stopping = () => closing || drainOf(ctx).current !== undefined;
 
   /** The request's client: the address a relayed request carries, else the one it came from. */
   const clientAddress = (req: Request) => relayedHere(req, ctx.config.jwtSecret, matchMaker.processId)?.address ?? addressOf(req);
@@ -299,9 +322,14 @@ export function mcpEndpoint(
 
   const follow = sessionFollow({
     records: () => records(),
+    held: (sid) => {
+      const s = sessions.get(sid);
+      return s && !s.moved ? s : undefined;
+    },
     takeUp,
     serve,
-    clientAddress,
+    passOn,
+    stopping,
     secret: ctx.config.jwtSecret,
     worlds: () => ctx.world.worlds(),
   });
@@ -346,7 +374,8 @@ export function mcpEndpoint(
           return void res
             .status(400)
             .json({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: no Mcp-Session-Id: send initialize first" }, id: null });
-        if (closing) throw new Refusal(503, "WORLD_UNAVAILABLE", "The server is shutting down");
+        if (stopping())
+          throw new Refusal(503, "WORLD_UNAVAILABLE", "This server process is stopping; open the session on another one (or here again in a moment)");
         return await open(req, res, claims, parts);
       }
       const s = sessions.get(sid);
@@ -386,7 +415,18 @@ export function mcpEndpoint(
     close: async () => {
       closing = true;
       stopFollowing();
-      await Promise.allSettled([...sessions.values()].map((s) => s.close("shutdown")));
+      // What is being passed on finishes first (cut, its client would wait for an answer that never comes).
+      if (relaying > 0)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, RELAYS_FINISH_MS);
+          relaysDone = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      // In a cluster the worlds go on elsewhere, and so do the sessions (each kept for its world's next host); alone, they end.
+      const each = (s: McpSession) => (ctx.config.cluster ? s.followWorld() : s.close("shutdown"));
+      await Promise.allSettled([...sessions.values()].map(each));
     },
   };
 }

@@ -5,7 +5,7 @@ import { liveProcesses } from "../../rooms/cluster/worldHosting.js";
 import type { TokenClaims } from "../auth/tokens.js";
 import type { WorldEntry } from "../worldSpecs.js";
 import { Refusal } from "./refusal.js";
-import { relay, relayedHere, type RelayTarget } from "./relay.js";
+import { relayedHere, type RelayTarget } from "./relay.js";
 import type { McpSession } from "./session.js";
 import type { McpSessionRecord, McpSessionRecords } from "./sessionRecords.js";
 import type { Sdk } from "./sessionServer.js";
@@ -52,11 +52,16 @@ export function placeOf(
 /** What following a session takes from the endpoint. */
 export interface FollowNeeds {
   records(): McpSessionRecords;
+  /** The session if this process holds it now (and it is not moving out). */
+  held(sid: string): McpSession | undefined;
   /** Take up a free session here (its world runs here): a session held here from then on. */
   takeUp(req: Request, sid: string, record: McpSessionRecord, parts: Sdk): Promise<McpSession>;
   /** Serve one request of a session held here. */
   serve(s: McpSession, req: Request, res: Response, parts: Sdk, claims: TokenClaims): Promise<void>;
-  clientAddress(req: Request): string;
+  /** Pass the request on to another process (src/mcp/relay.ts): true once answered, false if it did not answer. */
+  passOn(req: Request, res: Response, target: RelayTarget): Promise<boolean>;
+  /** This process is on its way out (a drain, a shutdown): it neither passes requests on nor takes sessions up. */
+  stopping(): boolean;
   /** The cluster's token secret (the relay marks are signed with it). */
   secret: string;
   worlds(): Promise<WorldEntry[]>;
@@ -69,9 +74,12 @@ export interface FollowNeeds {
  * (moving) is waited for, FOLLOW_WAIT_MS at most, then 503 WORLD_UNAVAILABLE with Retry-After.
  */
 export function sessionFollow(needs: FollowNeeds) {
-  /** Sessions being taken up here now: two requests of one session arriving together take it up once. */
+  /** Sessions being taken up here now: requests of one session arriving together take it up once. */
   const takingUp = new Map<string, Promise<McpSession>>();
-  const takeUpOnce = (req: Request, sid: string, record: McpSessionRecord, parts: Sdk) => {
+  const takeUpOnce = async (req: Request, sid: string, record: McpSessionRecord, parts: Sdk) => {
+    // Taken up meanwhile by a request of the same session that came a moment before: that one serves this too.
+    const here = needs.held(sid);
+    if (here) return here;
     let p = takingUp.get(sid);
     if (!p) {
       p = needs.takeUp(req, sid, record, parts).finally(() => takingUp.delete(sid));
@@ -90,6 +98,15 @@ export function sessionFollow(needs: FollowNeeds) {
   }
 
   return async (req: Request, res: Response, claims: TokenClaims, sid: string, parts: Sdk): Promise<void> => {
+    // What this process would pass on could be cut when it exits: the client calls again, and another process answers.
+    if (needs.stopping()) {
+      res.set("Retry-After", "1");
+      throw new Refusal(
+        503,
+        "WORLD_UNAVAILABLE",
+        "This server process is stopping (an upgrade): call again in a moment; the session goes on on another process",
+      );
+    }
     const relayed = relayedHere(req, needs.secret, matchMaker.processId) !== undefined;
     const deadline = Date.now() + FOLLOW_WAIT_MS;
     let why = "";
@@ -116,7 +133,7 @@ export function sessionFollow(needs: FollowNeeds) {
         why = "the world is not ready for the session yet";
       } else if (place.at === "relay") {
         // One hop: a request passed here is not passed on again (the cluster's view settles meanwhile).
-        if (!relayed && (await relay(req, res, place.target, needs.clientAddress(req), needs.secret))) return;
+        if (!relayed && (await needs.passOn(req, res, place.target))) return;
         why = `process ${place.target.processId} does not take it yet`;
       } else why = place.why;
       if (Date.now() >= deadline) {

@@ -26,7 +26,7 @@ const ENDINGS: Record<number, { code: string; message: string }> = {
 const MOVING = {
   code: "WORLD_MOVED",
   message:
-    "The world moved to another server process (an upgrade) while this call ran: the session follows it, with the character as it was; call again (the same session, in a moment)",
+    "The world moved to another server process (an upgrade, or this one stopping) while this call ran: the session follows it, with the character as it was; call again (the same session, in a moment)",
 };
 /** How long a moving session waits for its calls under way to answer before it lets go here. */
 const HAND_OVER_WAIT_MS = 3000;
@@ -88,7 +88,7 @@ export class McpSession {
     private readonly idleMs: number,
   ) {
     player.onGone = (code) => {
-      if (code === CLOSE_CODES.WORLD_MOVED && this.onMoved && !this.ended) return void this.moveOn();
+      if (code === CLOSE_CODES.WORLD_MOVED && this.onMoved && !this.ended) return void this.followWorld();
       // The room let the player go; a leave the session itself asked for is no news.
       this.ended ??= ENDINGS[code ?? 0] ?? { code: "SESSION_ENDED", message: "The player left the world" };
     };
@@ -113,11 +113,12 @@ export class McpSession {
   }
 
   /**
-   * The world moved (a drain): the session is kept for the world's new host first (`onMoved`: the
-   * calls under way answer WORLD_MOVED within a tick, their events go with it), then, once those
-   * calls have answered (HAND_OVER_WAIT_MS at most), it lets go here.
+   * The world moves to another process (a drain, or this process stopping in a cluster): the
+   * session is kept for the world's next host first (`onMoved`: the calls under way answer
+   * WORLD_MOVED within a tick, their events go with it), then, once those calls have answered
+   * (HAND_OVER_WAIT_MS at most), it lets go here (its player leaves, saved, if it has not yet).
    */
-  private moveOn(): Promise<void> {
+  followWorld(): Promise<void> {
     return (this.handOver ??= (async () => {
       this.moved = true;
       this.ended = MOVING;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { clusterSuite } from "../helpers/cluster.js";
+import { startFront } from "../helpers/front.js";
 import { plain } from "../helpers/itemLedger.js";
 import { rest } from "../helpers/rest.js";
 import type { ServerProcess } from "../helpers/serverProcess.js";
@@ -21,7 +22,7 @@ describe("MCP sessions in a cluster: any process answers them, and they follow t
   });
 
   /** A guest with a character, its MCP session opened through `via` in `world`. */
-  async function player(via: ServerProcess, name: string, world: number) {
+  async function player(via: Pick<ServerProcess, "url">, name: string, world: number) {
     const who = await guestToken(via);
     assert.equal((await rest(via, "POST", "/api/character", who.token, { name })).status, 201);
     const c = await mcpConnect(via, who.token, `?world=${world}`);
@@ -50,18 +51,25 @@ describe("MCP sessions in a cluster: any process answers them, and they follow t
 
   const eventTypes = (a: ToolAnswer): string[] => ((a.body?.events ?? []) as Array<{ kind: string }>).map((e) => e.kind);
 
-  it("passes requests to the session's process, follows a drained world to its new host, then a killed host's world to a survivor", async () => {
+  it("passes requests to the session's process, and follows its world when a drain moves it, when its host is stopped and when its host is killed", async () => {
     const first = await cluster.start();
     await cluster.until(first, (ws) => ws.length === 3 && ws.every((w) => w.status === "online"), "every world online");
     const procs = [first, ...(await Promise.all([cluster.start(), cluster.start()]))];
     const { hostOf, ids } = await cluster.oneWorldEach(procs);
     const world = 601;
     const drained = hostOf.get(world)!;
-    const [front, other] = procs.filter((p) => p !== drained) as [ServerProcess, ServerProcess];
+    const [middle, other] = procs.filter((p) => p !== drained) as [ServerProcess, ServerProcess];
 
-    // One session opened on the world's own process; another opened through a process that does not run it.
+    // One session opened on the world's own process; one through a process that does not run it; one through a
+    // front balancing over every live process (as nginx in docs/DEPLOYMENT.md).
+    const live = [...procs];
+    const balancer = await startFront(() => live.map((p) => p.port));
+    after(() => balancer.close());
     const near = await player(drained, "Follower", world);
-    const far = await player(front, "Farcaller", world);
+    const far = await player(middle, "Farcaller", world);
+    const viaFront = await player({ url: balancer.url }, "Fronted", world);
+    const frontSeen = (await viaFront.c.call("observe")).body;
+    const frontId = viaFront.c.transport.sessionId!;
     const nearSeen = (await near.c.call("observe")).body;
     const farSeen = (await far.c.call("observe")).body;
     assert.ok(nearSeen.you && farSeen.you, "both players are in the world");
@@ -88,24 +96,25 @@ describe("MCP sessions in a cluster: any process answers them, and they follow t
     );
     assert.equal(forged.status, 200, forged.text);
 
-    // Acknowledged before the move: a walk, and a subscription.
+    // Acknowledged before the move: a walk.
     const to = { x: nearSeen.you.x + 2, z: nearSeen.you.z };
     const walked = await near.c.call("move_to", to);
     assert.equal(walked.isError, false, walked.text);
     assert.deepEqual(walked.body.position, to);
-    const admin = await guestToken(front);
+    const admin = await guestToken(middle);
     await cluster.sql(`UPDATE "users" SET "roles" = $2 WHERE "id" = $1`, [admin.accountId, ["admin"]]);
-    await rest(front, "POST", "/api/character", admin.token, { name: "Mover" });
+    await rest(middle, "POST", "/api/character", admin.token, { name: "Mover" });
     const before = await cluster.ledger();
 
     // An admin drains the world's process while a long call waits there.
     const waiting = near.c.call("wait", { for: ["chat:message"], maxTicks: 60 });
-    const asked = await rest(front, "POST", "/api/admin/drain", admin.token, { processId: ids.get(drained) });
+    const asked = await rest(middle, "POST", "/api/admin/drain", admin.token, { processId: ids.get(drained) });
     assert.equal(asked.status, 202, JSON.stringify(asked.body));
     const cut = await waiting;
     assert.equal(cut.isError, true);
     assert.match(cut.text, /^WORLD_MOVED: .*follows it/, "the call under way is told the world moved, and to call again");
     assert.equal((await drained.exited).code, 0);
+    live.splice(live.indexOf(drained), 1);
 
     // The far session's client did nothing: its next call, through the same process, reaches it on the world's new host.
     const farBack = await callThrough(far.c, "observe");
@@ -113,9 +122,14 @@ describe("MCP sessions in a cluster: any process answers them, and they follow t
     assert.equal(farBack.answer.body.you.id, farSeen.you.id);
     assert.ok(eventTypes(farBack.answer).includes("session:moved"), JSON.stringify(farBack.answer.body.events));
     assert.equal(far.c.transport.sessionId, farId, "the same session");
+    const frontBack = await callThrough(viaFront.c, "observe");
+    assert.equal(frontBack.answer.body.you.id, frontSeen.you.id, "the session behind the front followed too");
+    assert.ok(eventTypes(frontBack.answer).includes("session:moved"));
 
     // The drained process is started again at its address, as a supervisor does; the near client calls it as before.
     const restarted = await cluster.start({}, drained.port);
+    live.push(restarted);
+    ids.set(restarted, (await cluster.status(restarted)).processId);
     const nearBack = await callThrough(near.c, "observe");
     assert.equal(nearBack.answer.isError, false, nearBack.answer.text);
     assert.equal(nearBack.answer.body.you.id, nearSeen.you.id, "the same character");
@@ -126,29 +140,34 @@ describe("MCP sessions in a cluster: any process answers them, and they follow t
     assert.notEqual(host.processId, ids.get(drained));
     assert.deepEqual(plain((await cluster.ledger()).total), plain(before.total), "item totals before the drain and after the move");
 
-    // The world's new host is killed: the world runs again on a survivor, and the session follows it there too.
-    const killed = procs.find((p) => ids.get(p) === host.processId)!;
-    const survivors = [...procs.filter((p) => p !== drained && p !== killed), restarted];
-    const talkTo = survivors.find((p) => p === front) ? front : survivors[0]!;
-    const farAfterKill = talkTo === front ? far : await player(talkTo, "Latecomer", world);
+    // The world's host is stopped (SIGTERM, no drain): the world runs again on another process, and the session follows it.
+    const stopped = live.find((p) => ids.get(p) === host.processId)!;
+    stopped.child.kill("SIGTERM");
+    assert.equal((await stopped.exited).code, 0);
+    live.splice(live.indexOf(stopped), 1);
+    const afterStop = await callThrough(viaFront.c, "observe");
+    assert.equal(afterStop.answer.isError, false, afterStop.answer.text);
+    assert.equal(afterStop.answer.body.you.id, frontSeen.you.id);
+    assert.deepEqual({ x: afterStop.answer.body.you.x, z: afterStop.answer.body.you.z }, { x: frontSeen.you.x, z: frontSeen.you.z });
+    assert.ok(eventTypes(afterStop.answer).includes("session:moved"), JSON.stringify(afterStop.answer.body.events));
+    assert.equal(viaFront.c.transport.sessionId, frontId);
+
+    // Its next host is killed (SIGKILL): once the world runs on the last process, the session follows it there too.
+    const next = (await cluster.worlds(restarted)).find((w) => w.id === world)!;
+    assert.equal(next.status, "online");
+    const killed = live.find((p) => ids.get(p) === next.processId)!;
     killed.child.kill("SIGKILL");
     await killed.exited;
-    await cluster.until(
-      talkTo,
-      (ws) => ws.find((w) => w.id === world)?.status === "online" && ws.find((w) => w.id === world)?.processId !== host.processId,
-      "the world on a survivor",
-      60_000,
-    );
-    const afterKill = await callThrough(farAfterKill.c, "observe");
+    live.splice(live.indexOf(killed), 1);
+    const afterKill = await callThrough(viaFront.c, "observe");
     assert.equal(afterKill.answer.isError, false, afterKill.answer.text);
-    assert.ok(afterKill.answer.body.you, "the player is in the world again");
+    assert.equal(afterKill.answer.body.you.id, frontSeen.you.id);
     assert.ok(eventTypes(afterKill.answer).includes("session:moved"));
+    assert.equal(live.length, 1, "one process left");
 
     // The client ends the session: it is gone everywhere.
-    const endedId = near.c.transport.sessionId!;
-    await callThrough(near.c, "observe");
-    await near.c.transport.terminateSession();
-    const gone = await mcpPost(talkTo, near.who.token, list, { "mcp-session-id": endedId });
+    await viaFront.c.transport.terminateSession();
+    const gone = await mcpPost(live[0]!, viaFront.who.token, list, { "mcp-session-id": frontId });
     assert.equal(gone.status, 404, gone.text);
   });
 });

@@ -2,10 +2,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * A front for a benchmark's cluster, as nginx's `upstream` over every process is in
- * docs/DEPLOYMENT.md: one address that passes each HTTP request to the processes in turn, and to
- * the next one when a process does not take the connection (it stopped). Only what bench:upgrade's
- * MCP clients need: plain HTTP, no WebSocket upgrades.
+ * A front for a cluster of test or benchmark processes, as nginx's `upstream` over every process
+ * is in docs/DEPLOYMENT.md: one address that passes each HTTP request to the processes in turn,
+ * and to the next one when a process does not take the connection (it stopped). Only what MCP
+ * clients need: plain HTTP, no WebSocket upgrades.
  */
 export async function startFront(upstreams: () => number[]): Promise<{ url: string; close(): Promise<void> }> {
   let turn = 0;
@@ -21,7 +21,8 @@ export async function startFront(upstreams: () => number[]): Promise<{ url: stri
           return;
         }
         const port = ports[(turn + n) % ports.length]!;
-        const out = http.request({ host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers });
+        // A connection of its own each time (as nginx's default): a process that stopped refuses it, never a reused one that resets.
+        const out = http.request({ host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers, agent: false });
         let answered = false;
         out.on("response", (answer) => {
           answered = true;
