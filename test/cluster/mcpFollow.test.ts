@@ -68,6 +68,8 @@ describe("MCP sessions in a cluster: any process answers them, and they follow t
     const near = await player(drained, "Follower", world);
     const far = await player(middle, "Farcaller", world);
     const viaFront = await player({ url: balancer.url }, "Fronted", world);
+    // And one in another world, opened through the process that will be drained: it passes this session's requests on.
+    const passer = await player(drained, "Passer", 602);
     const frontSeen = (await viaFront.c.call("observe")).body;
     const frontId = viaFront.c.transport.sessionId!;
     const nearSeen = (await near.c.call("observe")).body;
@@ -108,11 +110,26 @@ describe("MCP sessions in a cluster: any process answers them, and they follow t
 
     // An admin drains the world's process while a long call waits there.
     const waiting = near.c.call("wait", { for: ["chat:message"], maxTicks: 60 });
+    // A call the drained process passes on is under way too (about 5 s).
+    const passing = passer.c.call("wait", { ticks: 8 });
     const asked = await rest(middle, "POST", "/api/admin/drain", admin.token, { processId: ids.get(drained) });
     assert.equal(asked.status, 202, JSON.stringify(asked.body));
     const cut = await waiting;
     assert.equal(cut.isError, true);
     assert.match(cut.text, /^WORLD_MOVED: .*follows it/, "the call under way is told the world moved, and to call again");
+    // While it stops, the drained process passes nothing more on: 503 while its worlds move out, then its
+    // port is closed (a front, or the client calling again, reaches another process).
+    const refused = await mcpPost(drained, far.who.token, list, { "mcp-session-id": farId }).catch((err: Error) => err);
+    if (refused instanceof Error) assert.match(String((refused.cause as Error | undefined)?.message), /ECONNREFUSED/);
+    else {
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.body.error.code, "WORLD_UNAVAILABLE");
+      assert.equal(refused.headers.get("retry-after"), "1");
+    }
+    // What it passed on before is answered before it exits.
+    const passed = await passing;
+    assert.equal(passed.isError, false, passed.text);
+    assert.equal(passed.body.done, true);
     assert.equal((await drained.exited).code, 0);
     live.splice(live.indexOf(drained), 1);
 
