@@ -14,12 +14,12 @@ import { joinRefusal } from "../ws/worldEntry.js";
 import { CLOSE_CODES } from "../protocol/index.js";
 import { chooseWorld, WorldChoiceError, worldIdOption, type WorldEntry } from "../worldSpecs.js";
 import { oauthRoutes, resourceMetadataUrl } from "./oauth.js";
-import { giveBack, sessionFollow } from "./follow.js";
+import { giveBack, lost, sessionFollow } from "./follow.js";
 import { Refusal } from "./refusal.js";
 import { McpPlayer } from "./player.js";
 import { contentOf } from "../staff/contentReload.js";
 import { prototypeKeyRefusal } from "./prototypeKeys.js";
-import { relay, relayedHere, relayMarkOf, type RelayTarget } from "./relay.js";
+import { relay, relayedHere, relayMarkOf, type RelayOutcome, type RelayTarget } from "./relay.js";
 import { drainOf } from "../staff/drain.js";
 import { McpSession } from "./session.js";
 import { McpSessionRecords, type InitializeAsked, type McpSessionRecord } from "./sessionRecords.js";
@@ -172,7 +172,9 @@ export function mcpEndpoint(
     if (w.processId !== matchMaker.processId) {
       if (w.processId && !relayedHere(req, ctx.config.jwtSecret, matchMaker.processId)) {
         const address = await clusterAddressOf(w.processId);
-        if (address && (await passOn(req, res, { processId: w.processId, address }))) return;
+        const outcome = address ? await passOn(req, res, { processId: w.processId, address }) : "unreachable";
+        if (outcome === "answered") return;
+        if (outcome === "lost") throw lost(res, w.processId);
       }
       throw new Refusal(503, "WORLD_UNAVAILABLE", `World ${w.id} runs on another server process that does not answer right now; try again shortly`);
     }
@@ -208,7 +210,7 @@ export function mcpEndpoint(
    */
   let relaying = 0;
   let relaysDone: (() => void) | undefined;
-  async function passOn(req: Request, res: Response, target: RelayTarget): Promise<boolean> {
+  async function passOn(req: Request, res: Response, target: RelayTarget): Promise<RelayOutcome> {
     const counts = req.method !== "GET";
     if (counts) relaying++;
     try {
@@ -425,7 +427,7 @@ export function mcpEndpoint(
           };
         });
       // In a cluster the worlds go on elsewhere, and so do the sessions (each kept for its world's next host); alone, they end.
-      const each = (s: McpSession) => (ctx.config.cluster ? s.followWorld() : s.close("shutdown"));
+      const each = (s: McpSession) => (ctx.config.cluster && !s.ended ? s.followWorld() : s.close("shutdown"));
       await Promise.allSettled([...sessions.values()].map(each));
     },
   };

@@ -5,7 +5,7 @@ import { liveProcesses } from "../../rooms/cluster/worldHosting.js";
 import type { TokenClaims } from "../auth/tokens.js";
 import type { WorldEntry } from "../worldSpecs.js";
 import { Refusal } from "./refusal.js";
-import { relayedHere, type RelayTarget } from "./relay.js";
+import { relayedHere, type RelayOutcome, type RelayTarget } from "./relay.js";
 import type { McpSession } from "./session.js";
 import type { McpSessionRecord, McpSessionRecords } from "./sessionRecords.js";
 import type { Sdk } from "./sessionServer.js";
@@ -58,8 +58,8 @@ export interface FollowNeeds {
   takeUp(req: Request, sid: string, record: McpSessionRecord, parts: Sdk): Promise<McpSession>;
   /** Serve one request of a session held here. */
   serve(s: McpSession, req: Request, res: Response, parts: Sdk, claims: TokenClaims): Promise<void>;
-  /** Pass the request on to another process (src/mcp/relay.ts): true once answered, false if it did not answer. */
-  passOn(req: Request, res: Response, target: RelayTarget): Promise<boolean>;
+  /** Pass the request on to another process (src/mcp/relay.ts). */
+  passOn(req: Request, res: Response, target: RelayTarget): Promise<RelayOutcome>;
   /** This process is on its way out (a drain, a shutdown): it neither passes requests on nor takes sessions up. */
   stopping(): boolean;
   /** The cluster's token secret (the relay marks are signed with it). */
@@ -109,8 +109,11 @@ export function sessionFollow(needs: FollowNeeds) {
     }
     const relayed = relayedHere(req, needs.secret, matchMaker.processId) !== undefined;
     const deadline = Date.now() + FOLLOW_WAIT_MS;
+    // A client that gave up (or a process that passed the request on and stopped waiting) is not served after all.
+    let gone = false;
+    res.on("close", () => (gone = true));
     let why = "";
-    for (;;) {
+    while (!gone) {
       const record = await needs.records().read(sid);
       if (!record)
         return void res
@@ -129,11 +132,17 @@ export function sessionFollow(needs: FollowNeeds) {
           if (err instanceof Refusal && err.status === 503 && Date.now() < deadline) return undefined;
           throw err;
         });
-        if (s) return needs.serve(s, req, res, parts, claims);
+        // Taken up; a request whose client left meanwhile is not run.
+        if (s) return gone ? undefined : needs.serve(s, req, res, parts, claims);
         why = "the world is not ready for the session yet";
       } else if (place.at === "relay") {
         // One hop: a request passed here is not passed on again (the cluster's view settles meanwhile).
-        if (!relayed && (await needs.passOn(req, res, place.target))) return;
+        if (!relayed) {
+          const outcome = await needs.passOn(req, res, place.target);
+          if (outcome === "answered") return;
+          // It reached the process, which did not answer: never sent twice (it may have run).
+          if (outcome === "lost") throw lost(res, place.target.processId);
+        }
         why = `process ${place.target.processId} does not take it yet`;
       } else why = place.why;
       if (Date.now() >= deadline) {
@@ -143,6 +152,12 @@ export function sessionFollow(needs: FollowNeeds) {
       await new Promise((r) => setTimeout(r, FOLLOW_LOOK_MS));
     }
   };
+}
+
+/** The refusal of a request another process took and did not answer: call again (it is not sent twice from here). */
+export function lost(res: Response, processId: string): Refusal {
+  res.set("Retry-After", "1");
+  return new Refusal(503, "WORLD_UNAVAILABLE", `Server process ${processId} took the request and did not answer; call again`);
 }
 
 /**
