@@ -85,7 +85,7 @@ export function mcpEndpoint(
   let known: WorldKnowledge | undefined;
   let closing = false;
   let sdk: Promise<Sdk> | undefined;
-  // The cluster's records of the sessions (src/mcp/sessionRecords.ts), on the matchmaker's presence of the day.
+  // The cluster's records of the sessions (src/mcp/sessionRecords.ts), on the matchmaker's presence (a new one for each server this process starts).
   let recs: { presence: unknown; records: McpSessionRecords } | undefined;
   const records = () => {
     if (recs?.presence !== matchMaker.presence)
