@@ -152,12 +152,12 @@ function installNewcomerHints(game: Game) {
     if (!food) return;
     toldEat = true;
     game.log(
-      `Your health is low (${s.health}/${s.maxHealth}): eat the ${game.itemName(food.itemId).toLowerCase()} in your pack (click it, then Eat).`,
+      `Your health is low (${s.health}/${s.maxHealth}): eat the ${game.itemName(food.itemId).toLowerCase()} in your pack (click it to eat it).`,
       "system",
     );
   });
   net.on("quest:completed", (q) => {
     const weapon = q.rewards.items.find((i) => game.item(i.itemId)?.equipSlot === "weapon" || game.item(i.itemId)?.equipSlot === "2h");
-    if (weapon) game.log(`Wield your new ${game.itemName(weapon.itemId).toLowerCase()}: click it in your pack, then Wield.`, "system");
+    if (weapon) game.log(`Wield your new ${game.itemName(weapon.itemId).toLowerCase()}: click it in your pack to wield it.`, "system");
   });
 }

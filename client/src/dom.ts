@@ -17,11 +17,3 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   if (!el) throw new Error(`#${id} is missing from the page`);
   return el as T;
 }
-
-/** Ask for a whole number (quantities): null when cancelled or not a positive whole number. */
-export function askQuantity(label: string, fallback: number): number | null {
-  const answer = prompt(label, String(fallback));
-  if (answer === null) return null;
-  const n = Number(answer.trim());
-  return Number.isInteger(n) && n > 0 ? n : null;
-}

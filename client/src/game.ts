@@ -47,6 +47,8 @@ export class Game {
   whisper: (name: string) => void = () => {};
   /** Open the report window, for the player named (the report window sets it). */
   report: (name: string) => void = () => {};
+  /** Open the bank window (client/src/windows/bank.ts sets it): it shows once the bank is in reach. */
+  openBank: () => void = () => {};
   /** Open the hiscores window, on a board (the hiscores window sets it: "overall", a skill, "duels"). */
   hiscores: (board?: "duels") => void = () => {};
 
@@ -118,7 +120,7 @@ export class Game {
     this.pendingSpell = null;
   }
 
-  /** Walk up to a station: a bank opens the bank panel, anything else the production panel. */
+  /** Walk up to a station: a bank opens the bank window (once in reach), anything else the production panel. */
   useStation(s: StationView) {
     this.station = s;
     const from = this.me.position;
@@ -131,7 +133,8 @@ export class Game {
       }
     }
     if (best) this.net.send("player:move", best);
-    this.showTab(s.type === "bank" ? "Bank" : "Make");
+    if (s.type === "bank") this.openBank();
+    else this.showTab("Make");
   }
 
   log(text: string, kind: LogKind = "system") {
@@ -147,8 +150,17 @@ export class Game {
     for (const fn of this.changeListeners) fn();
   }
 
+  /** Where the last menu was opened (page coordinates): a choice that asks again opens its menu there. */
+  private menuAt = { x: 0, y: 0 };
+
+  /** Show a menu where the last one was (a choice that asks which: a lamp's skill). */
+  menuAgain(title: string, options: MenuOption[]) {
+    this.menu(this.menuAt.x, this.menuAt.y, title, options);
+  }
+
   /** Show a menu at page coordinates; a click anywhere else closes it. */
   menu(pageX: number, pageY: number, title: string, options: MenuOption[]) {
+    this.menuAt = { x: pageX, y: pageY };
     const menu = byId("menu");
     const stage = menu.parentElement!.getBoundingClientRect();
     menu.replaceChildren(

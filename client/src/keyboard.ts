@@ -1,9 +1,11 @@
+import { cancelAmount } from "./amount.js";
 import { byId } from "./dom.js";
 import type { Game, MenuOption } from "./game.js";
 import { KeysHelp } from "./keysHelp.js";
 import { closeMenu, menuOpen } from "./menus.js";
 import { settings } from "./settings.js";
 import type { WorldView } from "./view.js";
+import { closeBankWindow } from "./windows/bank.js";
 import { closeQuestComplete } from "./windows/questComplete.js";
 
 /** The walking keys (KeyboardEvent.code, so they sit in the same place on any layout): north is up. */
@@ -175,7 +177,7 @@ export function installKeyboard(game: Game, view: WorldView) {
   const slotMenu = (slot: HTMLElement) => {
     const r = slot.getBoundingClientRect();
     openMenu(() =>
-      slot.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })),
+      slot.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })),
     );
   };
 
@@ -205,13 +207,7 @@ export function installKeyboard(game: Game, view: WorldView) {
     panel.querySelector<HTMLElement>(`.slot[data-slot="${focusedSlot}"]`)?.focus();
   }).observe(panel, { childList: true, subtree: true });
 
-  // The tab shown before the bank (a banker or a booth brings the bank forward): Escape goes back to it.
   const activeTab = () => document.querySelector("#tabs button.active")?.textContent ?? "";
-  let beforeBank = "Pack";
-  new MutationObserver(() => {
-    const name = activeTab();
-    if (name && name !== "Bank") beforeBank = name;
-  }).observe(byId("tabs"), { attributes: true, attributeFilter: ["class"], subtree: true, childList: true });
 
   const dialogueButtons = (): { answers: HTMLButtonElement[]; closer: HTMLButtonElement | null } | null => {
     if (!game.overlayIs("dialogue")) return null;
@@ -232,6 +228,7 @@ export function installKeyboard(game: Game, view: WorldView) {
   /** Close the topmost thing open; false when nothing was. */
   const escape = (): boolean => {
     if (closeMenu()) return true;
+    if (cancelAmount()) return true;
     if (help.close()) return true;
     if (closeQuestComplete()) return true;
     const owner = game.overlayIs(dialog.dataset.owner ?? "") && !dialog.hidden ? dialog.dataset.owner! : null;
@@ -243,11 +240,7 @@ export function installKeyboard(game: Game, view: WorldView) {
         return true;
       }
     }
-    if (activeTab() === "Bank") {
-      game.showTab(beforeBank);
-      return true;
-    }
-    return false;
+    return closeBankWindow();
   };
 
   /** The side tab before (-1) or after (1) the one shown. */

@@ -27,7 +27,6 @@ import { optionsPanel } from "./panels/options.js";
 import { GroundPlan } from "./render/ground.js";
 import { forgetLogin, saveLogin, savedLogin, setSignsBackIn, signsBackIn, type SavedLogin } from "./session.js";
 import { onSettings, settings, setSettings } from "./settings.js";
-import { bankPanel } from "./panels/bank.js";
 import { combatPanel } from "./panels/combat.js";
 import { equipmentPanel } from "./panels/equipment.js";
 import { inventoryPanel } from "./panels/inventory.js";
@@ -39,8 +38,10 @@ import { skillsPanel } from "./panels/skills.js";
 import { installStaffPanel } from "./staffPanel.js";
 import { installTouch, pointerWords } from "./touch.js";
 import { WorldView } from "./view.js";
+import { installBankWindow } from "./windows/bank.js";
 import { installDuel } from "./windows/duel.js";
 import { installNpcWindows } from "./windows/npcs.js";
+import { installStoreWindow } from "./windows/store.js";
 import { installReport } from "./windows/report.js";
 import { installQuestComplete } from "./windows/questComplete.js";
 import { installSound } from "./sound.js";
@@ -49,18 +50,7 @@ import { startWatching } from "./features/watch/watchMode.js";
 import { watchTokenOf } from "./features/watch/watchLink.js";
 import { installTrade } from "./windows/trade.js";
 
-const PANELS: Panel[] = [
-  inventoryPanel,
-  equipmentPanel,
-  skillsPanel,
-  questsPanel,
-  bankPanel,
-  combatPanel,
-  prayerPanel,
-  productionPanel,
-  friendsPanel,
-  optionsPanel,
-];
+const PANELS: Panel[] = [inventoryPanel, equipmentPanel, skillsPanel, questsPanel, combatPanel, prayerPanel, productionPanel, friendsPanel, optionsPanel];
 /** A readable line for whatever went wrong joining. */
 function describe(err: unknown): string {
   if (err instanceof ApiError) return `${err.message} (${err.code})`;
@@ -198,6 +188,8 @@ async function play() {
     installTrade(game);
     installDuel(game);
     installNpcWindows(game);
+    installStoreWindow(game);
+    installBankWindow(game);
     installReport(game);
     installHiscores(game);
     installQuestComplete(game);

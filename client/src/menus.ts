@@ -27,6 +27,6 @@ export function installMenuDismissal() {
     if (!inMenu(ev.target) && !onSlot(ev.target)) closeMenu();
   });
   document.addEventListener("contextmenu", (ev) => {
-    if (!inMenu(ev.target) && !(ev.target instanceof HTMLCanvasElement && ev.target.id === "world")) closeMenu();
+    if (!inMenu(ev.target) && !onSlot(ev.target) && !(ev.target instanceof HTMLCanvasElement && ev.target.id === "world")) closeMenu();
   });
 }

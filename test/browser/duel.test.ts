@@ -24,9 +24,10 @@ describe("web client in Chromium: a duel", function () {
 
     // Stakes: Ben stakes his 25 coins.
     for (const p of [a.page, b.page]) await p.locator("#dialog h3", { hasText: "— stakes" }).waitFor();
-    b.page.once("dialog", (d) => void d.accept("25"));
+    // A click on the coins stakes them: how many is asked in the amount box.
     await b.page.click('.slot[data-item="coins"]');
-    await b.page.click('#menu button:has-text("Stake Coins")');
+    await b.page.locator("#amount:not([hidden]) input").fill("25");
+    await b.page.keyboard.press("Enter");
     await a.page.locator('#dialog [data-staked="coins"]', { hasText: "×25" }).waitFor();
     await screenshot(a.page, "duel-stakes");
     await a.page.click('#dialog button:has-text("Accept")');

@@ -266,16 +266,19 @@ describe("web client in Chromium: a newcomer's first quests, guided by the marke
     // Before the fields, as a careful newcomer does: wield the reward's sword as the chat's hint says, and buy shrimp from Pell.
     await page.locator(".chat .log div", { hasText: "Wield your new bronze shortsword" }).waitFor();
     await page.click('#tabs button:has-text("Pack")');
+    // A click on a weapon wields it (the slot's first thing).
     await page.click('.slot[data-item="bronze_shortsword"]');
-    await page.click('#menu button:has-text("Wield Bronze Shortsword")');
     await page.locator('.slot[data-item="bronze_shortsword"]').waitFor({ state: "detached" });
     step = "buying shrimp from Pell";
     await page.click("#zoom-out");
     await page.click("#zoom-out");
     await rightClickFigure(page, "Pell the Trader", "Trade Pell the Trader");
     await page.locator("#dialog h3", { hasText: "Pell" }).waitFor({ timeout: 60_000 });
-    page.once("dialog", (d) => void d.accept("10"));
-    await page.click('#dialog [data-shelf="shrimp"] button:has-text("Buy X")');
+    // The shelf's menu: Buy-X, the amount typed in the amount box.
+    await page.click('#dialog [data-shelf="shrimp"]', { button: "right" });
+    await page.click('#menu button:has-text("Buy-X… Shrimp")');
+    await page.locator("#amount:not([hidden]) input").fill("10");
+    await page.keyboard.press("Enter");
     await page.locator(".chat .log div", { hasText: "You bought 10 Shrimp" }).waitFor();
     await screenshot(page, "newcomer-4-store");
     await page.click('#dialog button:has-text("Close")');

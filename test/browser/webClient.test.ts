@@ -94,10 +94,10 @@ describe("web client in Chromium", function () {
     await b.page.click('#dialog button:has-text("Accept")');
     await a.page.locator("#dialog h3", { hasText: `Trading with ${b.name}` }).waitFor();
 
-    // Ann offers her 25 coins; Bo offers his shrimps (5 in separate slots: one slot, one shrimp).
+    // Ann offers her 25 coins with a click (the slot's first thing in a trade); Bo one of his shrimps
+    // (5 in separate slots: one slot, one shrimp) from the slot's menu.
     await a.page.click('.slot[data-item="coins"]');
-    await a.page.click('#menu button:has-text("Offer Coins ×25")');
-    await b.page.click('.slot[data-item="shrimp"]');
+    await b.page.click('.slot[data-item="shrimp"] >> nth=0', { button: "right" });
     await b.page.click('#menu button:has-text("Offer Shrimp")');
     await a.page.locator('#dialog [data-offered="shrimp"]').waitFor();
     await b.page.locator('#dialog [data-offered="coins"]', { hasText: "×25" }).waitFor();

@@ -60,6 +60,9 @@ describe("REST: /api/v1/world/map and /api/v1/catalogue", function () {
       "bones say what burying them gives",
     );
     assert.ok((body.recipes.smelting ?? []).length > 0);
+    // What a raw food and a log are for (the web client's click cooks and lights with them).
+    assert.ok(body.recipes.firemaking?.some((r) => r.inputs.some((i) => i.itemId === "logs")));
+    assert.ok(body.recipes.cooking?.some((r) => r.inputs.some((i) => i.itemId === "raw_shrimp")));
     // Examine texts and what each resource gives: a client's hover and its quest markers for a gather stage.
     assert.equal(body.npcs.find((n) => n.id === "warden_holt")!.examine, data.npcs.get("warden_holt")!.description);
     const tree = body.resources.find((r) => r.id === "tree_normal")!;

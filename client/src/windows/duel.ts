@@ -1,6 +1,7 @@
 import { DUEL_RULES } from "../../../src/protocol/vocabulary.js";
 import type { DuelSideView, ServerMessage } from "../../../src/protocol/index.js";
-import { askQuantity, h } from "../dom.js";
+import { withAmount } from "../amount.js";
+import { h } from "../dom.js";
 import type { Game } from "../game.js";
 import { slotHooks } from "../panels/inventory.js";
 
@@ -119,9 +120,11 @@ export function installDuel(game: Game) {
     return [
       {
         label: `Stake ${name}`,
+        primary: true,
         run: () => {
-          const quantity = s.quantity > 1 ? askQuantity(`Stake how many ${name}?`, s.quantity) : 1;
-          if (quantity) net.send("duel:stake", { duelId: d.duelId, inventorySlot: s.slot, quantity });
+          const stake = (quantity: number) => net.send("duel:stake", { duelId: d.duelId, inventorySlot: s.slot, quantity });
+          if (s.quantity > 1) withAmount(`Stake how many ${name}?`, s.quantity, stake);
+          else stake(1);
         },
       },
     ];

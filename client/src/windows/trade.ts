@@ -1,7 +1,8 @@
 import type { OfferView, ServerMessage, TradeValuesView } from "../../../src/protocol/index.js";
-import { askQuantity, h } from "../dom.js";
+import { withAmount } from "../amount.js";
+import { h } from "../dom.js";
 import type { Game } from "../game.js";
-import { slotHooks } from "../panels/inventory.js";
+import { slotHooks, type SlotOption } from "../panels/inventory.js";
 
 interface OpenTrade {
   tradeId: string;
@@ -104,14 +105,11 @@ export function installTrade(game: Game) {
     if (!t || t.screen !== "offer" || s.locked) return [];
     const name = game.itemName(s.itemId);
     const offer = (quantity: number) => net.send("tradeAddItem", { tradeId: t.tradeId, inventorySlot: s.slot, quantity });
-    const options = [{ label: `Offer ${name}${s.quantity > 1 ? ` ×${s.quantity}` : ""}`, run: () => offer(s.quantity) }];
+    const options: SlotOption[] = [{ label: `Offer ${name}${s.quantity > 1 ? ` ×${s.quantity}` : ""}`, primary: true, run: () => offer(s.quantity) }];
     if (s.quantity > 1) {
       options.push({
         label: `Offer some ${name}…`,
-        run: () => {
-          const quantity = askQuantity(`Offer how many ${name}?`, s.quantity);
-          if (quantity) offer(quantity);
-        },
+        run: () => withAmount(`Offer how many ${name}?`, s.quantity, offer),
       });
     }
     return options;

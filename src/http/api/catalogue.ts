@@ -3,10 +3,13 @@ import type { GameData } from "../../manifests/gameData.js";
 import { bodyOfData } from "../gameDataBody.js";
 import { PRODUCTION_KINDS, type CatalogueBody } from "../../protocol/index.js";
 
+/** The recipe kinds the catalogue lists: the production kinds, and cooking and firemaking (what a raw food or a log is for). */
+const CATALOGUE_RECIPE_KINDS = [...PRODUCTION_KINDS, "cooking", "firemaking"] as const;
+
 /**
  * What a client names and offers from the game data: every item (name, kind, worn slot, value,
- * what eating heals), the npcs (whether they fight or talk, and their services: bank, store, ...), the spells and prayers with their levels, and the recipes `production:make`
- * plays, by kind. Built once from the loaded data: the server's own definitions, never the raw files.
+ * what eating heals), the npcs (whether they fight or talk, and their services: bank, store, ...), the spells and prayers with their levels, and the recipes by kind:
+ * those `production:make` plays, and cooking's and firemaking's (raw food cooked at a fire, logs lit). Built once from the loaded data: the server's own definitions, never the raw files.
  */
 export function catalogue(data: GameData): CatalogueBody {
   return {
@@ -46,7 +49,7 @@ export function catalogue(data: GameData): CatalogueBody {
     spells: [...data.spells.values()].map((s) => ({ id: s.id, name: s.name, level: s.level, maxHit: s.baseMaxHit, runes: s.runes })),
     prayers: [...data.prayers.values()].map((p) => ({ id: p.id, name: p.name, level: p.level, conflicts: p.conflicts })),
     recipes: Object.fromEntries(
-      PRODUCTION_KINDS.map((kind) => [
+      CATALOGUE_RECIPE_KINDS.map((kind) => [
         kind,
         (data.recipes[kind] ?? []).map((r) => ({
           id: r.id,
