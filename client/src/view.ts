@@ -157,6 +157,8 @@ export class WorldView {
       this.pointer = null;
       this.hover();
     });
+    // What is under a still pointer changes as things move: the hover follows at each frame.
+    this.afterFrame.push(() => this.pointer && this.hover());
     canvas.addEventListener(
       "wheel",
       (ev) => {
@@ -592,6 +594,9 @@ export class WorldView {
       }));
   }
 
+  /** What the hover box names now (kind, id and name), so that a frame with the same leaves it be. */
+  private hovered = "";
+
   /** Name and examine text of what is under the pointer, in the hover box, and its first action over the map. */
   private hover() {
     const box = document.getElementById("hover");
@@ -600,18 +605,29 @@ export class WorldView {
     if (!this.pointer) {
       box.hidden = true;
       action.textContent = "";
+      this.hovered = "";
       return;
     }
     const { x, y } = this.pointer;
     const hit = this.hitsAt(x, y)[0];
     const options = this.optionsAt(x, y);
     const first = options[0];
-    action.textContent = first ? `${first.label}${options.length > 2 ? ` / ${options.length - 1} more options` : ""}` : "";
+    const actionText = first ? `${first.label}${options.length > 2 ? ` / ${options.length - 1} more options` : ""}` : "";
+    if (action.textContent !== actionText) action.textContent = actionText;
     const info = hit ? this.describe(hit) : null;
     if (!info) {
       box.hidden = true;
+      this.hovered = "";
       return;
     }
+    const r = this.canvas.getBoundingClientRect();
+    box.style.left = `${Math.min(x + 14, r.width - 220)}px`;
+    box.style.top = `${y + 16}px`;
+    box.hidden = false;
+    // The box's text is written again only when what it names changed.
+    const key = `${hit!.kind}:${hit!.id}:${info.name}`;
+    if (key === this.hovered) return;
+    this.hovered = key;
     box.replaceChildren();
     const name = document.createElement("b");
     name.textContent = info.name;
@@ -621,10 +637,6 @@ export class WorldView {
       text.textContent = info.examine;
       box.append(text);
     }
-    const r = this.canvas.getBoundingClientRect();
-    box.style.left = `${Math.min(x + 14, r.width - 220)}px`;
-    box.style.top = `${y + 16}px`;
-    box.hidden = false;
   }
 
   /** The name and examine text of something drawn. */
