@@ -44,6 +44,7 @@ import { installNpcWindows } from "./windows/npcs.js";
 import { installStoreWindow } from "./windows/store.js";
 import { installReport } from "./windows/report.js";
 import { installQuestComplete } from "./windows/questComplete.js";
+import { installMusic } from "./music.js";
 import { installSound } from "./sound.js";
 import { installHiscores } from "./features/hiscores/hiscoresWindow.js";
 import { startWatching } from "./features/watch/watchMode.js";
@@ -193,7 +194,7 @@ async function play() {
     installReport(game);
     installHiscores(game);
     installQuestComplete(game);
-    installSound(game);
+    installMusic(game, installSound(game));
     installBroadcasts(game);
     installStaffPanel(game);
     const guidance = new Guidance(game);

@@ -10,13 +10,15 @@ export interface Settings {
   xpDrops: boolean;
   /** The first-visit hint was read and put away. */
   hintSeen: boolean;
-  /** No sound effects (client/src/sound.ts). */
+  /** No sound effects and no music (client/src/sound.ts). */
   muted: boolean;
+  /** The world's music, made in code (client/src/music.ts), while the sound is on. */
+  music: boolean;
 }
 
 const KEY = "arena.settings";
 export const ZOOMS = [16, 20, 24, 28, 32, 40, 48];
-const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, hintSeen: false, muted: false };
+const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, hintSeen: false, muted: false, music: true };
 
 function read(): Settings {
   try {

@@ -147,6 +147,12 @@ export class Sound {
     }
   }
 
+  /** Where music goes (client/src/music.ts): the running context and its master gain; null while muted or not started. */
+  output(): { ctx: AudioContext; master: GainNode } | null {
+    if (settings.muted || !this.ctx || !this.master || this.ctx.state !== "running") return null;
+    return { ctx: this.ctx, master: this.master };
+  }
+
   /** Stop the jingle ringing now. */
   private hush() {
     for (const o of this.ringing) {

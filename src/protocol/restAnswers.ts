@@ -83,6 +83,8 @@ export const CatalogueBody = z.object({
     z.object({ id: z.string(), name: z.string(), level: int, maxHit: z.number(), runes: z.array(z.object({ runeId: z.string(), quantity: int })) }),
   ),
   prayers: z.array(z.object({ id: z.string(), name: z.string(), level: int, conflicts: z.array(z.string()) })),
+  /** The world's music (music.json): each track's name, its category ("normal", "combat", …), its mood and length in seconds, as the web client plays them. */
+  music: z.array(z.object({ id: z.string(), name: z.string(), category: z.string(), mood: z.string().nullable(), seconds: z.number().nullable() })),
   recipes: z.record(z.string(), z.array(Recipe)),
 });
 export type CatalogueBody = z.infer<typeof CatalogueBody>;

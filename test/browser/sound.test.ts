@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { tuneOf, type Track } from "../../client/src/music.js";
 import { EFFECTS } from "../../client/src/sound.js";
 import { beginQuest, finishQuest, questDeed, questTalk } from "../../src/game/world/questing.js";
 import { grantXp } from "../../src/game/world/xp.js";
@@ -16,6 +17,31 @@ interface AudioLog {
   state: string | null;
   /** The frequency of every oscillator started, in order. */
   started: number[];
+}
+
+/** Count the page's Web Audio: an init script wrapping AudioContext and OscillatorNode.start (`window.audioLog`). */
+async function countAudio(page: Page) {
+  await page.addInitScript(() => {
+    const log = { contexts: 0, resumed: 0, ctx: null as AudioContext | null, started: [] as number[] };
+    (window as any).audioLog = log;
+    const Real = window.AudioContext;
+    window.AudioContext = class extends Real {
+      constructor(options?: AudioContextOptions) {
+        super(options);
+        log.contexts++;
+        log.ctx = this;
+      }
+      resume() {
+        log.resumed++;
+        return super.resume();
+      }
+    };
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
+      log.started.push(this.frequency.value);
+      return start.call(this, when);
+    };
+  });
 }
 
 /**
@@ -70,27 +96,7 @@ describe("web client in Chromium: sound effects and the quest-complete window", 
     const problems: string[] = [];
     page.on("pageerror", (err) => problems.push(err.message));
     page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-    await page.addInitScript(() => {
-      const log = { contexts: 0, resumed: 0, ctx: null as AudioContext | null, started: [] as number[] };
-      (window as any).audioLog = log;
-      const Real = window.AudioContext;
-      window.AudioContext = class extends Real {
-        constructor(options?: AudioContextOptions) {
-          super(options);
-          log.contexts++;
-          log.ctx = this;
-        }
-        resume() {
-          log.resumed++;
-          return super.resume();
-        }
-      };
-      const start = OscillatorNode.prototype.start;
-      OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
-        log.started.push(this.frequency.value);
-        return start.call(this, when);
-      };
-    });
+    await countAudio(page);
     try {
       await page.goto(suite.server.url);
       await page.fill("#name", "Listener");
@@ -185,6 +191,69 @@ describe("web client in Chromium: sound effects and the quest-complete window", 
     } catch (err) {
       await screenshot(page, "sound-failed");
       throw new Error(`${(err as Error).message}\nchat: ${(await page.locator(".chat .log").textContent()) ?? ""}`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("plays the world's music made in code: the normal track's tune from the first gesture, the combat track in a fight, nothing once Music is off", async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1060, height: 760 } });
+    await countAudio(page);
+    try {
+      await page.goto(suite.server.url);
+      await page.fill("#name", "Hummer");
+      await page.click("#play");
+      await page.waitForSelector("#game:not([hidden])", { timeout: 20_000 });
+      const tracks = (await page.evaluate(() => (window as any).arena.game.catalogue.music)) as Track[];
+      const morning = tracks.find((t) => t.category === "normal")!;
+      const combat = tracks.find((t) => t.category === "combat")!;
+      assert.ok(morning && combat, "the default world's music.json has a normal and a combat track");
+      const notesOf = (t: Track) => {
+        const tune = tuneOf(t);
+        return new Set([...tune.melody, ...tune.bass].map(([hz]) => Math.round(hz * 100)));
+      };
+
+      // The first gesture starts the audio, and with it the first normal track, its notes those of its tune.
+      await page.click('#tabs button:has-text("Options")');
+      await page.locator("#now-playing", { hasText: `now playing: ${morning.name}` }).waitFor();
+      await page.waitForFunction(() => (window as any).audioLog.started.length >= 8);
+      const heardFirst = (await audio(page)).started;
+      const tune = notesOf(morning);
+      assert.ok(
+        heardFirst.every((hz) => tune.has(Math.round(hz * 100))),
+        `every note started is one of ${morning.name}'s (${heardFirst.join(", ")})`,
+      );
+
+      // A fight: the combat track.
+      const { room, p } = await me(page);
+      const goblin = [...room.world.npcs.values()].find((n) => room.world.data.npcs.get(n.defId)?.combat.attackable)!;
+      p.action = { type: "attack", targetId: goblin.id };
+      room.world.touchPlayer(p);
+      await page.locator("#now-playing", { hasText: `now playing: ${combat.name}` }).waitFor();
+      const from = (await audio(page)).started.length;
+      await page.waitForFunction((n) => (window as any).audioLog.started.length >= n + 8, from);
+      // (The fight's blows sound too.)
+      const fightTune = new Set([...notesOf(combat), ...[EFFECTS.hitDealt, EFFECTS.hitTaken].map((e) => Math.round(e.notes[0][0] * 100))]);
+      const heardFight = (await audio(page)).started.slice(from + 4);
+      assert.ok(
+        heardFight.every((hz) => fightTune.has(Math.round(hz * 100))),
+        `the notes are ${combat.name}'s (${heardFight.join(", ")})`,
+      );
+      p.action = null;
+      room.world.touchPlayer(p);
+
+      // Music off (kept in settings): what sounds after is the level-up's jingle alone.
+      await page.locator("#music-on").uncheck();
+      await page.waitForFunction(() => document.getElementById("now-playing")?.textContent === "");
+      assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem("arena.settings") ?? "{}").music), false, "kept in settings");
+      const off = (await audio(page)).started.length;
+      await levelUp(page, "woodcutting");
+      await heard(page, off, levelUpNotes);
+      assert.deepEqual(
+        (await audio(page)).started.slice(off).map((hz) => Math.round(hz)),
+        levelUpNotes.map((hz) => Math.round(hz)),
+        "no music once it is off, the sound effects still play",
+      );
     } finally {
       await page.close();
     }

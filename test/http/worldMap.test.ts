@@ -63,6 +63,11 @@ describe("REST: /api/v1/world/map and /api/v1/catalogue", function () {
     // What a raw food and a log are for (the web client's click cooks and lights with them).
     assert.ok(body.recipes.firemaking?.some((r) => r.inputs.some((i) => i.itemId === "logs")));
     assert.ok(body.recipes.cooking?.some((r) => r.inputs.some((i) => i.itemId === "raw_shrimp")));
+    // The music the web client makes its tunes from.
+    assert.deepEqual(
+      body.music.find((m) => m.id === "combat_1"),
+      { id: "combat_1", name: "Mudfoot Skirmish", category: "combat", mood: "tense", seconds: 120 },
+    );
     // Examine texts and what each resource gives: a client's hover and its quest markers for a gather stage.
     assert.equal(body.npcs.find((n) => n.id === "warden_holt")!.examine, data.npcs.get("warden_holt")!.description);
     const tree = body.resources.find((r) => r.id === "tree_normal")!;

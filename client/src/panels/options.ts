@@ -1,8 +1,9 @@
 import { h } from "../dom.js";
+import { nowPlayingText } from "../music.js";
 import { settings, setSettings, ZOOMS } from "../settings.js";
 import type { Panel } from "./panel.js";
 
-/** Settings, kept in the browser: names over heads, xp drops, running, sound, zoom, the newcomer's hint; and logging out. */
+/** Settings, kept in the browser: names over heads, xp drops, running, sound, music, zoom, the newcomer's hint; and logging out. */
 export const optionsPanel: Panel = {
   name: "Options",
   render(game) {
@@ -35,6 +36,18 @@ export const optionsPanel: Panel = {
           onchange: (ev: Event) => setSettings({ muted: !(ev.target as HTMLInputElement).checked }),
         }),
         " Sound effects",
+      ),
+      h(
+        "label",
+        { className: "option" },
+        h("input", {
+          type: "checkbox",
+          id: "music-on",
+          checked: settings.music,
+          onchange: (ev: Event) => setSettings({ music: (ev.target as HTMLInputElement).checked }),
+        }),
+        " Music",
+        h("span", { id: "now-playing", className: "now-playing" }, nowPlayingText()),
       ),
       h("label", { className: "option" }, "Zoom ", zoom),
       h(

@@ -48,6 +48,13 @@ export function catalogue(data: GameData): CatalogueBody {
     stations: [...data.stations.values()].map((s) => ({ type: s.type, name: s.name, examine: text(s.raw.examine) })),
     spells: [...data.spells.values()].map((s) => ({ id: s.id, name: s.name, level: s.level, maxHit: s.baseMaxHit, runes: s.runes })),
     prayers: [...data.prayers.values()].map((p) => ({ id: p.id, name: p.name, level: p.level, conflicts: p.conflicts })),
+    music: data.music.map((m) => ({
+      id: m.id,
+      name: m.name,
+      category: m.category,
+      mood: text(m.raw.mood),
+      seconds: typeof m.raw.duration === "number" && m.raw.duration > 0 ? m.raw.duration : null,
+    })),
     recipes: Object.fromEntries(
       CATALOGUE_RECIPE_KINDS.map((kind) => [
         kind,
