@@ -72,7 +72,7 @@ export const slotHooks: Array<(game: Game, s: InventorySlotView) => SlotOption[]
 let using: InventorySlotView | null = null;
 
 /** Everything the item in a slot can do here and now, the window's choices first. */
-export function slotOptions(game: Game, s: InventorySlotView): SlotOption[] {
+function slotOptions(game: Game, s: InventorySlotView): SlotOption[] {
   const net = game.net;
   const item = game.item(s.itemId);
   const name = game.itemName(s.itemId);
