@@ -132,6 +132,8 @@ function installTestAid(view: WorldView, minimap: Minimap) {
     markers: () => copy([...view.drawnMarkers, ...minimap.drawnMarkers]),
     /** The npcs and players drawn now: `{kind, id, name, x, y}`, page coordinates of their bodies. */
     figures: () => copy(view.figuresOnPage()),
+    /** The names and speech over the figures drawn now: `{kind: "name"|"said", id, text, x0, y0, x1, y1}`, page coordinates. */
+    labels: () => copy(view.labelsOnPage()),
     /** The player's tile and whether it is on its way somewhere. */
     player: () => {
       const me = view.game.net.state.players?.get(view.game.net.playerId);

@@ -25,6 +25,15 @@ const SPLAT_MS = 1000;
 /** Past this many figures in view, only some have their names drawn. */
 const CROWD = 80;
 const XP_DROP_MS = 1800;
+/** How long what a player says stays over its head (ms). */
+const SPEECH_MS = 4000;
+/** The rows between stacked names over one tile, and between lines of speech (pixels). */
+const NAME_ROW = 13;
+/** A name goes up at most this many rows to clear a neighbour's. */
+const NAME_ROWS = 2;
+const SPEECH_ROW = 15;
+/** A line of speech goes up at most this many rows to clear the others. */
+const SPEECH_ROWS = 6;
 const LEVEL_UP_MS = 3500;
 
 /** A figure as drawn this frame: where it slides, its facing and its step. */
@@ -35,6 +44,22 @@ interface Figure {
   z: number;
   facing: number;
   step: number;
+  /** Drawn this far to the side (pixels) when others share its tile, and its place among them. */
+  dx: number;
+  slot: number;
+  /** How many figures share its tile. */
+  of: number;
+}
+
+/** A name or a line of speech drawn over a figure in the last frame (canvas pixels): for the test aid. */
+interface DrawnLabel {
+  kind: "name" | "said";
+  id: string;
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
 }
 
 /** Something standing on the map, drawn north to south. */
@@ -110,6 +135,11 @@ export class WorldView {
   private readonly standing: Standing[] = [];
   private readonly figures: Figure[] = [];
   private readonly figurePool: Figure[] = [];
+  /** Figures per tile this frame (key from the tile), to draw those on one tile apart. */
+  private readonly onTile = new Map<number, number>();
+  /** The names and speech drawn in the last frame, from a pool kept from frame to frame. */
+  private readonly labels: DrawnLabel[] = [];
+  private readonly labelPool: DrawnLabel[] = [];
   /** Each player's look and sprite key, worked out once. */
   private readonly looks = new Map<string, { look: Look; key: string }>();
 
@@ -138,7 +168,7 @@ export class WorldView {
       }
     });
     net.on("chat:message", (m) => {
-      if (m.channel === "local") this.speech.set(m.fromId, { text: m.message, until: performance.now() + 4000 });
+      if (m.channel === "local") this.speech.set(m.fromId, { text: m.message, until: performance.now() + SPEECH_MS });
     });
     net.on("skill:xp", (x) => {
       if (settings.xpDrops) this.xpDrops.push({ text: `+${x.gained} ${cap(x.skill)}`, at: performance.now() });
@@ -260,7 +290,7 @@ export class WorldView {
     figures.length = 0;
     const add = (kind: "npc" | "player", e: NpcView | PlayerView) => {
       const d = this.motion.at(e.id, e.x, e.z, now);
-      const f = (this.figurePool[figures.length] ??= { kind, e, x: 0, z: 0, facing: 0, step: 0 });
+      const f = (this.figurePool[figures.length] ??= { kind, e, x: 0, z: 0, facing: 0, step: 0, dx: 0, slot: 0, of: 1 });
       f.kind = kind;
       f.e = e;
       f.x = d.x;
@@ -271,6 +301,7 @@ export class WorldView {
     };
     state.npcs.forEach((n) => n.state !== "dead" && inView(n.x, n.z) && add("npc", n));
     state.players.forEach((p) => inView(p.x, p.z) && add("player", p));
+    this.spreadShared(figures);
     for (const f of figures) standing.push({ z: f.z, station: null, resource: null, figure: f });
     standing.sort((a, b) => b.z - a.z);
     for (const s of standing) {
@@ -289,10 +320,35 @@ export class WorldView {
     const crowd = figures.length > CROWD;
     const pointed = this.pointer ? this.hitsAt(this.pointer.x, this.pointer.y)[0]?.id : undefined;
     const targets = crowd ? new Set((this.guidance?.markers() ?? []).map((m) => m.entityId)) : null;
+    this.labels.length = 0;
     for (const f of figures) this.drawOverhead(f, now, !targets || f.e.id === meId || f.e.id === pointed || targets.has(f.e.id));
+    // What is said over everything else, each line clear of the others.
+    for (const f of figures) if (f.kind === "player") this.drawSpeech(f, now);
     this.drawSplats(figures, now);
     this.drawMarkers(now);
     this.drawXp(now);
+  }
+
+  /**
+   * Figures on one tile stand side by side across it (the player's own in the middle of its
+   * group's order, npcs first), each knowing its place so that their names stack over the tile.
+   */
+  private spreadShared(figures: Figure[]) {
+    const onTile = this.onTile;
+    onTile.clear();
+    const key = (f: Figure) => Math.round(f.x) * 65536 + Math.round(f.z);
+    for (const f of figures) {
+      const k = key(f);
+      const n = onTile.get(k) ?? 0;
+      f.slot = n;
+      onTile.set(k, n + 1);
+    }
+    const t = this.tile;
+    for (const f of figures) {
+      const n = onTile.get(key(f))!;
+      f.of = n;
+      f.dx = n > 1 ? (f.slot - (n - 1) / 2) * Math.min(t * 0.5, (t * 0.9) / (n - 1)) : 0;
+    }
   }
 
   private drawGround() {
@@ -388,6 +444,7 @@ export class WorldView {
     }
     const img = this.sprites.get(`${key}:${f.facing}:${f.step}`, t, w, h, (c) => drawFigure(c, look, f.facing, f.step, t));
     const p = this.toCanvas(f.x, f.z);
+    p.x += f.dx;
     if (f.kind === "player" && f.e.id === this.game.net.playerId) {
       // The player's own ring.
       this.ctx.strokeStyle = "rgba(255,255,255,0.8)";
@@ -399,12 +456,15 @@ export class WorldView {
     this.blit(img, p.x, p.y + t * 0.25, w / 2, h - t / 4);
     const scale = f.kind === "npc" ? (look.scale ?? 1) : 1;
     // Its body, not the tiles around it: a click on the next tile's centre is that tile's.
-    this.hits.push({ kind: f.kind, id: f.e.id, x0: p.x - t * 0.45, y0: p.y - t * 0.95 * scale, x1: p.x + t * 0.45, y1: p.y + t * 0.45 });
+    // Beside another on its tile, only its own half of the tile.
+    const half = f.of > 1 ? Math.min(t * 0.45, Math.min(t * 0.5, (t * 0.9) / (f.of - 1)) / 2) : t * 0.45;
+    this.hits.push({ kind: f.kind, id: f.e.id, x0: p.x - half, y0: p.y - t * 0.95 * scale, x1: p.x + half, y1: p.y + t * 0.45 });
   }
 
-  private drawOverhead(f: { kind: "npc" | "player"; e: NpcView | PlayerView; x: number; z: number }, now: number, named: boolean) {
+  private drawOverhead(f: Figure, now: number, named: boolean) {
     const t = this.tile;
     const p = this.toCanvas(f.x, f.z);
+    p.x += f.dx;
     const headY = p.y - t * 1.5;
     const e = f.e;
     if (settings.names && named) {
@@ -420,22 +480,64 @@ export class WorldView {
         text = `${pl.skulled ? "☠ " : ""}${pl.isAgent ? `[agent] ${pl.name}` : pl.name}`;
         colour = pl.isAgent ? "#d8c0ff" : pl.id === this.game.net.playerId ? "#ffffff" : "#bfe3ff";
       }
-      this.blit(labelSprite(this.sprites, text, colour, t), p.x, headY - 8);
+      // Those sharing a tile have their names one above the other.
+      // and a name that would cover a neighbour's goes up a row or two.
+      const img = labelSprite(this.sprites, text, colour, t);
+      let y = headY - 8 - f.slot * NAME_ROW;
+      for (let row = 0; row < NAME_ROWS && this.covers(p.x, y, img); row++) y -= NAME_ROW;
+      this.blit(img, p.x, y);
+      this.drawnLabel("name", e.id, text, img, p.x, y);
     }
     if (e.maxHealth > 0 && (e.health < e.maxHealth || (f.kind === "npc" && (e as NpcView).state === "combat"))) {
-      const w = t * 0.8;
+      const w = f.of > 1 ? t * 0.45 : t * 0.8;
       this.ctx.fillStyle = "#b01010";
       this.ctx.fillRect(p.x - w / 2, headY, w, 4);
       this.ctx.fillStyle = "#20d020";
       this.ctx.fillRect(p.x - w / 2, headY, (w * Math.max(0, e.health)) / e.maxHealth, 4);
     }
-    if (f.kind === "player") {
-      const said = this.speech.get(e.id);
-      if (said && said.until > now) this.blit(labelSprite(this.sprites, said.text, "#ffff60", t, 12), p.x, headY - 22);
-    }
   }
 
-  private drawSplats(figures: Array<{ e: { id: string }; x: number; z: number }>, now: number) {
+  /**
+   * What a player said in the last few seconds, over the names of its tile: a line that would
+   * cover another line or a name goes up a row until it is clear (at most SPEECH_ROWS).
+   */
+  private drawSpeech(f: Figure, now: number) {
+    const said = this.speech.get(f.e.id);
+    if (!said) return;
+    if (said.until <= now) return void this.speech.delete(f.e.id);
+    const t = this.tile;
+    const p = this.toCanvas(f.x, f.z);
+    const img = labelSprite(this.sprites, said.text, "#ffff60", t, 12);
+    const x = p.x + f.dx;
+    let y = p.y - t * 1.5 - 8 - (f.of - 1) * NAME_ROW - SPEECH_ROW;
+    for (let row = 0; row < SPEECH_ROWS && this.covers(x, y, img); row++) y -= SPEECH_ROW;
+    this.blit(img, x, y);
+    this.drawnLabel("said", f.e.id, said.text, img, x, y);
+  }
+
+  /** A label drawn centred at (x, y) would cover a name or a line of speech already drawn this frame. */
+  private covers(x: number, y: number, img: HTMLCanvasElement): boolean {
+    const x0 = x - img.width / 2;
+    const y0 = y - img.height / 2 + 2;
+    const x1 = x0 + img.width;
+    const y1 = y0 + img.height - 4;
+    return this.labels.some((l) => x0 < l.x1 && x1 > l.x0 && y0 < l.y1 && y1 > l.y0);
+  }
+
+  private drawnLabel(kind: DrawnLabel["kind"], id: string, text: string, img: HTMLCanvasElement, x: number, y: number) {
+    const l = (this.labelPool[this.labels.length] ??= { kind, id, text, x0: 0, y0: 0, x1: 0, y1: 0 });
+    l.kind = kind;
+    l.id = id;
+    l.text = text;
+    // The text's box: the sprite less its outline's margin.
+    l.x0 = x - img.width / 2 + 2;
+    l.x1 = x + img.width / 2 - 2;
+    l.y0 = y - img.height / 2 + 2;
+    l.y1 = y + img.height / 2 - 2;
+    this.labels.push(l);
+  }
+
+  private drawSplats(figures: Figure[], now: number) {
     if (this.splats.length === 0) return;
     this.splats = this.splats.filter((s) => s.until > now);
     const { ctx } = this;
@@ -445,7 +547,7 @@ export class WorldView {
       if (!f) continue;
       const p = this.toCanvas(f.x, f.z);
       const rise = (1 - (s.until - now) / SPLAT_MS) * t * 0.3;
-      const x = p.x + (s.offset % 2 ? t * 0.3 : 0);
+      const x = p.x + f.dx + (s.offset % 2 ? t * 0.3 : 0);
       const y = p.y - t * 0.5 - rise - (s.offset > 1 ? t * 0.3 : 0);
       const r = t * 0.28;
       ctx.fillStyle = s.miss ? "#2a6fd0" : "#c81e1e";
@@ -592,6 +694,24 @@ export class WorldView {
         x: r.left + window.scrollX + (((h.x0 + h.x1) / 2) * r.width) / this.canvas.width,
         y: r.top + window.scrollY + (((h.y0 + h.y1) / 2) * r.height) / this.canvas.height,
       }));
+  }
+
+  /** The names and speech drawn in the last frame: `{kind, id, text, x0, y0, x1, y1}` in page coordinates, for the test aid. */
+  labelsOnPage(): Array<{ kind: string; id: string; text: string; x0: number; y0: number; x1: number; y1: number }> {
+    const r = this.canvas.getBoundingClientRect();
+    const sx = r.width / this.canvas.width;
+    const sy = r.height / this.canvas.height;
+    const left = r.left + window.scrollX;
+    const top = r.top + window.scrollY;
+    return this.labels.map((l) => ({
+      kind: l.kind,
+      id: l.id,
+      text: l.text,
+      x0: left + l.x0 * sx,
+      y0: top + l.y0 * sy,
+      x1: left + l.x1 * sx,
+      y1: top + l.y1 * sy,
+    }));
   }
 
   /** What the hover box names now (kind, id and name), so that a frame with the same leaves it be. */
