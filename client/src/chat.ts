@@ -1,4 +1,5 @@
 import type { Standing } from "./connection.js";
+import { installChatFilters } from "./chatFilters.js";
 import { h } from "./dom.js";
 import { keepChat, keptChat, KEPT_CHAT_LINES, type KeptLine } from "./session.js";
 import type { Game, LogKind } from "./game.js";
@@ -58,7 +59,9 @@ export function installChat(root: HTMLElement, game: Game) {
     } else net.send("player:chat", { message, channel: channel.value === "world" ? "world" : "local" });
     input.value = "";
   };
-  root.replaceChildren(log, form);
+  const filters = h("div", { className: "chat-filters", role: "toolbar", ariaLabel: "Chat filters" });
+  root.replaceChildren(filters, log, form);
+  const heard = installChatFilters(filters, log);
 
   // The lines of this tab's session come back after a reload; each new line is kept for the next.
   const kept: KeptLine[] = keptChat();
@@ -69,6 +72,7 @@ export function installChat(root: HTMLElement, game: Game) {
   for (const line of kept) show(line.text, line.kind as LogKind);
   game.logTo = (text: string, kind: LogKind) => {
     show(text, kind);
+    heard(kind);
     log.scrollTop = log.scrollHeight;
     kept.push({ text, kind });
     if (kept.length > KEPT_CHAT_LINES) kept.splice(0, kept.length - KEPT_CHAT_LINES);
@@ -89,12 +93,13 @@ export function installChat(root: HTMLElement, game: Game) {
   const flushFight = (prefix: string) => {
     fighting = false;
     if (fightXp.size === 0) return prefix && game.log(prefix);
-    game.log(`${prefix ? `${prefix} ` : ""}(${fightXpText()} xp)`);
+    if (prefix) game.log(prefix);
+    game.log(`(${fightXpText()} xp)`, "xp");
     fightXp.clear();
   };
   net.on("skill:xp", (x) => {
     if (COMBAT_SKILLS.has(x.skill) && fighting) return void fightXp.set(x.skill, (fightXp.get(x.skill) ?? 0) + x.gained);
-    game.log(`+${x.gained} ${x.skill} xp (${Math.floor(x.xp)} in all)`);
+    game.log(`+${x.gained} ${x.skill} xp (${Math.floor(x.xp)} in all)`, "xp");
   });
   net.on("player:sync", (s) => {
     if (s.action !== "attack" && fighting) flushFight(fightXp.size > 0 ? "The fight is over." : "");

@@ -12,7 +12,8 @@ export interface QuestGuide {
   onChange(fn: () => void): void;
 }
 
-export type LogKind = "local" | "world" | "private" | "system" | "broadcast" | "error";
+/** A chat line's kind: what is said (local, world, private), what the game says (system, and xp for skills' xp), staff broadcasts, errors. */
+export type LogKind = "local" | "world" | "private" | "system" | "xp" | "broadcast" | "error";
 
 /** A choice in a right-click (or slot) menu. */
 export interface MenuOption {

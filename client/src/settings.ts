@@ -1,3 +1,7 @@
+/** The chat box's filters, in the order of their buttons (client/src/chatFilters.ts). */
+export const CHAT_FILTERS = ["all", "game", "public", "private"] as const;
+export type ChatFilter = (typeof CHAT_FILTERS)[number];
+
 /** What the player chose, kept in the browser (localStorage) from visit to visit. */
 export interface Settings {
   /** Pixels per tile on the map. */
@@ -14,17 +18,20 @@ export interface Settings {
   muted: boolean;
   /** The world's music, made in code (client/src/music.ts), while the sound is on. */
   music: boolean;
+  /** Which lines the chat box shows (client/src/chatFilters.ts). */
+  chatFilter: ChatFilter;
 }
 
 const KEY = "arena.settings";
 export const ZOOMS = [16, 20, 24, 28, 32, 40, 48];
-const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, hintSeen: false, muted: false, music: true };
+const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, hintSeen: false, muted: false, music: true, chatFilter: "all" };
 
 function read(): Settings {
   try {
     const saved = JSON.parse(localStorage.getItem(KEY) ?? "{}") as Partial<Settings>;
     const s = { ...DEFAULTS, ...saved };
     if (!ZOOMS.includes(s.zoom)) s.zoom = DEFAULTS.zoom;
+    if (!CHAT_FILTERS.includes(s.chatFilter)) s.chatFilter = DEFAULTS.chatFilter;
     return s;
   } catch {
     return { ...DEFAULTS };
