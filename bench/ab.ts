@@ -10,7 +10,8 @@
  *   - bench:world: per N, the tick median and p99 and the median of each tick phase;
  *   - bench:ws: per N, /ws's server CPU a frame and its ratio to the fan-out baseline.
  *   - bench:mcp: the tool calls a second, the calls' latency, the tick with the MCP sessions and
- *     its ratio to the players alone.
+ *     its ratio to the players alone;
+ *   - bench:client (bench/clientDraw.ts): the web client's draw time a frame, p50 to max.
  * With --same-bench, each side runs this checkout's bench/ files (copied into its worktree), so
  * only the server differs: for a revision whose benchmark printed no report yet.
  * It prints every run, then per side the median over its runs, and B ÷ A.
@@ -18,6 +19,7 @@
  * Usage: npx tsx bench/ab.ts --a HEAD~1 --b . --bench world --runs 3
  *          --args="--maps spread --sizes 1000 --twins 0 --send-cost false --measure-save false"
  *        npx tsx bench/ab.ts --a HEAD~3 --b . --bench mcp --runs 2 --same-bench true
+ *        npx tsx bench/ab.ts --a HEAD~5 --b . --bench client --same-bench true
  */
 import { spawn } from "node:child_process";
 import { benchArgs } from "./args.js";
@@ -30,7 +32,9 @@ import { ROOT } from "../src/paths.js";
 const a = benchArgs("npx tsx bench/ab.ts", { a: "HEAD~1", b: ".", bench: "world", runs: "3", args: "", "same-bench": "false" });
 const runs = Number(a.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs must be a whole number of at least 1");
-if (!["world", "ws", "mcp"].includes(a.bench)) throw new Error('--bench must be "world", "ws" or "mcp"');
+/** Each benchmark's file under bench/. */
+const FILES: Record<string, string> = { world: "world", ws: "ws", mcp: "mcp", client: "clientDraw" };
+if (!(a.bench in FILES)) throw new Error(`--bench must be one of ${Object.keys(FILES).join(", ")}`);
 
 /** The figures of one run, by name (e.g. "N=1000 tick median"). */
 type Figures = Map<string, number>;
@@ -51,6 +55,8 @@ function figuresOf(bench: string, report: any): Figures {
     out.set("tick median, with MCP", report.tickMs.withMcp.median);
     out.set("tick p99, with MCP", report.tickMs.withMcp.p99);
     out.set("tick median ratio (MCP ÷ alone)", report.tickMs.withMcp.median / report.tickMs.alone.median);
+  } else if (bench === "client") {
+    for (const [q, ms] of Object.entries(report.frameMs ?? {})) out.set(`frame ${q} ms`, ms as number);
   } else {
     for (const b of report.rawBaseline ?? []) {
       out.set(`N=${b.n} /ws µs a frame`, b.ws.cpuUsPerFrame);
@@ -62,7 +68,7 @@ function figuresOf(bench: string, report: any): Figures {
 }
 
 function runOnce(dir: string): Promise<Figures> {
-  const args = ["--import", "tsx", `bench/${a.bench}.ts`, ...a.args.split(/\s+/).filter(Boolean)];
+  const args = ["--import", "tsx", `bench/${FILES[a.bench]}.ts`, ...a.args.split(/\s+/).filter(Boolean)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
     let stdout = "";
@@ -73,7 +79,7 @@ function runOnce(dir: string): Promise<Figures> {
         .split("\n")
         .reverse()
         .find((l) => l.startsWith('{"bench"'));
-      if (code !== 0 || !line) return reject(new Error(`bench/${a.bench}.ts in ${dir} exited ${code} without its report`));
+      if (code !== 0 || !line) return reject(new Error(`bench/${FILES[a.bench]}.ts in ${dir} exited ${code} without its report`));
       resolve(figuresOf(a.bench, JSON.parse(line)));
     });
   });

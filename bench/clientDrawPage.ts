@@ -2,7 +2,9 @@
  * The page bench/clientDraw.ts measures, bundled by esbuild with the web client's own code: the
  * client's WorldView and Minimap over a made-up room state (no server) of `players` players and
  * `npcs` npcs standing in view around the player, half of them stepping to a next tile each tick
- * so that they slide. Each animation frame draws the map and the minimap and flushes the canvas
+ * so that they slide, a sixth of the players standing at work (chopping, mining, fishing, cooking,
+ * fighting, praying: their arms posed), blows of each style struck and some of them deadly (the
+ * figure falling and fading), among trees, rocks, fishing spots, fires and stations. Each animation frame draws the map and the minimap and flushes the canvas
  * (a 1-pixel read), timed together; the times are left on window.benchResult.
  */
 import type { AreaInfo, Catalogue, WorldMap } from "../client/src/api.js";
@@ -46,6 +48,9 @@ const me = {
   isAgent: false,
 };
 players.set("me", me);
+/** What those at work do (PlayerView `action`), one in six players. */
+const WORK = ["woodcutting", "mining", "fishing", "cooking", "combat", "pray"];
+const working = (i: number) => i % 6 === 3;
 for (let i = 1; i < input.players; i++) {
   const p = place();
   players.set(`p${i}`, {
@@ -55,7 +60,7 @@ for (let i = 1; i < input.players; i++) {
     health: i % 7 ? 100 : 60,
     maxHealth: 100,
     combatLevel: 3 + (i % 60),
-    action: "",
+    action: working(i) ? WORK[Math.floor(i / 6) % WORK.length] : "",
     moving: false,
     running: false,
     isAgent: i % 10 === 0,
@@ -77,7 +82,24 @@ for (let i = 0; i < input.npcs; i++) {
     targetId: "",
   });
 }
-const state = { tick: 0, players, npcs, resources: new Map(), groundItems: new Map(), stations: new Map() };
+const resources = new Map<string, any>();
+const things: Array<[string, string, string]> = [
+  ["tree_normal", "woodcutting", "Tree"],
+  ["tree_oak", "woodcutting", "Oak"],
+  ["tree_willow", "woodcutting", "Willow"],
+  ["ore_copper", "mining", "Copper rock"],
+  ["ore_iron", "mining", "Iron rock"],
+  ["fishing_spot_net", "fishing", "Fishing spot"],
+  ["fire", "firemaking", "Fire"],
+];
+for (let i = 0; i < 28; i++) {
+  const [resourceId, skill, name] = things[i % things.length]!;
+  resources.set(`r${i}`, { id: `r${i}`, resourceId, skill, name, ...place(), depleted: i % 11 === 0 });
+}
+const stations = new Map<string, any>();
+for (const [i, type] of ["bank", "range", "furnace", "anvil", "altar", "runecrafting_altar"].entries())
+  stations.set(`s${i}`, { id: `s${i}`, type, name: type, ...place(), runeType: type === "runecrafting_altar" ? "air" : "" });
+const state = { tick: 0, players, npcs, resources, groundItems: new Map(), stations };
 const handlers = new Map<string, Array<(d: unknown) => void>>();
 const sync = {
   id: "me",
@@ -111,14 +133,18 @@ function tick(now: number) {
   state.tick++;
   let k = 0;
   for (const e of [...players.values(), ...npcs.values()]) {
-    if (e.id === "me" || k++ % 2 !== state.tick % 2) continue;
+    if (e.id === "me" || k++ % 2 !== state.tick % 2 || e.action) continue;
     e.x += Math.abs(e.x + 1 - centre.x) > spread.x ? -1 : random() < 0.5 ? 1 : -1;
     e.z += Math.abs(e.z + 1 - centre.z) > spread.z ? -1 : random() < 0.5 ? 1 : -1;
   }
+  const styles = ["melee", "ranged", "magic"] as const;
   for (let i = 0; i < 6; i++) {
     const target = `n${Math.floor(random() * input.npcs)}`;
+    const attacker = i === 0 ? "me" : `p${1 + Math.floor(random() * (input.players - 1))}`;
+    // One blow in twelve kills: the npc falls and fades (and stands again in the made-up state).
+    const targetHealth = random() < 1 / 12 ? 0 : 5;
     for (const fn of handlers.get("combat:hit") ?? [])
-      fn({ attackerId: "me", targetId: target, damage: Math.floor(random() * 3), targetHealth: 5, style: "melee" });
+      fn({ attackerId: attacker, targetId: target, damage: Math.floor(random() * 3), targetHealth, style: styles[i % 3] });
   }
   void now;
 }

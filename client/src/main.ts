@@ -130,7 +130,7 @@ function installTestAid(view: WorldView, minimap: Minimap) {
   const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
   (window as unknown as { arenaDrawn: unknown }).arenaDrawn = Object.freeze({
     markers: () => copy([...view.drawnMarkers, ...minimap.drawnMarkers]),
-    /** The npcs and players drawn now: `{kind, id, name, x, y}`, page coordinates of their bodies. */
+    /** The npcs and players drawn now: `{kind, id, name, pose, x, y}`, page coordinates of their bodies; `pose` as poses.ts names it, "die" for one falling after its death. */
     figures: () => copy(view.figuresOnPage()),
     /** The names and speech over the figures drawn now: `{kind: "name"|"said", id, text, x0, y0, x1, y1}`, page coordinates. */
     labels: () => copy(view.labelsOnPage()),

@@ -4,7 +4,9 @@ import type { Game, MenuOption } from "./game.js";
 import type { Guidance, Marker } from "./guidance.js";
 import { iconCanvas } from "./icons.js";
 import { CHUNK, GroundChunks, GroundPlan } from "./render/ground.js";
+import { Animations, fallOf, type Dying } from "./render/animations.js";
 import { Motion } from "./render/motion.js";
+import type { Pose } from "./render/poses.js";
 import {
   SpriteCache,
   drawFigure,
@@ -44,6 +46,9 @@ interface Figure {
   z: number;
   facing: number;
   step: number;
+  /** What its arms do (poses.ts), in phase 0 or 1. */
+  pose: Pose;
+  phase: number;
   /** Drawn this far to the side (pixels) when others share its tile, and its place among them. */
   dx: number;
   slot: number;
@@ -68,6 +73,7 @@ interface Standing {
   station: StationView | null;
   resource: ResourceView | null;
   figure: Figure | null;
+  dying: Dying | null;
 }
 
 interface Splat {
@@ -82,6 +88,8 @@ interface Splat {
 interface Hit {
   kind: "npc" | "player" | "resource" | "station" | "item";
   id: string;
+  /** A figure's pose as drawn (for the test aid). */
+  pose?: Pose;
   x0: number;
   y0: number;
   x1: number;
@@ -112,6 +120,9 @@ export interface DrawnMarker {
 export class WorldView {
   private readonly ctx: CanvasRenderingContext2D;
   readonly motion = new Motion();
+  private readonly animations = new Animations();
+  /** The dying figures drawn in the last frame (canvas pixels), for the test aid. */
+  private readonly drawnDying: Array<{ kind: "npc" | "player"; id: string; x: number; y: number }> = [];
   private readonly sprites = new SpriteCache();
   private plan: GroundPlan;
   /** The world's areas (where players may fight each other). */
@@ -165,6 +176,14 @@ export class WorldView {
       if (a && b) {
         this.motion.face(hit.attackerId, b.x - a.x, b.z - a.z);
         this.motion.face(hit.targetId, a.x - b.x, a.z - b.z);
+      }
+      this.animations.blow(hit.attackerId, hit.style, now);
+      if (b && hit.targetHealth <= 0) {
+        // It falls where it is drawn now; the state may already hold it dead or respawned.
+        const kind = net.state.players.get(hit.targetId) ? "player" : "npc";
+        const d = this.motion.at(b.id, b.x, b.z, now);
+        const { look, key } = this.lookOf(kind, b);
+        this.animations.died({ kind, id: b.id, x: d.x, z: d.z, facing: d.facing, look, key, at: now });
       }
     });
     net.on("chat:message", (m) => {
@@ -283,29 +302,36 @@ export class WorldView {
     state.groundItems.forEach((g) => inView(g.x, g.z) && this.drawGroundItem(g));
     const standing = this.standing;
     standing.length = 0;
-    state.stations.forEach((s) => inView(s.x, s.z) && standing.push({ z: s.z, station: s, resource: null, figure: null }));
-    state.resources.forEach((r) => inView(r.x, r.z) && standing.push({ z: r.z + 0.01, station: null, resource: r, figure: null }));
+    state.stations.forEach((s) => inView(s.x, s.z) && standing.push({ z: s.z, station: s, resource: null, figure: null, dying: null }));
+    state.resources.forEach((r) => inView(r.x, r.z) && standing.push({ z: r.z + 0.01, station: null, resource: r, figure: null, dying: null }));
     // The frame's figures and their places in the draw order come from pools kept from frame to frame.
     const figures = this.figures;
     figures.length = 0;
-    const add = (kind: "npc" | "player", e: NpcView | PlayerView) => {
+    const animations = this.animations;
+    const add = (kind: "npc" | "player", e: NpcView | PlayerView, action: string, moving: boolean) => {
       const d = this.motion.at(e.id, e.x, e.z, now);
-      const f = (this.figurePool[figures.length] ??= { kind, e, x: 0, z: 0, facing: 0, step: 0, dx: 0, slot: 0, of: 1 });
+      if (animations.lyingAt(e.id, d.x, d.z, now)) return;
+      const f = (this.figurePool[figures.length] ??= { kind, e, x: 0, z: 0, facing: 0, step: 0, pose: "stand", phase: 0, dx: 0, slot: 0, of: 1 });
       f.kind = kind;
       f.e = e;
       f.x = d.x;
       f.z = d.z;
       f.facing = d.facing;
       f.step = d.step;
+      animations.poseOf(e.id, action, moving || d.step !== 0, now, f);
+      if (f.pose !== "stand") f.step = 0;
       figures.push(f);
     };
-    state.npcs.forEach((n) => n.state !== "dead" && inView(n.x, n.z) && add("npc", n));
-    state.players.forEach((p) => inView(p.x, p.z) && add("player", p));
+    state.npcs.forEach((n) => n.state !== "dead" && inView(n.x, n.z) && add("npc", n, n.state, n.state === "moving"));
+    state.players.forEach((p) => inView(p.x, p.z) && add("player", p, p.action, p.moving));
     this.spreadShared(figures);
-    for (const f of figures) standing.push({ z: f.z, station: null, resource: null, figure: f });
+    for (const f of figures) standing.push({ z: f.z, station: null, resource: null, figure: f, dying: null });
+    for (const d of animations.dying(now)) if (inView(d.x, d.z)) standing.push({ z: d.z, station: null, resource: null, figure: null, dying: d });
+    this.drawnDying.length = 0;
     standing.sort((a, b) => b.z - a.z);
     for (const s of standing) {
       if (s.figure) this.drawFigureOf(s.figure);
+      else if (s.dying) this.drawDying(s.dying, now);
       else if (s.resource) this.drawResource(s.resource, now);
       else if (s.station) this.drawStation(s.station, now);
     }
@@ -420,29 +446,35 @@ export class WorldView {
     this.hits.push({ kind: "item", id: g.id, x0: p.x - t / 2, y0: p.y - t / 2, x1: p.x + t / 2, y1: p.y + t / 2 });
   }
 
+  /** A figure's look and the key of its sprites, a player's worked out once. */
+  private lookOf(kind: "npc" | "player", e: NpcView | PlayerView): { look: Look; key: string } {
+    if (kind === "npc") {
+      const n = e as NpcView;
+      return { look: npcLook(n.npcId, this.game.npc(n.npcId)?.attackable ?? false), key: `npc:${n.npcId}` };
+    }
+    const p = e as PlayerView;
+    let known = this.looks.get(p.id);
+    if (!known || (known.key === "agent") !== p.isAgent) {
+      const mine = p.id === this.game.net.playerId;
+      const l = playerLook(p.id, mine, p.isAgent);
+      known = { look: l, key: p.isAgent ? "agent" : mine ? "me" : `pl:${l.shirt}:${l.skin}:${l.hatColour}` };
+      if (this.looks.size > 5000) this.looks.clear();
+      this.looks.set(p.id, known);
+    }
+    return known;
+  }
+
+  private figureSprite(look: Look, key: string, facing: number, step: number, pose: Pose, phase: number) {
+    const t = this.tile;
+    const { w, h } = figureSize(t);
+    return this.sprites.get(`${key}:${facing}:${step}:${pose}${phase}`, t, w, h, (c) => drawFigure(c, look, facing, step, t, pose, phase));
+  }
+
   private drawFigureOf(f: Figure) {
     const t = this.tile;
     const { w, h } = figureSize(t);
-    let key: string;
-    let look: Look;
-    if (f.kind === "npc") {
-      const n = f.e as NpcView;
-      look = npcLook(n.npcId, this.game.npc(n.npcId)?.attackable ?? false);
-      key = `npc:${n.npcId}`;
-    } else {
-      const p = f.e as PlayerView;
-      let known = this.looks.get(p.id);
-      if (!known || (known.key === "agent") !== p.isAgent) {
-        const mine = p.id === this.game.net.playerId;
-        const l = playerLook(p.id, mine, p.isAgent);
-        known = { look: l, key: p.isAgent ? "agent" : mine ? "me" : `pl:${l.shirt}:${l.skin}:${l.hatColour}` };
-        if (this.looks.size > 5000) this.looks.clear();
-        this.looks.set(p.id, known);
-      }
-      look = known.look;
-      key = known.key;
-    }
-    const img = this.sprites.get(`${key}:${f.facing}:${f.step}`, t, w, h, (c) => drawFigure(c, look, f.facing, f.step, t));
+    const { look, key } = this.lookOf(f.kind, f.e);
+    const img = this.figureSprite(look, key, f.facing, f.step, f.pose, f.phase);
     const p = this.toCanvas(f.x, f.z);
     p.x += f.dx;
     if (f.kind === "player" && f.e.id === this.game.net.playerId) {
@@ -458,7 +490,26 @@ export class WorldView {
     // Its body, not the tiles around it: a click on the next tile's centre is that tile's.
     // Beside another on its tile, only its own half of the tile.
     const half = f.of > 1 ? Math.min(t * 0.45, Math.min(t * 0.5, (t * 0.9) / (f.of - 1)) / 2) : t * 0.45;
-    this.hits.push({ kind: f.kind, id: f.e.id, x0: p.x - half, y0: p.y - t * 0.95 * scale, x1: p.x + half, y1: p.y + t * 0.45 });
+    this.hits.push({ kind: f.kind, id: f.e.id, pose: f.pose, x0: p.x - half, y0: p.y - t * 0.95 * scale, x1: p.x + half, y1: p.y + t * 0.45 });
+  }
+
+  /** A figure that died: falling over away from where it faced, then fading (nothing to click). */
+  private drawDying(d: Dying, now: number) {
+    const t = this.tile;
+    const { w, h } = figureSize(t);
+    const img = this.figureSprite(d.look, d.key, d.facing, 0, "stand", 0);
+    const p = this.toCanvas(d.x, d.z);
+    const { turn, alpha } = fallOf(d, now);
+    // West-facing figures fall to the east, the others to the west.
+    const side = d.facing >= 1 && d.facing <= 3 ? 1 : -1;
+    const ctx = this.ctx;
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    ctx.translate(Math.round(p.x), Math.round(p.y + t * 0.25));
+    ctx.rotate((side * turn * Math.PI) / 2);
+    ctx.drawImage(img, -w / 2, -(h - t / 4));
+    ctx.restore();
+    this.drawnDying.push({ kind: d.kind, id: d.id, x: p.x, y: p.y });
   }
 
   private drawOverhead(f: Figure, now: number, named: boolean) {
@@ -681,19 +732,27 @@ export class WorldView {
     return out.sort((a, b) => rank(a.kind) - rank(b.kind));
   }
 
-  /** The npcs and players drawn in the last frame, where (page coordinates of their bodies): for the test aid. */
-  figuresOnPage(): Array<{ kind: string; id: string; name: string; x: number; y: number }> {
+  /**
+   * The npcs and players drawn in the last frame, where (page coordinates of their bodies) and in
+   * which pose (poses.ts, "die" for one falling or fading after its death): for the test aid.
+   */
+  figuresOnPage(): Array<{ kind: string; id: string; name: string; pose: string; x: number; y: number }> {
     const r = this.canvas.getBoundingClientRect();
     const state = this.game.net.state;
-    return this.hits
-      .filter((h) => h.kind === "npc" || h.kind === "player")
-      .map((h) => ({
-        kind: h.kind,
-        id: h.id,
-        name: (state.npcs.get(h.id) ?? state.players.get(h.id))?.name ?? "",
-        x: r.left + window.scrollX + (((h.x0 + h.x1) / 2) * r.width) / this.canvas.width,
-        y: r.top + window.scrollY + (((h.y0 + h.y1) / 2) * r.height) / this.canvas.height,
-      }));
+    const page = (kind: string, id: string, pose: string, x: number, y: number) => ({
+      kind,
+      id,
+      name: (state.npcs.get(id) ?? state.players.get(id))?.name ?? "",
+      pose,
+      x: r.left + window.scrollX + (x * r.width) / this.canvas.width,
+      y: r.top + window.scrollY + (y * r.height) / this.canvas.height,
+    });
+    return [
+      ...this.hits
+        .filter((h) => h.kind === "npc" || h.kind === "player")
+        .map((h) => page(h.kind, h.id, h.pose ?? "stand", (h.x0 + h.x1) / 2, (h.y0 + h.y1) / 2)),
+      ...this.drawnDying.map((d) => page(d.kind, d.id, "die", d.x, d.y)),
+    ];
   }
 
   /** The names and speech drawn in the last frame: `{kind, id, text, x0, y0, x1, y1}` in page coordinates, for the test aid. */

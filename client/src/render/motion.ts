@@ -55,7 +55,8 @@ export class Motion {
       t.fromZ = far ? z : t.toZ;
       t.toX = x;
       t.toZ = z;
-      t.t0 = now;
+      // A jump is there at once, not walking on the spot for a tick.
+      t.t0 = far ? now - TICK_MS : now;
     }
     const p = this.position(t, now);
     const out = this.out;

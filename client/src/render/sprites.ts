@@ -4,6 +4,8 @@
  * is drawn once per zoom into a small canvas and kept, so a frame is a list of drawImage calls.
  */
 
+import { drawPosedArms, type Pose } from "./poses.js";
+
 export class SpriteCache {
   private readonly sprites = new Map<string, HTMLCanvasElement>();
   private tile = 0;
@@ -123,8 +125,11 @@ export function figureSize(t: number) {
   return { w: Math.ceil(t * 1.6), h: Math.ceil(t * 2.3) };
 }
 
-/** Draw a figure facing `facing` (0..7, 0 = south, towards the viewer), `step` 0 or 1 of its walk. */
-export function drawFigure(ctx: CanvasRenderingContext2D, look: Look, facing: number, step: number, t: number) {
+/**
+ * Draw a figure facing `facing` (0..7, 0 = south, towards the viewer), `step` 0 or 1 of its walk,
+ * its arms in `pose` (poses.ts; a biped's, the animals stand) at `phase` 0 or 1.
+ */
+export function drawFigure(ctx: CanvasRenderingContext2D, look: Look, facing: number, step: number, t: number, pose: Pose = "stand", phase = 0) {
   const { w, h } = figureSize(t);
   const s = (look.scale ?? 1) * t * 1.2;
   const fx = w / 2;
@@ -150,11 +155,22 @@ export function drawFigure(ctx: CanvasRenderingContext2D, look: Look, facing: nu
     case "cow":
       return drawCow(ctx, look, fx, fy, s, ux, uy, step);
     default:
-      return drawBiped(ctx, look, fx, fy, s, ux, uy, step);
+      return drawBiped(ctx, look, fx, fy, s, ux, uy, step, pose, phase);
   }
 }
 
-function drawBiped(ctx: CanvasRenderingContext2D, look: Look, fx: number, fy: number, s: number, ux: number, uy: number, step: number) {
+function drawBiped(
+  ctx: CanvasRenderingContext2D,
+  look: Look,
+  fx: number,
+  fy: number,
+  s: number,
+  ux: number,
+  uy: number,
+  step: number,
+  pose: Pose,
+  phase: number,
+) {
   const goblin = look.body === "goblin";
   const troll = look.body === "troll";
   const away = uy < -0.3; // facing north: its back to the viewer
@@ -182,16 +198,16 @@ function drawBiped(ctx: CanvasRenderingContext2D, look: Look, fx: number, fy: nu
   ctx.fillStyle = look.shirt;
   roundRect(ctx, fx - bodyW / 2, top, bodyW, bodyH, s * 0.08);
   ctx.fill();
-  // Arms.
-  ctx.fillStyle = look.skin;
-  const armSwing = step ? s * 0.06 : -s * 0.02;
-  ctx.fillRect(fx - bodyW / 2 - s * 0.08, top + s * 0.05 + armSwing, s * 0.08, bodyH * 0.75);
-  ctx.fillRect(fx + bodyW / 2, top + s * 0.05 - armSwing, s * 0.08, bodyH * 0.75);
-  // Weapon in the hand on the facing side (or the right one).
+  // Arms: at its sides, swinging with the walk, the weapon in the hand on the facing side (or the
+  // right one); or posed for what it does.
   const hand = side || 1;
-  const hx = fx + hand * (bodyW / 2 + s * 0.04);
-  const hy = top + bodyH * 0.7;
-  drawWeapon(ctx, look.weapon, hx, hy, s);
+  if (pose === "stand") {
+    ctx.fillStyle = look.skin;
+    const armSwing = step ? s * 0.06 : -s * 0.02;
+    ctx.fillRect(fx - bodyW / 2 - s * 0.08, top + s * 0.05 + armSwing, s * 0.08, bodyH * 0.75);
+    ctx.fillRect(fx + bodyW / 2, top + s * 0.05 - armSwing, s * 0.08, bodyH * 0.75);
+    drawWeapon(ctx, look.weapon, fx + hand * (bodyW / 2 + s * 0.04), top + bodyH * 0.7, s);
+  } else drawPosedArms(ctx, look, pose, phase, { fx, top, bodyW, bodyH, s, hand }, drawWeapon);
   // Head.
   const hy0 = top - headR * 0.8;
   ctx.fillStyle = look.skin;
