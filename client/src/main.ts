@@ -134,6 +134,8 @@ function installTestAid(view: WorldView, minimap: Minimap) {
     figures: () => copy(view.figuresOnPage()),
     /** The names and speech over the figures drawn now: `{kind: "name"|"said", id, text, x0, y0, x1, y1}`, page coordinates. */
     labels: () => copy(view.labelsOnPage()),
+    /** The buildings whose roofs are drawn now (ids as `/api/v1/world/map` gives them). */
+    roofs: () => copy(view.drawnRoofs),
     /** The player's tile and whether it is on its way somewhere. */
     player: () => {
       const me = view.game.net.state.players?.get(view.game.net.playerId);

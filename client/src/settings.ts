@@ -12,6 +12,8 @@ export interface Settings {
   names: boolean;
   /** Xp drops rising over the map. */
   xpDrops: boolean;
+  /** Roofs over the buildings (never over the one the player is in). */
+  roofs: boolean;
   /** The first-visit hint was read and put away. */
   hintSeen: boolean;
   /** No sound effects and no music (client/src/sound.ts). */
@@ -24,7 +26,7 @@ export interface Settings {
 
 const KEY = "arena.settings";
 export const ZOOMS = [16, 20, 24, 28, 32, 40, 48];
-const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, hintSeen: false, muted: false, music: true, chatFilter: "all" };
+const DEFAULTS: Settings = { zoom: 28, run: false, names: true, xpDrops: true, roofs: true, hintSeen: false, muted: false, music: true, chatFilter: "all" };
 
 function read(): Settings {
   try {

@@ -6,6 +6,7 @@ import { iconCanvas } from "./icons.js";
 import { CHUNK, GroundChunks, GroundPlan } from "./render/ground.js";
 import { Animations, fallOf, type Dying } from "./render/animations.js";
 import { Motion } from "./render/motion.js";
+import { EAVES, drawRoof } from "./render/roofs.js";
 import type { Pose } from "./render/poses.js";
 import {
   SpriteCache,
@@ -16,6 +17,7 @@ import {
   labelSprite,
   npcLook,
   playerLook,
+  resourceSize,
   thingAnchor,
   thingSize,
   type Look,
@@ -121,6 +123,8 @@ export class WorldView {
   private readonly ctx: CanvasRenderingContext2D;
   readonly motion = new Motion();
   private readonly animations = new Animations();
+  /** The buildings whose roofs the last frame drew, for the test aid. */
+  readonly drawnRoofs: string[] = [];
   /** The dying figures drawn in the last frame (canvas pixels), for the test aid. */
   private readonly drawnDying: Array<{ kind: "npc" | "player"; id: string; x: number; y: number }> = [];
   private readonly sprites = new SpriteCache();
@@ -336,6 +340,7 @@ export class WorldView {
       else if (s.station) this.drawStation(s.station, now);
     }
 
+    this.drawRoofs(me, inView);
     // Over everything: building names, names, health bars, splats, speech, markers.
     for (const b of game.map.buildings) {
       if (!inView((b.minX + b.maxX) / 2, (b.minZ + b.maxZ) / 2)) continue;
@@ -353,6 +358,29 @@ export class WorldView {
     this.drawSplats(figures, now);
     this.drawMarkers(now);
     this.drawXp(now);
+  }
+
+  /**
+   * A roof over each building in view (with Roofs on in Options), over whatever stands inside,
+   * but for the building the player stands in. Names, health bars and markers are drawn over the
+   * roofs, and what is inside stays under the pointer: a click lands on it as without the roof.
+   */
+  private drawRoofs(me: PlayerView | undefined, inView: (x: number, z: number) => boolean) {
+    this.drawnRoofs.length = 0;
+    if (!settings.roofs) return;
+    const t = this.tile;
+    const eave = Math.round(EAVES * t);
+    for (const b of this.game.map.buildings) {
+      if (me && me.x >= b.minX && me.x <= b.maxX && me.z >= b.minZ && me.z <= b.maxZ) continue;
+      if (!inView(b.minX, b.minZ) && !inView(b.maxX, b.maxZ) && !inView(b.minX, b.maxZ) && !inView(b.maxX, b.minZ)) continue;
+      const w = (b.maxX - b.minX + 1) * t + 2 * eave;
+      const h = (b.maxZ - b.minZ + 1) * t + 2 * eave;
+      const img = this.sprites.get(`roof:${b.id}`, t, w, h, (c) => drawRoof(c, w, h, t, b.type));
+      // The roof's north-west corner: the building's, half a tile out from its corner tile's middle, and the eaves.
+      const p = this.toCanvas(b.minX, b.maxZ);
+      this.ctx.drawImage(img, Math.round(p.x - t / 2 - eave), Math.round(p.y - t / 2 - eave));
+      this.drawnRoofs.push(b.id);
+    }
   }
 
   /**
@@ -420,14 +448,15 @@ export class WorldView {
 
   private drawResource(r: ResourceView, now: number) {
     const t = this.tile;
-    const { w, h } = thingSize(t);
+    const size = resourceSize(r.skill, r.depleted, t);
+    const { w, h } = size;
     const animated = r.skill === "fishing" || r.skill === "firemaking";
     const phase = animated ? (Math.floor(now / 250) % 4) / 4 : 0;
     const img = this.sprites.get(`res:${r.resourceId}:${r.skill}:${r.depleted}:${phase}`, t, w, h, (c) =>
       drawResource(c, r.resourceId, r.skill, r.depleted, t, phase),
     );
     const p = this.toCanvas(r.x, r.z);
-    const a = thingAnchor(t);
+    const a = thingAnchor(t, size);
     this.blit(img, p.x, p.y, a.x, a.y);
     const tall = r.skill === "woodcutting" && !r.depleted ? t * 0.95 : t / 2;
     this.hits.push({ kind: "resource", id: r.id, x0: p.x - t / 2, y0: p.y - tall, x1: p.x + t / 2, y1: p.y + t / 2 });

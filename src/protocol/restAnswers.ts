@@ -16,7 +16,8 @@ export const WorldMapBody = z.object({
   width: int,
   depth: int,
   blocked: z.string().describe("base64 bitset: bit (z - minZ) * width + (x - minX), least significant bit first, set when blocked"),
-  buildings: z.array(Rect.extend({ id: z.string(), name: z.string() })),
+  /** Each building's footprint; `type` the data's kind of building ("bank", "store", "house", "workshop", ...), null if it names none. */
+  buildings: z.array(Rect.extend({ id: z.string(), name: z.string(), type: z.string().nullable() })),
   areas: z.array(
     z.object({
       id: z.string(),

@@ -30,6 +30,8 @@ describe("REST: /api/v1/world/map and /api/v1/catalogue", function () {
     }
     assert.ok(blocked > 0, "the default world has obstacles");
     assert.equal(body.buildings.length, server.ctx.gameData.buildings.length);
+    // Each building's kind, for a client to draw its roof by.
+    assert.equal(body.buildings.find((b) => b.id === "brindlemere_bank")?.type, "bank");
     assert.deepEqual(body.spawn, { x: 100, z: 100 });
     // Where the data places npcs and resources, for a client's map and quest markers.
     assert.deepEqual(

@@ -3,11 +3,11 @@ import { nowPlayingText } from "../music.js";
 import { settings, setSettings, ZOOMS } from "../settings.js";
 import type { Panel } from "./panel.js";
 
-/** Settings, kept in the browser: names over heads, xp drops, running, sound, music, zoom, the newcomer's hint; and logging out. */
+/** Settings, kept in the browser: names over heads, xp drops, roofs, running, sound, music, zoom, the newcomer's hint; and logging out. */
 export const optionsPanel: Panel = {
   name: "Options",
   render(game) {
-    const check = (label: string, key: "names" | "xpDrops" | "run") =>
+    const check = (label: string, key: "names" | "xpDrops" | "roofs" | "run") =>
       h(
         "label",
         { className: "option" },
@@ -25,6 +25,7 @@ export const optionsPanel: Panel = {
       h("h3", {}, "Options"),
       check("Names over heads", "names"),
       check("Experience drops", "xpDrops"),
+      check("Roofs", "roofs"),
       check("Run", "run"),
       h(
         "label",

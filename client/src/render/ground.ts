@@ -323,7 +323,7 @@ export class GroundChunks {
           case Ground.Water:
           case Ground.Shallows:
           case Ground.Sea:
-            ctx.fillRect(px + h * t * 0.5, py + t * 0.3 + h * t * 0.4, t * 0.35, Math.max(1, t / 14));
+            this.paintWaves(ctx, x, z, px, py, t, h);
             break;
           case Ground.Floor:
             // Planks.
@@ -335,6 +335,37 @@ export class GroundChunks {
       }
     }
     this.paintBuildings(ctx, x0, z0, t);
+  }
+
+  /**
+   * A tile of water: a darker trough and a wave's lit crest or two (the same on the same tile),
+   * and foam along the edges it shares with the land.
+   */
+  private paintWaves(ctx: CanvasRenderingContext2D, x: number, z: number, px: number, py: number, t: number, h: number) {
+    const plan = this.plan;
+    ctx.lineCap = "round";
+    ctx.lineWidth = Math.max(1, t / 16);
+    for (let n = 0; n < 2; n++) {
+      if (n === 1 && h < 0.5) break;
+      const wx = px + tileHash(x * 3 + n, z) * t * 0.6 + t * 0.2;
+      const wy = py + tileHash(x, z * 3 + n) * t * 0.6 + t * 0.25;
+      const r = t * (0.14 + 0.08 * h);
+      ctx.strokeStyle = "rgba(10,40,70,0.35)";
+      ctx.beginPath();
+      ctx.arc(wx, wy + ctx.lineWidth, r, Math.PI * 1.15, Math.PI * 1.85);
+      ctx.stroke();
+      ctx.strokeStyle = "rgba(225,240,255,0.55)";
+      ctx.beginPath();
+      ctx.arc(wx, wy, r, Math.PI * 1.15, Math.PI * 1.85);
+      ctx.stroke();
+    }
+    const water = (g: Ground) => g === Ground.Water || g === Ground.Shallows || g === Ground.Sea;
+    const foam = Math.max(1.5, t / 10);
+    ctx.fillStyle = "rgba(240,248,255,0.6)";
+    if (!water(plan.at(x, z + 1))) ctx.fillRect(px, py, t, foam);
+    if (!water(plan.at(x, z - 1))) ctx.fillRect(px, py + t - foam, t, foam);
+    if (!water(plan.at(x - 1, z))) ctx.fillRect(px, py, foam, t);
+    if (!water(plan.at(x + 1, z))) ctx.fillRect(px + t - foam, py, foam, t);
   }
 
   /** Walls around each building's floor, with its door left open. */

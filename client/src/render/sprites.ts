@@ -403,15 +403,21 @@ export function thingSize(t: number) {
   return { w: Math.ceil(t * 1.6), h: Math.ceil(t * 2) };
 }
 
-/** Where a tile's centre falls in a thing's sprite. */
-export function thingAnchor(t: number) {
-  const { w, h } = thingSize(t);
-  return { x: w / 2, y: h - t * 0.6 };
+/** Where a tile's centre falls in a thing's sprite (of `size`, a thing's unless told). */
+export function thingAnchor(t: number, size = thingSize(t)) {
+  return { x: size.w / 2, y: size.h - t * 0.6 };
+}
+
+const TREE_SCALE = 1.3;
+
+/** The sprite size of a resource: a standing tree's is larger than other things'. */
+export function resourceSize(skill: string, depleted: boolean, t: number) {
+  return skill === "woodcutting" && !depleted ? { w: Math.ceil(t * 2.1), h: Math.ceil(t * 2.7) } : thingSize(t);
 }
 
 /** A tree (by kind: plain, oak, willow), a stump, a rock (by ore), a depleted rock, a fishing spot, a fire. */
 export function drawResource(ctx: CanvasRenderingContext2D, resourceId: string, skill: string, depleted: boolean, t: number, phase = 0) {
-  const { x: cx, y: cy } = thingAnchor(t);
+  const { x: cx, y: cy } = thingAnchor(t, resourceSize(skill, depleted, t));
   if (skill === "woodcutting") {
     if (depleted) {
       ctx.fillStyle = "#6b4a2a";
@@ -430,36 +436,92 @@ export function drawResource(ctx: CanvasRenderingContext2D, resourceId: string, 
       ctx.stroke();
       return;
     }
+    // A standing tree is taller than a tile's things: drawn at 1.3 times their size.
+    const u = t * TREE_SCALE;
     const oak = resourceId.includes("oak");
     const willow = resourceId.includes("willow");
-    ctx.fillStyle = "rgba(0,0,0,0.25)";
+    ctx.fillStyle = "rgba(0,0,0,0.28)";
     ctx.beginPath();
-    ctx.ellipse(cx, cy + t * 0.1, t * 0.55, t * 0.2, 0, 0, Math.PI * 2);
+    ctx.ellipse(cx + u * 0.08, cy + u * 0.1, u * (oak ? 0.62 : 0.52), u * 0.2, 0, 0, Math.PI * 2);
     ctx.fill();
+    // The trunk, wider at its roots, with a lit side.
+    const tw = u * (oak ? 0.13 : 0.1);
     ctx.fillStyle = "#5a3a1e";
-    ctx.fillRect(cx - t * 0.1, cy - t * 0.5, t * 0.2, t * 0.6);
+    ctx.beginPath();
+    ctx.moveTo(cx - tw * 1.9, cy + u * 0.1);
+    ctx.lineTo(cx - tw, cy - u * 0.05);
+    ctx.lineTo(cx - tw, cy - u * 0.55);
+    ctx.lineTo(cx + tw, cy - u * 0.55);
+    ctx.lineTo(cx + tw, cy - u * 0.05);
+    ctx.lineTo(cx + tw * 1.9, cy + u * 0.1);
+    ctx.closePath();
+    ctx.fill();
+    ctx.fillStyle = "#7a5430";
+    ctx.fillRect(cx - tw, cy - u * 0.55, tw * 0.7, u * 0.6);
+    const dark = willow ? "#3f6a24" : oak ? "#1d4a16" : "#24561b";
     const leaf = willow ? "#6a9a3a" : oak ? "#2f6a22" : "#3a7f2a";
-    const light = willow ? "#8aba4a" : oak ? "#43822e" : "#4f9a36";
-    const r = t * (oak ? 0.62 : 0.5);
-    const top = cy - t * (oak ? 1.0 : 0.95);
-    ctx.fillStyle = leaf;
+    const light = willow ? "#9aca5a" : oak ? "#4f9236" : "#5eaa40";
+    const r = u * (oak ? 0.62 : 0.5);
+    const top = cy - u * (oak ? 1.0 : 0.95);
     if (willow) {
-      for (let k = -2; k <= 2; k++) {
-        ctx.beginPath();
-        ctx.ellipse(cx + k * t * 0.17, top + t * 0.25, t * 0.14, t * 0.5, 0, 0, Math.PI * 2);
-        ctx.fill();
-      }
-    } else {
+      // Long strands hanging from a low crown.
+      ctx.fillStyle = dark;
       ctx.beginPath();
-      ctx.arc(cx - r * 0.45, top + r * 0.3, r * 0.65, 0, Math.PI * 2);
-      ctx.arc(cx + r * 0.45, top + r * 0.3, r * 0.65, 0, Math.PI * 2);
-      ctx.arc(cx, top - r * 0.15, r * 0.7, 0, Math.PI * 2);
+      ctx.ellipse(cx, top, u * 0.5, u * 0.3, 0, 0, Math.PI * 2);
       ctx.fill();
+      ctx.lineCap = "round";
+      for (let k = -3; k <= 3; k++) {
+        ctx.strokeStyle = k % 2 ? leaf : light;
+        ctx.lineWidth = Math.max(2, u * 0.11);
+        ctx.beginPath();
+        ctx.moveTo(cx + k * u * 0.13, top - u * 0.1);
+        ctx.quadraticCurveTo(cx + k * u * 0.19, top + u * 0.3, cx + k * u * 0.16, top + u * (0.6 - Math.abs(k) * 0.06));
+        ctx.stroke();
+      }
+      return;
     }
+    // A crown of leaf clusters: their shadowed undersides, then the leaves, then the sunlit tops.
+    const clusters: Array<[number, number, number]> = [
+      [-0.5, 0.3, 0.62],
+      [0.5, 0.3, 0.62],
+      [0, -0.15, 0.72],
+      [-0.15, 0.45, 0.55],
+    ];
+    ctx.fillStyle = dark;
+    ctx.beginPath();
+    for (const [ox, oy, or] of clusters) {
+      ctx.moveTo(cx + ox * r + or * r * 1.06, top + oy * r + r * 0.08);
+      ctx.arc(cx + ox * r, top + oy * r + r * 0.08, or * r * 1.06, 0, Math.PI * 2);
+    }
+    ctx.fill();
+    ctx.fillStyle = leaf;
+    ctx.beginPath();
+    for (const [ox, oy, or] of clusters) {
+      ctx.moveTo(cx + ox * r + or * r, top + oy * r - r * 0.04);
+      ctx.arc(cx + ox * r, top + oy * r - r * 0.04, or * r, 0, Math.PI * 2);
+    }
+    ctx.fill();
     ctx.fillStyle = light;
     ctx.beginPath();
-    ctx.arc(cx - r * 0.25, top - r * 0.2, r * 0.3, 0, Math.PI * 2);
+    for (const [ox, oy, or] of [
+      [-0.32, -0.3, 0.3],
+      [0.28, 0.05, 0.22],
+      [-0.6, 0.18, 0.18],
+    ] as const) {
+      ctx.moveTo(cx + ox * r + or * r, top + oy * r);
+      ctx.arc(cx + ox * r, top + oy * r, or * r, 0, Math.PI * 2);
+    }
     ctx.fill();
+    if (oak) {
+      // Acorns' gold flecks among the oak's leaves.
+      ctx.fillStyle = "#b8902a";
+      for (const [ox, oy] of [
+        [0.35, 0.45],
+        [-0.4, 0.55],
+        [0.1, -0.45],
+      ] as const)
+        ctx.fillRect(cx + ox * r, top + oy * r, Math.max(1.5, u * 0.05), Math.max(1.5, u * 0.05));
+    }
     return;
   }
   if (skill === "mining") {
@@ -516,28 +578,45 @@ export function drawResource(ctx: CanvasRenderingContext2D, resourceId: string, 
     ctx.fill();
     return;
   }
-  // A fire: logs crossed, flames.
-  ctx.strokeStyle = "#5a3a1e";
-  ctx.lineWidth = Math.max(2, t / 8);
+  // A fire: its glow on the ground, logs crossed, three tongues of flame that flicker with the phase, sparks.
+  const glow = ctx.createRadialGradient(cx, cy, t * 0.05, cx, cy, t * 0.78);
+  glow.addColorStop(0, "rgba(255,190,80,0.55)");
+  glow.addColorStop(1, "rgba(255,140,40,0)");
+  ctx.fillStyle = glow;
   ctx.beginPath();
-  ctx.moveTo(cx - t * 0.3, cy + t * 0.1);
-  ctx.lineTo(cx + t * 0.3, cy - t * 0.05);
-  ctx.moveTo(cx - t * 0.3, cy - t * 0.05);
-  ctx.lineTo(cx + t * 0.3, cy + t * 0.1);
+  ctx.ellipse(cx, cy, t * 0.78, t * 0.45, 0, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.strokeStyle = "#4a2e16";
+  ctx.lineWidth = Math.max(2, t / 7);
+  ctx.lineCap = "round";
+  ctx.beginPath();
+  ctx.moveTo(cx - t * 0.34, cy + t * 0.12);
+  ctx.lineTo(cx + t * 0.34, cy - t * 0.06);
+  ctx.moveTo(cx - t * 0.34, cy - t * 0.06);
+  ctx.lineTo(cx + t * 0.34, cy + t * 0.12);
   ctx.stroke();
-  const flick = phase * t * 0.1;
-  ctx.fillStyle = "#ff8a1f";
-  ctx.beginPath();
-  ctx.moveTo(cx - t * 0.22, cy);
-  ctx.quadraticCurveTo(cx - t * 0.15, cy - t * 0.5 - flick, cx, cy - t * 0.7 + flick);
-  ctx.quadraticCurveTo(cx + t * 0.2, cy - t * 0.4, cx + t * 0.22, cy);
-  ctx.fill();
-  ctx.fillStyle = "#ffe06a";
-  ctx.beginPath();
-  ctx.moveTo(cx - t * 0.1, cy);
-  ctx.quadraticCurveTo(cx - t * 0.05, cy - t * 0.3, cx + t * 0.02, cy - t * 0.4 - flick);
-  ctx.quadraticCurveTo(cx + t * 0.1, cy - t * 0.2, cx + t * 0.1, cy);
-  ctx.fill();
+  const flame = (dx: number, width: number, height: number, lean: number, fill: string) => {
+    ctx.fillStyle = fill;
+    ctx.beginPath();
+    ctx.moveTo(cx + dx - width, cy + t * 0.02);
+    ctx.quadraticCurveTo(cx + dx - width * 0.9, cy - height * 0.6, cx + dx + lean, cy - height);
+    ctx.quadraticCurveTo(cx + dx + width * 0.9, cy - height * 0.55, cx + dx + width, cy + t * 0.02);
+    ctx.closePath();
+    ctx.fill();
+  };
+  const beat = phase * Math.PI * 2;
+  const sway = (k: number) => Math.sin(beat + k) * t * 0.07;
+  const rise = (k: number) => (1 + 0.12 * Math.sin(beat * 2 + k)) * t;
+  flame(-t * 0.14, t * 0.16, rise(1) * 0.62, sway(1), "#e0461a");
+  flame(t * 0.15, t * 0.15, rise(2) * 0.58, sway(2), "#e0461a");
+  flame(0, t * 0.24, rise(0) * 0.95, sway(0), "#ff8a1f");
+  flame(-t * 0.02, t * 0.14, rise(3) * 0.62, sway(3) * 0.6, "#ffc43a");
+  flame(0, t * 0.07, rise(4) * 0.36, sway(4) * 0.4, "#fff2a8");
+  ctx.fillStyle = "#ffd86a";
+  for (let k = 0; k < 3; k++) {
+    const up = ((phase + k / 3) % 1) * t * 0.9;
+    ctx.fillRect(cx + Math.sin(k * 2.1 + beat) * t * 0.2, cy - t * 0.5 - up, Math.max(1.5, t / 18), Math.max(1.5, t / 18));
+  }
 }
 
 /** A station: bank booth, range, furnace, anvil, prayer altar, market stall, runecrafting altar. */

@@ -21,7 +21,12 @@ export function worldMap(data: GameData): WorldMapBody {
     width: map.width,
     depth: map.depth,
     blocked: Buffer.from(map.toBytes()).toString("base64"),
-    buildings: data.buildings.map((b) => ({ id: b.id, name: b.name ?? b.type ?? b.id, ...footprintRect(b.position, b.footprint, b.rotation) })),
+    buildings: data.buildings.map((b) => ({
+      id: b.id,
+      name: b.name ?? b.type ?? b.id,
+      type: b.type ?? null,
+      ...footprintRect(b.position, b.footprint, b.rotation),
+    })),
     areas: [...data.worldAreas.values()].map((a) => ({ id: a.id, name: a.name, bounds: a.bounds, safeZone: a.safeZone, pvpEnabled: a.pvpEnabled })),
     spawn: data.spawn ? { x: Math.round(data.spawn.position.x), z: Math.round(data.spawn.position.z) } : null,
     npcs: [...data.worldAreas.values()].flatMap((a) => [
