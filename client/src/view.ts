@@ -7,10 +7,11 @@ import { CHUNK, GroundChunks, GroundPlan } from "./render/ground.js";
 import { Animations, fallOf, type Dying } from "./render/animations.js";
 import { Motion } from "./render/motion.js";
 import { EAVES, drawRoof } from "./render/roofs.js";
-import type { Pose } from "./render/poses.js";
+import { POSES, POSE_INDEX, type Pose } from "./render/poses.js";
 import {
   SpriteCache,
   drawFigure,
+  drawSprite,
   drawResource,
   drawStation,
   figureSize,
@@ -21,6 +22,7 @@ import {
   thingAnchor,
   thingSize,
   type Look,
+  type Sprite,
 } from "./render/sprites.js";
 import { settings, setSettings, zoomStep } from "./settings.js";
 
@@ -283,6 +285,7 @@ export class WorldView {
     const state = game.net.state;
     const t = this.tile;
     this.motion.nextFrame();
+    this.sprites.nextFrame();
     const meId = game.net.playerId;
     const me = state.players?.get(meId);
     if (me) {
@@ -378,7 +381,7 @@ export class WorldView {
       const img = this.sprites.get(`roof:${b.id}`, t, w, h, (c) => drawRoof(c, w, h, t, b.type));
       // The roof's north-west corner: the building's, half a tile out from its corner tile's middle, and the eaves.
       const p = this.toCanvas(b.minX, b.maxZ);
-      this.ctx.drawImage(img, Math.round(p.x - t / 2 - eave), Math.round(p.y - t / 2 - eave));
+      drawSprite(this.ctx, img, Math.round(p.x - t / 2 - eave), Math.round(p.y - t / 2 - eave));
       this.drawnRoofs.push(b.id);
     }
   }
@@ -431,8 +434,8 @@ export class WorldView {
   }
 
   /** Draw a sprite with its anchor (ax, ay) at canvas (x, y). */
-  private blit(img: HTMLCanvasElement, x: number, y: number, ax = img.width / 2, ay = img.height / 2) {
-    this.ctx.drawImage(img, Math.round(x - ax), Math.round(y - ay));
+  private blit(img: Sprite, x: number, y: number, ax = img.width / 2, ay = img.height / 2) {
+    drawSprite(this.ctx, img, Math.round(x - ax), Math.round(y - ay));
   }
 
   private drawStation(s: StationView, now: number) {
@@ -496,7 +499,10 @@ export class WorldView {
   private figureSprite(look: Look, key: string, facing: number, step: number, pose: Pose, phase: number) {
     const t = this.tile;
     const { w, h } = figureSize(t);
-    return this.sprites.get(`${key}:${facing}:${step}:${pose}${phase}`, t, w, h, (c) => drawFigure(c, look, facing, step, t, pose, phase));
+    const i = ((facing * 2 + step) * POSES.length + POSE_INDEX[pose]) * 2 + phase;
+    // Standing the same way stands in for a step or a pose not drawn yet.
+    const spare = facing * 2 * POSES.length * 2;
+    return this.sprites.nth(key, i, t, w, h, (c) => drawFigure(c, look, facing, step, t, pose, phase), spare);
   }
 
   private drawFigureOf(f: Figure) {
@@ -536,7 +542,7 @@ export class WorldView {
     ctx.globalAlpha = alpha;
     ctx.translate(Math.round(p.x), Math.round(p.y + t * 0.25));
     ctx.rotate((side * turn * Math.PI) / 2);
-    ctx.drawImage(img, -w / 2, -(h - t / 4));
+    drawSprite(ctx, img, -w / 2, -(h - t / 4));
     ctx.restore();
     this.drawnDying.push({ kind: d.kind, id: d.id, x: p.x, y: p.y });
   }
@@ -596,7 +602,7 @@ export class WorldView {
   }
 
   /** A label drawn centred at (x, y) would cover a name or a line of speech already drawn this frame. */
-  private covers(x: number, y: number, img: HTMLCanvasElement): boolean {
+  private covers(x: number, y: number, img: Sprite): boolean {
     const x0 = x - img.width / 2;
     const y0 = y - img.height / 2 + 2;
     const x1 = x0 + img.width;
@@ -604,7 +610,7 @@ export class WorldView {
     return this.labels.some((l) => x0 < l.x1 && x1 > l.x0 && y0 < l.y1 && y1 > l.y0);
   }
 
-  private drawnLabel(kind: DrawnLabel["kind"], id: string, text: string, img: HTMLCanvasElement, x: number, y: number) {
+  private drawnLabel(kind: DrawnLabel["kind"], id: string, text: string, img: Sprite, x: number, y: number) {
     const l = (this.labelPool[this.labels.length] ??= { kind, id, text, x0: 0, y0: 0, x1: 0, y1: 0 });
     l.kind = kind;
     l.id = id;

@@ -7,7 +7,10 @@
 
 import type { Look } from "./sprites.js";
 
-export type Pose = "stand" | "chop" | "mine" | "fish" | "work" | "pray" | "reach" | "guard" | "swing" | "cast" | "shoot";
+export const POSES = ["stand", "chop", "mine", "fish", "work", "pray", "reach", "guard", "swing", "cast", "shoot"] as const;
+export type Pose = (typeof POSES)[number];
+/** Each pose's place in POSES (a sprite's number among its figure's). */
+export const POSE_INDEX = Object.fromEntries(POSES.map((p, i) => [p, i])) as Record<Pose, number>;
 
 /** How long each of a busy pose's two phases lasts (ms). */
 export const PHASE_MS = 320;

@@ -1,32 +1,128 @@
 /**
  * Everything on the map that is not ground, drawn in code: figures (people, goblins, animals) with
  * a facing, trees, rocks, fishing spots, stumps, fires, stations and altars, and text labels. Each
- * is drawn once per zoom into a small canvas and kept, so a frame is a list of drawImage calls.
+ * is drawn once per zoom into a small canvas cropped to the pixels it drew, and kept, so a frame
+ * is a list of drawImage calls that blend no more than each thing's own pixels.
  */
 
 import { drawPosedArms, type Pose } from "./poses.js";
 
-export class SpriteCache {
-  private readonly sprites = new Map<string, HTMLCanvasElement>();
-  private tile = 0;
+/** A sprite: the pixels it drew, cropped, and where they sat in the box it was drawn in. */
+export interface Sprite {
+  /** The drawn pixels, null if it drew none. */
+  src: OffscreenCanvas | null;
+  /** The drawn pixels' corner in the box (pixels from its top-left). */
+  ox: number;
+  oy: number;
+  /** The box it was drawn in. */
+  width: number;
+  height: number;
+}
 
-  /** The sprite for `key` at `tile` px per tile, made by `draw` on first use. */
-  get(key: string, tile: number, w: number, h: number, draw: (ctx: CanvasRenderingContext2D) => void): HTMLCanvasElement {
-    if (tile !== this.tile) {
-      this.sprites.clear();
-      this.tile = tile;
-    }
+/** Past this many sprites the cache starts again (a zoom change does too). */
+const MAX_SPRITES = 4000;
+/**
+ * Making a sprite takes a third of a millisecond: a frame makes at most this many of those that
+ * have a stand-in (a tick that turns a crowd would otherwise make dozens in one frame).
+ */
+const MADE_A_FRAME = 2;
+
+export class SpriteCache {
+  private readonly sprites = new Map<string, Sprite>();
+  /** Sprites by a number, for those looked up many times a frame (figures): no key to build. */
+  private readonly indexed = new Map<string, Sprite[]>();
+  private tile = 0;
+  private made = 0;
+  private madeThisFrame = 0;
+  private scratch: CanvasRenderingContext2D | null = null;
+
+  /** The sprite for `key` at `tile` px per tile, drawn by `draw` into a `w` × `h` box on first use. */
+  get(key: string, tile: number, w: number, h: number, draw: (ctx: CanvasRenderingContext2D) => void): Sprite {
+    this.atTile(tile);
     let s = this.sprites.get(key);
     if (!s) {
-      if (this.sprites.size > 3000) this.sprites.clear();
-      s = document.createElement("canvas");
-      s.width = Math.max(1, Math.ceil(w));
-      s.height = Math.max(1, Math.ceil(h));
-      draw(s.getContext("2d")!);
+      s = this.make(w, h, draw);
       this.sprites.set(key, s);
     }
     return s;
   }
+
+  /**
+   * The sprite number `i` of the family `family` (as `get`, without building a key a frame). Past
+   * MADE_A_FRAME new sprites this frame, the family's sprite number `spare` (or else any of the
+   * family's) stands in for a new one: a step, a pose or a turn drawn a frame late, not a frame
+   * drawn late.
+   */
+  nth(family: string, i: number, tile: number, w: number, h: number, draw: (ctx: CanvasRenderingContext2D) => void, spare = i): Sprite {
+    this.atTile(tile);
+    let list = this.indexed.get(family);
+    if (!list) this.indexed.set(family, (list = []));
+    let s = list[i];
+    if (!s) {
+      if (this.madeThisFrame >= MADE_A_FRAME) {
+        const stand = list[spare] ?? list.find((x) => x !== undefined);
+        if (stand) return stand;
+      }
+      s = list[i] = this.make(w, h, draw);
+    }
+    return s;
+  }
+
+  /** Call at the start of each frame: the count of sprites made in it starts again. */
+  nextFrame() {
+    this.madeThisFrame = 0;
+  }
+
+  private atTile(tile: number) {
+    if (tile !== this.tile || this.made > MAX_SPRITES) {
+      this.sprites.clear();
+      this.indexed.clear();
+      this.made = 0;
+      this.tile = tile;
+    }
+  }
+
+  /**
+   * Draw into the scratch canvas and keep only the pixels drawn: a sprite's box has room for
+   * every pose and weapon, and a frame blends hundreds of them.
+   */
+  private make(w: number, h: number, draw: (ctx: CanvasRenderingContext2D) => void): Sprite {
+    this.made++;
+    this.madeThisFrame++;
+    const ctx = (this.scratch ??= document.createElement("canvas").getContext("2d", { willReadFrequently: true })!);
+    const c = ctx.canvas;
+    c.width = Math.max(1, Math.ceil(w));
+    c.height = Math.max(1, Math.ceil(h));
+    draw(ctx);
+
+    // The drawing may have widened its canvas (a label's text); the box is what it ended as.
+    const W = c.width;
+    const H = c.height;
+    const img = ctx.getImageData(0, 0, W, H);
+    const data = img.data;
+    let x0 = W;
+    let y0 = H;
+    let x1 = -1;
+    let y1 = -1;
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        if (data[(y * W + x) * 4 + 3] === 0) continue;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        y1 = y;
+      }
+    }
+    if (x1 < 0) return { src: null, ox: 0, oy: 0, width: W, height: H };
+    const src = new OffscreenCanvas(x1 - x0 + 1, y1 - y0 + 1);
+    src.getContext("2d")!.putImageData(img, -x0, -y0, x0, y0, src.width, src.height);
+    return { src, ox: x0, oy: y0, width: W, height: H };
+  }
+}
+
+/** Draw `s` with the top-left corner of the box it was drawn in at (x, y). */
+export function drawSprite(ctx: CanvasRenderingContext2D, s: Sprite, x: number, y: number) {
+  if (s.src) ctx.drawImage(s.src, x + s.ox, y + s.oy);
 }
 
 // ---- Figures ----
@@ -737,7 +833,7 @@ export function drawStation(ctx: CanvasRenderingContext2D, type: string, runeTyp
 }
 
 /** A label: text with a dark outline, as one sprite. */
-export function labelSprite(cache: SpriteCache, text: string, colour: string, t: number, size = 11): HTMLCanvasElement {
+export function labelSprite(cache: SpriteCache, text: string, colour: string, t: number, size = 11): Sprite {
   const font = `bold ${size}px system-ui, sans-serif`;
   const width = Math.ceil(text.length * size * 0.62) + 6;
   return cache.get(`label:${colour}:${size}:${text}`, t, width, size + 6, (ctx) => {
