@@ -141,7 +141,8 @@ export class WorldView {
   /** The camera: the world point at the canvas's centre. */
   private camX = 0;
   private camZ = 0;
-  private hits: Hit[] = [];
+  private readonly hits: Hit[] = [];
+  private readonly hitPool: Hit[] = [];
   /** Quest markers as drawn in the last frame. */
   drawnMarkers: DrawnMarker[] = [];
   /** Called after each frame (the minimap draws then). */
@@ -150,6 +151,7 @@ export class WorldView {
   readonly frameMs: number[] = [];
   private pointer: { x: number; y: number } | null = null;
   private readonly standing: Standing[] = [];
+  private readonly standingPool: Standing[] = [];
   private readonly figures: Figure[] = [];
   private readonly figurePool: Figure[] = [];
   /** Figures per tile this frame (key from the tile), to draw those on one tile apart. */
@@ -159,6 +161,8 @@ export class WorldView {
   private readonly labelPool: DrawnLabel[] = [];
   /** Each player's look and sprite key, worked out once. */
   private readonly looks = new Map<string, { look: Look; key: string }>();
+  /** Each kind of npc's look and sprite key. */
+  private readonly npcLooks = new Map<string, { look: Look; key: string }>();
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -297,7 +301,7 @@ export class WorldView {
       this.camZ = game.me.position.z;
     }
     this.drawGround();
-    this.hits = [];
+    this.hits.length = 0;
     if (!state.players) return;
     const W = canvas.width;
     const H = canvas.height;
@@ -309,8 +313,8 @@ export class WorldView {
     state.groundItems.forEach((g) => inView(g.x, g.z) && this.drawGroundItem(g));
     const standing = this.standing;
     standing.length = 0;
-    state.stations.forEach((s) => inView(s.x, s.z) && standing.push({ z: s.z, station: s, resource: null, figure: null, dying: null }));
-    state.resources.forEach((r) => inView(r.x, r.z) && standing.push({ z: r.z + 0.01, station: null, resource: r, figure: null, dying: null }));
+    state.stations.forEach((s) => inView(s.x, s.z) && this.stand(s.z, s, null, null, null));
+    state.resources.forEach((r) => inView(r.x, r.z) && this.stand(r.z + 0.01, null, r, null, null));
     // The frame's figures and their places in the draw order come from pools kept from frame to frame.
     const figures = this.figures;
     figures.length = 0;
@@ -332,8 +336,8 @@ export class WorldView {
     state.npcs.forEach((n) => n.state !== "dead" && inView(n.x, n.z) && add("npc", n, n.state, n.state === "moving"));
     state.players.forEach((p) => inView(p.x, p.z) && add("player", p, p.action, p.moving));
     this.spreadShared(figures);
-    for (const f of figures) standing.push({ z: f.z, station: null, resource: null, figure: f, dying: null });
-    for (const d of animations.dying(now)) if (inView(d.x, d.z)) standing.push({ z: d.z, station: null, resource: null, figure: null, dying: d });
+    for (const f of figures) this.stand(f.z, null, null, f, null);
+    for (const d of animations.dying(now)) if (inView(d.x, d.z)) this.stand(d.z, null, null, null, d);
     this.drawnDying.length = 0;
     standing.sort((a, b) => b.z - a.z);
     for (const s of standing) {
@@ -433,6 +437,30 @@ export class WorldView {
     }
   }
 
+  /** Something standing on the map this frame, drawn in order north to south (from a pool kept from frame to frame). */
+  private stand(z: number, station: StationView | null, resource: ResourceView | null, figure: Figure | null, dying: Dying | null) {
+    const s = (this.standingPool[this.standing.length] ??= { z, station, resource, figure, dying });
+    s.z = z;
+    s.station = station;
+    s.resource = resource;
+    s.figure = figure;
+    s.dying = dying;
+    this.standing.push(s);
+  }
+
+  /** Something a click can land on this frame, from a pool kept from frame to frame. */
+  private hit(kind: Hit["kind"], id: string, x0: number, y0: number, x1: number, y1: number, pose?: Pose) {
+    const h = (this.hitPool[this.hits.length] ??= { kind, id, x0, y0, x1, y1 });
+    h.kind = kind;
+    h.id = id;
+    h.x0 = x0;
+    h.y0 = y0;
+    h.x1 = x1;
+    h.y1 = y1;
+    h.pose = pose;
+    this.hits.push(h);
+  }
+
   /** Draw a sprite with its anchor (ax, ay) at canvas (x, y). */
   private blit(img: Sprite, x: number, y: number, ax = img.width / 2, ay = img.height / 2) {
     drawSprite(this.ctx, img, Math.round(x - ax), Math.round(y - ay));
@@ -446,7 +474,7 @@ export class WorldView {
     const p = this.toCanvas(s.x, s.z);
     const a = thingAnchor(t);
     this.blit(img, p.x, p.y, a.x, a.y);
-    this.hits.push({ kind: "station", id: s.id, x0: p.x - t / 2, y0: p.y - t, x1: p.x + t / 2, y1: p.y + t / 2 });
+    this.hit("station", s.id, p.x - t / 2, p.y - t, p.x + t / 2, p.y + t / 2);
   }
 
   private drawResource(r: ResourceView, now: number) {
@@ -462,7 +490,7 @@ export class WorldView {
     const a = thingAnchor(t, size);
     this.blit(img, p.x, p.y, a.x, a.y);
     const tall = r.skill === "woodcutting" && !r.depleted ? t * 0.95 : t / 2;
-    this.hits.push({ kind: "resource", id: r.id, x0: p.x - t / 2, y0: p.y - tall, x1: p.x + t / 2, y1: p.y + t / 2 });
+    this.hit("resource", r.id, p.x - t / 2, p.y - tall, p.x + t / 2, p.y + t / 2);
   }
 
   private drawGroundItem(g: GroundItemView) {
@@ -475,14 +503,16 @@ export class WorldView {
       this.ctx.fillStyle = "#f0d040";
       this.ctx.fillRect(p.x - 4, p.y - 4, 8, 8);
     }
-    this.hits.push({ kind: "item", id: g.id, x0: p.x - t / 2, y0: p.y - t / 2, x1: p.x + t / 2, y1: p.y + t / 2 });
+    this.hit("item", g.id, p.x - t / 2, p.y - t / 2, p.x + t / 2, p.y + t / 2);
   }
 
   /** A figure's look and the key of its sprites, a player's worked out once. */
   private lookOf(kind: "npc" | "player", e: NpcView | PlayerView): { look: Look; key: string } {
     if (kind === "npc") {
       const n = e as NpcView;
-      return { look: npcLook(n.npcId, this.game.npc(n.npcId)?.attackable ?? false), key: `npc:${n.npcId}` };
+      let known = this.npcLooks.get(n.npcId);
+      if (!known) this.npcLooks.set(n.npcId, (known = { look: npcLook(n.npcId, this.game.npc(n.npcId)?.attackable ?? false), key: `npc:${n.npcId}` }));
+      return known;
     }
     const p = e as PlayerView;
     let known = this.looks.get(p.id);
@@ -525,7 +555,7 @@ export class WorldView {
     // Its body, not the tiles around it: a click on the next tile's centre is that tile's.
     // Beside another on its tile, only its own half of the tile.
     const half = f.of > 1 ? Math.min(t * 0.45, Math.min(t * 0.5, (t * 0.9) / (f.of - 1)) / 2) : t * 0.45;
-    this.hits.push({ kind: f.kind, id: f.e.id, pose: f.pose, x0: p.x - half, y0: p.y - t * 0.95 * scale, x1: p.x + half, y1: p.y + t * 0.45 });
+    this.hit(f.kind, f.e.id, p.x - half, p.y - t * 0.95 * scale, p.x + half, p.y + t * 0.45, f.pose);
   }
 
   /** A figure that died: falling over away from where it faced, then fading (nothing to click). */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ROOT } from "../../src/paths.js";
@@ -57,11 +57,19 @@ export function browserSuite(env: Record<string, string> = {}) {
   };
 }
 
-/** Save a screenshot of the page under test-results/screenshots/<name>.png. */
+/** The screenshots the README shows, made by the suites (see `screenshot`). */
+export const DOCS_SCREENSHOTS = path.join(ROOT, "docs", "screenshots");
+
+/**
+ * Save a screenshot of the page under test-results/screenshots/<name>.png. With
+ * UPDATE_DOCS_SCREENSHOTS=1, one of those docs/screenshots keeps is written there too.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file });
+  const kept = path.join(DOCS_SCREENSHOTS, `${name}.png`);
+  if (process.env.UPDATE_DOCS_SCREENSHOTS === "1" && existsSync(kept)) copyFileSync(file, kept);
   return file;
 }
 

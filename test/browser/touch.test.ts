@@ -1,25 +1,11 @@
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import type { DrawnMarker } from "../../client/src/view.js";
-import { ROOT } from "../../src/paths.js";
 import { theWorld } from "../helpers/worldRoom.js";
 import { browserSuite, screenshot } from "./browser.js";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-/** With UPDATE_DOCS_SCREENSHOTS=1 the run's phone.png and desktop.png are copied into docs/screenshots/ too. */
-const DOCS_SCREENSHOTS = path.join(ROOT, "docs", "screenshots");
-
-async function shoot(page: Page, name: string) {
-  const file = await screenshot(page, name);
-  if (process.env.UPDATE_DOCS_SCREENSHOTS === "1") {
-    mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-    copyFileSync(file, path.join(DOCS_SCREENSHOTS, `${name}.png`));
-  }
-}
-
 /**
  * Touch play and the narrow layout (client/src/touch.ts, client/style.css "Touch and small
  * screens") in Debian's Chromium against a real server, on a 390×844 phone (`hasTouch`,
@@ -250,7 +236,7 @@ describe("web client in Chromium: touch and a phone's screen", function () {
       assert.match(hintText, /tap Warden Holt to talk/);
       assert.match(hintText, /long press anything/);
       assert.doesNotMatch(hintText, /right-click|click/i);
-      await shoot(page, "phone");
+      await screenshot(page, "phone");
       await hint.locator("button", { hasText: "Got it" }).tap();
       await hint.waitFor({ state: "hidden" });
       await page.locator('#tabs button:has-text("Quests")').tap();
@@ -368,7 +354,7 @@ describe("web client in Chromium: touch and a phone's screen", function () {
       const hint = (await page.locator("#hint").textContent()) ?? "";
       assert.match(hint, /click Warden Holt to talk/);
       assert.match(hint, /right-click anything/);
-      await shoot(page, "desktop");
+      await screenshot(page, "desktop");
     } finally {
       await page.close();
     }
