@@ -25,7 +25,7 @@ export class Minimap {
     private readonly view: WorldView,
     private readonly guidance: Guidance | null,
   ) {
-    this.ctx = canvas.getContext("2d")!;
+    this.ctx = canvas.getContext("2d", { alpha: false })!;
     this.world = document.createElement("canvas");
     this.paintWorld(plan);
     canvas.addEventListener("click", (ev) => {

@@ -171,7 +171,7 @@ export class WorldView {
     private readonly guidance: Guidance | null,
     options: { loop?: boolean } = {},
   ) {
-    this.ctx = canvas.getContext("2d")!;
+    this.ctx = canvas.getContext("2d", { alpha: false })!; // the ground covers it all: an opaque canvas blends less
     this.plan = new GroundPlan(game.map, areas);
     this.areas = areas;
     this.ground = new GroundChunks(this.plan);
