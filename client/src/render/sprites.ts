@@ -10,7 +10,7 @@ import { drawPosedArms, type Pose } from "./poses.js";
 /** A sprite: the pixels it drew, cropped, and where they sat in the box it was drawn in. */
 export interface Sprite {
   /** The drawn pixels, null if it drew none. */
-  src: OffscreenCanvas | null;
+  src: ImageBitmap | null;
   /** The drawn pixels' corner in the box (pixels from its top-left). */
   ox: number;
   oy: number;
@@ -114,9 +114,10 @@ export class SpriteCache {
       }
     }
     if (x1 < 0) return { src: null, ox: 0, oy: 0, width: W, height: H };
-    const src = new OffscreenCanvas(x1 - x0 + 1, y1 - y0 + 1);
-    src.getContext("2d")!.putImageData(img, -x0, -y0, x0, y0, src.width, src.height);
-    return { src, ox: x0, oy: y0, width: W, height: H };
+    const cropped = new OffscreenCanvas(x1 - x0 + 1, y1 - y0 + 1);
+    cropped.getContext("2d")!.putImageData(img, -x0, -y0, x0, y0, cropped.width, cropped.height);
+    // An image bitmap never changes: drawing it needs no snapshot of a canvas.
+    return { src: cropped.transferToImageBitmap(), ox: x0, oy: y0, width: W, height: H };
   }
 }
 
