@@ -284,12 +284,7 @@ export class GroundChunks {
               const hz = tileHash(x * 5 - n, z * 11 + n);
               ctx.fillRect(px + hx * (t - 3), py + hz * (t - 4), Math.max(1, t / 16), Math.max(2, t / 8));
             }
-            if (g === Ground.Forest && h > 0.8) {
-              ctx.fillStyle = "#24491d";
-              ctx.beginPath();
-              ctx.arc(px + t * h, py + t * (1 - h), t * 0.18, 0, Math.PI * 2);
-              ctx.fill();
-            }
+            if (g === Ground.Forest) this.paintUndergrowth(ctx, x, z, px, py, t, h);
             if (g !== Ground.Forest && h > 0.93) {
               ctx.fillStyle = h > 0.965 ? "#f2e27a" : "#f4f0f0";
               ctx.fillRect(px + t * 0.4, py + t * 0.4, Math.max(2, t / 10), Math.max(2, t / 10));
@@ -335,6 +330,46 @@ export class GroundChunks {
       }
     }
     this.paintBuildings(ctx, x0, z0, t);
+  }
+
+  /**
+   * The forest floor under the trees: fallen leaves, and here and there a fern or a bush (ground
+   * only: nothing to click, nothing in the way).
+   */
+  private paintUndergrowth(ctx: CanvasRenderingContext2D, x: number, z: number, px: number, py: number, t: number, h: number) {
+    ctx.fillStyle = "#6a4a26";
+    for (let n = 0; n < 2; n++) {
+      const lx = tileHash(x * 13 + n, z * 7);
+      const lz = tileHash(x * 5, z * 17 + n);
+      if (lx > 0.55) ctx.fillRect(px + lz * (t - 3), py + lx * (t - 3), Math.max(1.5, t / 14), Math.max(1, t / 20));
+    }
+    if (h > 0.95) {
+      // A fern: fronds from one root.
+      const fx = px + t * 0.5;
+      const fy = py + t * 0.75;
+      ctx.strokeStyle = "#4f8a2c";
+      ctx.lineWidth = Math.max(1, t / 18);
+      ctx.beginPath();
+      for (const a of [-1.1, -0.55, 0, 0.55, 1.1]) {
+        ctx.moveTo(fx, fy);
+        ctx.quadraticCurveTo(fx + Math.sin(a) * t * 0.25, fy - t * 0.35, fx + Math.sin(a) * t * 0.4, fy - Math.cos(a) * t * 0.3);
+      }
+      ctx.stroke();
+    } else if (h > 0.9) {
+      // A bush: a few dark leaf balls with a lit top.
+      const bx = px + t * (0.3 + h * 0.3);
+      const by = py + t * 0.55;
+      ctx.fillStyle = "#1f4a18";
+      ctx.beginPath();
+      ctx.arc(bx - t * 0.12, by, t * 0.17, 0, Math.PI * 2);
+      ctx.arc(bx + t * 0.12, by, t * 0.17, 0, Math.PI * 2);
+      ctx.arc(bx, by - t * 0.1, t * 0.18, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillStyle = "#3f7a2a";
+      ctx.beginPath();
+      ctx.arc(bx - t * 0.04, by - t * 0.16, t * 0.08, 0, Math.PI * 2);
+      ctx.fill();
+    }
   }
 
   /**
