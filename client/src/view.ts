@@ -5,6 +5,7 @@ import type { Guidance, Marker } from "./guidance.js";
 import { iconCanvas } from "./icons.js";
 import { CHUNK, GroundChunks, GroundPlan } from "./render/ground.js";
 import { Animations, fallOf, type Dying } from "./render/animations.js";
+import { npcLook, playerLook, type Look } from "./render/looks.js";
 import { Motion } from "./render/motion.js";
 import { EAVES, drawRoof } from "./render/roofs.js";
 import { POSES, POSE_INDEX, type Pose } from "./render/poses.js";
@@ -16,12 +17,9 @@ import {
   drawStation,
   figureSize,
   labelSprite,
-  npcLook,
-  playerLook,
   resourceSize,
   thingAnchor,
   thingSize,
-  type Look,
   type Sprite,
 } from "./render/sprites.js";
 import { settings, setSettings, zoomStep } from "./settings.js";

@@ -5,7 +5,7 @@
  */
 
 import { PHASE_MS, poseOfAction, poseOfBlow, type Pose } from "./poses.js";
-import type { Look } from "./sprites.js";
+import type { Look } from "./looks.js";
 
 /** A blow's pose lasts this long (ms): wound up in the first half, struck in the second. */
 export const BLOW_MS = 450;

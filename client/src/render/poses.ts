@@ -5,7 +5,7 @@
  * a death is drawn by the view (the standing sprite falling and fading).
  */
 
-import type { Look } from "./sprites.js";
+import type { Look } from "./looks.js";
 
 export const POSES = ["stand", "chop", "mine", "fish", "work", "pray", "reach", "guard", "swing", "cast", "shoot"] as const;
 export type Pose = (typeof POSES)[number];
