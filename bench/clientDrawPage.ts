@@ -4,8 +4,9 @@
  * `npcs` npcs standing in view around the player, half of them stepping to a next tile each tick
  * so that they slide, a sixth of the players standing at work (chopping, mining, fishing, cooking,
  * fighting, praying: their arms posed), blows of each style struck and some of them deadly (the
- * figure falling and fading), among trees, rocks, fishing spots, fires and stations. Each animation frame draws the map and the minimap and flushes the canvas
- * (a 1-pixel read), timed together; the times are left on window.benchResult.
+ * figure falling and fading), among trees, rocks, fishing spots, fires and stations. Each
+ * animation frame draws the map and the minimap and flushes the canvas (a 1-pixel read), timed
+ * together; the times are left on window.benchResult.
  */
 import type { AreaInfo, Catalogue, WorldMap } from "../client/src/api.js";
 import { Game } from "../client/src/game.js";

@@ -40,6 +40,11 @@ const SPEECH_ROW = 15;
 const SPEECH_ROWS = 6;
 const LEVEL_UP_MS = 3500;
 
+/** A figure's sprite's number among its look's: by facing, step, pose and phase. */
+function figureSpriteIndex(facing: number, step: number, pose: Pose, phase: number): number {
+  return ((facing * 2 + step) * POSES.length + POSE_INDEX[pose]) * 2 + phase;
+}
+
 /** A figure as drawn this frame: where it slides, its facing and its step. */
 interface Figure {
   kind: "npc" | "player";
@@ -527,15 +532,14 @@ export class WorldView {
   private figureSprite(look: Look, key: string, facing: number, step: number, pose: Pose, phase: number) {
     const t = this.tile;
     const { w, h } = figureSize(t);
-    const i = ((facing * 2 + step) * POSES.length + POSE_INDEX[pose]) * 2 + phase;
+    const i = figureSpriteIndex(facing, step, pose, phase);
     // Standing the same way stands in for a step or a pose not drawn yet.
-    const spare = facing * 2 * POSES.length * 2;
+    const spare = figureSpriteIndex(facing, 0, "stand", 0);
     return this.sprites.nth(key, i, t, w, h, (c) => drawFigure(c, look, facing, step, t, pose, phase), spare);
   }
 
   private drawFigureOf(f: Figure) {
     const t = this.tile;
-    const { w, h } = figureSize(t);
     const { look, key } = this.lookOf(f.kind, f.e);
     const img = this.figureSprite(look, key, f.facing, f.step, f.pose, f.phase);
     const p = this.toCanvas(f.x, f.z);
@@ -548,7 +552,8 @@ export class WorldView {
       this.ctx.ellipse(p.x, p.y + t * 0.25, t * 0.42, t * 0.18, 0, 0, Math.PI * 2);
       this.ctx.stroke();
     }
-    this.blit(img, p.x, p.y + t * 0.25, w / 2, h - t / 4);
+    // The sprite's feet are a quarter tile above the bottom of its box (figureSize).
+    this.blit(img, p.x, p.y + t * 0.25, img.width / 2, img.height - t / 4);
     const scale = f.kind === "npc" ? (look.scale ?? 1) : 1;
     // Its body, not the tiles around it: a click on the next tile's centre is that tile's.
     // Beside another on its tile, only its own half of the tile.
@@ -559,7 +564,6 @@ export class WorldView {
   /** A figure that died: falling over away from where it faced, then fading (nothing to click). */
   private drawDying(d: Dying, now: number) {
     const t = this.tile;
-    const { w, h } = figureSize(t);
     const img = this.figureSprite(d.look, d.key, d.facing, 0, "stand", 0);
     const p = this.toCanvas(d.x, d.z);
     const { turn, alpha } = fallOf(d, now);
@@ -570,7 +574,7 @@ export class WorldView {
     ctx.globalAlpha = alpha;
     ctx.translate(Math.round(p.x), Math.round(p.y + t * 0.25));
     ctx.rotate((side * turn * Math.PI) / 2);
-    drawSprite(ctx, img, -w / 2, -(h - t / 4));
+    drawSprite(ctx, img, -img.width / 2, -(img.height - t / 4));
     ctx.restore();
     this.drawnDying.push({ kind: d.kind, id: d.id, x: p.x, y: p.y });
   }

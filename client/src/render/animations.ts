@@ -5,7 +5,7 @@
  */
 
 import { PHASE_MS, poseOfAction, poseOfBlow, type Pose } from "./poses.js";
-import type { Look } from "./looks.js";
+import { hashOf, type Look } from "./looks.js";
 
 /** A blow's pose lasts this long (ms): wound up in the first half, struck in the second. */
 export const BLOW_MS = 450;
@@ -58,7 +58,7 @@ export class Animations {
     }
     out.pose = moving ? "stand" : poseOfAction(action);
     // Each figure keeps its own beat, so that a row of woodcutters does not chop as one.
-    out.phase = out.pose === "stand" ? 0 : Math.floor((now + beatOf(id)) / PHASE_MS) % 2;
+    out.phase = out.pose === "stand" ? 0 : Math.floor((now + (hashOf(id) % (PHASE_MS * 2))) / PHASE_MS) % 2;
     return out;
   }
 
@@ -86,10 +86,4 @@ export function fallOf(d: Dying, now: number): { turn: number; alpha: number } {
   const turn = Math.min(1, age / FALL_MS);
   const alpha = age < FALL_MS ? 1 : Math.max(0, 1 - (age - FALL_MS) / (DIE_MS - FALL_MS));
   return { turn, alpha };
-}
-
-function beatOf(id: string): number {
-  let h = 0;
-  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) | 0;
-  return (h >>> 0) % (PHASE_MS * 2);
 }

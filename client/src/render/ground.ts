@@ -34,6 +34,11 @@ export const GROUND_COLOURS: Record<Ground, [string, string]> = {
   [Ground.Floor]: ["#8a6a44", "#7a5c3a"],
 };
 
+/** Water of any depth: the shallows, open water and the sea. */
+function isWater(g: Ground): boolean {
+  return g === Ground.Water || g === Ground.Shallows || g === Ground.Sea;
+}
+
 /** A small, stable hash of a tile: the same tile always gets the same tufts and shades. */
 export function tileHash(x: number, z: number): number {
   let h = (x * 374761393 + z * 668265263) | 0;
@@ -394,13 +399,12 @@ export class GroundChunks {
       ctx.arc(wx, wy, r, Math.PI * 1.15, Math.PI * 1.85);
       ctx.stroke();
     }
-    const water = (g: Ground) => g === Ground.Water || g === Ground.Shallows || g === Ground.Sea;
     const foam = Math.max(1.5, t / 10);
     ctx.fillStyle = "rgba(240,248,255,0.6)";
-    if (!water(plan.at(x, z + 1))) ctx.fillRect(px, py, t, foam);
-    if (!water(plan.at(x, z - 1))) ctx.fillRect(px, py + t - foam, t, foam);
-    if (!water(plan.at(x - 1, z))) ctx.fillRect(px, py, foam, t);
-    if (!water(plan.at(x + 1, z))) ctx.fillRect(px + t - foam, py, foam, t);
+    if (!isWater(plan.at(x, z + 1))) ctx.fillRect(px, py, t, foam);
+    if (!isWater(plan.at(x, z - 1))) ctx.fillRect(px, py + t - foam, t, foam);
+    if (!isWater(plan.at(x - 1, z))) ctx.fillRect(px, py, foam, t);
+    if (!isWater(plan.at(x + 1, z))) ctx.fillRect(px + t - foam, py, foam, t);
   }
 
   /** Walls around each building's floor, with its door left open. */

@@ -32,7 +32,8 @@ const NPC_LOOKS: Record<string, Look> = {
 
 const SHIRTS = ["#b03a2e", "#2e6fb0", "#c9a12e", "#3a8a4a", "#8a4ab0", "#c96a2e", "#2e9aa0", "#6a6a6a"];
 
-function hashOf(s: string): number {
+/** A small, stable hash of a string (an id): the same id always gets the same colours or beat. */
+export function hashOf(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
   return Math.abs(h);
