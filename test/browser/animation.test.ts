@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { givePack, place, setRng, theWorld } from "../helpers/worldRoom.js";
-import { browserSuite, playAsGuest, tileOnPage } from "./browser.js";
+import { browserSuite, playAsGuest, settledOn, tileOnPage } from "./browser.js";
 
 interface DrawnFigure {
   kind: string;
@@ -44,7 +44,7 @@ describe("web client in Chromium: animations for actions and deaths", function (
       const tree = [...world.resources.values()].find((r) => r.skill === "woodcutting" && !r.depleted)!;
       givePack(room, a.id, [["bronze_hatchet", 1]]);
       place(room, a.id, { x: tree.tile.x - 1, z: tree.tile.z });
-      await page.waitForFunction(() => (window as any).arenaDrawn.settled());
+      await settledOn(page, { x: tree.tile.x - 1, z: tree.tile.z });
       const before = await drawnIn(page, a.id, "stand");
 
       await page.evaluate((targetId) => (window as any).arena.game.net.send("player:action", { action: "gather", targetId }), tree.id);
@@ -74,9 +74,10 @@ describe("web client in Chromium: animations for actions and deaths", function (
       const chicken = [...world.npcs.values()].find((n) => n.defId === "chicken" && n.deadUntilTick == null)!;
       chicken.wanderTo = null;
       chicken.health = 1;
-      place(room, a.id, { x: chicken.position.x - 1, z: chicken.position.z });
+      const beside = { x: chicken.position.x - 1, z: chicken.position.z };
+      place(room, a.id, beside);
       await page.waitForFunction((id) => (window as any).arena.game.net.state.npcs.get(id) !== undefined, chicken.id);
-      await page.waitForFunction(() => (window as any).arenaDrawn.settled());
+      await settledOn(page, beside);
       // Watched from before the attack: the blow's pose lasts less than half a second.
       const swung = drawnIn(page, a.id, "swing");
       const fell = drawnIn(page, chicken.id, "die");

@@ -102,6 +102,21 @@ export async function playAsGuest(browser: Browser, url: string, name: string, l
 }
 
 /**
+ * Wait until the page's player stands on `tile` and the view has settled there: after a test's
+ * `place`, the page may still show (settled) where the player stood before the move reached it.
+ */
+export async function settledOn(page: Page, tile: { x: number; z: number }): Promise<void> {
+  await page.waitForFunction(
+    ([x, z]) => {
+      const drawn = (window as any).arenaDrawn;
+      const me = drawn.player();
+      return me?.x === x && me?.z === z && drawn.settled();
+    },
+    [tile.x, tile.z] as const,
+  );
+}
+
+/**
  * The page coordinates of a tile's centre, read from a frame in which the view has settled: the
  * player stands still and the view is centred on its tile (after a walk or a test's `place`, the
  * drawn player glides there for a moment, and a point read meanwhile would be off by the glide).

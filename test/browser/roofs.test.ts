@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { place, theWorld } from "../helpers/worldRoom.js";
-import { browserSuite, playAsGuest, screenshot, tileOnPage } from "./browser.js";
+import { browserSuite, playAsGuest, screenshot, settledOn, tileOnPage } from "./browser.js";
 
 /** The colour drawn at a page point (r, g, b). */
 async function colourAt(page: Page, p: { x: number; y: number }): Promise<[number, number, number]> {
@@ -33,7 +33,7 @@ describe("web client in Chromium: roofs over the buildings", function () {
     await page.click('#hint button:has-text("Got it")');
     // South of the bank and the store, both in view (the bank spans 90..97 × 108..111).
     place(room, a.id, { x: 100, z: 104 });
-    await page.waitForFunction(() => (window as any).arenaDrawn.settled());
+    await settledOn(page, { x: 100, z: 104 });
     await page.waitForFunction(() => ["brindlemere_bank", "pells_provisions"].every((id) => (window as any).arenaDrawn.roofs().includes(id)));
     const bankMiddle = await tileOnPage(page, 93, 109);
     const storeMiddle = await tileOnPage(page, 105, 109);
@@ -46,7 +46,7 @@ describe("web client in Chromium: roofs over the buildings", function () {
 
     // Put inside the bank (as a staff teleport could): its roof is lifted, the store's stays.
     place(room, a.id, { x: 93, z: 109 });
-    await page.waitForFunction(() => (window as any).arenaDrawn.settled());
+    await settledOn(page, { x: 93, z: 109 });
     await page.waitForFunction(() => !(window as any).arenaDrawn.roofs().includes("brindlemere_bank"));
     assert.ok((await roofs(page)).includes("pells_provisions"), "the store's roof stays");
     const floor = await colourAt(page, await tileOnPage(page, 92, 110));
@@ -55,7 +55,7 @@ describe("web client in Chromium: roofs over the buildings", function () {
 
     // Roofs off in Options: none drawn, the store's floor shows.
     place(room, a.id, { x: 100, z: 104 });
-    await page.waitForFunction(() => (window as any).arenaDrawn.settled());
+    await settledOn(page, { x: 100, z: 104 });
     await page.click('#tabs button:has-text("Options")');
     await page.locator("label.option", { hasText: "Roofs" }).locator("input").uncheck();
     await page.waitForFunction(() => (window as any).arenaDrawn.roofs().length === 0);
