@@ -34,16 +34,25 @@ export interface Ledger {
   total: Bag;
 }
 
+type Stack = { characterId: string; slot?: number; itemId: string; quantity: number };
+
+/**
+ * Every item the database holds, read in one REPEATABLE READ transaction: one snapshot, so a save
+ * that commits while it reads (a drop writes the pack and the ground together) is seen whole or not
+ * at all, never its ground without its pack.
+ */
 export async function readLedger(db: Database): Promise<Ledger> {
-  const prisma = db.prisma;
-  const [characters, inventory, bank, equipment, chunks, deaths] = await Promise.all([
-    prisma.character.findMany({ select: { id: true } }),
-    prisma.inventoryItem.findMany({ orderBy: [{ characterId: "asc" }, { slot: "asc" }] }),
-    prisma.bankItem.findMany(),
-    prisma.equipmentItem.findMany(),
-    prisma.worldChunk.findMany(),
-    prisma.playerDeath.findMany({ where: { resolvedAt: null } }),
-  ]);
+  const [characters, inventory, bank, equipment, chunks, deaths] = await db.sql.transaction(async (tx) => {
+    await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    return [
+      await tx.query<{ id: string }>(`SELECT "id" FROM "characters"`),
+      await tx.query<Stack>(`SELECT "characterId", "slot", "itemId", "quantity" FROM "inventory" ORDER BY "characterId", "slot"`),
+      await tx.query<Stack>(`SELECT "characterId", "itemId", "quantity" FROM "bank"`),
+      await tx.query<Stack>(`SELECT "characterId", "itemId", "quantity" FROM "equipment"`),
+      await tx.query<{ data: unknown }>(`SELECT "data" FROM "world_chunks"`),
+      await tx.query<{ items: unknown }>(`SELECT "items" FROM "player_deaths" WHERE "resolvedAt" IS NULL`),
+    ] as const;
+  });
   const ledger: Ledger = { characters: new Map(), inventories: new Map(), ground: new Map(), total: new Map() };
   for (const c of characters) {
     ledger.characters.set(c.id, new Map());
@@ -53,7 +62,7 @@ export async function readLedger(db: Database): Promise<Ledger> {
     addTo(ledger.characters.get(row.characterId)!, row.itemId, row.quantity);
     addTo(ledger.total, row.itemId, row.quantity);
   }
-  for (const row of inventory) ledger.inventories.get(row.characterId)!.push({ slot: row.slot, itemId: row.itemId, quantity: row.quantity });
+  for (const row of inventory) ledger.inventories.get(row.characterId)!.push({ slot: row.slot!, itemId: row.itemId, quantity: row.quantity });
   const onGround = [
     ...chunks.flatMap((c) => (c.data as unknown as Partial<ChunkData>).groundItems ?? []),
     ...deaths.flatMap((d) => (d.items as unknown as Array<{ itemId: string; quantity: number }>) ?? []),
