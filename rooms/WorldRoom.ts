@@ -28,7 +28,7 @@ import type { InterestKind, WorldInterest } from "./interest/worldInterest.js";
 import { firstStatesFrom } from "./interest/firstState.js";
 import { StoreDesk } from "./storeDesk.js";
 import { TradeDesk } from "./tradeDesk.js";
-import { DuelDesk } from "./duelDesk.js";
+import type { DeskFeature, WorldDesk } from "../src/worldDesks.js";
 import { isRoomOp, roomOps } from "./roomOps.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
 import { worldClaims } from "./cluster/worldHosting.js";
@@ -77,8 +77,8 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   trades!: TradeDesk;
   /** Purchases and sales at the world's stores. */
   stores!: StoreDesk;
-  /** Staked duels between the players of this world. */
-  duels!: DuelDesk;
+  /** The features' desks (staked duels): their messages, their tick phases. */
+  desks!: Array<{ feature: DeskFeature; desk: WorldDesk }>;
   /** Private messages, trade and duel requests to players of other worlds. */
   private across!: AcrossWorlds;
   /** Flags clients that ask for more than the rules allow, and gains beyond play. */
@@ -101,7 +101,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   /** How the world's events reach the players. */
   private events!: EventContext;
   /** The tick's phases, timed into the tick histogram. */
-  readonly phases = new TickPhases<WorldTickPhase>(tickDuration);
+  readonly phases = new TickPhases<WorldTickPhase | string>(tickDuration);
   /** The latest ticks' durations (for /status). */
   private readonly recentTicks = new RecentTicks();
 
@@ -125,7 +125,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
     this.saver = new WorldSaver(this.ctx.db.sql, key, this.ctx.logger);
     await restoreWorld(this.world, key, this.ctx.db.prisma, this.ctx.logger);
     this.locks = new RoomCharacterLocks(new CharacterLocks(this.presence, this.roomId), (id) => this.sessions.has(id), this.ctx.logger);
-    // The trade, store and duel desks: what they commit goes through the world's saver.
+    // The trade and store desks and the features': what they commit goes through the world's saver.
     const desk = {
       world: this.world,
       saver: this.saver,
@@ -143,7 +143,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       },
     });
     this.stores = new StoreDesk({ ...desk, worldName: key });
-    this.duels = new DuelDesk(desk);
+    this.desks = this.ctx.worldDesks.map((feature) => ({ feature, desk: feature.open(desk) }));
     this.interest = makeInterest(options.interest ?? "shared", {
       world: this.world,
       state: this.state,
@@ -171,7 +171,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       saver: this.saver,
       trades: this.trades,
       stores: this.stores,
-      duels: this.duels,
+      desks: this.desks.map((d) => d.desk),
       ignores: this.ignores,
       locks: this.locks,
       sessions: this.sessions,
@@ -237,7 +237,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       commands,
       events: this.events,
       trades: this.trades,
-      duels: this.duels,
+      desks: this.desks,
       across: this.across,
       spectating: (client) => this.watchers.isSpectator(client),
       watchdog: this.watchdog,
@@ -247,7 +247,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       phases: this.phases,
       events: this.events,
       trades: this.trades,
-      duels: this.duels,
+      desks: this.desks.map((d) => ({ phase: d.feature.phase, desk: d.desk })),
       stores: this.stores,
       interest: this.interest,
       sessions: this.sessions,
@@ -425,7 +425,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   async callOff(): Promise<void> {
     if (!this.world) return;
     this.world.callOff("The server is shutting down: everyone keeps their own");
-    await Promise.all([this.trades.stopped(), this.duels.stopped()]);
+    await Promise.all([this.trades.stopped(), ...this.desks.map((d) => d.desk.stopped())]);
     for (const id of this.sessions.keys()) if (this.world.players.get(id)?.privateDirty) this.syncPlayer(id);
     await Promise.all([...this.sessions.values()].map((s) => sendsWritten(s.client, SENDS_WRITTEN_MS)));
   }

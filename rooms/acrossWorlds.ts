@@ -4,6 +4,7 @@ import type { SqlRunner } from "../src/db/sql.js";
 import { characterIdByName } from "../src/db/socialRepo.js";
 import type { ServerMessage } from "../src/protocol/index.js";
 import type { WorldAccess } from "../src/worldAccess.js";
+import type { RefusalMessageType } from "../src/worldDesks.js";
 import { orderOf } from "./messageOrder.js";
 import { inReplyLater, replier, type ProtocolClient } from "./protocolClient.js";
 
@@ -47,7 +48,7 @@ export class AcrossWorlds {
    * refused OTHER_WORLD when that player is in another world, else `otherwise` gives the world's
    * own answer (not online). False when the target is in this world (or the payload names none).
    */
-  requestElsewhere(client: ProtocolClient, payload: unknown, errorType: "tradeError" | "duel:error", otherwise: () => void): boolean {
+  requestElsewhere(client: ProtocolClient, payload: unknown, errorType: RefusalMessageType, otherwise: () => void): boolean {
     const target = (payload as { targetPlayerId?: unknown } | null)?.targetPlayerId;
     if (typeof target !== "string" || this.o.isHere(target)) return false;
     const within = inReplyLater(client);

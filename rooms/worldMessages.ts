@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
 import type { World } from "../src/game/world/World.js";
-import { ClientMessages, DuelMessages, TradeMessages, type ClientMessageType, type DuelMessageType, type TradeMessageType } from "../src/protocol/index.js";
+import { ClientMessages, TradeMessages, type ClientMessageType, type TradeMessageType } from "../src/protocol/index.js";
 import type { AcrossWorlds } from "./acrossWorlds.js";
 import { MAX_WAITING, orderOf } from "./messageOrder.js";
 import { inReplyLater } from "./protocolClient.js";
 import { runCommand, type CommandHandlers } from "./worldCommands.js";
-import type { DuelDesk } from "./duelDesk.js";
+import type { DeskFeature, WorldDesk } from "../src/worldDesks.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { WorldClient } from "./worldSessions.js";
 import type { TradeDesk } from "./tradeDesk.js";
@@ -22,7 +22,8 @@ export interface MessageRoutes {
   commands: CommandHandlers;
   events: EventContext;
   trades: TradeDesk;
-  duels: DuelDesk;
+  /** The features' desks, with what routes to them. */
+  desks: ReadonlyArray<{ feature: DeskFeature; desk: WorldDesk }>;
   across: AcrossWorlds;
   /** Is the client a spectator's (it watches an agent, and acts on nothing)? */
   spectating(client: WorldClient): boolean;
@@ -32,8 +33,8 @@ export interface MessageRoutes {
 
 /**
  * Every message a world room takes, to its handler: the world's commands (validated and run by
- * rooms/worldCommands.ts, a refusal answered with `error`), the trade and duel messages to their
- * desks (a request naming a player of another world goes there), and any other type answered with
+ * rooms/worldCommands.ts, a refusal answered with `error`), the trade messages and the features'
+ * (a duel's) to their desks (a request naming a player of another world goes there), and any other type answered with
  * UNKNOWN_EVENT. What a message set off (a dialogue node, a store opening, a quest's progress, a
  * duel's start) is told at once, not at the next tick.
  */
@@ -66,17 +67,19 @@ export function routeWorldMessages(r: MessageRoutes): void {
       run();
     });
   }
-  for (const type of Object.keys(DuelMessages) as DuelMessageType[]) {
-    on(type, (client, payload) => {
-      const session = client.userData;
-      if (!session) return client.send("duel:error", { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
-      const run = () => {
-        r.duels.receive(session.playerId, type, payload);
-        told();
-      };
-      if (type === "duel:challenge" && r.across.requestElsewhere(client, payload, "duel:error", run)) return;
-      run();
-    });
+  for (const { feature, desk } of r.desks) {
+    for (const type of feature.messages) {
+      on(type, (client, payload) => {
+        const session = client.userData;
+        if (!session) return client.send(feature.errorType, { code: "NOT_IN_WORLD", message: "You are not in the world yet" });
+        const run = () => {
+          desk.receive(session.playerId, type, payload);
+          told();
+        };
+        if (type === feature.request && r.across.requestElsewhere(client, payload, feature.errorType, run)) return;
+        run();
+      });
+    }
   }
   r.on("*", (client, type) => {
     if (r.spectating(client)) return client.send("error", { code: "SPECTATOR", message: SPECTATOR_MESSAGE });

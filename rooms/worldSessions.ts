@@ -33,7 +33,7 @@ import type { ChatSession } from "./worldChat.js";
 import type { WorldInterest } from "./interest/worldInterest.js";
 import type { StoreDesk } from "./storeDesk.js";
 import type { TradeDesk } from "./tradeDesk.js";
-import type { DuelDesk } from "./duelDesk.js";
+import type { WorldDesk } from "../src/worldDesks.js";
 
 /** A client's session in the world: its character, account and database session. */
 export interface Session extends ChatSession {
@@ -72,7 +72,8 @@ export interface SessionsContext {
   saver: WorldSaver;
   trades: TradeDesk;
   stores: StoreDesk;
-  duels: DuelDesk;
+  /** The features' desks (a duel's). */
+  desks: readonly WorldDesk[];
   ignores: IgnoreLists;
   locks: RoomCharacterLocks;
   /** Online sessions by character id (the room's map). */
@@ -372,14 +373,13 @@ export class WorldSessions {
   /**
    * The player leaves the world and is saved. A trade or store deal being committed is written
    * first, so the save includes it; an open trade ends as the player leaves (its partner is told at
-   * once); a duel's fight is lost, and its settlement written first too.
+   * once); what a feature's desk commits for it (a duel's fight lost, and its settlement) is written first too.
    */
   private async removeSaved(session: Session, beforeSave?: () => void): Promise<CharacterSnapshot | null> {
-    const { world, trades, stores, duels, saver } = this.c;
+    const { world, trades, stores, desks, saver } = this.c;
     await trades.commitsSettled(session.playerId);
     await stores.settled(session.playerId);
-    // A fight of theirs is lost, and settled before this save.
-    await duels.leaving(session.playerId);
+    for (const desk of desks) await desk.leaving(session.playerId);
     const entity = world.players.get(session.playerId);
     const snap = removePlayer(world, session.playerId);
     trades.flush();

@@ -6,7 +6,7 @@ import type { WorldUpdate } from "../src/protocol/index.js";
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { TickPhases, WorldTickPhase } from "./tickPhases.js";
 import { updateInForm } from "./interest/updateForms.js";
-import type { DuelDesk } from "./duelDesk.js";
+import type { WorldDesk } from "../src/worldDesks.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { Session } from "./worldSessions.js";
 import type { StoreDesk } from "./storeDesk.js";
@@ -29,10 +29,11 @@ export const SAVE_SLICES = 10;
 /** What a world room's tick advances, and how it reaches the room's clients. */
 export interface TickParts {
   world: World;
-  phases: TickPhases<WorldTickPhase>;
+  phases: TickPhases<WorldTickPhase | string>;
   events: EventContext;
   trades: TradeDesk;
-  duels: DuelDesk;
+  /** The features' desks, each with its tick phase. */
+  desks: ReadonlyArray<{ phase: string; desk: WorldDesk }>;
   stores: StoreDesk;
   /** Interest management (rooms/interest/worldInterest.ts). */
   interest: WorldInterest;
@@ -67,7 +68,7 @@ export function runTick(t: TickParts): void {
   phase.run("stores", () => tickStores(w));
   phase.run("events", () => dispatchEvents(t.events, w.events.drain()));
   phase.run("trades", () => t.trades.tick());
-  phase.run("duels", () => t.duels.tick());
+  for (const d of t.desks) phase.run(d.phase, () => d.desk.tick());
   phase.run("sync", () => t.interest.syncState());
   phase.run("views", () => (updates = t.interest.updateViews()));
   phase.run("send", () => sendMessages(t, updates));

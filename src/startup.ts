@@ -7,7 +7,7 @@ import { syncItems } from "./db/itemSync.js";
 import type { Logger } from "./logger.js";
 import { manifestSyncOptions, prepareGameData } from "./manifests/index.js";
 import { markStart } from "./startupTimes.js";
-import { ActivityLog, WORLD_FEATURES } from "./features/index.js";
+import { ActivityLog, WORLD_DESKS, WORLD_FEATURES } from "./features/index.js";
 
 /**
  * What a server process opens before it assembles the server, from its configuration: shared by
@@ -63,6 +63,7 @@ export async function openServerContext(
     gameData: data.value,
     startedAt: Date.now(),
     worldFeatures: WORLD_FEATURES,
+    worldDesks: WORLD_DESKS,
     world: undefined as never,
     activity: new ActivityLog(),
   };

@@ -28,7 +28,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
   },
   { name: "manifests", paths: ["src/manifests/"] },
   { name: "game", paths: ["src/game/"] },
-  { name: "db", paths: ["src/db/", "src/auth/", "src/staff/", "src/context.ts", "src/worldAccess.ts", "src/agentActivity.ts"] },
+  { name: "db", paths: ["src/db/", "src/auth/", "src/staff/", "src/context.ts", "src/worldAccess.ts", "src/worldDesks.ts", "src/agentActivity.ts"] },
   { name: "rooms", paths: ["rooms/"] },
   { name: "agents", paths: ["src/agents/"] },
   { name: "http", paths: ["src/http/"] },

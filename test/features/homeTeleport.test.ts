@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CAST_TICKS, COOLDOWN_MS, startHomeTeleport } from "../../src/features/homeTeleport/homeTeleport.js";
+import { duelsOf } from "../../src/features/duel/index.js";
 import { WORLD_FEATURES } from "../../src/features/index.js";
 import { tickWorld } from "../../src/game/world/tick.js";
 import type { World } from "../../src/game/world/World.js";
@@ -75,13 +76,14 @@ describe("feature: the home teleport, tick by tick", () => {
       "IN_COMBAT",
     );
     p.lastHitTick = world.tick - 17;
-    const inArena = world.duels.inArena.bind(world.duels);
-    world.duels.inArena = (id: string) => id === p.id;
+    const duels = duelsOf(world);
+    const inArena = duels.inArena.bind(duels);
+    duels.inArena = (id: string) => id === p.id;
     assert.equal(
       codeOf(() => startHomeTeleport(world, p.id)),
       "NO_TELEPORT_HERE",
     );
-    world.duels.inArena = inArena;
+    duels.inArena = inArena;
     assert.equal(
       codeOf(() => startHomeTeleport(world, p.id)),
       undefined,

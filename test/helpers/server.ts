@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from "../../src/logger.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { ROOT } from "../../src/paths.js";
 import { colyseusWorldRooms, worldFacade } from "../../rooms/cluster/worldFacade.js";
-import { ActivityLog, WORLD_FEATURES } from "../../src/features/index.js";
+import { ActivityLog, WORLD_DESKS, WORLD_FEATURES } from "../../src/features/index.js";
 
 export const TEST_SECRET = "test-secret-".padEnd(48, "x");
 
@@ -53,6 +53,7 @@ export async function startTestServer(
     gameData,
     startedAt: Date.now(),
     worldFeatures: WORLD_FEATURES,
+    worldDesks: WORLD_DESKS,
     world: undefined as never,
     activity: new ActivityLog(),
   };

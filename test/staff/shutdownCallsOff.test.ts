@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { tileOf } from "../../src/manifests/shapes.js";
 import { inArena, type DuelArena } from "../../src/manifests/duelArenas.js";
 import { restartsOf } from "../../src/staff/restart.js";
+import { duelsOf } from "../../src/features/duel/index.js";
 import type { Database } from "../../src/db/client.js";
 import { crashRun, newGuests } from "../helpers/crashRun.js";
 import { DATABASE_KINDS, openTestDb, type TestDb, type TestDbKind } from "../helpers/database.js";
@@ -129,7 +130,7 @@ for (const kind of DATABASE_KINDS) {
       const room = await theWorld();
       for (const p of [a, b, c, d]) place(room, p.id, room.world.spawnTile);
       const scene = await setScene(a, b, c, d);
-      assert.equal(room.world.duels.sessions.get(scene.duelId)?.screen, "fighting");
+      assert.equal(duelsOf(room.world).sessions.get(scene.duelId)?.screen, "fighting");
       // The world's own account of what each holds, before the restart.
       const before = new Map(
         [a, b, c, d].map((p) => {

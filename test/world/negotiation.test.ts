@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createWorld } from "../../rooms/worldSetup.js";
+import { duel, duelsOf } from "../../src/features/duel/index.js";
 import type { Negotiations, NegotiationSession, NegotiationSide } from "../../src/game/world/negotiation.js";
 import type { World } from "../../src/game/world/World.js";
 import { code } from "../game/fixtures.js";
@@ -25,8 +26,8 @@ for (const kind of ["trade", "duel"] as const) {
 
     beforeEach(async () => {
       ignores = new Set();
-      world = createWorld(await defaultGameData(), { newId: () => `${++ids}`, ignoring: (playerId, fromId) => ignores.has(`${playerId}>${fromId}`) });
-      book = (kind === "trade" ? world.trades : world.duels) as unknown as AnyBook;
+      world = createWorld(await defaultGameData(), { newId: () => `${++ids}`, ignoring: (playerId, fromId) => ignores.has(`${playerId}>${fromId}`), features: [duel] });
+      book = (kind === "trade" ? world.trades : duelsOf(world)) as unknown as AnyBook;
       add("ann");
       add("bob");
       add("cat");
@@ -94,7 +95,7 @@ for (const kind of ["trade", "duel"] as const) {
     });
 
     it("one kind at a time: a player in the other kind is busy", () => {
-      const other = (kind === "trade" ? world.duels : world.trades) as unknown as AnyBook;
+      const other = (kind === "trade" ? duelsOf(world) : world.trades) as unknown as AnyBook;
       const s = other.ask("c_ann", "c_bob", 0);
       other.respond("c_bob", s.id, true, 0);
       assert.throws(() => book.ask("c_cat", "c_ann", 0), code("PLAYER_UNAVAILABLE"));

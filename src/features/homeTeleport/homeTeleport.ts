@@ -29,7 +29,7 @@ export function startHomeTeleport(world: World, playerId: string) {
   const p = playerOf(world, playerId);
   if (p.inventoryFrozen) throw new GameError("PLAYER_UNAVAILABLE", "Wait until your trade or purchase is completed");
   if (inCombat(p, world.tick)) throw new GameError("IN_COMBAT", "You can't teleport during a fight; wait 10 seconds after it");
-  if (world.duels.inArena(p.id)) throw new GameError("NO_TELEPORT_HERE", "You can't teleport out of a duel");
+  if (world.engaged(p.id)) throw new GameError("NO_TELEPORT_HERE", "You can't teleport out of a duel");
   const wild = pvpAreaAt(world, p.tile);
   if (wild && wild.difficultyLevel >= DEEP_PVP_LEVEL) throw new GameError("NO_TELEPORT_HERE", `The magic of ${wild.name} is too strong to teleport out of`);
   const left = (p.vars.homeTeleportReadyAt as number) - world.now();

@@ -107,8 +107,7 @@ interface Unit {
  */
 export function killedInPvp(world: World, dead: PlayerEntity, killer: PlayerEntity) {
   const at: Tile = { ...dead.tile };
-  world.trades.playerGone(dead.id, "player_died");
-  world.duels.playerGone(dead.id, "player_died");
+  world.playerGone(dead.id, "player_died");
   const kept = keptCount(world, dead);
   const units: Unit[] = [];
   const valueOf = (itemId: string) => world.data.items.get(itemId)?.value ?? 0;

@@ -163,7 +163,7 @@ function draw(world: World, loot: readonly Loot[]): Loot {
 
 function checkThief(world: World, p: PlayerEntity, level: number, what: string) {
   if (p.inventoryFrozen) throw new GameError("PLAYER_UNAVAILABLE", "Wait until your trade or purchase is completed");
-  if (world.duels.inArena(p.id)) throw new GameError("IN_DUEL", "You can't steal during a duel");
+  if (world.engaged(p.id)) throw new GameError("IN_DUEL", "You can't steal during a duel");
   if (p.levels.thieving < level) throw new GameError("LEVEL_TOO_LOW", `You need thieving level ${level} to ${what}`);
 }
 

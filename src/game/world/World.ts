@@ -1,9 +1,8 @@
 import type { GameData } from "../../manifests/index.js";
 import type { FeatureMessage, FeatureMessageType } from "../../protocol/featureMessages.js";
-import type { DuelLimits } from "../duel.js";
+import type { AttackKind } from "../attacks.js";
 import type { TradeLimits } from "../trade.js";
-import type { GameError, Rng } from "../types.js";
-import { DuelBook } from "./duelBook.js";
+import type { GameError, Inventory, Rng, Tile } from "../types.js";
 import type { NpcEntity, PlayerAction, PlayerEntity } from "./entities.js";
 import { BANK_VARS } from "./bankSettings.js";
 import { COMBAT_VARS } from "./combatState.js";
@@ -17,9 +16,7 @@ export interface WorldOptions {
   newId: () => string;
   /** The trades' range, timeouts and request limits (TRADE_LIMITS when not given). */
   tradeLimits?: TradeLimits;
-  /** The duels' range, timeouts, countdown and longest fight (DUEL_LIMITS when not given). */
-  duelLimits?: DuelLimits;
-  /** Does the player `playerId` ignore `fromId`? Their trade requests and duel challenges are not shown to them. */
+  /** Does the player `playerId` ignore `fromId`? Their trade requests (and a feature's challenges) are not shown to them. */
   ignoring?: (playerId: string, fromId: string) => boolean;
   /** The features the world plays beside its own rules (src/features/index.ts lists the server's). */
   features?: readonly WorldFeature[];
@@ -54,6 +51,37 @@ export interface PlayerCombat {
   killed(world: World, target: PlayerEntity, killer: PlayerEntity): void;
 }
 
+/** What a ruled fight's rules may forbid: a kind of attack, prayer, eating, walking. */
+export type FightAct = AttackKind | "prayer" | "food" | "movement";
+
+/**
+ * Fights between two players under rules they agreed, in a place apart (a staked duel's arena), as
+ * one feature plays them: the engine asks it who may strike whom and what the rules forbid, and
+ * hands it the defeats. A defeat in such a fight is not a death.
+ */
+export interface RuledFights {
+  /** Is the player in such a fight's place now (waiting for it to begin, fighting, or its end being settled)? Npcs leave it be. */
+  engaged(playerId: string): boolean;
+  /** The opponent the player may strike now (the fight has begun), if any. */
+  opponentOf(playerId: string): string | undefined;
+  /** Throws (a GameError) why the player's fight forbids `act`; nothing outside a fight. */
+  assertAllowed(playerId: string, act: FightAct): void;
+  /** Throws why the player may not walk to `to` now (out of its fight's place, or at all). */
+  assertMove(playerId: string, to: Tile): void;
+  /** Throws when the player's pack, changed to `inventory`, would leave no room for what the fight may bring it. */
+  assertRoomAfter(playerId: string, inventory: Inventory): void;
+  /** Does the player's fight root it where it stands (it strikes from there)? */
+  rooted(playerId: string): boolean;
+  /** The player's health ran out in its fight: lost, which is not a death. */
+  defeated(playerId: string): void;
+}
+
+/** Why a player may not start a trade (or another feature's negotiation) now: what it is busy with. */
+export interface Busy {
+  code: string;
+  message: string;
+}
+
 /**
  * A feature's part of the world (src/features/<feature>/): the player variables it keeps, its step
  * of each player's tick and the npc services it plays. The engine calls these and names no feature;
@@ -84,19 +112,27 @@ export interface WorldFeature {
    * features' messages are refused with it.
    */
   readonly holdsPlayer?: (world: World, p: PlayerEntity) => GameError | undefined;
+  /** Once, as a world is made: what the feature keeps per world (its book of sessions, kept by the world in a WeakMap of its own). */
+  readonly attach?: (world: World) => void;
+  /** Fights between players under their own rules (one feature at most), asked once the feature is attached. */
+  readonly ruledFights?: (world: World) => RuledFights;
+  /** The player left the world or died: what it was in ends. */
+  readonly playerGone?: (world: World, playerId: string, reason: "disconnected" | "player_died") => void;
+  /** The world is stopping (World.callOff): what is half agreed ends, both sides keeping what they had. */
+  readonly callOff?: (world: World, message: string) => void;
+  /** What the player is busy with that keeps it out of a trade, if anything (a duel). */
+  readonly busyWith?: (world: World, playerId: string) => Busy | undefined;
 }
 
 /**
  * The whole simulated world of one shard: what WorldCore holds (entities, the tile map, the spatial
- * index and the bookkeeping the room reads after each tick), and the trades and duels between its
- * players. The rules that move it live beside it (setup, commands, systems); the world itself only holds.
+ * index and the bookkeeping the room reads after each tick), the trades between its players and the
+ * features it plays. The rules that move it live beside it (setup, commands, systems); the world itself only holds.
  */
 export class World extends WorldCore {
   /** The trades between the players of this world: a death or a leave ends them here. */
   readonly trades: TradeBook;
-  /** The staked duels between the players of this world. */
-  readonly duels: DuelBook;
-  /** The world is stopping (callOff): no trade or duel opens any more. */
+  /** The world is stopping (callOff): no trade (nor a feature's negotiation) opens any more. */
   stopping = false;
   /** The features this world plays, in their order. */
   readonly features: readonly WorldFeature[];
@@ -110,14 +146,22 @@ export class World extends WorldCore {
   readonly npcServices = new Map<string, (world: World, p: PlayerEntity, npc: NpcEntity) => void>();
   /** Fights between players outside a duel, when a feature allows them. */
   readonly playerCombat?: PlayerCombat;
+  /** Fights between players under their own rules, when a feature plays them. */
+  readonly ruledFights?: RuledFights;
+  /** Does the player `playerId` ignore `fromId` (WorldOptions.ignoring)? */
+  readonly ignoring: (playerId: string, fromId: string) => boolean;
   private readonly logoutHolds: Array<(world: World, p: PlayerEntity) => boolean> = [];
   private readonly playerHolds: Array<(world: World, p: PlayerEntity) => GameError | undefined> = [];
+  private readonly goneHooks: Array<(world: World, playerId: string, reason: "disconnected" | "player_died") => void> = [];
+  private readonly callOffs: Array<(world: World, message: string) => void> = [];
+  private readonly busyHooks: Array<(world: World, playerId: string) => Busy | undefined> = [];
   /** The wall clock in milliseconds (WorldOptions.now). */
   readonly now: () => number;
 
   constructor(data: GameData, options: WorldOptions) {
     super(data, options.rng, options.newId);
     this.now = options.now ?? Date.now;
+    this.ignoring = options.ignoring ?? (() => false);
     this.features = options.features ?? [];
     this.vars.declare("combat", COMBAT_VARS);
     this.vars.declare("bank", BANK_VARS);
@@ -132,9 +176,37 @@ export class World extends WorldCore {
       if (f.holdsLogout) this.logoutHolds.push(f.holdsLogout);
       if (f.holdsPlayer) this.playerHolds.push(f.holdsPlayer);
       if (f.action) this.featureActions.set(f.name, f.action);
+      if (f.playerGone) this.goneHooks.push(f.playerGone);
+      if (f.callOff) this.callOffs.push(f.callOff);
+      if (f.busyWith) this.busyHooks.push(f.busyWith);
     }
     this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
-    this.duels = new DuelBook(this, () => `d_${options.newId()}`, options.duelLimits, options.ignoring);
+    for (const f of this.features) f.attach?.(this);
+    for (const f of this.features) {
+      if (!f.ruledFights) continue;
+      if (this.ruledFights) throw new Error(`ruled fights of ${f.name} are played by another feature too`);
+      this.ruledFights = f.ruledFights(this);
+    }
+  }
+
+  /** Is the player in a ruled fight's place (a duel's arena) now? */
+  engaged(playerId: string): boolean {
+    return this.ruledFights?.engaged(playerId) ?? false;
+  }
+
+  /** The player left or died: its trade ends, and whatever the features had it in. */
+  playerGone(playerId: string, reason: "disconnected" | "player_died"): void {
+    this.trades.playerGone(playerId, reason);
+    for (const gone of this.goneHooks) gone(this, playerId, reason);
+  }
+
+  /** What keeps the player out of a trade (a feature's negotiation or fight), if anything. */
+  busyWith(playerId: string): Busy | undefined {
+    for (const busy of this.busyHooks) {
+      const why = busy(this, playerId);
+      if (why) return why;
+    }
+    return undefined;
   }
 
   /** Must this player, who is leaving, stay in the world a while longer (a feature's rule, such as a fight between players)? */
@@ -153,15 +225,15 @@ export class World extends WorldCore {
 
   /**
    * The world is stopping (a restart, a shutdown): what is half agreed is called off before anyone
-   * is let go. Every trade and duel not already being committed or settled ends with
-   * `server_shutdown` (fighters walk out, every stake and offer stays with its owner, nothing is
-   * written for them), and from now on no trade or duel opens (SERVER_STOPPING). A commit or
-   * settlement under way finishes: that was agreed. The room tells the players (its desks' flush).
+   * is let go. Every trade (and the features' negotiations: a duel) not already being committed or
+   * settled ends with `server_shutdown` (every offer stays with its owner, nothing is written for
+   * them), and from now on none opens (SERVER_STOPPING). A commit or settlement under way finishes:
+   * that was agreed. The room tells the players (its desks' flush).
    */
   callOff(message: string): void {
     this.stopping = true;
     this.trades.cancelAll("server_shutdown", message);
-    this.duels.cancelAll(message);
+    for (const callOff of this.callOffs) callOff(this, message);
   }
 }
 

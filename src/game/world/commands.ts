@@ -27,7 +27,7 @@ export function itemHolderOf(world: World, id: string): PlayerEntity {
 export function movePlayer(world: World, id: string, target: { x: unknown; z: unknown }, run = false) {
   const p = playerOf(world, id);
   const to = validateMoveTarget(world.map, p.tile, target);
-  world.duels.assertMove(p.id, to);
+  world.ruledFights?.assertMove(p.id, to);
   const path = findPath(world.map, p.tile, to);
   if (!path) throw new GameError("NO_PATH", "You can't reach that spot");
   p.path = path;
@@ -117,8 +117,8 @@ export function startGather(world: World, id: string, targetId: string) {
  */
 export function startAttack(world: World, id: string, targetId: string, spellId?: string) {
   const p = playerOf(world, id);
-  if (world.players.has(targetId)) return startDuelAttack(world, p, targetId, spellId);
-  if (world.duels.inArena(p.id)) throw new GameError("IN_DUEL", "Fight your opponent: you are in a duel");
+  if (world.players.has(targetId)) return startPlayerAttack(world, p, targetId, spellId);
+  if (world.engaged(p.id)) throw new GameError("IN_DUEL", "Fight your opponent: you are in a duel");
   const npc = world.npcs.get(targetId);
   if (!npc) throw new GameError("UNKNOWN_TARGET", "There is no one to attack there");
   if (!npc.attackable) throw new GameError("NOT_ATTACKABLE", `You can't attack the ${npc.name.toLowerCase()}`);
@@ -130,21 +130,22 @@ export function startAttack(world: World, id: string, targetId: string, spellId?
   world.markChanged("player", p.id);
 }
 
-/** Attack a player: the duel's opponent under the duel's rules, or another where a feature allows it (a PvP area). */
-function startDuelAttack(world: World, p: PlayerEntity, targetId: string, spellId?: string) {
+/** Attack a player: a ruled fight's opponent under its rules (a duel), or another where a feature allows it (a PvP area). */
+function startPlayerAttack(world: World, p: PlayerEntity, targetId: string, spellId?: string) {
   if (targetId === p.id) throw new GameError("NOT_ATTACKABLE", "You can't attack yourself");
-  const duel = world.duels.opponentOf(p.id) === targetId;
+  const ruled = world.ruledFights;
+  const duel = ruled?.opponentOf(p.id) === targetId;
   const target = world.players.get(targetId)!;
   if (!duel) {
-    if (world.duels.inArena(p.id)) throw new GameError("NOT_ATTACKABLE", "The fight has not begun");
+    if (world.engaged(p.id)) throw new GameError("NOT_ATTACKABLE", "The fight has not begun");
     if (!world.playerCombat) throw new GameError("NOT_ATTACKABLE", "You can only fight another player in a duel");
     if (target.health <= 0) throw new GameError("TARGET_DEAD", `${target.name} is already dead`);
     world.playerCombat.check(world, p, target);
   }
   const plan = planAttack(world, p, spellId);
-  if (duel) world.duels.assertAllowed(p.id, plan.kind);
-  // Rooted by the rules (noMovement), a duellist strikes from where it stands.
-  const rooted = duel && world.duels.duelOf(p.id)?.rules.noMovement === true;
+  if (duel) ruled!.assertAllowed(p.id, plan.kind);
+  // Rooted by the rules (a duel's noMovement), a fighter strikes from where it stands.
+  const rooted = duel && ruled!.rooted(p.id);
   if (chebyshev(p.tile, target.tile) > plan.reach && !rooted) walkTowards(world, p, target.tile);
   else p.path = [];
   p.action = { type: "attack", targetId, ...(spellId ? { spellId } : {}) };
@@ -156,7 +157,7 @@ export function startPickup(world: World, id: string, targetId: string) {
   const p = playerOf(world, id);
   const item = world.groundItems.get(targetId);
   if (!item || !canSeeGroundItem(item, p.id, world.tick)) throw new GameError("UNKNOWN_TARGET", "There is no such item here");
-  if (world.duels.inArena(p.id)) throw new GameError("IN_DUEL", "You can't pick things up during a duel");
+  if (world.engaged(p.id)) throw new GameError("IN_DUEL", "You can't pick things up during a duel");
   walkTowards(world, p, item.tile, true);
   p.action = { type: "pickup", targetId };
   world.markChanged("player", p.id);

@@ -70,7 +70,7 @@ export function tickAttack(world: World, p: PlayerEntity) {
   const action = p.action as Extract<PlayerEntity["action"], { type: "attack" }>;
   const npc = world.npcs.get(action.targetId);
   const foe = npc ? undefined : world.players.get(action.targetId);
-  const duel = foe !== undefined && world.duels.opponentOf(p.id) === foe.id;
+  const duel = foe !== undefined && world.ruledFights?.opponentOf(p.id) === foe.id;
   const gone = npc ? npc.deadUntilTick != null : !foe || foe.health <= 0 || (!duel && !world.playerCombat);
   if (gone) {
     p.action = null;
@@ -83,7 +83,7 @@ export function tickAttack(world: World, p: PlayerEntity) {
   if (foe && !duel) world.playerCombat!.check(world, p, foe);
   const plan = planAttack(world, p, action.spellId);
   const at = npc ? npc.position : foe!.tile;
-  if (duel) world.duels.assertAllowed(p.id, plan.kind);
+  if (duel) world.ruledFights!.assertAllowed(p.id, plan.kind);
   if (!inReach(p.tile, at, plan.reach)) return follow(world, p, at, npc ? `the ${npc.name.toLowerCase()}` : foe!.name);
   p.path = [];
   if (world.tick - p.lastAttackTick < plan.speedTicks) return;
@@ -103,8 +103,8 @@ const inReach = (from: Tile, to: Tile, reach: number) => chebyshev(from, to) <= 
 function follow(world: World, p: PlayerEntity, target: Tile, name: string) {
   const end = p.path[p.path.length - 1];
   if (end && chebyshev(end, target) <= 1) return;
-  // Rooted by a duel's rules: wait for the opponent to come into reach.
-  if (world.duels.inArena(p.id) && world.duels.duelOf(p.id)?.rules.noMovement) return;
+  // Rooted by a ruled fight's rules (a duel's noMovement): wait for the opponent to come into reach.
+  if (world.engaged(p.id) && world.ruledFights!.rooted(p.id)) return;
   const path = findPath(world.map, p.tile, target, { adjacent: true, maxNodes: 4000 });
   if (!path) throw new GameError("NO_PATH", `You can't reach ${name}`);
   p.path = path;
@@ -150,7 +150,7 @@ function strikePlayer(world: World, p: PlayerEntity, foe: PlayerEntity, plan: At
   retaliate(foe, p.id);
   if (!duel) world.playerCombat!.struck(world, p, foe);
   if (foe.health <= 0) {
-    if (duel) world.duels.defeated(foe.id);
+    if (duel) world.ruledFights!.defeated(foe.id);
     else world.playerCombat!.killed(world, foe, p);
   }
 }

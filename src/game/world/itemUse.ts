@@ -45,7 +45,7 @@ export function useItem(world: World, id: string, u: UseItem) {
   const action = u.action && u.action !== "use" ? u.action : u.targetSlot !== undefined ? "light" : u.targetId ? "cook" : def.healAmount ? "eat" : def.equipSlot ? "equip" : def.lampXp ? "rub" : def.prayerXp ? "bury" : undefined;
   switch (action) {
     case "eat": {
-      world.duels.assertAllowed(p.id, "food");
+      world.ruledFights?.assertAllowed(p.id, "food");
       const r = eat(p.inventory, u.slot, p.health, maxHealth(p.levels.constitution), world.data.items);
       const before = heldOf(p);
       p.inventory = r.inventory;
@@ -81,7 +81,7 @@ export function useItem(world: World, id: string, u: UseItem) {
 function unequipSlot(world: World, p: PlayerEntity, slot: string | undefined) {
   if (!isEquipmentSlot(slot)) throw new GameError("INVALID_SLOT", "Name an equipment slot to remove");
   const r = unequip(p.inventory, p.equipment, slot, world.data.items);
-  world.duels.assertRoomAfter(p.id, r.inventory);
+  world.ruledFights?.assertRoomAfter(p.id, r.inventory);
   p.inventory = r.inventory;
   p.equipment = r.equipment;
   weaponChanged(world, p);

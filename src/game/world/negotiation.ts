@@ -66,12 +66,8 @@ export interface NegotiationWords {
   idleTimeout: string;
 }
 
-/** The other kind a player may be busy with (a duel for a trade, a trade for a duel), and what that refusal says. */
-export interface BusyElsewhere {
-  isBusy(playerId: string): boolean;
-  code: string;
-  message: string;
-}
+/** What else a player may be busy with (a duel for a trade, a trade for a duel): the refusal it gives, if any. */
+export type BusyElsewhere = (playerId: string) => { code: string; message: string } | undefined;
 
 /** A world as a negotiation sees it: what WorldCore holds, and whether it is stopping. */
 export type NegotiationWorld = WorldCore & { readonly stopping: boolean };
@@ -146,8 +142,9 @@ export abstract class Negotiations<S extends NegotiationSession, Side extends Ne
     const target = this.world.players.get(targetId);
     if (!target) throw w.error("PLAYER_OFFLINE", "That player is not online");
     const elsewhere = this.busyElsewhere();
-    if (target.health <= 0 || elsewhere.isBusy(targetId)) throw w.error("PLAYER_UNAVAILABLE", w.unavailable(target.name));
-    if (elsewhere.isBusy(fromId)) throw w.error(elsewhere.code, elsewhere.message);
+    if (target.health <= 0 || elsewhere(targetId)) throw w.error("PLAYER_UNAVAILABLE", w.unavailable(target.name));
+    const mineElsewhere = elsewhere(fromId);
+    if (mineElsewhere) throw w.error(mineElsewhere.code, mineElsewhere.message);
     if (!withinRange(from.tile, target.tile, this.limits.rangeTiles)) throw w.error("TOO_FAR", w.tooFar(target.name, this.limits.rangeTiles));
     this.beforeAsking(from, target);
     const theirs = this.sessionOf(targetId);
@@ -178,8 +175,8 @@ export abstract class Negotiations<S extends NegotiationSession, Side extends Ne
     const asker = this.world.players.get(askerSide.playerId);
     const me = playerOf(this.world, playerId);
     if (!asker) throw w.error("PLAYER_OFFLINE", `${askerSide.name} is not online`, s.id);
-    const elsewhere = this.busyElsewhere();
-    if (elsewhere.isBusy(playerId)) throw w.error(elsewhere.code, elsewhere.message, s.id);
+    const elsewhere = this.busyElsewhere()(playerId);
+    if (elsewhere) throw w.error(elsewhere.code, elsewhere.message, s.id);
     if (!withinRange(asker.tile, me.tile, this.limits.rangeTiles)) throw w.error("TOO_FAR", w.tooFar(asker.name, this.limits.rangeTiles), s.id);
     const other = this.sessionOf(playerId);
     if (other && other.id !== s.id) {

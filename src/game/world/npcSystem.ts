@@ -35,7 +35,7 @@ export function tickNpcs(world: World) {
     for (const id of world.near("player", npc.position, NPC_SIGHT_TILES, sighted)) {
       const p = world.players.get(id);
       // Duellists in the arena are left alone (a duel death is not a world death).
-      if (p) nearby.push({ id: p.id, position: p.tile, combatLevel: p.combatLevel, dead: p.health <= 0 || world.duels.inArena(p.id) });
+      if (p) nearby.push({ id: p.id, position: p.tile, combatLevel: p.combatLevel, dead: p.health <= 0 || world.engaged(p.id) });
     }
     if (nearby.length === 0 && npc.target == null && !npc.returning && npc.position.x === npc.spawn.x && npc.position.z === npc.spawn.z && !npc.wanderTo) {
       // Nobody around and nothing to do: skip the decision (most npcs, most ticks).
@@ -116,8 +116,7 @@ export function killPlayer(world: World, p: PlayerEntity, killedBy: string | nul
     world.addGroundItem({ id: `death:${deathId}:${i}`, itemId: stack.itemId, quantity: stack.quantity, tile: at, ownerId: p.id, createdTick: world.tick, deathId });
   });
   // Their trade and duel end (a player whose trade is being committed cannot be hurt).
-  world.trades.playerGone(p.id, "player_died");
-  world.duels.playerGone(p.id, "player_died");
+  world.playerGone(p.id, "player_died");
   const before = heldOf(p);
   p.inventory = new Array(INVENTORY_SIZE).fill(null);
   noteChange(p, before, "death_lost", deathId);

@@ -60,8 +60,7 @@ export function removePlayer(world: World, id: string): CharacterSnapshot | null
   const p = world.players.get(id);
   if (!p) return null;
   // Their trade and duel end (a commit or a settlement in flight is finished by the room before the player leaves).
-  world.trades.playerGone(id, "disconnected");
-  world.duels.playerGone(id, "disconnected");
+  world.playerGone(id, "disconnected");
   world.players.delete(id);
   world.unplace("player", id);
   for (const npc of world.npcs.values()) if (npc.target === id) npc.target = null;

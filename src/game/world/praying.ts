@@ -21,7 +21,7 @@ export const PRAYER_ALTAR_TYPES: readonly string[] = ["altar"];
 /** Turn a prayer on (those it conflicts with go off) or off. */
 export function togglePrayer(world: World, id: string, prayerId: string, on: boolean) {
   const p = playerOf(world, id);
-  if (on) world.duels.assertAllowed(p.id, "prayer");
+  if (on) world.ruledFights?.assertAllowed(p.id, "prayer");
   if (on) activatePrayer(p.prayer, world.data.prayers, prayerId, p.levels.prayer);
   else if (!p.prayer.active.delete(prayerId)) {
     if (!world.data.prayers.has(prayerId)) throw new GameError("UNKNOWN_PRAYER", `There is no prayer called ${prayerId}`);

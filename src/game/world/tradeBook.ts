@@ -57,8 +57,8 @@ export class TradeError extends GameError {
   }
 }
 
-/** The world as its trades see it: a negotiation's world, and who is in a duel (World's duel book). */
-type TradeWorld = NegotiationWorld & { readonly duels: { duelOf(playerId: string): unknown } };
+/** The world as its trades see it: a negotiation's world, and what else keeps a player busy (a feature's duel). */
+type TradeWorld = NegotiationWorld & { busyWith(playerId: string): { code: string; message: string } | undefined };
 
 const WORDS: NegotiationWords = {
   error: (code, message, id) => new TradeError(code, message, id),
@@ -177,7 +177,7 @@ export class TradeBook extends Negotiations<TradeSession, TradeSide, TradeEvent,
   }
 
   protected busyElsewhere(): BusyElsewhere {
-    return { isBusy: (playerId) => !!this.world.duels.duelOf(playerId), code: "IN_DUEL", message: "Finish your duel first" };
+    return (playerId) => this.world.busyWith(playerId);
   }
 
   /** A player may ask the same player again only after the repeat limit. */

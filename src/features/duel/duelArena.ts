@@ -1,12 +1,12 @@
 import type { DuelArena } from "../../manifests/duelArenas.js";
-import type { DuelRules } from "../duel.js";
-import { maxHealth } from "../skills.js";
-import type { Tile } from "../types.js";
-import type { PlayerEntity } from "./entities.js";
-import { prayersOff, type WorldCore } from "./worldCore.js";
+import type { DuelRules } from "./duelRules.js";
+import { maxHealth } from "../../game/skills.js";
+import type { Tile } from "../../game/types.js";
+import type { PlayerEntity } from "../../game/world/entities.js";
+import { prayersOff, type WorldCore } from "../../game/world/worldCore.js";
 
 /**
- * Moving duellists in and out of an arena (src/game/world/duelBook.ts decides when): in, each at a
+ * Moving duellists in and out of an arena (the duel book decides when): in, each at a
  * spawn point with the tile they left from kept (where they walk back to, and the tile a save
  * records); out, back there with full health and prayers off. A duel death is not a world death.
  */

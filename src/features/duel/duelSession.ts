@@ -1,11 +1,11 @@
 import type { DuelArena } from "../../manifests/duelArenas.js";
 import type { DuelCancelReason } from "../../protocol/index.js";
-import type { DuelRules } from "../duel.js";
-import type { OfferItem } from "../trade.js";
-import { GameError } from "../types.js";
-import type { NegotiationSession, NegotiationSide } from "./negotiation.js";
+import type { DuelRules } from "./duelRules.js";
+import type { OfferItem } from "../../game/trade.js";
+import { GameError } from "../../game/types.js";
+import type { NegotiationSession, NegotiationSide } from "../../game/world/negotiation.js";
 
-/** A duel as the duel book keeps it (src/game/world/duelBook.ts): its screen, both sides, the rules, the arena, the result; and what it tells the desk. */
+/** A duel as the duel book keeps it: its screen, both sides, the rules, the arena, the result; and what it tells the desk. */
 
 export type DuelScreen = "requested" | "rules" | "stakes" | "confirm" | "countdown" | "fighting" | "settling";
 export type DuelEndOutcome = "win" | "forfeit" | "disconnect" | "draw";
@@ -47,4 +47,3 @@ export class DuelError extends GameError {
     super(code, message);
   }
 }
-

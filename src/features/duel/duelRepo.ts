@@ -4,14 +4,14 @@
  * stake moved to the winner (who keeps their own), and one history row whose id is the duel's id.
  * The item move is tradeRepo's moveItemsInTransaction: one home for the rule.
  */
-import { writeLedger } from "./ledgerRepo.js";
+import { writeLedger } from "../../db/ledgerRepo.js";
 import type { PrismaClient } from "@prisma/client";
-import type { DuelRules, Settlement } from "../game/duel.js";
-import type { ItemIndex } from "../game/inventory.js";
-import type { OfferItem } from "../game/trade.js";
-import { isUniqueViolation } from "./characterRepo.js";
-import { NOW_UTC, type SqlTx } from "./sql.js";
-import { lockCharacterRows, moveItemsInTransaction, TradeCommitError } from "./tradeRepo.js";
+import type { DuelRules, Settlement } from "./duelRules.js";
+import type { ItemIndex } from "../../game/inventory.js";
+import type { OfferItem } from "../../game/trade.js";
+import { isUniqueViolation } from "../../db/characterRepo.js";
+import { NOW_UTC, type SqlTx } from "../../db/sql.js";
+import { lockCharacterRows, moveItemsInTransaction, TradeCommitError } from "../../db/tradeRepo.js";
 
 type Tx = SqlTx;
 

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
-import { createWorld } from "../../rooms/worldSetup.js";
-import { movePlayer, startPickup } from "../../src/game/world/commands.js";
-import type { DuelBook } from "../../src/game/world/duelBook.js";
-import type { DuelEvent } from "../../src/game/world/duelSession.js";
-import { useItem } from "../../src/game/world/itemUse.js";
-import { removePlayer, snapshotOf } from "../../src/game/world/players.js";
-import { tickWorld } from "../../src/game/world/tick.js";
-import type { World } from "../../src/game/world/World.js";
-import { code } from "../game/fixtures.js";
-import { addStarter } from "../helpers/handPlaced.js";
-import { defaultGameData } from "../helpers/server.js";
+import { createWorld } from "../../../rooms/worldSetup.js";
+import { movePlayer, startPickup } from "../../../src/game/world/commands.js";
+import type { DuelBook } from "../../../src/features/duel/duelBook.js";
+import { duel, duelsOf } from "../../../src/features/duel/index.js";
+import type { DuelEvent } from "../../../src/features/duel/duelSession.js";
+import { useItem } from "../../../src/game/world/itemUse.js";
+import { removePlayer, snapshotOf } from "../../../src/game/world/players.js";
+import { tickWorld } from "../../../src/game/world/tick.js";
+import type { World } from "../../../src/game/world/World.js";
+import { code } from "../../game/fixtures.js";
+import { addStarter } from "../../helpers/handPlaced.js";
+import { defaultGameData } from "../../helpers/server.js";
 
 /** The duel book over a real world (the default manifests), with players placed by hand. */
 describe("duel book: the duel state machine over the world", () => {
@@ -23,8 +24,12 @@ describe("duel book: the duel state machine over the world", () => {
 
   beforeEach(async () => {
     ignores = new Set();
-    world = createWorld(await defaultGameData(), { newId: () => `${++ids}`, ignoring: (playerId, fromId) => ignores.has(`${playerId}>${fromId}`) });
-    book = world.duels;
+    world = createWorld(await defaultGameData(), {
+      newId: () => `${++ids}`,
+      ignoring: (playerId, fromId) => ignores.has(`${playerId}>${fromId}`),
+      features: [duel],
+    });
+    book = duelsOf(world);
   });
 
   /** Through every screen into the arena (ann challenges bob); `stakes` as [who, quantity, item (coins)]. */

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import type { WorldRoom } from "../../rooms/WorldRoom.js";
-import type { TestServer } from "../helpers/server.js";
-import { duelToFight, openDuel, stake } from "../helpers/duelSteps.js";
-import { slotOf } from "../helpers/tradeSteps.js";
-import { countItems, PAIRS, tradingHooks, until } from "../helpers/tradeSuite.js";
-import { setRng } from "../helpers/worldRoom.js";
-import { registry } from "../../src/metrics.js";
+import type { WorldRoom } from "../../../rooms/WorldRoom.js";
+import type { TestServer } from "../../helpers/server.js";
+import { duelToFight, openDuel, stake } from "../../helpers/duelSteps.js";
+import { slotOf } from "../../helpers/tradeSteps.js";
+import { countItems, PAIRS, tradingHooks, until } from "../../helpers/tradeSuite.js";
+import { setRng } from "../../helpers/worldRoom.js";
+import { registry } from "../../../src/metrics.js";
+import { duelsOf } from "../../../src/features/duel/index.js";
 
 /**
  * Staked duels over both protocols: the three screens, the arena, the rules, and the settlement in
@@ -35,7 +36,7 @@ for (const [kindA, kindB] of PAIRS) {
       const spawn = { ...room.world.spawnTile };
       room.world.players.get(b.id)!.inventory[27] = { itemId: "trout", quantity: 1 };
       const duelId = await duelToFight(a, b, { a: [coins, 10], b: [shrimp, 1] }, { noFood: true });
-      const arena = room.world.duels.sessions.get(duelId)!.arena!;
+      const arena = duelsOf(room.world).sessions.get(duelId)!.arena!;
       assert.deepEqual(room.world.players.get(a.id)!.tile, arena.spawnPoints[0]);
       assert.deepEqual(room.world.players.get(b.id)!.tile, arena.spawnPoints[1]);
       // Food is off: b's trout stays uneaten.

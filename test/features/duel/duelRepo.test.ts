@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { DuelSettleError, duelHistory, settleDuelInTransaction, type DuelRecord } from "../../src/db/duelRepo.js";
-import { TradeCommitError } from "../../src/db/tradeRepo.js";
-import { noRules, setRule } from "../../src/game/duel.js";
-import type { OfferItem } from "../../src/game/trade.js";
-import { DATABASE_KINDS } from "../helpers/database.js";
-import { inventoryDb, ITEMS, stack as stake, type Slots } from "../helpers/inventoryDb.js";
+import { DuelSettleError, duelHistory, settleDuelInTransaction, type DuelRecord } from "../../../src/features/duel/duelRepo.js";
+import { TradeCommitError } from "../../../src/db/tradeRepo.js";
+import { noRules, setRule } from "../../../src/features/duel/duelRules.js";
+import type { OfferItem } from "../../../src/game/trade.js";
+import { DATABASE_KINDS } from "../../helpers/database.js";
+import { inventoryDb, ITEMS, stack as stake, type Slots } from "../../helpers/inventoryDb.js";
 
 for (const kind of DATABASE_KINDS) {
   describe(`duel settlement on ${kind}`, function () {

@@ -1,16 +1,16 @@
 import { inArena } from "../../manifests/duelArenas.js";
 import type { DuelCancelReason } from "../../protocol/index.js";
-import { checkStakeRoom, DUEL_LIMITS, forbidden, noRules, pickArena, setRule, type DuelAct, type DuelLimits, type Settlement } from "../duel.js";
-import { NoRoomError, offerAdd, offerRemove, planSwap } from "../trade.js";
-import { GameError, type Inventory, type Tile } from "../types.js";
+import { checkStakeRoom, DUEL_LIMITS, forbidden, noRules, pickArena, setRule, type DuelAct, type DuelLimits, type Settlement } from "./duelRules.js";
+import { NoRoomError, offerAdd, offerRemove, planSwap } from "../../game/trade.js";
+import { GameError, type Inventory, type Tile } from "../../game/types.js";
 import { DuelError, type DuelEvent, type DuelScreen, type DuelSession, type DuelSide } from "./duelSession.js";
-import type { PlayerEntity } from "./entities.js";
+import type { PlayerEntity } from "../../game/world/entities.js";
 import { walkIn, walkOut } from "./duelArena.js";
-import { Negotiations, type BusyElsewhere, type NegotiationChange, type NegotiationWords, type NegotiationWorld } from "./negotiation.js";
-import { playerOf } from "./worldCore.js";
+import { Negotiations, type BusyElsewhere, type NegotiationChange, type NegotiationWords, type NegotiationWorld } from "../../game/world/negotiation.js";
+import { playerOf } from "../../game/world/worldCore.js";
 
 /**
- * Staked duels between players of one world (`world.duels`), a negotiation (negotiation.ts) of
+ * Staked duels between players of one world (duelsOf(world)), a negotiation (negotiation.ts) of
  * three screens: the rules, the stakes and the confirm screen; then the arena: a countdown, the
  * fight under the rules, and the end — a defeat, a forfeit, a leave, or a draw when the fight runs
  * too long. Stakes stay in their owners'
@@ -126,7 +126,9 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
     const duel = this.onScreen(playerId, duelId, "stakes");
     const [side] = this.mineAndTheirs(duel, playerId);
     const p = playerOf(this.world, playerId);
-    side.stake = this.changeOffer(duel, p, now, () => (add ? offerAdd(side.stake, p.inventory, slot, quantity, this.world.data.items) : offerRemove(side.stake, slot, quantity)));
+    side.stake = this.changeOffer(duel, p, now, () =>
+      add ? offerAdd(side.stake, p.inventory, slot, quantity, this.world.data.items) : offerRemove(side.stake, slot, quantity),
+    );
     return duel;
   }
 
@@ -154,7 +156,15 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
       } else if (duel.screen === "fighting" && tick >= duel.drawAtTick!) {
         walkOut(this.world, this.parties(duel));
         this.close(duel);
-        this.tell({ kind: "ended", duel, outcome: "draw", winnerId: null, received: [], settled: false, message: "The fight ran too long: a draw, and both keep their stakes" });
+        this.tell({
+          kind: "ended",
+          duel,
+          outcome: "draw",
+          winnerId: null,
+          received: [],
+          settled: false,
+          message: "The fight ran too long: a draw, and both keep their stakes",
+        });
       }
     }
   }
@@ -169,7 +179,15 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
     if (loser) loser.inventory = settlement.loser;
     const [loserSide, winnerSide] = this.mineAndTheirs(duel, duel.result.loserId);
     this.close(duel);
-    this.tell({ kind: "ended", duel, outcome: duel.result.outcome, winnerId: duel.result.winnerId, received: loserSide.stake, settled: true, message: `${winnerSide.name} won the duel` });
+    this.tell({
+      kind: "ended",
+      duel,
+      outcome: duel.result.outcome,
+      winnerId: duel.result.winnerId,
+      received: loserSide.stake,
+      settled: true,
+      message: `${winnerSide.name} won the duel`,
+    });
   }
 
   /** The settlement was refused or failed: nothing moved, both keep their stakes. */
@@ -214,7 +232,7 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
   }
 
   protected busyElsewhere(): BusyElsewhere {
-    return { isBusy: (playerId) => !!this.world.trades.tradeOf(playerId), code: "ALREADY_IN_TRADE", message: "Finish your trade first" };
+    return (playerId) => (this.world.trades.tradeOf(playerId) ? { code: "ALREADY_IN_TRADE", message: "Finish your trade first" } : undefined);
   }
 
   /** A world with no arena takes no challenges. */
@@ -249,7 +267,8 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
     try {
       checkStakeRoom({ inventory: a.inventory, stake: duel.challenger.stake }, { inventory: b.inventory, stake: duel.opponent.stake }, this.world.data.items);
     } catch (err) {
-      if (err instanceof NoRoomError) return this.cancel(duel, "inventory_full", `${err.side === "initiator" ? a.name : b.name}'s inventory has no room for the other's stake`);
+      if (err instanceof NoRoomError)
+        return this.cancel(duel, "inventory_full", `${err.side === "initiator" ? a.name : b.name}'s inventory has no room for the other's stake`);
       if (err instanceof GameError) return this.cancel(duel, "stake_changed", err.message);
       throw err;
     }

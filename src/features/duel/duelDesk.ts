@@ -1,54 +1,38 @@
-import type { Logger } from "pino";
-import { itemsFingerprint } from "../src/db/characterRepo.js";
-import { DuelSettleError, lockDuellists, settleDuelInTransaction, type DuelRecord } from "../src/db/duelRepo.js";
-import type { WorldSaver } from "../src/db/worldSaver.js";
-import { offerValue } from "../src/game/trade.js";
-import { receiveAtDesk, type DeskReplies } from "./deskMessages.js";
-import type { DuelBook } from "../src/game/world/duelBook.js";
-import { DuelError, type DuelEvent, type DuelSession, type DuelSide } from "../src/game/world/duelSession.js";
-import { snapshotOf } from "../src/game/world/players.js";
-import type { World } from "../src/game/world/World.js";
-import { duelsEnded } from "../src/metrics.js";
-import {
-  DuelMessages,
-  type DuelMessage,
-  type DuelMessageType,
-  type DuelScreenName,
-  type DuelSideView,
-  type ServerMessage,
-  type ServerMessageType,
-} from "../src/protocol/index.js";
-
-export interface DuelDeskOptions {
-  world: World;
-  saver: WorldSaver;
-  logger: Logger;
-  send<K extends ServerMessageType>(playerId: string, type: K, data: ServerMessage<K>): void;
-  /** Send a player's private state now. */
-  syncPlayer(playerId: string): void;
-  /** Test hook: milliseconds since the epoch. */
-  now?: () => number;
-}
+import { itemsFingerprint } from "../../db/characterRepo.js";
+import { DuelSettleError, lockDuellists, settleDuelInTransaction, type DuelRecord } from "./duelRepo.js";
+import { offerValue } from "../../game/trade.js";
+import { receiveAtDesk, type DeskReplies } from "../../../rooms/deskMessages.js";
+import type { DuelBook } from "./duelBook.js";
+import { DuelError, type DuelEvent, type DuelSession, type DuelSide } from "./duelSession.js";
+import { snapshotOf } from "../../game/world/players.js";
+import { duelsEnded } from "../../metrics.js";
+import { DuelMessages, type DuelMessage, type DuelMessageType, type DuelScreenName, type DuelSideView } from "../../protocol/index.js";
+import type { WorldDesk, WorldDeskOptions } from "../../worldDesks.js";
+import { duelsOf } from "./duelWorld.js";
 
 /**
- * The world room's duel desk: it runs the world's duel book (`world.duels`) on the duel messages,
+ * The world room's duel desk: it runs the world's duel book (duelsOf) on the duel messages,
  * tells both duellists what it did, and settles a finished duel through the world's saver (so the
  * settlement is ordered with every save of both characters): one transaction writes what the world
  * holds for both, re-reads, moves the loser's stake and writes the `duels` row. The rules (screens,
  * arena, the fight, what ends it) are the book's.
  */
-export class DuelDesk {
+export class DuelDesk implements WorldDesk {
   readonly book: DuelBook;
   private readonly settling = new Map<string, { players: [string, string]; done: Promise<void> }>();
   private readonly now: () => number;
 
-  constructor(private readonly o: DuelDeskOptions) {
-    this.book = o.world.duels;
+  constructor(private readonly o: WorldDeskOptions) {
+    this.book = duelsOf(o.world);
     this.now = o.now ?? Date.now;
   }
 
   /** A duel message: validated, run, answered with duel:error when refused. */
-  receive<K extends DuelMessageType>(playerId: string, type: K, payload: unknown) {
+  receive(playerId: string, type: string, payload: unknown): void {
+    this.run(playerId, type as DuelMessageType, payload);
+  }
+
+  private run<K extends DuelMessageType>(playerId: string, type: K, payload: unknown) {
     const handler = this.handlers[type] as (playerId: string, m: DuelMessage<K>, now: number) => void;
     receiveAtDesk(type, payload, DuelMessages[type], this.replies(playerId), (m) => handler(playerId, m as DuelMessage<K>, this.now()));
   }

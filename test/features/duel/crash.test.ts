@@ -1,19 +1,19 @@
-import { conservation } from "../../src/db/ledgerRepo.js";
+import { conservation } from "../../../src/db/ledgerRepo.js";
 import assert from "node:assert/strict";
 import path from "node:path";
-import type { Database } from "../../src/db/client.js";
-import { seededRng } from "../../src/game/random.js";
-import { tileOf } from "../../src/manifests/shapes.js";
-import { silentLogger } from "../../src/logger.js";
-import { inArena, type DuelArena } from "../../src/manifests/duelArenas.js";
-import { loadGameData } from "../../src/manifests/index.js";
-import { ROOT } from "../../src/paths.js";
-import { crashRun, joinGuest, newGuests, packSlots, type Guest } from "../helpers/crashRun.js";
-import { DATABASE_KINDS } from "../helpers/database.js";
-import { DuelStorm, nothingMoved, type ArenaDuel, type DuelEnding } from "../helpers/duelStorm.js";
-import { addTo, plain, readLedger, type Bag, type Ledger } from "../helpers/itemLedger.js";
-import type { ServerProcess } from "../helpers/serverProcess.js";
-import type { OfferItem, StormPlayer } from "../helpers/tradeStorm.js";
+import type { Database } from "../../../src/db/client.js";
+import { seededRng } from "../../../src/game/random.js";
+import { tileOf } from "../../../src/manifests/shapes.js";
+import { silentLogger } from "../../../src/logger.js";
+import { inArena, type DuelArena } from "../../../src/manifests/duelArenas.js";
+import { loadGameData } from "../../../src/manifests/index.js";
+import { ROOT } from "../../../src/paths.js";
+import { crashRun, joinGuest, newGuests, packSlots, type Guest } from "../../helpers/crashRun.js";
+import { DATABASE_KINDS } from "../../helpers/database.js";
+import { DuelStorm, nothingMoved, type ArenaDuel, type DuelEnding } from "../../helpers/duelStorm.js";
+import { addTo, plain, readLedger, type Bag, type Ledger } from "../../helpers/itemLedger.js";
+import type { ServerProcess } from "../../helpers/serverProcess.js";
+import type { OfferItem, StormPlayer } from "../../helpers/tradeStorm.js";
 
 /**
  * The server process is SIGKILLed in the middle of a storm of staked duels, then restarted on the
