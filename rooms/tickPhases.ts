@@ -1,6 +1,6 @@
 import type { Histogram } from "prom-client";
 
-/** The phases of a world room's tick, in their order (rooms/worldTick.ts). */
+/** The engine's phases of a world room's tick, in their order (rooms/worldTick.ts); each feature desk's phase runs after `trades`. */
 export type WorldTickPhase =
   | "players"
   | "npcs"
@@ -9,7 +9,6 @@ export type WorldTickPhase =
   | "stores"
   | "events"
   | "trades"
-  | "duels"
   | "sync"
   | "views"
   | "send"

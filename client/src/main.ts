@@ -39,7 +39,7 @@ import { installStaffPanel } from "./staffPanel.js";
 import { installTouch, pointerWords } from "./touch.js";
 import { WorldView } from "./view.js";
 import { installBankWindow } from "./windows/bank.js";
-import { installDuel } from "./windows/duel.js";
+import { installDuel } from "./features/duel/duelWindow.js";
 import { installNpcWindows } from "./windows/npcs.js";
 import { installStoreWindow } from "./windows/store.js";
 import { installReport } from "./windows/report.js";

@@ -134,18 +134,18 @@ export function startAttack(world: World, id: string, targetId: string, spellId?
 function startPlayerAttack(world: World, p: PlayerEntity, targetId: string, spellId?: string) {
   if (targetId === p.id) throw new GameError("NOT_ATTACKABLE", "You can't attack yourself");
   const ruled = world.ruledFights;
-  const duel = ruled?.opponentOf(p.id) === targetId;
+  const inRuledFight = ruled?.opponentOf(p.id) === targetId;
   const target = world.players.get(targetId)!;
-  if (!duel) {
+  if (!inRuledFight) {
     if (world.engaged(p.id)) throw new GameError("NOT_ATTACKABLE", "The fight has not begun");
     if (!world.playerCombat) throw new GameError("NOT_ATTACKABLE", "You can only fight another player in a duel");
     if (target.health <= 0) throw new GameError("TARGET_DEAD", `${target.name} is already dead`);
     world.playerCombat.check(world, p, target);
   }
   const plan = planAttack(world, p, spellId);
-  if (duel) ruled!.assertAllowed(p.id, plan.kind);
+  if (inRuledFight) ruled!.assertAllowed(p.id, plan.kind);
   // Rooted by the rules (a duel's noMovement), a fighter strikes from where it stands.
-  const rooted = duel && ruled!.rooted(p.id);
+  const rooted = inRuledFight && ruled!.rooted(p.id);
   if (chebyshev(p.tile, target.tile) > plan.reach && !rooted) walkTowards(world, p, target.tile);
   else p.path = [];
   p.action = { type: "attack", targetId, ...(spellId ? { spellId } : {}) };

@@ -70,8 +70,8 @@ export function tickAttack(world: World, p: PlayerEntity) {
   const action = p.action as Extract<PlayerEntity["action"], { type: "attack" }>;
   const npc = world.npcs.get(action.targetId);
   const foe = npc ? undefined : world.players.get(action.targetId);
-  const duel = foe !== undefined && world.ruledFights?.opponentOf(p.id) === foe.id;
-  const gone = npc ? npc.deadUntilTick != null : !foe || foe.health <= 0 || (!duel && !world.playerCombat);
+  const ruled = foe !== undefined && world.ruledFights?.opponentOf(p.id) === foe.id;
+  const gone = npc ? npc.deadUntilTick != null : !foe || foe.health <= 0 || (!ruled && !world.playerCombat);
   if (gone) {
     p.action = null;
     world.markChanged("player", p.id);
@@ -80,16 +80,16 @@ export function tickAttack(world: World, p: PlayerEntity) {
   // A foe whose trade, purchase or settlement is being written is not struck until it is done.
   if (foe?.inventoryFrozen) return;
   // A fight between players outside a duel goes on only while the feature that allows it still does.
-  if (foe && !duel) world.playerCombat!.check(world, p, foe);
+  if (foe && !ruled) world.playerCombat!.check(world, p, foe);
   const plan = planAttack(world, p, action.spellId);
   const at = npc ? npc.position : foe!.tile;
-  if (duel) world.ruledFights!.assertAllowed(p.id, plan.kind);
+  if (ruled) world.ruledFights!.assertAllowed(p.id, plan.kind);
   if (!inReach(p.tile, at, plan.reach)) return follow(world, p, at, npc ? `the ${npc.name.toLowerCase()}` : foe!.name);
   p.path = [];
   if (world.tick - p.lastAttackTick < plan.speedTicks) return;
   p.lastAttackTick = world.tick;
   if (npc) strikeNpc(world, p, npc, plan);
-  else strikePlayer(world, p, foe!, plan, duel);
+  else strikePlayer(world, p, foe!, plan, ruled);
   // A single cast is one blow; the player then stands and waits.
   if (action.spellId && p.action === action) {
     p.action = null;
@@ -136,7 +136,7 @@ function strikeNpc(world: World, p: PlayerEntity, npc: NpcEntity, plan: AttackPl
  * as against anyone, the damage in life points (a hitpoint is 10 of them, as for an npc's blows).
  * At 0 a duel is lost, which is not a death; outside a duel the feature decides the death.
  */
-function strikePlayer(world: World, p: PlayerEntity, foe: PlayerEntity, plan: AttackPlan, duel: boolean) {
+function strikePlayer(world: World, p: PlayerEntity, foe: PlayerEntity, plan: AttackPlan, ruled: boolean) {
   const blow = rollBlow(world.rng, plan.kind, playerFighter(world, p), playerFighter(world, foe), plan.spell ? spellMaxHit(plan.spell) : 0);
   useUp(world, p, plan, foe.tile);
   const hitpoints = Math.min(Math.ceil(foe.health / HEALTH_PER_LEVEL), blow.damage);
@@ -148,9 +148,9 @@ function strikePlayer(world: World, p: PlayerEntity, foe: PlayerEntity, plan: At
   world.events.push({ kind: "hit", attackerId: p.id, targetId: foe.id, damage: blow.damage * HEALTH_PER_LEVEL, targetHealth: foe.health, at: { ...foe.tile }, style: plan.kind, ...(splash ? { splash } : {}) });
   for (const [skill, amount] of Object.entries(xpFor(plan, p, hitpoints))) grantXp(world, p, skill as SkillName, amount!);
   retaliate(foe, p.id);
-  if (!duel) world.playerCombat!.struck(world, p, foe);
+  if (!ruled) world.playerCombat!.struck(world, p, foe);
   if (foe.health <= 0) {
-    if (duel) world.ruledFights!.defeated(foe.id);
+    if (ruled) world.ruledFights!.defeated(foe.id);
     else world.playerCombat!.killed(world, foe, p);
   }
 }

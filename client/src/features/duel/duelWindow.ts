@@ -1,9 +1,9 @@
-import { DUEL_RULES } from "../../../src/protocol/vocabulary.js";
-import type { DuelSideView, ServerMessage } from "../../../src/protocol/index.js";
-import { withAmount } from "../amount.js";
-import { h } from "../dom.js";
-import type { Game } from "../game.js";
-import { slotHooks } from "../panels/inventory.js";
+import { DUEL_RULES } from "../../../../src/protocol/vocabulary.js";
+import type { DuelSideView, ServerMessage } from "../../../../src/protocol/index.js";
+import { withAmount } from "../../amount.js";
+import { h } from "../../dom.js";
+import type { Game } from "../../game.js";
+import { slotHooks } from "../../panels/inventory.js";
 
 const RULE_TEXT: Record<(typeof DUEL_RULES)[number], string> = {
   noMelee: "No melee",
