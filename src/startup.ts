@@ -32,7 +32,7 @@ export async function openServerContext(
       "JWT_SECRET is not set: tokens are signed with the secret kept in the data folder (set JWT_SECRET in production)",
     );
   }
-  const gameData = prepareGameData(manifestSyncOptions(config, logger));
+  const gameData = prepareGameData(manifestSyncOptions(config, logger, WORLD_FEATURES.manifests));
   void gameData.then(
     () => markStart("game data"),
     () => {},

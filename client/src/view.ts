@@ -1,4 +1,12 @@
-import type { GroundItemView, NpcView, PlayerView, ResourceView, StationView } from "../../src/protocol/index.js";
+import {
+  FEATURE_MENUS,
+  type FeatureMenu,
+  type GroundItemView,
+  type NpcView,
+  type PlayerView,
+  type ResourceView,
+  type StationView,
+} from "../../src/protocol/index.js";
 import { inPvpArea, type AreaInfo } from "./api.js";
 import type { Game, MenuOption } from "./game.js";
 import type { Guidance, Marker } from "./guidance.js";
@@ -952,6 +960,11 @@ export class WorldView {
     const options: MenuOption[] = [];
     const later: MenuOption[] = [];
     const examine: MenuOption[] = [];
+    // A feature's entry (FEATURE_MENUS): its verb and the target's name, its message with the target's id.
+    const featureOption = (m: FeatureMenu, id: string, name: string): MenuOption => ({
+      label: `${m.verb} ${name}`,
+      run: () => net.send(m.message, { [m.idKey]: id } as never),
+    });
     for (const target of targets) {
       if (seen.has(target.id)) continue;
       seen.add(target.id);
@@ -967,7 +980,7 @@ export class WorldView {
         if (def?.talks) options.push({ label: `Talk-to ${n.name}`, run: () => net.send("player:action", { action: "talk", targetId: n.id }) });
         if (def?.services.some((s) => s === "store" || s === "shop"))
           options.push({ label: `Trade ${n.name}`, run: () => net.send("player:action", { action: "store", targetId: n.id }) });
-        if (def?.services.includes("pickpocket")) options.push({ label: `Pickpocket ${n.name}`, run: () => net.send("thieving:pickpocket", { npcId: n.id }) });
+        for (const m of FEATURE_MENUS) if (m.on === "npc" && def?.services.includes(m.service)) options.push(featureOption(m, n.id, n.name));
       } else if (target.kind === "resource") {
         const r = state.resources.get(target.id)!;
         if (r.skill !== "firemaking" && !r.depleted)
@@ -977,9 +990,9 @@ export class WorldView {
         options.push({ label: `Take ${game.itemName(g.itemId)}`, run: () => net.send("player:action", { action: "pickup", targetId: g.id }) });
       } else if (target.kind === "station") {
         const s = state.stations.get(target.id)!;
+        const featured = FEATURE_MENUS.filter((m) => m.on === "station" && m.stationType === s.type);
         if (s.type === "altar") options.push({ label: `Pray-at ${s.name}`, run: () => net.send("player:action", { action: "pray", targetId: s.id }) });
-        else if (s.type === "agility_obstacle") options.push({ label: `Cross ${s.name}`, run: () => net.send("agility:cross", { obstacleId: s.id }) });
-        else if (s.type === "thieving_stall") options.push({ label: `Steal-from ${s.name}`, run: () => net.send("thieving:steal", { stallId: s.id }) });
+        else if (featured.length) for (const m of featured) options.push(featureOption(m, s.id, s.name));
         else options.push({ label: `Use ${s.name}`, run: () => game.useStation(s) });
       } else if (target.kind === "player") {
         const p = state.players.get(target.id)!;

@@ -11,6 +11,7 @@ import { pvp } from "./pvp/index.js";
 import { regeneration } from "./regeneration/index.js";
 import { spectate } from "./spectate/index.js";
 import { thieving, thievingCommands, thievingTools } from "./thieving/index.js";
+import { travel, travelCommands, travelTools } from "./travel/index.js";
 
 export { ActivityLog } from "./spectate/index.js";
 
@@ -21,15 +22,19 @@ export { ActivityLog } from "./spectate/index.js";
 export const FEATURES: readonly HttpFeature[] = [hiscores, spectate];
 
 /** The features the worlds play, in the order their steps run in a player's tick. */
-const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp, agility, thieving, scoreboard, duel];
+const WORLD_LIST: readonly WorldFeature[] = [regeneration, healer, homeTeleport, pvp, agility, thieving, scoreboard, duel, travel];
 
 /** Every feature message's handler: a message of src/protocol/featureMessages.ts without one does not compile. */
-const COMMANDS: FeatureCommands = { ...homeTeleportCommands, ...agilityCommands, ...thievingCommands };
+const COMMANDS: FeatureCommands = { ...homeTeleportCommands, ...agilityCommands, ...thievingCommands, ...travelCommands };
 
-export const WORLD_FEATURES: WorldFeatures = { list: WORLD_LIST, commands: COMMANDS };
+export const WORLD_FEATURES: WorldFeatures = {
+  list: WORLD_LIST,
+  commands: COMMANDS,
+  manifests: [...new Set(WORLD_LIST.flatMap((f) => f.manifests ?? []))],
+};
 
 /** The features with a desk in every world room, in the order their tick phases run. */
 export const WORLD_DESKS: readonly DeskFeature[] = [duelDesk];
 
 /** The MCP tools the features add to the session's catalogue (src/mcp/featureTools.ts). */
-export const MCP_TOOLS: readonly FeatureTool[] = [homeTeleportTool, crossObstacleTool, ...thievingTools];
+export const MCP_TOOLS: readonly FeatureTool[] = [homeTeleportTool, crossObstacleTool, ...thievingTools, ...travelTools];

@@ -29,6 +29,7 @@ export type LedgerCause =
   | "quest"
   | "consumed"
   | "given"
+  | "paid"
   | "unattributed";
 
 /** One cause's change of one item: what it is about (a node, a recipe, a deal, a trade, a ground item, an audit row) and the other party. */

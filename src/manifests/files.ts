@@ -52,8 +52,6 @@ export const OPTIONAL_FILES = [
   "model-bounds.json",
   "starter-kit.json",
   "character-templates.json",
-  "agility.json",
-  "thieving.json",
   ...Object.values(GATHERING_FILES),
   ...RECIPE_FILES,
   // the older format

@@ -11,8 +11,11 @@ export async function prepareGameData(opts: ManifestSyncOptions): Promise<GameDa
   return loadGameData(manifestDirOf(opts.worldDir), opts.logger, { validate: !opts.skip });
 }
 
-/** How the configuration asks for the manifests: start-up and a content reload read them alike. */
-export function manifestSyncOptions(config: Config, logger: Logger): ManifestSyncOptions {
+/**
+ * How the configuration asks for the manifests: start-up and a content reload read them alike.
+ * `featureFiles`: the feature folders' own files (WorldFeature.manifests), fetched with the rest.
+ */
+export function manifestSyncOptions(config: Config, logger: Logger, featureFiles: readonly string[] = []): ManifestSyncOptions {
   return {
     worldDir: config.world,
     cdnUrl: config.publicCdnUrl,
@@ -21,5 +24,6 @@ export function manifestSyncOptions(config: Config, logger: Logger): ManifestSyn
     ci: config.ci,
     skip: config.skipManifests,
     logger,
+    featureFiles,
   };
 }

@@ -41,6 +41,8 @@ export interface ManifestSyncOptions {
   fetchImpl?: typeof fetch;
   /** Per-request timeout, 5000 ms by default. */
   timeoutMs?: number;
+  /** The feature folders' own manifest files (WorldFeature.manifests), fetched as optional files. */
+  featureFiles?: readonly string[];
 }
 
 export interface SyncReport {
@@ -179,7 +181,7 @@ class HostSync {
       requiredItems = SPLIT_ITEM_FILES.slice(1);
     }
     const required = new Set<string>([...REQUIRED_FILES.slice(1), ...requiredItems]);
-    const rest = [...REQUIRED_FILES.slice(1), ...itemFiles, ...OPTIONAL_FILES];
+    const rest = [...new Set([...REQUIRED_FILES.slice(1), ...itemFiles, ...OPTIONAL_FILES, ...(this.opts.featureFiles ?? [])])];
     await runPool(rest, CONCURRENCY, async (rel) => {
       await this.one(rel, required.has(rel));
     });

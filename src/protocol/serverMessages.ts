@@ -1,6 +1,7 @@
 import type { TradeCancelReason } from "./codes.js";
 import type { DuelEvents } from "./duelMessages.js";
 import type { AgentMessages } from "./agentMessages.js";
+import type { FEATURE_ACTIONS } from "./featureMessages.js";
 import type { ChatChannel, CombatStyle, EquipmentSlot, ProductionKind, SkillName } from "./vocabulary.js";
 import type { InventorySlotView, ItemStackView, Position, SkillView } from "./shapes.js";
 
@@ -10,7 +11,8 @@ import type { InventorySlotView, ItemStackView, Position, SkillView } from "./sh
  */
 
 /** What a player is busy with, in its own `player:sync`. */
-export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make" | "pray" | "agility" | "thieving";
+/** What a player is busy with: the engine's actions, or a feature's by its name (FEATURE_ACTIONS). */
+export type PlayerActionType = "gather" | "attack" | "pickup" | "talk" | "make" | "pray" | keyof typeof FEATURE_ACTIONS;
 
 // ---- The world (§4) ----
 

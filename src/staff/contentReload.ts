@@ -43,6 +43,8 @@ interface Holder {
   logger: Logger;
   db: { sql: SqlRunner };
   gameData: GameData;
+  /** The features' own manifest files are fetched with the rest. */
+  worldFeatures: { manifests: readonly string[] };
 }
 
 /**
@@ -79,7 +81,7 @@ export class ContentReloads {
     const running = this.ctx.gameData;
     let next: GameData;
     try {
-      next = await prepareGameData({ ...manifestSyncOptions(this.ctx.config, this.ctx.logger), skip: false });
+      next = await prepareGameData({ ...manifestSyncOptions(this.ctx.config, this.ctx.logger, this.ctx.worldFeatures.manifests), skip: false });
     } catch (err) {
       if (err instanceof ManifestError) throw new ContentRefused("CONTENT_INVALID", `The manifests cannot be loaded: ${err.message}`, err.problems);
       throw err;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { startAssetHost, type AssetHost } from "../helpers/assetHost.js";
 import { ETAG_SIDECAR, ManifestError, prepareGameData, syncManifests, type ManifestSyncOptions } from "../../src/manifests/index.js";
 import { captureLogger, cleanup, DEFAULT_MANIFESTS, tempDir, worldWith, type CapturedLogger } from "./support.js";
+import { WORLD_FEATURES } from "../../src/features/index.js";
 
 /** A host nobody listens on: start a host, remember its URL, stop it. */
 async function deadUrl(): Promise<string> {
@@ -128,6 +129,22 @@ describe("manifests: syncManifests (fetch + ETag cache)", function () {
     assert.equal(await readFile(file("npcs.json"), "utf8"), before);
     const data = await prepareGameData(options({ cdnUrl: url }));
     assert.ok(data.items.size > 0);
+  });
+
+  it("fetches the feature folders' own files (featureFiles) and loads them into extras; without them they are not asked for", async function () {
+    host = await startAssetHost({ manifestsDir: DEFAULT_MANIFESTS });
+    world = await tempDir("world-");
+    const without = await syncManifests(options());
+    assert.equal(host.count("thieving.json"), 0, "no feature names it: not asked for");
+    assert.ok(!without.updated.includes("thieving.json"));
+    const data = await prepareGameData(options({ featureFiles: [...WORLD_FEATURES.manifests] }));
+    for (const rel of WORLD_FEATURES.manifests) assert.equal(host.count(rel), 1, rel);
+    assert.deepEqual(
+      WORLD_FEATURES.manifests.filter((rel) => !(rel.replace(/\.json$/, "") in data.extras)),
+      [],
+      "every feature's file is in extras",
+    );
+    assert.ok(WORLD_FEATURES.manifests.includes("thieving.json") && WORLD_FEATURES.manifests.includes("agility.json"));
   });
 
   it("host failing with 5xx for a file: that file comes from the cache, with a warning", async function () {

@@ -77,6 +77,7 @@ const VALID: { [K in RoomMessageType]: RoomMessage<K> } = {
   "agility:cross": { obstacleId: "obstacle:thornwood_trail:mossy_log" },
   "thieving:pickpocket": { npcId: "npc_1" },
   "thieving:steal": { stallId: "stall:fish_stall" },
+  "travel:ride": { npcId: "npc:brindlemere:cartwright_odo" },
   tradeRequest: { targetPlayerId: "c_1" },
   tradeRequestRespond: { tradeId: "t_1", accept: true },
   tradeAddItem: { tradeId: "t_1", inventorySlot: 3, quantity: 5 },

@@ -5,6 +5,7 @@
  * a death is drawn by the view (the standing sprite falling and fading).
  */
 
+import { FEATURE_ACTIONS } from "../../../src/protocol/featureMessages.js";
 import type { Look } from "./looks.js";
 
 export const POSES = ["stand", "chop", "mine", "fish", "work", "pray", "reach", "guard", "swing", "cast", "shoot"] as const;
@@ -30,9 +31,9 @@ const POSE_OF_ACTION: Readonly<Record<string, Pose>> = {
   fletching: "work",
   runecrafting: "pray",
   pray: "pray",
-  thieving: "reach",
   pickup: "reach",
   combat: "guard",
+  ...(FEATURE_ACTIONS as Readonly<Record<string, Pose>>),
 };
 
 export function poseOfAction(action: string): Pose {

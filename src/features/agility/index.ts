@@ -8,6 +8,7 @@ export { crossObstacleTool } from "./agilityTool.js";
 /** Agility: obstacle courses from agility.json, and run energy that agility restores faster. */
 export const agility: WorldFeature = {
   name: "agility",
+  manifests: ["agility.json"],
   vars: { ...AGILITY_VARS, ...STAMINA_VARS },
   playerTick: tickStamina,
   action: tickCrossing,

@@ -7,6 +7,7 @@ export { thievingTools } from "./thievingTools.js";
 /** Thieving: pockets picked and stalls robbed from thieving.json, a stun for a thief caught. */
 export const thieving: WorldFeature = {
   name: "thieving",
+  manifests: ["thieving.json"],
   vars: THIEVING_VARS,
   playerTick: tickStun,
   action: tickTheft,

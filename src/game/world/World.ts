@@ -33,6 +33,8 @@ export type FeatureCommands = { [K in FeatureMessageType]: FeatureCommand<K> };
 export interface WorldFeatures {
   readonly list: readonly WorldFeature[];
   readonly commands: FeatureCommands;
+  /** Every manifest file the features read (WorldFeature.manifests), once each. */
+  readonly manifests: readonly string[];
 }
 
 /** One tick of a feature's action. */
@@ -89,6 +91,11 @@ export interface Busy {
  */
 export interface WorldFeature {
   readonly name: string;
+  /**
+   * Its own manifest files in the game data (`travel.json`): fetched from the asset host with the
+   * others, and read into `data.extras` under their names without `.json`.
+   */
+  readonly manifests?: readonly string[];
   readonly vars?: Readonly<Record<string, PlayerVarDef>>;
   /** Once per tick for each living player, before its walk and its action. */
   readonly playerTick?: (world: World, p: PlayerEntity) => void;
