@@ -59,6 +59,7 @@ describe("/mcp: tools", function () {
     ["cross_obstacle", { obstacleId: "" }, /obstacleId/],
     ["pickpocket", { npcId: 5 }, /npcId/],
     ["steal_from_stall", {}, /stallId/],
+    ["travel", { npcId: 5 }, /npcId/],
   ];
 
   it("every tool has a title and the spec's hints: read-only, destructive, idempotent, open-world", async () => {

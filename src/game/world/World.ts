@@ -119,7 +119,7 @@ export interface WorldFeature {
    * features' messages are refused with it.
    */
   readonly holdsPlayer?: (world: World, p: PlayerEntity) => GameError | undefined;
-  /** Once, as a world is made: what the feature keeps per world (its book of sessions, kept by the world in a WeakMap of its own). */
+  /** Once, as a world is made: what the feature keeps per world (a book of sessions, which it keeps in a WeakMap keyed by the world). */
   readonly attach?: (world: World) => void;
   /** Fights between players under their own rules (one feature at most), asked once the feature is attached. */
   readonly ruledFights?: (world: World) => RuledFights;
