@@ -1,5 +1,5 @@
 import { addItemAll } from "../game/inventory.js";
-import { COINS } from "../game/store.js";
+import { COINS } from "../game/types.js";
 import { GameError, INVENTORY_SIZE, type Inventory } from "../game/types.js";
 import type { WorldKnowledge } from "../game/world/knowledge.js";
 import type { SelfState } from "./view.js";

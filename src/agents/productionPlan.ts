@@ -1,7 +1,7 @@
 import { chebyshev } from "../game/movement.js";
 import { itemName } from "../manifests/gameData.js";
 import { attemptsPossible, checkMake, inputsFor, outputsAt, toolsOf, type Maker } from "../game/production.js";
-import { COINS } from "../game/store.js";
+import { COINS } from "../game/types.js";
 import { GameError, type Tile } from "../game/types.js";
 import type { GatheringResource, Recipe } from "../manifests/index.js";
 import { PRODUCTION_KINDS, type ProductionKind } from "../protocol/index.js";

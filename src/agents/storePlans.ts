@@ -1,7 +1,8 @@
 import { canGather } from "../game/gathering.js";
 import { itemName } from "../manifests/gameData.js";
 import { chebyshev } from "../game/movement.js";
-import { COINS, sellPrice } from "../game/store.js";
+import { sellPrice } from "../game/store.js";
+import { COINS } from "../game/types.js";
 import type { GatheringResource } from "../manifests/index.js";
 import type { Townsperson, WorldKnowledge } from "../game/world/knowledge.js";
 import { coinsOf, equippedOf, inventoryOf, isKept, withItem } from "./pack.js";

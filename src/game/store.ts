@@ -15,10 +15,8 @@
  */
 import type { StoreDef } from "../manifests/gameData.js";
 import { addItemAll, assertQuantity, assertSlot, copyInventory, countItem, itemDef, takeUnlocked, unlockedView, type ItemIndex } from "./inventory.js";
-import { GameError, MAX_STACK, type Inventory } from "./types.js";
+import { COINS, GameError, MAX_STACK, type Inventory } from "./types.js";
 
-/** The item stores pay and are paid with. */
-export const COINS = "coins";
 /** Stock above the listed quantity, and bought-in items, go one at a time at this pace (1 minute). */
 export const STOCK_DECAY_TICKS = 100;
 

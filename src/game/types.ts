@@ -6,6 +6,9 @@
 import type { EquipmentSlot, SkillName } from "../protocol/vocabulary.js";
 export { EQUIPMENT_SLOTS, INVENTORY_SIZE, MAX_STACK, SKILLS, type EquipmentSlot, type SkillName } from "../protocol/vocabulary.js";
 
+/** The item id of the world's money: stores, fares and stakes are paid in it. */
+export const COINS = "coins";
+
 /** Experience per skill; levels are derived from it (see skills.ts). */
 export type SkillXp = Record<SkillName, number>;
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { addToStock, COINS, isGeneralStore, newStock, planPurchase, planSale, restoreShelf, sellPrice, takeFromStock } from "../../src/game/store.js";
+import { COINS } from "../../src/game/types.js";
+import { addToStock, isGeneralStore, newStock, planPurchase, planSale, restoreShelf, sellPrice, takeFromStock } from "../../src/game/store.js";
 import { countItem } from "../../src/game/inventory.js";
 import { INVENTORY_SIZE, MAX_STACK } from "../../src/game/types.js";
 import { code, inv, item } from "./fixtures.js";

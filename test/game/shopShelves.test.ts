@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { addToStock, COINS, planPurchase, restockDue, restoreShelf, shelfChange, STOCK_DECAY_TICKS, takeFromStock } from "../../src/game/store.js";
+import { COINS } from "../../src/game/types.js";
+import { addToStock, planPurchase, restockDue, restoreShelf, shelfChange, STOCK_DECAY_TICKS, takeFromStock } from "../../src/game/store.js";
 import { code, inv, item } from "./fixtures.js";
 import { items, RESTOCK, listing, general, entry } from "./shopFixtures.js";
 

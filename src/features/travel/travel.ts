@@ -1,6 +1,5 @@
 import { countItem, takeUnlocked, unlockedView } from "../../game/inventory.js";
-import { COINS } from "../../game/store.js";
-import { GameError } from "../../game/types.js";
+import { COINS, GameError } from "../../game/types.js";
 import { adjacent, itemHolderOf, walkTowards } from "../../game/world/commands.js";
 import { inCombat } from "../../game/world/combatState.js";
 import type { NpcEntity, PlayerAction, PlayerEntity } from "../../game/world/entities.js";

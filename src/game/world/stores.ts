@@ -1,4 +1,3 @@
-import { COINS } from "../store.js";
 import type { StoreItemView, StoreView } from "../../protocol/index.js";
 import {
   addToStock,
@@ -14,7 +13,7 @@ import {
   type StockEntry,
   type StoreStock,
 } from "../store.js";
-import { GameError, type Inventory } from "../types.js";
+import { COINS, GameError, type Inventory } from "../types.js";
 import { itemHolderOf, TALK_RANGE, withinTalk } from "./commands.js";
 import type { NpcEntity, PlayerEntity } from "./entities.js";
 import type { World } from "./World.js";
