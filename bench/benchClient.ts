@@ -20,7 +20,7 @@ export const emptyCounter = (): ByteCounter => ({ bytes: 0, wireBytes: 0, frames
 
 /**
  * An in-memory client whose `raw()` only counts the bytes a socket would carry; nothing is decoded.
- * (The joining and handshake are the /ws adapter's in-memory client's: src/ws/roomClient.ts.)
+ * (The joining and handshake are the /ws adapter's in-memory client's: src/ws/roomClients.ts.)
  */
 export class BenchClient extends InMemoryRoomClient {
   readonly counter: ByteCounter = emptyCounter();

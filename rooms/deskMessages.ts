@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { GameError } from "../src/game/types.js";
 import { describeZodError } from "../src/protocol/index.js";
 
-/** How a trade or duel desk answers a message of a player's (rooms/tradeDesk.ts, rooms/duelDesk.ts). */
+/** How a trade or duel desk answers a message of a player's (rooms/tradeDesk.ts, src/features/duel/duelDesk.ts). */
 export interface DeskReplies {
   /** The payload's key naming the trade or duel (`tradeId`, `duelId`). */
   idKey: string;

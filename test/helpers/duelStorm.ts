@@ -8,7 +8,7 @@ import type { Frame, WsPlayer } from "./wsClient.js";
  * stakes (coins, shrimp, tools; sometimes nothing), the three screens, then the arena, where the fight
  * ends at once: a forfeit by either side, or a duellist leaving (its socket closed, then a new socket
  * with the same token). A setup is sometimes cancelled, or left, before the arena. Nobody strikes a
- * blow (a fight at level 1 takes too long) and nobody eats. Built for test/duel/crash.test.ts, which
+ * blow (a fight at level 1 takes too long) and nobody eats. Built for test/features/duel/crash.test.ts, which
  * kills the server in the middle of it: every wait rejects with ServerGone once a socket closes.
  *
  * The world has few arenas: a duel waits at its last accept until the storm's own duels leave one
