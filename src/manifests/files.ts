@@ -46,7 +46,6 @@ export const OPTIONAL_FILES = [
   "tier-requirements.json",
   "runes.json",
   "combat-spells.json",
-  "duel-arenas.json",
   "quests.json",
   "lod-settings.json",
   "model-bounds.json",

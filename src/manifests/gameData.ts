@@ -8,7 +8,6 @@ import type { Recipe } from "./recipes.js";
 import type { GatheringSkill } from "../protocol/vocabulary.js";
 import type { DialogueDef } from "./dialogue.js";
 import type { QuestDef } from "./quests.js";
-import type { DuelArena, DuelPlaces } from "./duelArenas.js";
 import type { ItemQuantity, Raw } from "./shapes.js";
 export type { QuestDef };
 
@@ -363,9 +362,6 @@ export interface GameData {
   spells: Map<string, SpellDef>;
   /** ammunition.json's arrows, by item id. */
   ammunition: Map<string, AmmoDef>;
-  /** duel-arenas.json's playable arenas, in file order; and its lobby and hospital. */
-  duelArenas: DuelArena[];
-  duelPlaces: DuelPlaces;
   starterKit: ItemQuantity[];
   templates: Map<string, CharacterTemplate>;
   buildings: BuildingDef[];

@@ -8,7 +8,6 @@ import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { LoadContext } from "./context.js";
 import { checkCrossReferences } from "./crossrefs.js";
-import { buildDuelArenas } from "./duelArenas.js";
 import { ManifestError } from "./errors.js";
 import { extrasKey, GATHERING_FILES, itemFilesFor, itemLayoutOf, missingRequiredFiles, REQUIRED_FILES, SINGLE_ITEMS_FILE } from "./files.js";
 import type { GameData, GatheringSkill } from "./gameData.js";
@@ -44,7 +43,6 @@ const MODELLED = new Set<string>([
   "prayers.json",
   "combat-spells.json",
   "ammunition.json",
-  "duel-arenas.json",
 ]);
 
 /**
@@ -127,8 +125,6 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
 
   const opt = <T>(file: string, build: (c: LoadContext, f: string, j: unknown) => T, empty: T): T => (has(file) ? build(ctx, file, get(file)) : empty);
 
-  const duels = opt("duel-arenas.json", buildDuelArenas, { arenas: [], places: {} });
-
   const draft = {
     dir: manifestDir,
     itemLayout: layout,
@@ -145,8 +141,6 @@ export async function loadGameData(manifestDir: string, logger: Logger, opts: Lo
     prayers: opt("prayers.json", buildPrayers, new Map()),
     spells: opt("combat-spells.json", buildSpells, new Map()),
     ammunition: opt("ammunition.json", buildAmmunition, new Map()),
-    duelArenas: duels.arenas,
-    duelPlaces: duels.places,
     starterKit: opt("starter-kit.json", buildStarterKit, []),
     templates: opt("character-templates.json", buildTemplates, new Map()),
     buildings: opt("buildings.json", buildBuildings, []),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { arenasOf } from "../../src/features/duel/duelArenas.js";
 import { RESTORE_UNITS, restorePerTick } from "../../src/features/agility/stamina.js";
 import { loadGameData, type GameData } from "../../src/manifests/index.js";
 import { captureLogger, COMPAT_2025, COMPAT_2026, requireCompat } from "../manifests/support.js";
@@ -50,16 +51,18 @@ describe("manifests: the published 2026 set (current format) loads as it is", fu
     assert.equal(data.recipes.cooking?.length, 11);
     assert.equal(data.tools.size, 15);
     assert.equal(data.quests.size, 7);
-    assert.ok("model-bounds" in data.extras && !("duel-arenas" in data.extras));
+    assert.ok("model-bounds" in data.extras && "duel-arenas" in data.extras, "the duel feature's file is kept for it");
+    const duels = arenasOf(data);
+    assert.deepEqual(duels.warnings, []);
     assert.deepEqual(
-      data.duelArenas.map((a) => a.id),
+      duels.arenas.map((a) => a.id),
       [1, 2, 3, 4, 5, 6],
     );
-    assert.deepEqual(data.duelArenas[0]!.spawnPoints, [
+    assert.deepEqual(duels.arenas[0]!.spawnPoints, [
       { x: 206, z: 210 },
       { x: 214, z: 210 },
     ]);
-    assert.deepEqual(data.duelPlaces.hospital, { center: { x: 210, z: 295 }, width: 20, depth: 15, spawnPoint: { x: 210, z: 295 } });
+    assert.deepEqual(duels.places.hospital, { center: { x: 210, z: 295 }, width: 20, depth: 15, spawnPoint: { x: 210, z: 295 } });
     assert.deepEqual([data.prayers.size, data.spells.size, data.ammunition.size], [9, 8, 5]);
   });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { tileOf } from "../../src/manifests/shapes.js";
-import { inArena, type DuelArena } from "../../src/manifests/duelArenas.js";
+import { arenasOf as arenasIn, inArena, type DuelArena } from "../../src/features/duel/duelArenas.js";
 import { restartsOf } from "../../src/staff/restart.js";
 import { duelsOf } from "../../src/features/duel/index.js";
 import type { Database } from "../../src/db/client.js";
@@ -101,7 +101,7 @@ async function nothingMoved(db: Database, before: Map<string, Bag>, arenas: Duel
 }
 
 /** The default world's duel arenas (its game data, loaded once per test run). */
-const arenasOf = () => defaultGameData().then((data) => data.duelArenas);
+const arenasOf = () => defaultGameData().then((data) => arenasIn(data).arenas);
 
 for (const kind of DATABASE_KINDS) {
   describe(`a scheduled restart calls off the fights and trades under way, and moves nothing (${kind})`, function () {

@@ -1,4 +1,4 @@
-import type { DuelArena } from "../../manifests/duelArenas.js";
+import type { DuelArena } from "./duelArenas.js";
 import type { DuelRules } from "./duelRules.js";
 import { maxHealth } from "../../game/skills.js";
 import type { Tile } from "../../game/types.js";

@@ -1,4 +1,4 @@
-import { inArena } from "../../manifests/duelArenas.js";
+import { arenasOf, inArena } from "./duelArenas.js";
 import type { DuelCancelReason } from "../../protocol/index.js";
 import { checkStakeRoom, DUEL_LIMITS, forbidden, noRules, pickArena, setRule, type DuelAct, type DuelLimits, type Settlement } from "./duelRules.js";
 import { NoRoomError, offerAdd, offerRemove, planSwap } from "../../game/trade.js";
@@ -237,7 +237,7 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
 
   /** A world with no arena takes no challenges. */
   protected override beforeAsking(): void {
-    if (this.world.data.duelArenas.length === 0) throw new DuelError("NO_ARENA", "This world has no duel arena");
+    if (arenasOf(this.world.data).arenas.length === 0) throw new DuelError("NO_ARENA", "This world has no duel arena");
   }
 
   /** Both accepted: the next screen, or from the confirm screen, the arena. */
@@ -273,7 +273,7 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
       throw err;
     }
     const busy = new Set([...this.sessions.values()].flatMap((s) => (s.arena ? [s.arena.id] : [])));
-    const arena = pickArena(this.world.data.duelArenas, busy);
+    const arena = pickArena(arenasOf(this.world.data).arenas, busy);
     if (!arena) return this.cancel(duel, "no_arena", "Every arena is in use; challenge again in a moment");
     duel.arena = arena;
     duel.screen = "countdown";

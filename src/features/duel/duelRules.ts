@@ -12,7 +12,7 @@
  * screen (and whenever the world lets a duellist add to their inventory during the duel). Should a
  * settlement still find no room, it is refused and nothing moves (each keeps their own stake).
  */
-import type { DuelArena } from "../../manifests/duelArenas.js";
+import type { DuelArena } from "./duelArenas.js";
 import { DUEL_RULES, type DuelRule } from "../../protocol/vocabulary.js";
 import type { ItemIndex } from "../../game/inventory.js";
 import { checkOffer, planSwap, type OfferItem } from "../../game/trade.js";

@@ -1,4 +1,4 @@
-import type { DuelArena } from "../../manifests/duelArenas.js";
+import type { DuelArena } from "./duelArenas.js";
 import type { DuelCancelReason } from "../../protocol/index.js";
 import type { DuelRules } from "./duelRules.js";
 import type { OfferItem } from "../../game/trade.js";

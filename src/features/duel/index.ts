@@ -2,8 +2,10 @@ import type { WorldFeature } from "../../game/world/World.js";
 import { DuelMessages } from "../../protocol/index.js";
 import type { DeskFeature } from "../../worldDesks.js";
 import { DuelDesk } from "./duelDesk.js";
+import { arenasOf, DUEL_ARENAS_FILE } from "./duelArenas.js";
 import { attachDuels, busyDuelling, duelFights, duelsOf } from "./duelWorld.js";
 
+export { arenasOf } from "./duelArenas.js";
 export { duelsOf } from "./duelWorld.js";
 
 /**
@@ -14,7 +16,12 @@ export { duelsOf } from "./duelWorld.js";
  */
 export const duel: WorldFeature = {
   name: "duel",
+  manifests: [DUEL_ARENAS_FILE],
   attach: attachDuels,
+  // What duel-arenas.json had that cannot be played is told as the world is populated.
+  populate: (world) => {
+    for (const message of arenasOf(world.data).warnings) world.events.push({ kind: "contentWarning", message });
+  },
   ruledFights: duelFights,
   playerGone: (world, playerId, reason) => duelsOf(world).playerGone(playerId, reason),
   callOff: (world, message) => duelsOf(world).cancelAll(message),

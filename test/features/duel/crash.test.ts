@@ -5,7 +5,7 @@ import type { Database } from "../../../src/db/client.js";
 import { seededRng } from "../../../src/game/random.js";
 import { tileOf } from "../../../src/manifests/shapes.js";
 import { silentLogger } from "../../../src/logger.js";
-import { inArena, type DuelArena } from "../../../src/manifests/duelArenas.js";
+import { arenasOf, inArena, type DuelArena } from "../../../src/features/duel/duelArenas.js";
 import { loadGameData } from "../../../src/manifests/index.js";
 import { ROOT } from "../../../src/paths.js";
 import { crashRun, joinGuest, newGuests, packSlots, type Guest } from "../../helpers/crashRun.js";
@@ -104,7 +104,7 @@ for (const kind of DATABASE_KINDS) {
     let arenas: DuelArena[] = [];
 
     before(async () => {
-      arenas = (await loadGameData(path.join(ROOT, "world", "manifests"), silentLogger)).duelArenas;
+      arenas = arenasOf(await loadGameData(path.join(ROOT, "world", "manifests"), silentLogger)).arenas;
       assert.ok(arenas.length > 0, "the world has duel arenas");
     });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { checkStakeRoom, DUEL_LIMITS, forbidden, noRules, pickArena, planSettlement, setRule, type DuelAct } from "../../../src/features/duel/duelRules.js";
 import { NoRoomError, offerAdd, offerRemove, type OfferItem } from "../../../src/game/trade.js";
 import { MAX_STACK, type Inventory } from "../../../src/game/types.js";
-import type { DuelArena } from "../../../src/manifests/duelArenas.js";
+import type { DuelArena } from "../../../src/features/duel/duelArenas.js";
 import { DUEL_RULES } from "../../../src/protocol/vocabulary.js";
 import { code, inv, item } from "../../game/fixtures.js";
 

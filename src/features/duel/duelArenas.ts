@@ -3,12 +3,15 @@
  * trapdoors), and the duel arena's lobby and hospital. Positions become tiles by the world's one
  * rounding rule (tileOf). An arena that cannot be played (fewer than two spawn points, a spawn
  * point outside its square, an id used twice) is skipped with a warning; `constants` (the look of
- * the walls and floor) is the client's business and is not read.
+ * the walls and floor) is the client's business and is not read. The file is the duel feature's
+ * (WorldFeature.manifests): the game data keeps it in `extras`, and `arenasOf` reads it once per
+ * game data.
  */
 import { z } from "zod";
-import type { LoadContext } from "./context.js";
-import { rawOf } from "./context.js";
-import { tileOf, type Raw, type Tile } from "./shapes.js";
+import { silentLogger } from "../../logger.js";
+import { LoadContext, rawOf } from "../../manifests/context.js";
+import type { GameData } from "../../manifests/index.js";
+import { tileOf, type Raw, type Tile } from "../../manifests/shapes.js";
 
 export interface DuelArena {
   /** `arenaId` in the data. */
@@ -120,4 +123,24 @@ export function buildDuelArenas(ctx: LoadContext, file: string, json: unknown): 
   const lobby = readArea(ctx, file, top.lobby, "lobby");
   const hospital = readArea(ctx, file, top.hospital, "hospital");
   return { arenas, places: { ...(lobby ? { lobby } : {}), ...(hospital ? { hospital } : {}) } };
+}
+
+export const DUEL_ARENAS_FILE = "duel-arenas.json";
+
+const readOnce = new WeakMap<GameData, DuelArenaData & { warnings: readonly string[] }>();
+
+/**
+ * The game data's arenas, lobby and hospital (none without the file), read once per game data (a
+ * content reload's new data is read anew), with the warnings of what was skipped.
+ */
+export function arenasOf(data: GameData): DuelArenaData & { warnings: readonly string[] } {
+  let read = readOnce.get(data);
+  if (!read) {
+    const raw = data.extras[DUEL_ARENAS_FILE.replace(/\.json$/, "")];
+    const ctx = new LoadContext(data.dir, silentLogger, true);
+    const built = raw === undefined ? { arenas: [], places: {} } : buildDuelArenas(ctx, DUEL_ARENAS_FILE, raw);
+    read = { ...built, warnings: ctx.warnings };
+    readOnce.set(data, read);
+  }
+  return read;
 }

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { LoadContext } from "../../src/manifests/context.js";
-import { buildDuelArenas, inArena } from "../../src/manifests/duelArenas.js";
-import { loadGameData } from "../../src/manifests/index.js";
-import { silentLogger } from "../../src/logger.js";
-import { goodFixture } from "./fixture.js";
-import { captureLogger, cleanup, tempDir, writeFiles } from "./support.js";
+import { arenasOf, buildDuelArenas, inArena } from "../../../src/features/duel/duelArenas.js";
+import { duel } from "../../../src/features/duel/index.js";
+import { LoadContext } from "../../../src/manifests/context.js";
+import { loadGameData } from "../../../src/manifests/index.js";
+import { silentLogger } from "../../../src/logger.js";
+import { createWorld } from "../../../rooms/worldSetup.js";
+import { goodFixture } from "../../manifests/fixture.js";
+import { captureLogger, cleanup, tempDir, writeFiles } from "../../manifests/support.js";
 
 const FILE = "duel-arenas.json";
 
@@ -143,18 +145,24 @@ describe("manifests: duel-arenas.json", function () {
     }
   });
 
-  it("loadGameData models the file (not in extras); without it there are no arenas", async function () {
+  it("the duel feature reads the file from the game data's extras, once per game data; a world tells what it skipped; without it there are no arenas", async function () {
     const dir = await tempDir();
     try {
-      await writeFiles(dir, { ...goodFixture(), [FILE]: { arenas: [arena(3, 20, 20)] } });
+      await writeFiles(dir, { ...goodFixture(), [FILE]: { arenas: [arena(3, 20, 20), arena(3, 40, 40)] } });
       const data = await loadGameData(dir, captureLogger().logger);
-      assert.deepEqual(data.warnings, []);
+      assert.deepEqual(data.warnings, [], "the loader leaves the file to the feature");
+      assert.ok(data.extras["duel-arenas"]);
       assert.deepEqual(
-        data.duelArenas.map((a) => a.id),
+        arenasOf(data).arenas.map((a) => a.id),
         [3],
       );
-      assert.deepEqual(data.duelPlaces, {});
-      assert.equal(data.extras["duel-arenas"], undefined);
+      assert.equal(arenasOf(data), arenasOf(data), "read once");
+      assert.deepEqual(arenasOf(data).places, {});
+      const world = createWorld(data, { features: [duel] });
+      assert.deepEqual(
+        world.events.drain().flatMap((e) => (e.kind === "contentWarning" ? [e.message] : [])),
+        ["duel-arenas.json: arena 3 is defined twice; duplicate skipped"],
+      );
     } finally {
       await cleanup(dir);
     }
@@ -162,7 +170,7 @@ describe("manifests: duel-arenas.json", function () {
     try {
       await writeFiles(bare, goodFixture());
       const data = await loadGameData(bare, captureLogger().logger);
-      assert.deepEqual([data.duelArenas, data.duelPlaces], [[], {}]);
+      assert.deepEqual([arenasOf(data).arenas, arenasOf(data).places, arenasOf(data).warnings], [[], {}, []]);
     } finally {
       await cleanup(bare);
     }
