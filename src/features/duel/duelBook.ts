@@ -45,6 +45,9 @@ const WORDS: NegotiationWords = {
   idleTimeout: "The duel was idle for too long",
 };
 
+/** A duellist's pack while the duel is being settled: its item commands are refused with this. */
+export const SETTLING = { code: "DUEL_COMPLETING", message: "Your duel is being settled" } as const;
+
 export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, DuelCancelReason> {
   protected readonly screens = ["rules", "stakes", "confirm"] as const;
   protected readonly words = WORDS;
@@ -290,7 +293,7 @@ export class DuelBook extends Negotiations<DuelSession, DuelSide, DuelEvent, Due
     duel.result = { winnerId: winner.playerId, loserId, outcome };
     walkOut(this.world, this.parties(duel));
     duel.screen = "settling";
-    for (const p of this.parties(duel)) if (p) p.inventoryFrozen = "duel";
+    for (const p of this.parties(duel)) if (p) p.inventoryFrozen = SETTLING;
     this.tell({ kind: "settle", duel });
     return duel;
   }

@@ -14,12 +14,12 @@ import type { World } from "./World.js";
 import { playerOf } from "./worldCore.js";
 
 
-/** The player a command that changes items is for: refused while a trade of theirs is being committed. */
+/** The player a command that changes items is for: refused while a trade, a deal or a feature's settlement of theirs is being committed. */
 export function itemHolderOf(world: World, id: string): PlayerEntity {
   const p = playerOf(world, id);
   if (p.inventoryFrozen === "trade") throw new GameError("TRADE_COMPLETING", "Your trade is being completed");
   if (p.inventoryFrozen === "store") throw new GameError("STORE_COMPLETING", "Your purchase or sale is being completed");
-  if (p.inventoryFrozen === "duel") throw new GameError("DUEL_COMPLETING", "Your duel is being settled");
+  if (p.inventoryFrozen) throw new GameError(p.inventoryFrozen.code, p.inventoryFrozen.message);
   return p;
 }
 

@@ -59,11 +59,12 @@ export interface PlayerEntity {
   /** Inventory slots offered in a trade: no drop, use, bank or equip while locked. */
   lockedSlots: Set<number>;
   /**
-   * A trade, a store deal or a duel's settlement of this player is being committed: until the transaction is done
-   * nothing else may change the inventory (commands are refused, the tick leaves the player's
-   * action and npcs' blows waiting) and no other save captures the character.
+   * A trade, a store deal or a feature's settlement (a duel's) of this player is being committed:
+   * until the transaction is done nothing else may change the inventory (commands are refused, the
+   * tick leaves the player's action and npcs' blows waiting) and no other save captures the
+   * character. A feature's freeze carries the refusal its player's item commands get.
    */
-  inventoryFrozen: false | "trade" | "store" | "duel";
+  inventoryFrozen: false | "trade" | "store" | { code: string; message: string };
   /** The conversation the player is in: the node it was shown last. */
   dialogue: DialogueState | null;
   /** The store the player has open (buying and selling need it). */

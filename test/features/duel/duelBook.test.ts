@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createWorld } from "../../../rooms/worldSetup.js";
 import { movePlayer, startPickup } from "../../../src/game/world/commands.js";
-import type { DuelBook } from "../../../src/features/duel/duelBook.js";
+import { SETTLING, type DuelBook } from "../../../src/features/duel/duelBook.js";
 import { duel, duelsOf } from "../../../src/features/duel/index.js";
 import type { DuelEvent } from "../../../src/features/duel/duelSession.js";
 import { useItem } from "../../../src/game/world/itemUse.js";
@@ -112,7 +112,7 @@ describe("duel book: the duel state machine over the world", () => {
     book.playerGone("c_bob", "disconnected");
     assert.deepEqual(kinds(book.drain()), ["fight", "settle"]);
     assert.deepEqual(d.result, { winnerId: "c_ann", loserId: "c_bob", outcome: "disconnect" });
-    assert.equal(world.players.get("c_bob")!.inventoryFrozen, "duel");
+    assert.equal(world.players.get("c_bob")!.inventoryFrozen, SETTLING);
     book.settleFailed(d.id, "nothing moved");
     assert.deepEqual(kinds(book.drain()), ["ended"]);
     add("cat");
