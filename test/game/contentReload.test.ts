@@ -3,6 +3,10 @@ import { applyContent, groundChanged } from "../../src/game/world/contentReload.
 import type { World } from "../../src/game/world/World.js";
 import type { GameData } from "../../src/manifests/index.js";
 import { createWorld } from "../../rooms/worldSetup.js";
+import { coursesIn } from "../../src/features/agility/agilityCourses.js";
+import { WORLD_FEATURES } from "../../src/features/index.js";
+import { thieveryIn } from "../../src/features/thieving/thievingManifest.js";
+import { routesIn } from "../../src/features/travel/travelManifest.js";
 import { addStarter } from "../helpers/handPlaced.js";
 import { defaultGameData } from "../helpers/server.js";
 
@@ -90,6 +94,19 @@ describe("a content reload in a world", () => {
     assert.ok(![...world.resources.values()].some((r) => r.tile.x === tree.tile.x && r.tile.z === tree.tile.z), "no node at the tree's place");
     assert.equal(world.map.isBlocked(tree.tile.x, tree.tile.z), false, "the tree's tile is walkable again");
     assert.equal(world.data, next);
+  });
+
+  it("the features take what they read from the new data: a carter's fare, a stall's loot, an obstacle's xp", async () => {
+    const featured = createWorld(await defaultGameData(), { features: WORLD_FEATURES.list });
+    const changed = structuredClone(featured.data);
+    const extras = changed.extras as Record<string, any>;
+    extras.travel.routes[0].fare = 3;
+    extras.thieving.stalls[0].xp = 99;
+    extras.agility.courses[0].obstacles[0].xp = 77;
+    applyContent(featured, changed);
+    assert.equal(routesIn(featured).get("carter_odo")!.fare, 3);
+    assert.equal(thieveryIn(featured).stalls.get("stall:fish_stall")!.xp, 99);
+    assert.equal(coursesIn(featured)[0]!.obstacles[0]!.xp, 77);
   });
 
   it("tells the ground (buildings, the areas' extent) from what a reload may place", () => {

@@ -53,6 +53,12 @@ const obstaclesOf = new WeakMap<World, Map<string, Obstacle>>();
 export const obstacleOf = (world: World, stationId: string) => obstaclesOf.get(world)?.get(stationId);
 export const coursesIn = (world: World) => coursesOf.get(world) ?? [];
 
+/** WorldFeature.reloaded: the courses the new data gives. */
+export function reloadCourses(world: World, scratch: World) {
+  coursesOf.set(world, coursesIn(scratch));
+  obstaclesOf.set(world, obstaclesOf.get(scratch) ?? new Map());
+}
+
 /** WorldFeature.populate: read the manifest, place each obstacle as a station. */
 export function placeCourses(world: World) {
   const courses: Course[] = [];

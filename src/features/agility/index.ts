@@ -1,6 +1,6 @@
 import type { FeatureCommands, WorldFeature } from "../../game/world/World.js";
 import { AGILITY_VARS, startCrossing, tickCrossing } from "./agility.js";
-import { placeCourses } from "./agilityCourses.js";
+import { placeCourses, reloadCourses } from "./agilityCourses.js";
 import { STAMINA_VARS, tickStamina } from "./stamina.js";
 
 export { crossObstacleTool } from "./agilityTool.js";
@@ -13,6 +13,7 @@ export const agility: WorldFeature = {
   playerTick: tickStamina,
   action: tickCrossing,
   populate: placeCourses,
+  reloaded: reloadCourses,
 };
 
 /** Its message's handler. */

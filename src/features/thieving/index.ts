@@ -1,6 +1,6 @@
 import type { FeatureCommands, WorldFeature } from "../../game/world/World.js";
 import { startPickpocket, startStealing, stunOf, THIEVING_VARS, tickStun, tickTheft } from "./thieving.js";
-import { placeThievery } from "./thievingManifest.js";
+import { placeThievery, reloadThievery } from "./thievingManifest.js";
 
 export { thievingTools } from "./thievingTools.js";
 
@@ -12,6 +12,7 @@ export const thieving: WorldFeature = {
   playerTick: tickStun,
   action: tickTheft,
   populate: placeThievery,
+  reloaded: reloadThievery,
   holdsPlayer: stunOf,
 };
 

@@ -75,6 +75,11 @@ const empty = (): Thievery => ({ pickpockets: new Map(), stalls: new Map(), rest
 
 export const thieveryIn = (world: World): Thievery => thieveryOf.get(world) ?? empty();
 
+/** WorldFeature.reloaded: the pockets and stalls the new data gives (stalls emptied before are full again). */
+export function reloadThievery(world: World, scratch: World) {
+  thieveryOf.set(world, thieveryIn(scratch));
+}
+
 /** WorldFeature.populate: read the manifest, place each stall as a station. */
 export function placeThievery(world: World) {
   const t = empty();

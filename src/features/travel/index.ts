@@ -1,6 +1,6 @@
 import type { FeatureCommands, WorldFeature } from "../../game/world/World.js";
 import { startTravel, tickTravel } from "./travel.js";
-import { readRoutes } from "./travelManifest.js";
+import { readRoutes, reloadRoutes } from "./travelManifest.js";
 
 export { travelTools } from "./travelTools.js";
 
@@ -10,6 +10,7 @@ export const travel: WorldFeature = {
   manifests: ["travel.json"],
   action: tickTravel,
   populate: readRoutes,
+  reloaded: reloadRoutes,
 };
 
 /** Its message's handler. */

@@ -40,6 +40,11 @@ const routesOf = new WeakMap<World, Map<string, Route>>();
 
 export const routesIn = (world: World): ReadonlyMap<string, Route> => routesOf.get(world) ?? new Map();
 
+/** WorldFeature.reloaded: the routes the new data gives. */
+export function reloadRoutes(world: World, scratch: World) {
+  routesOf.set(world, new Map(routesIn(scratch)));
+}
+
 /** WorldFeature.populate: read the manifest. */
 export function readRoutes(world: World) {
   const routes = new Map<string, Route>();

@@ -111,6 +111,11 @@ export interface WorldFeature {
   readonly action?: FeatureActionRun;
   /** What it places in a world being populated from its data (its stations, from its own manifest). */
   readonly populate?: (world: World) => void;
+  /**
+   * A content reload: `scratch`, a world populated from the new data, holds what the feature read
+   * from it; the running world takes that (its stations come over with the engine's).
+   */
+  readonly reloaded?: (world: World, scratch: World) => void;
   /** Must a player who leaves stay in the world a while longer (a fight between players)? Asked each tick until it says no. */
   readonly holdsLogout?: (world: World, p: PlayerEntity) => boolean;
   /**

@@ -136,6 +136,7 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
   }
 
   world.data = next;
+  for (const f of world.features) f.reloaded?.(world, scratch);
 
   for (const p of world.players.values()) {
     if (p.dialogue && goneNpcs.has(p.dialogue.npcInstanceId)) {
