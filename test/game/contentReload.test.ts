@@ -96,14 +96,21 @@ describe("a content reload in a world", () => {
     assert.equal(world.data, next);
   });
 
-  it("the features take what they read from the new data: a carter's fare, a stall's loot, an obstacle's xp", async () => {
+  it("the features take what they read from the new data (a carter's fare, a stall's xp, an obstacle's xp) and tell what they skipped", async () => {
     const featured = createWorld(await defaultGameData(), { features: WORLD_FEATURES.list });
     const changed = structuredClone(featured.data);
     const extras = changed.extras as Record<string, any>;
     extras.travel.routes[0].fare = 3;
     extras.thieving.stalls[0].xp = 99;
     extras.agility.courses[0].obstacles[0].xp = 77;
+    extras.travel.routes.push({ id: "nowhere", npcId: "nobody", name: "Nowhere", to: { x: 100, z: 100 }, fare: 1 });
+    featured.events.drain();
     applyContent(featured, changed);
+    assert.deepEqual(
+      featured.events.drain().flatMap((e) => (e.kind === "contentWarning" ? [e.message] : [])),
+      ["travel.json: route nowhere: no npc nobody; skipped"],
+      "what the new data's features skip is told by the running world",
+    );
     assert.equal(routesIn(featured).get("carter_odo")!.fare, 3);
     assert.equal(thieveryIn(featured).stalls.get("stall:fish_stall")!.xp, 99);
     assert.equal(coursesIn(featured)[0]!.obstacles[0]!.xp, 77);

@@ -137,6 +137,8 @@ export function applyContent(world: World, next: GameData): WorldContentReport {
 
   world.data = next;
   for (const f of world.features) f.reloaded?.(world, scratch);
+  // What the features skipped in the new data is told by the running world, as at its start.
+  for (const e of scratch.events.drain()) if (e.kind === "contentWarning") world.events.push(e);
 
   for (const p of world.players.values()) {
     if (p.dialogue && goneNpcs.has(p.dialogue.npcInstanceId)) {
