@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { SqlRunner } from "../db/sql.js";
 import { syncItems } from "../db/itemSync.js";
-import { groundChanged, sameContent, type WorldContentReport } from "../game/world/contentReload.js";
+import { featureWarnings, groundChanged, sameContent, type WorldContentReport } from "../game/world/contentReload.js";
+import type { WorldFeature } from "../game/world/World.js";
 import { GameError } from "../game/types.js";
 import { ManifestError, manifestSyncOptions, prepareGameData, type GameData } from "../manifests/index.js";
 
@@ -43,8 +44,8 @@ interface Holder {
   logger: Logger;
   db: { sql: SqlRunner };
   gameData: GameData;
-  /** The features' own manifest files are fetched with the rest. */
-  worldFeatures: { manifests: readonly string[] };
+  /** The features' own manifest files are fetched with the rest, and what they would skip is refused as the loader's problems are. */
+  worldFeatures: { manifests: readonly string[]; list: readonly WorldFeature[] };
 }
 
 /**
@@ -86,8 +87,9 @@ export class ContentReloads {
       if (err instanceof ManifestError) throw new ContentRefused("CONTENT_INVALID", `The manifests cannot be loaded: ${err.message}`, err.problems);
       throw err;
     }
-    const known = new Set(running.warnings);
-    const problems = next.warnings.filter((w) => !known.has(w));
+    const features = this.ctx.worldFeatures.list;
+    const known = new Set([...running.warnings, ...featureWarnings(running, features)]);
+    const problems = [...next.warnings, ...featureWarnings(next, features)].filter((w) => !known.has(w));
     if (problems.length > 0) {
       throw new ContentRefused("CONTENT_INVALID", `The manifests have ${problems.length} problem(s): nothing was changed`, problems);
     }

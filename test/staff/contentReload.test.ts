@@ -119,6 +119,17 @@ for (const kind of DATABASE_KINDS) {
       await writeFile(path.join(worldDir, "manifests", "stores.json"), stores);
       await edit(worldDir, "recipes/fletching.json", (f) => f.recipes.pop());
 
+      // A feature folder's own file is checked too: a carter's route to nowhere.
+      const travel = await readFile(path.join(worldDir, "manifests", "travel.json"), "utf8");
+      await edit(worldDir, "travel.json", (f) => (f.routes[0].to = { x: 99999, z: 0 }));
+      const featured = await rest(server, "POST", RELOAD, admin.token, {});
+      assert.equal(featured.status, 422, JSON.stringify(featured.body));
+      assert.deepEqual(featured.body.error.problems, [
+        "travel.json: route town_to_yard: its destination is outside the map or blocked; skipped",
+        "travel.json: npc carter_odo names the travel service but has no route; skipped",
+      ]);
+      await writeFile(path.join(worldDir, "manifests", "travel.json"), travel);
+
       // The ground (the buildings, the areas' extent) is the one thing a reload cannot move.
       const buildings = await readFile(path.join(worldDir, "manifests", "buildings.json"), "utf8");
       await edit(worldDir, "buildings.json", (list) => (list[0].footprint.width += 2));

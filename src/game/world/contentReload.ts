@@ -9,7 +9,7 @@ import { endAction } from "./playerSystem.js";
 import { populateWorld } from "./setup.js";
 import { closeStore } from "./stores.js";
 import { endConversation } from "./talk.js";
-import { World } from "./World.js";
+import { World, type WorldFeature } from "./World.js";
 
 /**
  * A content reload applied to a running world, between two ticks (README "Content reload"). The
@@ -48,6 +48,24 @@ const asJson = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x instance
  */
 export function groundChanged(running: GameData, next: GameData): boolean {
   return !sameBounds(worldBounds(running), worldBounds(next)) || !sameContent(running.buildings, next.buildings);
+}
+
+const skippedByFeatures = new WeakMap<GameData, string[]>();
+
+/**
+ * What the features would skip in `data` (their own files' bad entries), as a world populated from
+ * it tells them: a content reload refuses new ones as it refuses the loader's. Once per game data.
+ */
+export function featureWarnings(data: GameData, features: readonly WorldFeature[]): string[] {
+  let skipped = skippedByFeatures.get(data);
+  if (!skipped) {
+    let ids = 0;
+    const scratch = new World(data, { rng: Math.random, newId: () => `check${++ids}`, features });
+    populateWorld(scratch);
+    skipped = scratch.events.drain().flatMap((e) => (e.kind === "contentWarning" ? [e.message] : []));
+    skippedByFeatures.set(data, skipped);
+  }
+  return skipped;
 }
 
 export function applyContent(world: World, next: GameData): WorldContentReport {
