@@ -17,7 +17,16 @@ describe("web client in Chromium: the hover follows things that move under a sti
     // The newcomer's hint lies over the map's corner: put it away.
     await page.click('#hint button:has-text("Got it")');
     await page.waitForFunction(() => (window as any).arenaDrawn.settled());
-    const figure = await page.waitForFunction(() => (window as any).arenaDrawn.figures().find((f: any) => f.kind === "npc") ?? null);
+    // An npc drawn well inside the map (the figures listed include some past its edge, which no pointer reaches).
+    const figure = await page.waitForFunction(() => {
+      const r = document.getElementById("world")!.getBoundingClientRect();
+      const [left, top] = [r.left + window.scrollX, r.top + window.scrollY];
+      return (
+        (window as any).arenaDrawn
+          .figures()
+          .find((f: any) => f.kind === "npc" && f.x > left + 40 && f.x < left + r.width - 40 && f.y > top + 40 && f.y < top + r.height - 40) ?? null
+      );
+    });
     const { id, name, x, y } = (await figure.jsonValue()) as { id: string; name: string; x: number; y: number };
     const npc = world.npcs.get(id)!;
     // It stays where it is while pointed at: no wandering.
