@@ -10,8 +10,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-
-const TICK_MS = 600;
+import { TICK_MS } from "../src/protocol/vocabulary.js";
 
 interface Session {
   client: Client;

@@ -5,10 +5,10 @@
 import type { ItemDef } from "../manifests/gameData.js";
 import { EQUIPMENT_SLOTS, GameError, MAX_STACK, type Equipment, type EquipmentSlot, type Inventory, type ItemStack } from "./types.js";
 import { addItemAll, assertSlot, copyInventory, itemDef, type ItemIndex } from "./inventory.js";
+import { TICK_MS } from "../protocol/vocabulary.js";
 
 /** Unarmed attacks (and weapons without a speed) take this many ticks. */
 export const UNARMED_SPEED_TICKS = 4;
-const TICK_MS = 600;
 
 /** The manifests' slot names, lower case, to the server's slots. */
 const SLOT_ALIASES: Record<string, EquipmentSlot> = {

@@ -59,6 +59,9 @@ export type CombatStyle = (typeof COMBAT_STYLES)[number];
 export const DUEL_RULES = ["noMelee", "noRanged", "noMagic", "noPrayer", "noFood", "noMovement", "noForfeit"] as const;
 export type DuelRule = (typeof DUEL_RULES)[number];
 
+/** The world's tick, in milliseconds: every world advances once a tick, and a client moves a figure one step over one. */
+export const TICK_MS = 600;
+
 /** Chat channels (`player:chat`, `chat:message`): `private` is one player to another, in any world. */
 export const CHAT_CHANNELS = ["local", "world", "private"] as const;
 export type ChatChannel = (typeof CHAT_CHANNELS)[number];
