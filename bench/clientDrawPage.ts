@@ -12,7 +12,7 @@ import type { AreaInfo, Catalogue, WorldMap } from "../client/src/api.js";
 import { Game } from "../client/src/game.js";
 import { Minimap } from "../client/src/minimap.js";
 import { GroundPlan } from "../client/src/render/ground.js";
-import { TICK_MS } from "../client/src/render/motion.js";
+import { TICK_MS } from "../src/protocol/vocabulary.js";
 import { WorldView } from "../client/src/view.js";
 
 interface BenchInput {

@@ -28,7 +28,8 @@
 import os from "node:os";
 import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
-import { SAVE_SLICES, TICK_MS } from "../rooms/worldTick.js";
+import { SAVE_SLICES } from "../rooms/worldTick.js";
+import { TICK_MS } from "../src/protocol/vocabulary.js";
 import { giveItem } from "../src/game/world/commands.js";
 import { saveSlice } from "../src/db/worldSaver.js";
 import { defaultGameData, startTestServer, type TestServer } from "../test/helpers/server.js";

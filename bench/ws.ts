@@ -48,7 +48,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { matchMaker } from "@colyseus/core";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
-import { TICK_MS } from "../rooms/worldTick.js";
+import { TICK_MS } from "../src/protocol/vocabulary.js";
 import { startTestServer } from "../test/helpers/server.js";
 import { benchArgs } from "./args.js";
 import { CpuProfile, summariseProfile } from "./cpuProfile.js";

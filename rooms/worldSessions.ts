@@ -25,7 +25,7 @@ import type { CharacterSnapshot } from "../src/game/world/entities.js";
 import { addPlayer, privateStateOf, removePlayer } from "../src/game/world/players.js";
 import type { World } from "../src/game/world/World.js";
 import { CLOSE_CODES, describeZodError, JoinOptions } from "../src/protocol/index.js";
-import { TICK_MS } from "../src/manifests/index.js";
+import { TICK_MS } from "../src/protocol/vocabulary.js";
 import { IN_COMBAT_TICKS } from "../src/game/world/combatState.js";
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { ProtocolClient } from "./protocolClient.js";

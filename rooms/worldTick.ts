@@ -12,10 +12,6 @@ import type { Session } from "./worldSessions.js";
 import type { StoreDesk } from "./storeDesk.js";
 import type { WorldInterest } from "./interest/worldInterest.js";
 import type { TradeDesk } from "./tradeDesk.js";
-import { TICK_MS } from "../src/protocol/vocabulary.js";
-
-/** The game tick (the wire contract's): every rule advances once per tick. */
-export { TICK_MS };
 
 /** How often the character locks are refreshed (every ~5 s; they expire after LOCK_TTL_S). */
 const LOCK_REFRESH_TICKS = 8;

@@ -13,7 +13,7 @@ export { manifestSyncOptions, prepareGameData } from "./prepare.js";
 export { downloadAssets, collectAssetPaths, type DownloadAssetsOptions, type DownloadReport } from "./assets.js";
 export { ETAG_SIDECAR } from "./etags.js";
 export { manifestDirOf, REQUIRED_FILES, OPTIONAL_FILES, SPLIT_ITEM_FILES, SINGLE_ITEMS_FILE } from "./files.js";
-export { normalizeSkillName, TICK_MS } from "./util.js";
+export { normalizeSkillName } from "./util.js";
 export { findGatheringResource } from "./gameData.js";
 export type * from "./gameData.js";
 export type * from "./shapes.js";

@@ -2,9 +2,6 @@
 
 import { TICK_MS } from "../protocol/vocabulary.js";
 
-/** The game tick length the published data's millisecond fields are converted with (the world's tick). */
-export { TICK_MS };
-
 /** null and undefined both mean "absent". */
 export function def<T>(value: T | null | undefined): T | undefined {
   return value === null ? undefined : value;

@@ -5,9 +5,6 @@ import type { Heard, McpPlayer } from "./player.js";
 import type { McpSession } from "./session.js";
 import { toolError, toolResult, ToolError } from "./results.js";
 import { TICK_MS } from "../protocol/vocabulary.js";
-
-/** The game tick, in ms (the wire contract's). */
-export { TICK_MS };
 /** Most ticks a tool waits for an outcome when the call does not say (about 30 s). */
 export const DEFAULT_MAX_TICKS = 50;
 /**

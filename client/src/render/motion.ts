@@ -1,9 +1,6 @@
 import { TICK_MS } from "../../../src/protocol/vocabulary.js";
 import { facingOf } from "./sprites.js";
 
-/** The world's tick: a step (walking) or two (running) take this long, and are drawn spread over it. */
-export { TICK_MS };
-
 interface Track {
   fromX: number;
   fromZ: number;

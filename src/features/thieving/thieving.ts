@@ -5,7 +5,7 @@ import { adjacent, walkTowards } from "../../game/world/commands.js";
 import type { NpcEntity, PlayerAction, PlayerEntity, StationEntity } from "../../game/world/entities.js";
 import { killPlayer } from "../../game/world/npcSystem.js";
 import { grantXp } from "../../game/world/xp.js";
-import { TICK_MS } from "../../manifests/index.js";
+import { TICK_MS } from "../../protocol/vocabulary.js";
 import type { World } from "../../game/world/World.js";
 import { playerOf } from "../../game/world/worldCore.js";
 import { thieveryIn, type Loot, type Pickpocket, type Stall } from "./thievingManifest.js";
