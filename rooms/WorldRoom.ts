@@ -28,7 +28,7 @@ import type { InterestKind, WorldInterest } from "./interest/worldInterest.js";
 import { firstStatesFrom } from "./interest/firstState.js";
 import { StoreDesk } from "./storeDesk.js";
 import { TradeDesk } from "./tradeDesk.js";
-import type { DeskFeature, WorldDesk } from "../src/worldDesks.js";
+import type { OpenDesk } from "../src/worldDesks.js";
 import { isRoomOp, roomOps } from "./roomOps.js";
 import { AcrossWorlds } from "./acrossWorlds.js";
 import { worldClaims } from "./cluster/worldHosting.js";
@@ -79,7 +79,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
   /** Purchases and sales at the world's stores. */
   stores!: StoreDesk;
   /** The features' desks (staked duels): their messages, their tick phases. */
-  desks!: Array<{ feature: DeskFeature; desk: WorldDesk }>;
+  desks!: OpenDesk[];
   /** Private messages, trade and duel requests to players of other worlds. */
   private across!: AcrossWorlds;
   /** Flags clients that ask for more than the rules allow, and gains beyond play. */
@@ -172,7 +172,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       saver: this.saver,
       trades: this.trades,
       stores: this.stores,
-      desks: this.desks.map((d) => d.desk),
+      desks: this.desks,
       ignores: this.ignores,
       locks: this.locks,
       sessions: this.sessions,
@@ -248,7 +248,7 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient; me
       phases: this.phases,
       events: this.events,
       trades: this.trades,
-      desks: this.desks.map((d) => ({ phase: d.feature.phase, desk: d.desk })),
+      desks: this.desks,
       stores: this.stores,
       interest: this.interest,
       sessions: this.sessions,

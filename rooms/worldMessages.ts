@@ -5,7 +5,7 @@ import type { AcrossWorlds } from "./acrossWorlds.js";
 import { MAX_WAITING, orderOf } from "./messageOrder.js";
 import { inReplyLater } from "./protocolClient.js";
 import { runCommand, type CommandHandlers } from "./worldCommands.js";
-import type { DeskFeature, WorldDesk } from "../src/worldDesks.js";
+import type { OpenDesk } from "../src/worldDesks.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { WorldClient } from "./worldSessions.js";
 import type { TradeDesk } from "./tradeDesk.js";
@@ -23,7 +23,7 @@ export interface MessageRoutes {
   events: EventContext;
   trades: TradeDesk;
   /** The features' desks, with what routes to them. */
-  desks: ReadonlyArray<{ feature: DeskFeature; desk: WorldDesk }>;
+  desks: readonly OpenDesk[];
   across: AcrossWorlds;
   /** Is the client a spectator's (it watches an agent, and acts on nothing)? */
   spectating(client: WorldClient): boolean;

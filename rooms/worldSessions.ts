@@ -33,7 +33,7 @@ import type { ChatSession } from "./worldChat.js";
 import type { WorldInterest } from "./interest/worldInterest.js";
 import type { StoreDesk } from "./storeDesk.js";
 import type { TradeDesk } from "./tradeDesk.js";
-import type { WorldDesk } from "../src/worldDesks.js";
+import type { OpenDesk } from "../src/worldDesks.js";
 
 /** A client's session in the world: its character, account and database session. */
 export interface Session extends ChatSession {
@@ -73,7 +73,7 @@ export interface SessionsContext {
   trades: TradeDesk;
   stores: StoreDesk;
   /** The features' desks (a duel's). */
-  desks: readonly WorldDesk[];
+  desks: readonly OpenDesk[];
   ignores: IgnoreLists;
   locks: RoomCharacterLocks;
   /** Online sessions by character id (the room's map). */
@@ -379,7 +379,7 @@ export class WorldSessions {
     const { world, trades, stores, desks, saver } = this.c;
     await trades.commitsSettled(session.playerId);
     await stores.settled(session.playerId);
-    for (const desk of desks) await desk.leaving(session.playerId);
+    for (const d of desks) await d.desk.leaving(session.playerId);
     const entity = world.players.get(session.playerId);
     const snap = removePlayer(world, session.playerId);
     trades.flush();

@@ -6,7 +6,7 @@ import type { WorldUpdate } from "../src/protocol/index.js";
 import type { RoomCharacterLocks } from "./characterLocks.js";
 import type { TickPhases, WorldTickPhase } from "./tickPhases.js";
 import { updateInForm } from "./interest/updateForms.js";
-import type { WorldDesk } from "../src/worldDesks.js";
+import type { OpenDesk } from "../src/worldDesks.js";
 import { dispatchEvents, type EventContext } from "./worldEvents.js";
 import type { Session } from "./worldSessions.js";
 import type { StoreDesk } from "./storeDesk.js";
@@ -29,8 +29,8 @@ export interface TickParts {
   phases: TickPhases<WorldTickPhase | string>;
   events: EventContext;
   trades: TradeDesk;
-  /** The features' desks, each with its tick phase. */
-  desks: ReadonlyArray<{ phase: string; desk: WorldDesk }>;
+  /** The features' desks, each run in its tick phase. */
+  desks: readonly OpenDesk[];
   stores: StoreDesk;
   /** Interest management (rooms/interest/worldInterest.ts). */
   interest: WorldInterest;
@@ -65,7 +65,7 @@ export function runTick(t: TickParts): void {
   phase.run("stores", () => tickStores(w));
   phase.run("events", () => dispatchEvents(t.events, w.events.drain()));
   phase.run("trades", () => t.trades.tick());
-  for (const d of t.desks) phase.run(d.phase, () => d.desk.tick());
+  for (const d of t.desks) phase.run(d.feature.phase, () => d.desk.tick());
   phase.run("sync", () => t.interest.syncState());
   phase.run("views", () => (updates = t.interest.updateViews()));
   phase.run("send", () => sendMessages(t, updates));

@@ -48,3 +48,9 @@ export interface DeskFeature {
   /** Its desk in a world room being made. */
   open(options: WorldDeskOptions): WorldDesk;
 }
+
+/** A feature's desk open in a world room, with the feature that says what routes to it and its phase. */
+export interface OpenDesk {
+  readonly feature: DeskFeature;
+  readonly desk: WorldDesk;
+}

@@ -192,7 +192,7 @@ export class World extends WorldCore {
       if (f.callOff) this.callOffs.push(f.callOff);
       if (f.busyWith) this.busyHooks.push(f.busyWith);
     }
-    this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, options.ignoring);
+    this.trades = new TradeBook(this, () => `t_${options.newId()}`, options.tradeLimits, this.ignoring);
     for (const f of this.features) f.attach?.(this);
     for (const f of this.features) {
       if (!f.ruledFights) continue;
